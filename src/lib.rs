@@ -1,0 +1,22 @@
+//! prunelab: a chess engine built as a pruning laboratory.
+//!
+//! The engine core (position layer, evaluation, baseline search) is exact and
+//! deterministic; every pruning technique the plans describe is a Cargo feature
+//! layered on top of it (see `prune/`).
+
+pub mod bench;
+pub mod epd;
+pub mod eval;
+pub mod features;
+pub mod movepick;
+pub mod perft;
+pub mod position;
+pub mod san;
+pub mod search;
+pub mod see;
+pub mod stats;
+pub mod time;
+pub mod tt;
+pub mod uci;
+
+pub use cozy_chess;

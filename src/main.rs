@@ -1,0 +1,3 @@
+fn main() {
+    println!("prunelab {}", prunelab::features::describe());
+}
