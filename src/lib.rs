@@ -11,6 +11,7 @@ pub mod features;
 pub mod movepick;
 pub mod perft;
 pub mod position;
+pub mod prune;
 pub mod san;
 pub mod search;
 pub mod see;

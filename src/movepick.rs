@@ -1,1 +1,298 @@
-//! (being written)
+//! Move generation into a scored list and move ordering.
+//!
+//! Main search order: TT move, good captures (SEE ≥ 0) by MVV-LVA, queen
+//! promotions, two killers, the countermove, quiet moves by butterfly
+//! history, bad captures, then under-promotions. Quiescence order: captures
+//! and queen promotions by MVV-LVA.
+
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
+
+use crate::see::{captured_piece, see_ge};
+
+/// What kind of move a picked move is, as ordering classified it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    TtMove,
+    GoodCapture,
+    Promotion,
+    Killer,
+    CounterMove,
+    Quiet,
+    BadCapture,
+    UnderPromotion,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ScoredMove {
+    pub mv: Move,
+    pub kind: MoveKind,
+    score: i32,
+}
+
+/// Ordering context: the moves a node already knows to be promising.
+#[derive(Clone, Copy, Default)]
+pub struct OrderingHints {
+    pub tt_move: Option<Move>,
+    pub killers: [Option<Move>; 2],
+    pub counter_move: Option<Move>,
+}
+
+const HISTORY_MAX: i32 = 16_384;
+
+/// Butterfly history: how often a quiet move by a colour from one square to
+/// another caused a cutoff, with gravity so old results fade.
+pub struct History {
+    table: [[[i32; 64]; 64]; 2],
+}
+
+impl History {
+    pub fn new() -> Box<Self> {
+        Box::new(History {
+            table: [[[0; 64]; 64]; 2],
+        })
+    }
+
+    pub fn get(&self, color: Color, mv: Move) -> i32 {
+        self.table[color as usize][mv.from as usize][mv.to as usize]
+    }
+
+    /// Adds `bonus` (negative for a malus), pulled towards zero as the entry
+    /// nears its bound.
+    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.table[color as usize][mv.from as usize][mv.to as usize];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+/// The history bonus for a move that caused a cutoff at `depth`.
+pub fn history_bonus(depth: i32) -> i32 {
+    (128 * depth - 64).clamp(0, 1536)
+}
+
+/// The reply that refuted the opponent's last move, by that move's colour,
+/// piece and destination.
+pub struct CounterMoves {
+    table: [[[Option<Move>; 64]; 6]; 2],
+}
+
+impl CounterMoves {
+    pub fn new() -> Box<Self> {
+        Box::new(CounterMoves {
+            table: [[[None; 64]; 6]; 2],
+        })
+    }
+
+    pub fn get(&self, color: Color, piece: Piece, to: Square) -> Option<Move> {
+        self.table[color as usize][piece as usize][to as usize]
+    }
+
+    pub fn set(&mut self, color: Color, piece: Piece, to: Square, reply: Move) {
+        self.table[color as usize][piece as usize][to as usize] = Some(reply);
+    }
+}
+
+/// True for captures, including en passant; castling (king takes own rook in
+/// cozy-chess) is not a capture.
+pub fn is_capture(board: &Board, mv: Move) -> bool {
+    captured_piece(board, mv).is_some()
+}
+
+/// A quiet move: neither a capture nor a promotion.
+pub fn is_quiet(board: &Board, mv: Move) -> bool {
+    mv.promotion.is_none() && !is_capture(board, mv)
+}
+
+/// Most valuable victim first, least valuable attacker breaking ties.
+fn mvv_lva(board: &Board, mv: Move) -> i32 {
+    let victim = captured_piece(board, mv).map_or(0, |piece| piece as i32 + 1);
+    let attacker = board.piece_on(mv.from).map_or(0, |piece| piece as i32);
+    let promotion = if mv.promotion == Some(Piece::Queen) {
+        8
+    } else {
+        0
+    };
+    victim * 16 + promotion - attacker
+}
+
+/// Appends every legal move, or only captures and queen promotions.
+pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) {
+    list.clear();
+    let mut tactical_targets = board.colors(!board.side_to_move());
+    if let Some(file) = board.en_passant() {
+        tactical_targets |=
+            Square::new(file, Rank::Sixth.relative_to(board.side_to_move())).bitboard();
+    }
+    let promotion_rank = Rank::Eighth.relative_to(board.side_to_move()).bitboard();
+    board.generate_moves(|mut piece_moves| {
+        if tactical_only {
+            let targets: BitBoard = if piece_moves.piece == Piece::Pawn {
+                tactical_targets | promotion_rank
+            } else {
+                tactical_targets
+            };
+            piece_moves.to &= targets;
+        }
+        for mv in piece_moves {
+            if tactical_only && mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
+                continue;
+            }
+            list.push(ScoredMove {
+                mv,
+                kind: MoveKind::Quiet,
+                score: 0,
+            });
+        }
+        false
+    });
+}
+
+/// Scores a main-search move list.
+pub fn score_main(
+    board: &Board,
+    list: &mut [ScoredMove],
+    hints: &OrderingHints,
+    history: &History,
+) {
+    let us = board.side_to_move();
+    for entry in list.iter_mut() {
+        let mv = entry.mv;
+        let (kind, score) = if Some(mv) == hints.tt_move {
+            (MoveKind::TtMove, 4_000_000)
+        } else if mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
+            (MoveKind::UnderPromotion, -4_000_000 + mvv_lva(board, mv))
+        } else if is_capture(board, mv) {
+            if see_ge(board, mv, 0) {
+                (MoveKind::GoodCapture, 3_000_000 + mvv_lva(board, mv))
+            } else {
+                (MoveKind::BadCapture, -3_000_000 + mvv_lva(board, mv))
+            }
+        } else if mv.promotion.is_some() {
+            (MoveKind::Promotion, 2_500_000)
+        } else if Some(mv) == hints.killers[0] {
+            (MoveKind::Killer, 2_000_001)
+        } else if Some(mv) == hints.killers[1] {
+            (MoveKind::Killer, 2_000_000)
+        } else if Some(mv) == hints.counter_move {
+            (MoveKind::CounterMove, 1_900_000)
+        } else {
+            (MoveKind::Quiet, history.get(us, mv))
+        };
+        entry.kind = kind;
+        entry.score = score;
+    }
+}
+
+/// Scores a quiescence move list by MVV-LVA.
+pub fn score_tactical(board: &Board, list: &mut [ScoredMove]) {
+    for entry in list.iter_mut() {
+        entry.kind = if is_capture(board, entry.mv) {
+            MoveKind::GoodCapture
+        } else {
+            MoveKind::Promotion
+        };
+        entry.score = mvv_lva(board, entry.mv);
+    }
+}
+
+/// Hands out the best remaining move: a selection sort that stops as soon as
+/// a cutoff makes the rest of the order irrelevant. Ties keep generation
+/// order, so the order is deterministic.
+pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
+    if next >= list.len() {
+        return None;
+    }
+    let mut best = next;
+    for i in next + 1..list.len() {
+        if list[i].score > list[best].score {
+            best = i;
+        }
+    }
+    list.swap(next, best);
+    Some(list[next])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves_in_order(fen: &str, hints: OrderingHints) -> Vec<(String, MoveKind)> {
+        let board = Board::from_fen(fen, false).unwrap();
+        let mut list = Vec::new();
+        generate(&board, false, &mut list);
+        score_main(&board, &mut list, &hints, &History::new());
+        let mut ordered = Vec::new();
+        let mut next = 0;
+        while let Some(picked) = pick_next(&mut list, next) {
+            ordered.push((picked.mv.to_string(), picked.kind));
+            next += 1;
+        }
+        ordered
+    }
+
+    #[test]
+    fn tt_move_then_good_captures_then_killers() {
+        let fen = "4k3/8/8/3n4/4P3/2Q5/8/4K3 w - - 0 1";
+        let killer: Move = "e1d1".parse().unwrap();
+        let tt: Move = "e1f1".parse().unwrap();
+        let order = moves_in_order(
+            fen,
+            OrderingHints {
+                tt_move: Some(tt),
+                killers: [Some(killer), None],
+                counter_move: None,
+            },
+        );
+        assert_eq!(order[0], ("e1f1".to_string(), MoveKind::TtMove));
+        assert_eq!(order[1], ("e4d5".to_string(), MoveKind::GoodCapture));
+        assert_eq!(order[2], ("e1d1".to_string(), MoveKind::Killer));
+        assert_eq!(order.last().unwrap().1, MoveKind::Quiet);
+    }
+
+    #[test]
+    fn losing_captures_come_after_quiet_moves() {
+        // Qxd5 loses the queen to c6xd5.
+        let order = moves_in_order(
+            "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1",
+            OrderingHints::default(),
+        );
+        assert_eq!(
+            order.last().unwrap(),
+            &("d2d5".to_string(), MoveKind::BadCapture)
+        );
+        assert!(order[..order.len() - 1]
+            .iter()
+            .all(|(_, kind)| *kind == MoveKind::Quiet));
+    }
+
+    #[test]
+    fn tactical_generation_keeps_captures_and_queen_promotions_only() {
+        let board = Board::from_fen("1n2k3/P7/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+        let mut list = Vec::new();
+        generate(&board, true, &mut list);
+        let mut moves: Vec<String> = list.iter().map(|m| m.mv.to_string()).collect();
+        moves.sort();
+        assert_eq!(moves, ["a7a8q", "a7b8q", "e4d5"]);
+    }
+
+    #[test]
+    fn en_passant_is_a_capture_and_castling_is_not() {
+        let board = Board::from_fen("4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1", false).unwrap();
+        assert!(is_capture(&board, "e5d6".parse().unwrap()));
+        assert!(!is_capture(&board, "e1h1".parse().unwrap()));
+    }
+
+    #[test]
+    fn history_saturates_at_its_bound() {
+        let mut history = History::new();
+        let mv: Move = "g1f3".parse().unwrap();
+        for _ in 0..1000 {
+            history.update(Color::White, mv, 1536);
+        }
+        let value = history.get(Color::White, mv);
+        assert!(
+            value > HISTORY_MAX * 9 / 10 && value <= HISTORY_MAX,
+            "{value}"
+        );
+    }
+}

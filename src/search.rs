@@ -1,18 +1,47 @@
-//! The baseline search (placeholder API while the core is being written).
+//! The baseline search: iterative deepening with aspiration windows over a
+//! principal variation search, a transposition table, quiescence, and the
+//! baseline selectivity of `prune/` (null move, reverse futility, delta
+//! pruning, late move reductions).
+//!
+//! `negamax` is monomorphized over the node type (Root, PV, non-PV), so every
+//! PV-only or root-only rule is decided at compile time, and reads as a
+//! pipeline of numbered steps in the order they run.
+//!
+//! Determinism: nothing here reads the clock except to stop, nothing iterates
+//! a hash map, and the node limit is checked at every node, so a search to a
+//! fixed depth or node count from `new_game` gives the same nodes, move and
+//! score on every run.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
-use cozy_chess::{Board, Move};
+use cozy_chess::{Board, Move, Piece};
 
-use crate::position::Position;
-use crate::stats::SearchStats;
+use crate::eval::{evaluate, PIECE_VALUES};
+use crate::movepick::{
+    self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints,
+    ScoredMove,
+};
+use crate::position::{
+    game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position,
+};
+use crate::prune::{delta, lmr, null_move, reverse_futility};
+use crate::see::captured_piece;
+use crate::stats::{CutoffKind, SearchStats};
+use crate::tt::{Bound, TranspositionTable};
 
 pub const MAX_PLY: usize = 128;
 pub const INFINITY: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Marks a missing static eval (the side to move is in check).
+const NO_EVAL: i32 = -INFINITY;
+
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+const ASPIRATION_WINDOW: i32 = 25;
+/// Time and the stop flag are polled every this many nodes.
+const POLL_INTERVAL: u64 = 1024;
 
 /// What bounds a search. `None` everywhere means: search until stopped.
 #[derive(Clone, Debug, Default)]
@@ -45,6 +74,7 @@ pub struct SearchResult {
     pub best_move: Option<Move>,
     pub ponder_move: Option<Move>,
     pub score: i32,
+    /// The last completed iteration.
     pub depth: i32,
     pub nodes: u64,
     pub stats: SearchStats,
@@ -61,33 +91,702 @@ pub fn uci_score(score: i32) -> String {
     }
 }
 
+/// Node types as types: every `NT::PV` or `NT::ROOT` test is a constant.
+pub trait NodeType {
+    const PV: bool;
+    const ROOT: bool;
+}
+
+pub struct Root;
+pub struct Pv;
+pub struct NonPv;
+
+impl NodeType for Root {
+    const PV: bool = true;
+    const ROOT: bool = true;
+}
+impl NodeType for Pv {
+    const PV: bool = true;
+    const ROOT: bool = false;
+}
+impl NodeType for NonPv {
+    const PV: bool = false;
+    const ROOT: bool = false;
+}
+
+/// What persists between searches of one game: the table and the histories.
 pub struct Searcher {
-    hash_mb: usize,
+    tt: TranspositionTable,
+    history: Box<History>,
+    counter_moves: Box<CounterMoves>,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Self {
-        Searcher { hash_mb }
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            history: History::new(),
+            counter_moves: CounterMoves::new(),
+        }
     }
+
+    /// Resizes (and so clears) the transposition table.
     pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        self.tt = TranspositionTable::new(mb);
     }
+
     /// `ucinewgame`: clears the transposition table and every history.
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.history = History::new();
+        self.counter_moves = CounterMoves::new();
+    }
 
     pub fn search(
         &mut self,
         pos: &Position,
-        _limits: &SearchLimits,
-        _stop: &AtomicBool,
-        _on_iteration: &mut dyn FnMut(&IterationReport),
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&IterationReport),
     ) -> SearchResult {
-        let _ = self.hash_mb;
-        let mut best = None;
-        pos.board().generate_moves(|mvs| {
-            best = mvs.into_iter().next();
-            best.is_some()
+        self.tt.new_search();
+        let mut hash_path = Vec::with_capacity(pos.history().len() + MAX_PLY + 1);
+        hash_path.extend_from_slice(pos.history());
+        let mut worker = Worker {
+            tt: &mut self.tt,
+            history: &mut self.history,
+            counter_moves: &mut self.counter_moves,
+            limits,
+            stop,
+            started: Instant::now(),
+            aborted: false,
+            stack: vec![PlyState::default(); MAX_PLY + 2],
+            hash_path,
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            seldepth: 0,
+            stats: SearchStats::default(),
+        };
+        worker.iterative_deepening(pos.board(), on_iteration)
+    }
+}
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+struct PlyState {
+    static_eval: i32,
+    /// The move played from this ply (`None` for a null move).
+    current_move: Option<Move>,
+    moved_piece: Option<Piece>,
+    null_move_played: bool,
+    killers: [Option<Move>; 2],
+}
+
+impl Default for PlyState {
+    fn default() -> Self {
+        PlyState {
+            static_eval: NO_EVAL,
+            current_move: None,
+            moved_piece: None,
+            null_move_played: false,
+            killers: [None; 2],
+        }
+    }
+}
+
+/// One search in progress.
+struct Worker<'a> {
+    tt: &'a mut TranspositionTable,
+    history: &'a mut History,
+    counter_moves: &'a mut CounterMoves,
+    limits: &'a SearchLimits,
+    stop: &'a AtomicBool,
+    started: Instant,
+    aborted: bool,
+    stack: Vec<PlyState>,
+    /// Hashes of the game's positions and of every ancestor of the current
+    /// node, for repetition detection.
+    hash_path: Vec<u64>,
+    /// Triangular principal variation table.
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// One reusable move list per ply, so the search never allocates.
+    move_lists: Vec<Vec<ScoredMove>>,
+    seldepth: usize,
+    stats: SearchStats,
+}
+
+impl Worker<'_> {
+    fn iterative_deepening(
+        &mut self,
+        root: &Board,
+        on_iteration: &mut dyn FnMut(&IterationReport),
+    ) -> SearchResult {
+        // The root's moves come before anything that could stop the search,
+        // so a best move exists even if the first iteration is interrupted.
+        let mut root_moves = Vec::new();
+        movepick::generate(root, false, &mut root_moves);
+        let mut result = SearchResult {
+            best_move: root_moves.first().map(|m| m.mv),
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            stats: SearchStats::default(),
+        };
+        if root_moves.is_empty() {
+            result.score = if root.checkers().is_empty() { 0 } else { -MATE };
+            return result;
+        }
+
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let mut previous_score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.aspiration(root, depth, previous_score);
+            if self.aborted {
+                break;
+            }
+            previous_score = score;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            result.best_move = pv.first().copied().or(result.best_move);
+            result.ponder_move = pv.get(1).copied();
+            result.score = score;
+            result.depth = depth;
+            on_iteration(&IterationReport {
+                depth,
+                seldepth: self.seldepth as i32,
+                score,
+                nodes: self.stats.nodes,
+                elapsed: self.started.elapsed(),
+                hashfull: self.tt.hashfull(),
+                root,
+                pv: &pv,
+            });
+            if self
+                .limits
+                .soft_time
+                .is_some_and(|soft| self.started.elapsed() >= soft)
+            {
+                break;
+            }
+        }
+        result.nodes = self.stats.nodes;
+        result.stats = self.stats.clone();
+        result
+    }
+
+    /// A root search in a window around the previous score, widened on each
+    /// fail until the score falls inside.
+    fn aspiration(&mut self, root: &Board, depth: i32, previous_score: i32) -> i32 {
+        if depth < ASPIRATION_MIN_DEPTH || previous_score.abs() >= MATE_BOUND {
+            return self.negamax::<Root>(root, depth, -INFINITY, INFINITY, 0);
+        }
+        let mut delta = ASPIRATION_WINDOW;
+        let mut alpha = (previous_score - delta).max(-INFINITY);
+        let mut beta = (previous_score + delta).min(INFINITY);
+        loop {
+            self.stats.aspiration_attempts += 1;
+            let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                self.stats.aspiration_fail_lows += 1;
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                self.stats.aspiration_fail_highs += 1;
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Polls the limits; sets `aborted` once any is reached.
+    fn should_stop(&mut self) -> bool {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|limit| self.stats.nodes >= limit)
+        {
+            self.aborted = true;
+        } else if self.stats.nodes % POLL_INTERVAL == 0 {
+            let out_of_time = self
+                .limits
+                .hard_time
+                .is_some_and(|hard| self.started.elapsed() >= hard);
+            self.aborted = out_of_time || self.stop.load(Ordering::Relaxed);
+        }
+        self.aborted
+    }
+
+    /// A draw by the fifty-move rule, repetition or insufficient material.
+    fn is_draw(&self, board: &Board) -> bool {
+        is_repetition(&self.hash_path, board.hash(), board.halfmove_clock())
+            || is_fifty_move_draw(board)
+            || insufficient_material(board)
+    }
+
+    fn negamax<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let in_check = !board.checkers().is_empty();
+
+        // Step 1. Check extension, then drop into quiescence at the horizon.
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch::<NT>(board, alpha, beta, ply);
+        }
+
+        // Step 2. Node bookkeeping and limits. A search that has stopped visits
+        // no more nodes, so a node limit is met exactly.
+        if self.aborted {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply + 1);
+        if !NT::ROOT && self.should_stop() {
+            return 0;
+        }
+
+        // Step 3. Draws, the ply limit, and mate-distance pruning.
+        if !NT::ROOT {
+            if self.is_draw(board) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return if in_check { 0 } else { evaluate(board) };
+            }
+            // No line from here can mate faster than a mate already found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 4. Transposition table probe; no cutoffs at PV nodes or the root.
+        let hash = board.hash();
+        self.stats.tt_probes += 1;
+        let tt_hit = self.tt.probe(hash, ply);
+        if tt_hit.is_some() {
+            self.stats.tt_hits += 1;
+        }
+        let tt_move = tt_hit.and_then(|hit| hit.mv).filter(|&mv| {
+            let legal = board.is_legal(mv);
+            if !legal {
+                self.stats.illegal_tt_moves += 1;
+            }
+            legal
         });
-        SearchResult { best_move: best, ponder_move: None, score: 0, depth: 0, nodes: 0, stats: SearchStats::default() }
+        if let (false, Some(hit)) = (NT::PV, tt_hit) {
+            let cuts = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if hit.depth >= depth && cuts {
+                self.stats.tt_cutoffs += 1;
+                return hit.score;
+            }
+        }
+
+        // Step 5. Static evaluation (none in check).
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        self.stack[ply + 1].killers = [None; 2];
+
+        // Step 6. Reverse futility pruning (static null move).
+        if !NT::PV && !in_check && reverse_futility::rfp_applies(board, depth, beta) {
+            self.stats.rfp_attempts += 1;
+            if let Some(score) = reverse_futility::rfp_prune(static_eval, depth, beta) {
+                self.stats.rfp_cutoffs += 1;
+                return score;
+            }
+        }
+
+        // Step 7. Null move pruning.
+        if !NT::PV
+            && !in_check
+            && !self.stack[ply].null_move_played
+            && null_move::null_move_applies(board, depth, static_eval, beta)
+        {
+            if let Some(score) = self.null_move(board, depth, static_eval, beta, ply) {
+                return score;
+            }
+            if self.aborted {
+                return 0;
+            }
+        }
+
+        // Step 8. The move loop: ordering, late move reductions and PVS.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        movepick::generate(board, false, &mut moves);
+        let hints = OrderingHints {
+            tt_move,
+            killers: self.stack[ply].killers,
+            counter_move: self.counter_move(board, ply),
+        };
+        movepick::score_main(board, &mut moves, &hints, self.history);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut legal_moves = 0;
+        let mut picked = 0;
+        while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
+            picked += 1;
+            legal_moves += 1;
+
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            let gives_check = !child.checkers().is_empty();
+            self.stack[ply].current_move = Some(mv);
+            self.stack[ply].moved_piece = board.piece_on(mv.from);
+            self.stack[ply + 1].null_move_played = false;
+            self.hash_path.push(hash);
+
+            let new_depth = depth - 1;
+            let score = if legal_moves == 1 {
+                self.search_child::<NT>(&child, new_depth, -beta, -alpha, ply)
+            } else {
+                // Late move reduction, searched with a null window first.
+                let reduction = if depth >= lmr::LMR_MIN_DEPTH
+                    && legal_moves > lmr::LMR_MIN_MOVES
+                    && !in_check
+                    && !gives_check
+                    && matches!(kind, MoveKind::Quiet | MoveKind::CounterMove)
+                {
+                    lmr::lmr_reduction(depth, legal_moves, NT::PV)
+                        .min(new_depth - 1)
+                        .max(0)
+                } else {
+                    0
+                };
+                let mut score;
+                if reduction > 0 {
+                    self.stats.lmr_reductions += 1;
+                    score = -self.negamax::<NonPv>(
+                        &child,
+                        new_depth - reduction,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                    );
+                    if score > alpha {
+                        self.stats.lmr_researches += 1;
+                        score =
+                            -self.negamax::<NonPv>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                    }
+                } else {
+                    score = -self.negamax::<NonPv>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                // Principal variation search: a move that beats alpha inside a
+                // PV window earns a full-window re-search.
+                if NT::PV && score > alpha && score < beta {
+                    self.stats.pvs_researches += 1;
+                    score = -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1);
+                }
+                score
+            };
+            self.hash_path.pop();
+
+            if self.aborted {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+            }
+            if score > alpha {
+                alpha = score;
+                best_move = Some(mv);
+                if NT::PV {
+                    self.update_pv(ply, mv);
+                }
+                if score >= beta {
+                    self.record_cutoff(
+                        board,
+                        mv,
+                        kind,
+                        depth,
+                        ply,
+                        &moves[..picked - 1],
+                        legal_moves == 1,
+                    );
+                    break;
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+
+        // Step 9. Checkmate or stalemate.
+        if legal_moves == 0 {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        // Step 10. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_move, best_score, static_eval, depth, bound, ply);
+        best_score
+    }
+
+    /// The first move of a node: a PV node's first child is a PV node.
+    fn search_child<NT: NodeType>(
+        &mut self,
+        child: &Board,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if NT::PV {
+            -self.negamax::<Pv>(child, depth, alpha, beta, ply + 1)
+        } else {
+            -self.negamax::<NonPv>(child, depth, alpha, beta, ply + 1)
+        }
+    }
+
+    /// Searches the null move; returns the score to return on a cutoff.
+    fn null_move(
+        &mut self,
+        board: &Board,
+        depth: i32,
+        static_eval: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let mut null_board = board.null_move()?;
+        // Nothing before a null move can repeat a position after it.
+        null_board.set_halfmove_clock(0);
+        self.stats.null_attempts += 1;
+        let reduction = null_move::null_move_reduction(depth, static_eval, beta);
+        self.stack[ply].current_move = None;
+        self.stack[ply].moved_piece = None;
+        self.stack[ply + 1].null_move_played = true;
+        self.hash_path.push(board.hash());
+        let score = -self.negamax::<NonPv>(
+            &null_board,
+            depth - reduction - 1,
+            -beta,
+            -beta + 1,
+            ply + 1,
+        );
+        self.hash_path.pop();
+        self.stack[ply + 1].null_move_played = false;
+        if self.aborted || score < beta {
+            return None;
+        }
+        self.stats.null_cutoffs += 1;
+        // A null-move mate is not a proven mate.
+        Some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    fn counter_move(&self, board: &Board, ply: usize) -> Option<Move> {
+        let previous = &self.stack[ply.checked_sub(1)?];
+        let (mv, piece) = (previous.current_move?, previous.moved_piece?);
+        self.counter_moves.get(!board.side_to_move(), piece, mv.to)
+    }
+
+    /// A beta cutoff: counters, killers, countermove and history.
+    #[allow(clippy::too_many_arguments)]
+    fn record_cutoff(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        kind: MoveKind,
+        depth: i32,
+        ply: usize,
+        tried_before: &[ScoredMove],
+        first_move: bool,
+    ) {
+        let counted_as = match kind {
+            MoveKind::TtMove => CutoffKind::TtMove,
+            MoveKind::Killer => CutoffKind::Killer,
+            MoveKind::GoodCapture | MoveKind::BadCapture => CutoffKind::Capture,
+            _ if is_quiet(board, mv) => CutoffKind::Quiet,
+            _ => CutoffKind::Capture,
+        };
+        self.stats.record_cutoff(counted_as, first_move);
+
+        if !is_quiet(board, mv) {
+            return;
+        }
+        let us = board.side_to_move();
+        let killers = &mut self.stack[ply].killers;
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        if ply > 0 {
+            let previous = self.stack[ply - 1];
+            if let (Some(previous_move), Some(piece)) =
+                (previous.current_move, previous.moved_piece)
+            {
+                self.counter_moves.set(!us, piece, previous_move.to, mv);
+            }
+        }
+        let bonus = history_bonus(depth);
+        self.history.update(us, mv, bonus);
+        for tried in tried_before
+            .iter()
+            .filter(|tried| is_quiet(board, tried.mv))
+        {
+            self.history.update(us, tried.mv, -bonus);
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = Some(mv);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// Quiescence: stand pat, then captures and queen promotions by MVV-LVA;
+    /// every evasion when in check.
+    fn qsearch<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        self.stats.qsearch_nodes += 1;
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.should_stop() {
+            return 0;
+        }
+        if self.is_draw(board) {
+            return 0;
+        }
+        let in_check = !board.checkers().is_empty();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+
+        let hash = board.hash();
+        self.stats.tt_probes += 1;
+        let tt_hit = self.tt.probe(hash, ply);
+        if let Some(hit) = tt_hit {
+            self.stats.tt_hits += 1;
+            let cuts = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if !NT::PV && cuts {
+                self.stats.tt_cutoffs += 1;
+                return hit.score;
+            }
+        }
+
+        let static_eval = if in_check {
+            NO_EVAL
+        } else {
+            tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval)
+        };
+        let original_alpha = alpha;
+        let mut best_score = if in_check { -INFINITY } else { static_eval };
+        if best_score >= beta {
+            return best_score;
+        }
+        alpha = alpha.max(best_score);
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        movepick::generate(board, !in_check, &mut moves);
+        if in_check {
+            movepick::score_main(board, &mut moves, &OrderingHints::default(), self.history);
+        } else {
+            movepick::score_tactical(board, &mut moves);
+        }
+        let phase = game_phase(board);
+        let mut best_move = None;
+        let mut picked = 0;
+        while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
+            picked += 1;
+            if !in_check && mv.promotion.is_none() {
+                let captured_value =
+                    captured_piece(board, mv).map_or(0, |piece| PIECE_VALUES[piece as usize]);
+                if delta::delta_prunes(static_eval, captured_value, alpha, phase) {
+                    self.stats.delta_prunes += 1;
+                    continue;
+                }
+            }
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.hash_path.push(hash);
+            let score = -self.qsearch::<NT>(&child, -beta, -alpha, ply + 1);
+            self.hash_path.pop();
+            if self.aborted {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+            }
+            if score > alpha {
+                alpha = score;
+                best_move = Some(mv);
+                if NT::PV {
+                    self.update_pv(ply, mv);
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+
+        if in_check && picked == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(hash, best_move, best_score, static_eval, 0, bound, ply);
+        best_score
     }
 }

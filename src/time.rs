@@ -1,1 +1,398 @@
-//! (being written)
+//! Time management: the `go` command's parameters and the search limits they
+//! imply.
+//!
+//! Everything here is plain arithmetic on milliseconds, so it is unit-tested
+//! without a clock. The search gets two deadlines:
+//! - the soft limit: do not start another iteration after it (the next one
+//!   would most likely not finish anyway);
+//! - the hard limit: abort the iteration in progress.
+//!
+//! The budget is planned so that the engine never loses on time at fast time
+//! controls (10+0.1, 1+0.01) on a loaded machine: the move overhead is taken
+//! off the clock first, one move never plans more than a fraction of what is
+//! left, and the hard limit stays well under the remaining time.
+
+use std::time::Duration;
+
+use cozy_chess::Color;
+
+use crate::search::{SearchLimits, MAX_PLY};
+use crate::uci::shorten;
+
+/// Moves we assume are still to play when the clock has no `movestogo`.
+/// Also the most we spread the time over when it does, so a long
+/// `movestogo` does not make us play too fast.
+pub const SUDDEN_DEATH_MOVES: u64 = 25;
+/// Share of the increment added to each move's plan, in percent.
+pub const INCREMENT_SHARE_PERCENT: u64 = 75;
+/// The soft limit never exceeds this share of the time left (after overhead).
+pub const SOFT_MAX_PERCENT: u64 = 40;
+/// The hard limit is this many times the soft limit...
+pub const HARD_SOFT_FACTOR: u64 = 3;
+/// ...but never more than this share of the time left (after overhead).
+pub const HARD_MAX_PERCENT: u64 = 70;
+/// No limit is ever below this, so even a flagging clock gets a move.
+pub const MIN_BUDGET_MS: u64 = 1;
+/// No limit is ever above this (about 11.5 days), so `Instant + limit`
+/// cannot overflow whatever number a GUI sends.
+pub const MAX_BUDGET_MS: u64 = 1_000_000_000;
+
+/// The parameters of one `go` command. Times are in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub movetime_ms: Option<u64>,
+    pub wtime_ms: Option<u64>,
+    pub btime_ms: Option<u64>,
+    pub winc_ms: Option<u64>,
+    pub binc_ms: Option<u64>,
+    pub movestogo: Option<u64>,
+    /// Search until `stop`; `bestmove` is not printed before it.
+    pub infinite: bool,
+}
+
+impl GoParams {
+    /// Parses the words after `go`. A repeated parameter keeps its last value.
+    ///
+    /// Clock values may be negative (some GUIs send that once a clock has run
+    /// out) and are read as 0; `depth`, `nodes` and `movestogo` must be at
+    /// least 1.
+    pub fn parse(args: &[&str]) -> Result<GoParams, String> {
+        let mut params = GoParams::default();
+        let mut words = args.iter().copied();
+        while let Some(keyword) = words.next() {
+            let mut value = || {
+                words
+                    .next()
+                    .ok_or_else(|| format!("go {keyword}: missing value"))
+            };
+            match keyword {
+                "infinite" => params.infinite = true,
+                "depth" => {
+                    let depth = parse_count(keyword, value()?)?;
+                    // Anything deeper than the search can go means "no depth bound".
+                    params.depth = Some(depth.min(MAX_PLY as u64) as i32);
+                }
+                "nodes" => params.nodes = Some(parse_count(keyword, value()?)?),
+                "movestogo" => params.movestogo = Some(parse_count(keyword, value()?)?),
+                "movetime" => params.movetime_ms = Some(parse_clock(keyword, value()?)?),
+                "wtime" => params.wtime_ms = Some(parse_clock(keyword, value()?)?),
+                "btime" => params.btime_ms = Some(parse_clock(keyword, value()?)?),
+                "winc" => params.winc_ms = Some(parse_clock(keyword, value()?)?),
+                "binc" => params.binc_ms = Some(parse_clock(keyword, value()?)?),
+                "ponder" | "searchmoves" | "mate" => {
+                    return Err(format!("go {keyword} is not supported"));
+                }
+                other => return Err(format!("go: unknown parameter '{}'", shorten(other))),
+            }
+        }
+        Ok(params)
+    }
+}
+
+/// A count that must be a whole number of at least 1.
+fn parse_count(keyword: &str, text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err(format!("go {keyword}: must be at least 1, got 0")),
+        Ok(count) => Ok(count),
+        Err(_) if text.parse::<i128>().is_ok_and(|n| n < 0) => {
+            Err(format!("go {keyword}: must be at least 1, got {text}"))
+        }
+        Err(_) => Err(format!(
+            "go {keyword}: '{}' is not a whole number in range",
+            shorten(text)
+        )),
+    }
+}
+
+/// A clock value in milliseconds; negative values are read as 0.
+fn parse_clock(keyword: &str, text: &str) -> Result<u64, String> {
+    match text.parse::<i64>() {
+        Ok(ms) => Ok(ms.max(0) as u64),
+        Err(_) => Err(format!(
+            "go {keyword}: '{}' is not a whole number of milliseconds in range",
+            shorten(text)
+        )),
+    }
+}
+
+/// The search limits for `go` with `side_to_move` to play.
+///
+/// `infinite` drops all time limits (depth and nodes still apply). A
+/// `movetime` takes precedence over the clocks. A clock given only for the
+/// other side leaves this search without a time limit.
+pub fn limits_for(go: &GoParams, side_to_move: Color, move_overhead_ms: u64) -> SearchLimits {
+    let mut limits = SearchLimits {
+        depth: go.depth,
+        nodes: go.nodes,
+        ..SearchLimits::default()
+    };
+    if go.infinite {
+        return limits;
+    }
+    let budget = if let Some(movetime) = go.movetime_ms {
+        let spend = movetime.saturating_sub(move_overhead_ms);
+        Some((spend, spend))
+    } else {
+        let (time, increment) = match side_to_move {
+            Color::White => (go.wtime_ms, go.winc_ms),
+            Color::Black => (go.btime_ms, go.binc_ms),
+        };
+        time.map(|time| clock_budget(time, increment.unwrap_or(0), go.movestogo, move_overhead_ms))
+    };
+    if let Some((soft_ms, hard_ms)) = budget {
+        let clamp = |ms: u64| Duration::from_millis(ms.clamp(MIN_BUDGET_MS, MAX_BUDGET_MS));
+        limits.soft_time = Some(clamp(soft_ms));
+        limits.hard_time = Some(clamp(hard_ms));
+    }
+    limits
+}
+
+/// `(soft, hard)` in milliseconds for a move with `time_ms` on our clock.
+///
+/// The plan is an even share of the time left over the moves still to play,
+/// plus most of the increment; the caps then keep one move from eating the
+/// clock when little is left or the increment is large against it.
+pub fn clock_budget(
+    time_ms: u64,
+    increment_ms: u64,
+    movestogo: Option<u64>,
+    move_overhead_ms: u64,
+) -> (u64, u64) {
+    let available = time_ms.saturating_sub(move_overhead_ms);
+    let moves_left = movestogo.map_or(SUDDEN_DEATH_MOVES, |moves| {
+        moves.clamp(1, SUDDEN_DEATH_MOVES)
+    });
+    let planned =
+        (available / moves_left).saturating_add(percent_of(increment_ms, INCREMENT_SHARE_PERCENT));
+    let soft = planned
+        .min(percent_of(available, SOFT_MAX_PERCENT))
+        .max(MIN_BUDGET_MS);
+    let hard = soft
+        .saturating_mul(HARD_SOFT_FACTOR)
+        .min(percent_of(available, HARD_MAX_PERCENT))
+        .max(soft);
+    (soft, hard)
+}
+
+/// `percent` percent of `value`, rounded down, without overflow.
+fn percent_of(value: u64, percent: u64) -> u64 {
+    (value as u128 * percent as u128 / 100) as u64
+}
+
+/// Nodes per second, 0 for an empty interval.
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    let micros = elapsed.as_micros();
+    if micros == 0 {
+        return 0;
+    }
+    (nodes as u128 * 1_000_000 / micros).min(u64::MAX as u128) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<GoParams, String> {
+        GoParams::parse(&text.split_whitespace().collect::<Vec<_>>())
+    }
+
+    fn ms(duration: Option<Duration>) -> Option<u64> {
+        duration.map(|d| d.as_millis() as u64)
+    }
+
+    #[test]
+    fn parses_every_parameter() {
+        let go =
+            parse("wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 9000").unwrap();
+        assert_eq!(
+            go,
+            GoParams {
+                depth: Some(7),
+                nodes: Some(9000),
+                wtime_ms: Some(1000),
+                btime_ms: Some(2000),
+                winc_ms: Some(10),
+                binc_ms: Some(20),
+                movestogo: Some(5),
+                ..GoParams::default()
+            }
+        );
+        assert_eq!(parse("movetime 250").unwrap().movetime_ms, Some(250));
+        assert!(parse("infinite").unwrap().infinite);
+        assert_eq!(parse("").unwrap(), GoParams::default());
+    }
+
+    #[test]
+    fn negative_clocks_read_as_zero() {
+        let go = parse("wtime -15 btime 100 winc -1").unwrap();
+        assert_eq!((go.wtime_ms, go.winc_ms), (Some(0), Some(0)));
+    }
+
+    #[test]
+    fn depth_beyond_the_search_is_capped() {
+        assert_eq!(parse("depth 100000").unwrap().depth, Some(MAX_PLY as i32));
+    }
+
+    #[test]
+    fn refuses_malformed_go() {
+        for bad in [
+            "depth",
+            "depth -5",
+            "depth 0",
+            "depth x",
+            "nodes 0",
+            "nodes 99999999999999999999999",
+            "movestogo 0",
+            "wtime abc",
+            "wtime 99999999999999999999",
+            "movetime",
+            "ponder",
+            "searchmoves e2e4",
+            "depthx 3",
+            "♔",
+        ] {
+            assert!(parse(bad).is_err(), "accepted 'go {bad}'");
+        }
+    }
+
+    #[test]
+    fn error_messages_name_the_problem() {
+        assert_eq!(
+            parse("depth -5").unwrap_err(),
+            "go depth: must be at least 1, got -5"
+        );
+        assert_eq!(parse("wtime").unwrap_err(), "go wtime: missing value");
+        assert_eq!(parse("fast").unwrap_err(), "go: unknown parameter 'fast'");
+    }
+
+    #[test]
+    fn sudden_death_spends_a_share_plus_most_of_the_increment() {
+        // 10+0.1 at the first move: 9990 / 25 + 75.
+        assert_eq!(clock_budget(10_000, 100, None, 10), (474, 1422));
+        // 1+0.01: 990 / 25 + 7.
+        assert_eq!(clock_budget(1_000, 10, None, 10), (46, 138));
+    }
+
+    #[test]
+    fn tiny_clocks_keep_a_margin() {
+        // 20 ms left at 1+0.01: 10 ms usable, soft capped at 40 %, hard at 70 %.
+        assert_eq!(clock_budget(20, 10, None, 10), (4, 7));
+        // A large increment against a small clock cannot push past the caps.
+        assert_eq!(clock_budget(200, 1_000, None, 10), (76, 133));
+        // Less than the overhead left: move at once.
+        assert_eq!(clock_budget(5, 0, None, 10), (1, 1));
+        assert_eq!(clock_budget(0, 0, None, 0), (1, 1));
+    }
+
+    #[test]
+    fn movestogo_spreads_the_time_over_the_moves_left() {
+        assert_eq!(clock_budget(60_010, 0, Some(20), 10), (3_000, 9_000));
+        // The last move before the time control may not use it all.
+        assert_eq!(clock_budget(1_010, 0, Some(1), 10), (400, 700));
+        // A long movestogo plans as sudden death does.
+        assert_eq!(
+            clock_budget(10_010, 0, Some(80), 10),
+            clock_budget(10_010, 0, None, 10)
+        );
+    }
+
+    #[test]
+    fn hard_limit_stays_under_the_clock() {
+        for time in [0, 1, 7, 20, 55, 100, 999, 1_000, 10_000, 60_000, 3_600_000] {
+            for increment in [0, 10, 100, 1_000, 30_000] {
+                for movestogo in [None, Some(1), Some(2), Some(40)] {
+                    let (soft, hard) = clock_budget(time, increment, movestogo, 10);
+                    assert!(MIN_BUDGET_MS <= soft && soft <= hard);
+                    let usable = time.saturating_sub(10);
+                    assert!(hard <= (usable * HARD_MAX_PERCENT / 100).max(MIN_BUDGET_MS));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn never_flags_when_every_move_uses_the_hard_limit() {
+        // The worst case: each search runs to its hard limit and half the
+        // overhead setting is really lost in transit (the other half is the
+        // margin). 1+0.01 and 10+0.1 over 300 moves, and a start at 20 ms.
+        for (start, increment) in [(1_000u64, 10u64), (10_000, 100), (20, 10)] {
+            let overhead = 10;
+            let mut clock = start;
+            for _ in 0..300 {
+                let (_, hard) = clock_budget(clock, increment, None, overhead);
+                let spent = hard + overhead / 2;
+                assert!(
+                    spent < clock,
+                    "flagged with {clock} ms left, spending {spent}"
+                );
+                clock = clock - spent + increment;
+            }
+        }
+    }
+
+    #[test]
+    fn limits_follow_the_side_to_move() {
+        let go = parse("wtime 10000 btime 1000 winc 100 binc 10").unwrap();
+        let white = limits_for(&go, Color::White, 10);
+        let black = limits_for(&go, Color::Black, 10);
+        assert_eq!(
+            (ms(white.soft_time), ms(white.hard_time)),
+            (Some(474), Some(1422))
+        );
+        assert_eq!(
+            (ms(black.soft_time), ms(black.hard_time)),
+            (Some(46), Some(138))
+        );
+    }
+
+    #[test]
+    fn movetime_uses_all_of_it_but_the_overhead() {
+        let limits = limits_for(&parse("movetime 1000 wtime 50").unwrap(), Color::White, 10);
+        assert_eq!(
+            (ms(limits.soft_time), ms(limits.hard_time)),
+            (Some(990), Some(990))
+        );
+        let limits = limits_for(&parse("movetime 3").unwrap(), Color::White, 10);
+        assert_eq!(ms(limits.hard_time), Some(MIN_BUDGET_MS));
+    }
+
+    #[test]
+    fn infinite_and_bare_bounds_have_no_time_limit() {
+        let limits = limits_for(
+            &parse("infinite wtime 1000 depth 4").unwrap(),
+            Color::White,
+            10,
+        );
+        assert_eq!(
+            (limits.depth, limits.soft_time, limits.hard_time),
+            (Some(4), None, None)
+        );
+        let limits = limits_for(&parse("nodes 5000").unwrap(), Color::Black, 10);
+        assert_eq!(
+            (limits.nodes, limits.soft_time, limits.hard_time),
+            (Some(5000), None, None)
+        );
+        // Only the opponent's clock: nothing bounds our time.
+        let limits = limits_for(&parse("wtime 1000").unwrap(), Color::Black, 10);
+        assert_eq!(limits.hard_time, None);
+    }
+
+    #[test]
+    fn huge_clocks_are_capped() {
+        let limits = limits_for(
+            &parse(&format!("wtime {}", i64::MAX)).unwrap(),
+            Color::White,
+            10,
+        );
+        assert_eq!(ms(limits.hard_time), Some(MAX_BUDGET_MS));
+        assert_eq!(ms(limits.soft_time), Some(MAX_BUDGET_MS));
+    }
+
+    #[test]
+    fn nodes_per_second_handles_an_empty_interval() {
+        assert_eq!(nodes_per_second(1_000, Duration::ZERO), 0);
+        assert_eq!(nodes_per_second(1_000, Duration::from_millis(500)), 2_000);
+    }
+}

@@ -1,1 +1,290 @@
-//! (being written)
+//! The transposition table: a fixed number of MiB, buckets of three entries,
+//! replacement preferring depth and the current search's age.
+//!
+//! Mate scores are stored relative to the node (`score_to_tt`) and turned back
+//! into root-relative scores on probe (`score_from_tt`), so a mate found at one
+//! ply reads correctly at another.
+
+use cozy_chess::{Move, Piece, Square};
+
+use crate::search::MATE_BOUND;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at most this (the node failed low).
+    Upper,
+    /// The score is at least this (the node failed high).
+    Lower,
+    Exact,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub static_eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+/// Ten bytes: a 16-bit key check, the move, score, static eval, depth, and the
+/// bound packed with the generation.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u16,
+    mv: u16,
+    score: i16,
+    static_eval: i16,
+    depth: u8,
+    /// Bits 0-1 the bound (0 means empty), bits 2-7 the generation.
+    age_bound: u8,
+}
+
+const ENTRIES_PER_BUCKET: usize = 3;
+
+/// Three entries and padding: 32 bytes, two buckets to a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+const GENERATION_CYCLE: u8 = 64;
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    pub fn new(megabytes: usize) -> Self {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable {
+            buckets: vec![Bucket::default(); count],
+            generation: 0,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
+    }
+
+    /// Called once per search, so entries of earlier searches age.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) % GENERATION_CYCLE;
+    }
+
+    fn bucket_index(&self, hash: u64) -> usize {
+        // Multiply-shift maps the hash onto any table length without a modulo.
+        ((hash as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// The low bits: the bucket index already spends the high ones.
+    fn key_check(hash: u64) -> u16 {
+        hash as u16
+    }
+
+    pub fn probe(&self, hash: u64, ply: usize) -> Option<TtHit> {
+        let key = Self::key_check(hash);
+        let bucket = &self.buckets[self.bucket_index(hash)];
+        bucket
+            .entries
+            .iter()
+            .find(|entry| entry.key == key && entry.age_bound & 3 != 0)
+            .map(|entry| TtHit {
+                mv: unpack_move(entry.mv),
+                score: score_from_tt(entry.score as i32, ply),
+                static_eval: entry.static_eval as i32,
+                depth: entry.depth as i32,
+                bound: match entry.age_bound & 3 {
+                    1 => Bound::Upper,
+                    2 => Bound::Lower,
+                    _ => Bound::Exact,
+                },
+            })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        hash: u64,
+        mv: Option<Move>,
+        score: i32,
+        static_eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let key = Self::key_check(hash);
+        let generation = self.generation;
+        let index = self.bucket_index(hash);
+        let bucket = &mut self.buckets[index];
+
+        // The same position's slot if present; otherwise the least valuable
+        // entry, where value is depth minus eight plies per generation of age.
+        let slot = match bucket
+            .entries
+            .iter()
+            .position(|entry| entry.key == key && entry.age_bound & 3 != 0)
+        {
+            Some(same) => same,
+            None => (0..ENTRIES_PER_BUCKET)
+                .min_by_key(|&i| {
+                    let entry = &bucket.entries[i];
+                    if entry.age_bound & 3 == 0 {
+                        return i32::MIN;
+                    }
+                    let age =
+                        (GENERATION_CYCLE + generation - (entry.age_bound >> 2)) % GENERATION_CYCLE;
+                    entry.depth as i32 - 8 * age as i32
+                })
+                .unwrap_or(0),
+        };
+        let entry = &mut bucket.entries[slot];
+
+        // Keep a deeper entry of the same position unless this one is exact,
+        // but never lose its move to a store that has none.
+        let same_position = entry.key == key && entry.age_bound & 3 != 0;
+        let packed_move = match mv {
+            Some(mv) => pack_move(mv),
+            None if same_position => entry.mv,
+            None => 0,
+        };
+        if same_position
+            && bound != Bound::Exact
+            && depth + 3 < entry.depth as i32
+            && entry.age_bound >> 2 == generation
+        {
+            entry.mv = packed_move;
+            return;
+        }
+        let bound_bits = match bound {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        };
+        *entry = Entry {
+            key,
+            mv: packed_move,
+            score: score_to_tt(score, ply) as i16,
+            static_eval: static_eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(0, u8::MAX as i32) as u8,
+            age_bound: (generation << 2) | bound_bits,
+        };
+    }
+
+    /// Permille of the first thousand buckets' entries written in this search.
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(1000);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .map(|bucket| {
+                bucket
+                    .entries
+                    .iter()
+                    .filter(|e| e.age_bound & 3 != 0 && e.age_bound >> 2 == self.generation)
+                    .count()
+            })
+            .sum();
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET)) as u32
+    }
+}
+
+/// Mate scores count plies from the root; the table stores them from the node.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// From, to and promotion in 15 bits; 0 means no move (a1a1 is never a move).
+fn pack_move(mv: Move) -> u16 {
+    let promotion = match mv.promotion {
+        None => 0,
+        Some(Piece::Knight) => 1,
+        Some(Piece::Bishop) => 2,
+        Some(Piece::Rook) => 3,
+        Some(_) => 4,
+    };
+    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
+}
+
+fn unpack_move(packed: u16) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    let promotion = match packed >> 12 {
+        1 => Some(Piece::Knight),
+        2 => Some(Piece::Bishop),
+        3 => Some(Piece::Rook),
+        4 => Some(Piece::Queen),
+        _ => None,
+    };
+    Some(Move {
+        from: Square::index(packed as usize & 63),
+        to: Square::index((packed as usize >> 6) & 63),
+        promotion,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::MATE;
+
+    #[test]
+    fn moves_survive_packing() {
+        for text in ["e2e4", "a7a8q", "h2h1n", "e1h1", "b7c8r", "g2f1b"] {
+            let mv: Move = text.parse().unwrap();
+            assert_eq!(unpack_move(pack_move(mv)), Some(mv));
+        }
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let mut tt = TranspositionTable::new(1);
+        // Mate in 3 plies from a node at ply 4 is MATE - 7 at the root.
+        tt.store(42, None, MATE - 7, 0, 5, Bound::Exact, 4);
+        // Seen again at ply 2, the same mate is 2 plies closer to the root.
+        assert_eq!(tt.probe(42, 2).unwrap().score, MATE - 5);
+        tt.store(43, None, -(MATE - 7), 0, 5, Bound::Exact, 4);
+        assert_eq!(tt.probe(43, 6).unwrap().score, -(MATE - 9));
+    }
+
+    #[test]
+    fn probe_returns_what_was_stored() {
+        let mut tt = TranspositionTable::new(1);
+        let mv: Move = "g1f3".parse().unwrap();
+        tt.store(0xDEAD_BEEF_0000_0001, Some(mv), 37, -12, 9, Bound::Lower, 0);
+        let hit = tt.probe(0xDEAD_BEEF_0000_0001, 0).unwrap();
+        assert_eq!(
+            (hit.mv, hit.score, hit.static_eval, hit.depth, hit.bound),
+            (Some(mv), 37, -12, 9, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEF_0000_0002, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF_0000_0001, 0).is_none());
+    }
+
+    #[test]
+    fn bucket_is_thirty_two_bytes() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 32);
+    }
+}

@@ -1,1 +1,830 @@
-//! (being written)
+//! The UCI front end: reads commands line by line, runs each search on its own
+//! thread, and writes the protocol's answers.
+//!
+//! The loop works over any reader and writer, so tests can drive it in
+//! process as well as through the binary. Because the search runs on its own
+//! thread, `isready` and `stop` are answered while it thinks.
+//!
+//! Protocol choices:
+//! - Bad input (an unknown command, a malformed `position`, `go` or
+//!   `setoption`) is answered with `info string error: <what is wrong>` and
+//!   changes nothing; a rejected `position` keeps the previous position.
+//! - A `go` while a search is running is refused with an error: every
+//!   accepted `go` gets exactly one `bestmove`, so a GUI never receives an
+//!   answer it cannot match to a request.
+//! - `setoption` while a search is running is refused the same way.
+//! - `ucinewgame` and `quit` stop a running search first (its `bestmove` is
+//!   still printed). End of input counts as `quit`.
+//! - `go infinite` prints `bestmove` only after `stop`, even when the search
+//!   ends earlier (on a depth bound, or mate found).
+//! - Debugging extras: `d` prints the board and its FEN, `eval` the static
+//!   evaluation.
+
+use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+
+use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
+
+use crate::eval;
+use crate::features;
+use crate::position::{move_to_uci, Position};
+use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
+use crate::time::{limits_for, nodes_per_second, GoParams};
+
+/// The search thread's stack: the search recurses up to `MAX_PLY` deep, with
+/// move lists in each frame, so the default 2 MiB is not a comfortable margin.
+const SEARCH_STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// A UCI `spin` option.
+struct SpinOption {
+    name: &'static str,
+    default: u64,
+    min: u64,
+    max: u64,
+}
+
+impl SpinOption {
+    fn declaration(&self) -> String {
+        format!(
+            "option name {} type spin default {} min {} max {}",
+            self.name, self.default, self.min, self.max
+        )
+    }
+
+    fn parse(&self, value: &str) -> Result<u64, String> {
+        let number: i128 = value.parse().map_err(|_| {
+            format!(
+                "setoption {}: '{}' is not a whole number",
+                self.name,
+                shorten(value)
+            )
+        })?;
+        if number < self.min as i128 || number > self.max as i128 {
+            return Err(format!(
+                "setoption {}: {number} is out of range {}..={}",
+                self.name, self.min, self.max
+            ));
+        }
+        Ok(number as u64)
+    }
+}
+
+const HASH: SpinOption = SpinOption {
+    name: "Hash",
+    default: 16,
+    min: 1,
+    max: 65536,
+};
+const THREADS: SpinOption = SpinOption {
+    name: "Threads",
+    default: 1,
+    min: 1,
+    max: 1,
+};
+const MOVE_OVERHEAD: SpinOption = SpinOption {
+    name: "Move Overhead",
+    default: 10,
+    min: 0,
+    max: 5000,
+};
+const SEARCH_STATS: &str = "SearchStats";
+
+/// The `id name` value: version and compiled-in features, so no result is
+/// ever attributed to the wrong build.
+pub fn engine_name() -> String {
+    format!(
+        "prunelab {} [{}]",
+        env!("CARGO_PKG_VERSION"),
+        features::describe()
+    )
+}
+
+/// Runs the UCI loop until `quit` or the end of `input`.
+pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) {
+    let mut engine = Engine::new(Output::new(output));
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // End of input or an unreadable stream: nobody is left to talk to.
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // Invalid UTF-8 becomes replacement characters, then an unknown command.
+        if engine.execute(&String::from_utf8_lossy(&line)) == Flow::Quit {
+            break;
+        }
+    }
+    engine.stop_search();
+}
+
+/// Whether the loop goes on after a command.
+#[derive(Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The output, shared by the command loop and the search thread; every line
+/// is written and flushed whole under the lock.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn new(writer: impl Write + Send + 'static) -> Self {
+        Output(Arc::new(Mutex::new(Box::new(writer))))
+    }
+
+    fn line(&self, text: &str) {
+        // A poisoned lock only means another writer panicked mid-line; the
+        // writer itself is still usable.
+        let mut writer = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // If the GUI has closed our output there is nobody to tell; the end of
+        // input follows and ends the loop.
+        let _ = writeln!(writer, "{text}").and_then(|()| writer.flush());
+    }
+}
+
+/// Option values the loop keeps between searches.
+struct Options {
+    hash_mb: u64,
+    move_overhead_ms: u64,
+    search_stats: bool,
+}
+
+/// A search running on its own thread, which hands the searcher back when done.
+struct ActiveSearch {
+    stop: Arc<AtomicBool>,
+    /// Set just before `bestmove` is written: from then on the search is over
+    /// for the GUI, even if the thread has not quite returned yet.
+    answered: Arc<AtomicBool>,
+    thread: JoinHandle<Searcher>,
+}
+
+struct Engine {
+    out: Output,
+    position: Position,
+    options: Options,
+    /// `None` while a search thread owns it.
+    searcher: Option<Searcher>,
+    search: Option<ActiveSearch>,
+}
+
+impl Engine {
+    fn new(out: Output) -> Self {
+        Engine {
+            out,
+            position: Position::startpos(),
+            options: Options {
+                hash_mb: HASH.default,
+                move_overhead_ms: MOVE_OVERHEAD.default,
+                search_stats: false,
+            },
+            searcher: Some(Searcher::new(HASH.default as usize)),
+            search: None,
+        }
+    }
+
+    fn execute(&mut self, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        self.collect_finished_search();
+        let outcome = match command {
+            "uci" => {
+                self.print_identity();
+                Ok(())
+            }
+            "isready" => {
+                self.out.line("readyok");
+                Ok(())
+            }
+            "debug" => match args {
+                ["on"] | ["off"] => Ok(()),
+                _ => Err("debug: expected 'on' or 'off'".to_string()),
+            },
+            "setoption" => self.set_option(args),
+            "ucinewgame" => {
+                self.stop_search();
+                self.searcher_mut().new_game();
+                Ok(())
+            }
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => {
+                self.stop_search();
+                Ok(())
+            }
+            "quit" => return Flow::Quit,
+            "d" => {
+                self.display();
+                Ok(())
+            }
+            "eval" => {
+                let score = eval::evaluate(self.position.board());
+                self.out
+                    .line(&format!("info string eval: {score} cp (side to move)"));
+                Ok(())
+            }
+            other => Err(format!("unknown command '{}'", shorten(other))),
+        };
+        if let Err(message) = outcome {
+            self.out.line(&format!("info string error: {message}"));
+        }
+        Flow::Continue
+    }
+
+    fn print_identity(&self) {
+        self.out.line(&format!("id name {}", engine_name()));
+        self.out.line("id author the prunelab authors");
+        for spin in [&HASH, &THREADS, &MOVE_OVERHEAD] {
+            self.out.line(&spin.declaration());
+        }
+        self.out.line(&format!(
+            "option name {SEARCH_STATS} type check default false"
+        ));
+        self.out.line("uciok");
+    }
+
+    /// The searcher, which is home whenever no search runs.
+    fn searcher_mut(&mut self) -> &mut Searcher {
+        let hash_mb = self.options.hash_mb as usize;
+        self.searcher.get_or_insert_with(|| Searcher::new(hash_mb))
+    }
+
+    fn is_searching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Takes the searcher back from a search that has printed its `bestmove`,
+    /// so a `go` sent right after it is not refused as "already searching".
+    fn collect_finished_search(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|search| search.answered.load(Ordering::SeqCst))
+        {
+            self.stop_search();
+        }
+    }
+
+    /// Stops the running search, if any, and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        search.stop.store(true, Ordering::SeqCst);
+        // Wakes an infinite search that finished early and waits for `stop`.
+        search.thread.thread().unpark();
+        let hash_mb = self.options.hash_mb as usize;
+        // The thread catches the search's panics, so joining fails only if
+        // printing itself panicked; start afresh then.
+        self.searcher = Some(
+            search
+                .thread
+                .join()
+                .unwrap_or_else(|_| Searcher::new(hash_mb)),
+        );
+    }
+
+    /// `setoption name <name> [value <value>]`; names are case-insensitive.
+    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("setoption: not allowed while searching; send stop first".to_string());
+        }
+        let (name, value) = parse_setoption(args)?;
+        let value = value.as_deref();
+        let need_value =
+            |option: &str| value.ok_or_else(|| format!("setoption {option}: missing value"));
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb = HASH.parse(need_value(HASH.name)?)?;
+                self.options.hash_mb = mb;
+                self.searcher_mut().set_hash(mb as usize);
+            }
+            "threads" => {
+                THREADS.parse(need_value(THREADS.name)?)?;
+            }
+            "move overhead" => {
+                self.options.move_overhead_ms =
+                    MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?;
+            }
+            "searchstats" => {
+                let text = need_value(SEARCH_STATS)?;
+                self.options.search_stats = match text.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "setoption {SEARCH_STATS}: '{}' is not true or false",
+                            shorten(text)
+                        ))
+                    }
+                };
+            }
+            _ => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
+        }
+        Ok(())
+    }
+
+    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
+        let (position, warnings) = parse_position(args)?;
+        for warning in warnings {
+            self.out.line(&format!("info string warning: {warning}"));
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    fn go(&mut self, args: &[&str]) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("go: already searching; send stop first".to_string());
+        }
+        let params = GoParams::parse(args)?;
+        let limits = limits_for(
+            &params,
+            self.position.board().side_to_move(),
+            self.options.move_overhead_ms,
+        );
+        let job = SearchJob {
+            position: self.position.clone(),
+            limits,
+            wait_for_stop: params.infinite,
+            print_stats: self.options.search_stats,
+            hash_mb: self.options.hash_mb as usize,
+            out: self.out.clone(),
+            stop: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
+        };
+        let stop = Arc::clone(&job.stop);
+        let answered = Arc::clone(&job.answered);
+        let mut searcher = self
+            .searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(job.hash_mb));
+        let thread = thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                job.run(&mut searcher);
+                searcher
+            })
+            .map_err(|error| format!("go: could not start the search thread: {error}"))?;
+        self.search = Some(ActiveSearch {
+            stop,
+            answered,
+            thread,
+        });
+        Ok(())
+    }
+
+    /// `d`: the board, its FEN and what is going on in it.
+    fn display(&self) {
+        let board = self.position.board();
+        let border = "  +-----------------+";
+        self.out.line(border);
+        for rank in Rank::ALL.iter().rev() {
+            let squares: Vec<String> = File::ALL
+                .iter()
+                .map(|&file| piece_letter(board, Square::new(file, *rank)).to_string())
+                .collect();
+            self.out
+                .line(&format!("{} | {} |", *rank as usize + 1, squares.join(" ")));
+        }
+        self.out.line(border);
+        self.out.line("    a b c d e f g h");
+        self.out.line(&format!("Fen: {board}"));
+        self.out.line(&format!("Key: {:016x}", board.hash()));
+        let checkers: Vec<String> = board
+            .checkers()
+            .into_iter()
+            .map(|square| square.to_string())
+            .collect();
+        self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+    }
+}
+
+/// Everything a search thread needs, moved into it.
+struct SearchJob {
+    position: Position,
+    limits: SearchLimits,
+    /// `go infinite`: hold `bestmove` back until `stop`.
+    wait_for_stop: bool,
+    print_stats: bool,
+    hash_mb: usize,
+    out: Output,
+    stop: Arc<AtomicBool>,
+    answered: Arc<AtomicBool>,
+}
+
+impl SearchJob {
+    fn run(self, searcher: &mut Searcher) {
+        let root = self.position.board();
+        let out = &self.out;
+        let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(&self.position, &self.limits, &self.stop, &mut |report| {
+                out.line(&info_line(report))
+            })
+        }));
+        let result = match searched {
+            Ok(result) => Some(result),
+            Err(payload) => {
+                // The engine goes on: report, start a fresh searcher, and still
+                // answer with a legal move so the game is not lost on a hang.
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|text| text.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                out.line(&format!(
+                    "info string error: the search panicked: {message}"
+                ));
+                *searcher = Searcher::new(self.hash_mb);
+                None
+            }
+        };
+        while self.wait_for_stop && !self.stop.load(Ordering::SeqCst) {
+            // `stop_search` sets the flag, then unparks this thread.
+            thread::park();
+        }
+        let bestmove = match result {
+            Some(result) => {
+                if result.best_move.is_none() {
+                    let score = if root.checkers().is_empty() {
+                        "cp 0"
+                    } else {
+                        "mate 0"
+                    };
+                    out.line(&format!("info depth 0 score {score}"));
+                }
+                if self.print_stats {
+                    for line in result.stats.report_lines() {
+                        out.line(&format!("info string {line}"));
+                    }
+                }
+                bestmove_line(root, &result)
+            }
+            None => {
+                let fallback =
+                    first_legal_move(root).map_or("0000".to_string(), |mv| move_to_uci(root, mv));
+                format!("bestmove {fallback}")
+            }
+        };
+        self.answered.store(true, Ordering::SeqCst);
+        out.line(&bestmove);
+    }
+}
+
+/// `info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..`
+pub fn info_line(report: &IterationReport) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
+        report.depth,
+        report.seldepth,
+        uci_score(report.score),
+        report.nodes,
+        nodes_per_second(report.nodes, report.elapsed),
+        report.hashfull,
+        report.elapsed.as_millis(),
+    );
+    let pv = pv_to_uci(report.root, report.pv);
+    if !pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv.join(" "));
+    }
+    line
+}
+
+/// The PV in standard UCI notation (castling as `e1g1`), replayed on a copy
+/// of the root so each move is written against its own position. Stops at
+/// the first move that is not legal where it stands, rather than print nonsense.
+pub fn pv_to_uci(root: &Board, pv: &[Move]) -> Vec<String> {
+    let mut board = root.clone();
+    let mut moves = Vec::with_capacity(pv.len());
+    for &mv in pv {
+        if !board.is_legal(mv) {
+            break;
+        }
+        moves.push(move_to_uci(&board, mv));
+        board.play_unchecked(mv);
+    }
+    moves
+}
+
+/// `bestmove X [ponder Y]`, `bestmove 0000` when the root has no legal move.
+pub fn bestmove_line(root: &Board, result: &SearchResult) -> String {
+    let Some(best) = result.best_move else {
+        return "bestmove 0000".to_string();
+    };
+    let mut line = format!("bestmove {}", move_to_uci(root, best));
+    if let Some(ponder) = result.ponder_move {
+        let mut after = root.clone();
+        if after.try_play(best).is_ok() && after.is_legal(ponder) {
+            line.push_str(&format!(" ponder {}", move_to_uci(&after, ponder)));
+        }
+    }
+    line
+}
+
+fn first_legal_move(board: &Board) -> Option<Move> {
+    let mut first = None;
+    board.generate_moves(|moves| {
+        first = moves.into_iter().next();
+        first.is_some()
+    });
+    first
+}
+
+/// Splits `setoption` arguments into the name and the optional value; both
+/// may contain spaces (`name Move Overhead value 30`).
+fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
+    let Some(("name", rest)) = args.split_first().map(|(first, rest)| (*first, rest)) else {
+        return Err("setoption: expected 'setoption name <name> [value <value>]'".to_string());
+    };
+    let (name, value) = match rest.iter().position(|&word| word == "value") {
+        Some(at) => (&rest[..at], Some(rest[at + 1..].join(" "))),
+        None => (rest, None),
+    };
+    if name.is_empty() {
+        return Err("setoption: missing option name".to_string());
+    }
+    if value.as_deref() == Some("") {
+        return Err(format!(
+            "setoption {}: missing value after 'value'",
+            shorten(&name.join(" "))
+        ));
+    }
+    Ok((name.join(" "), value))
+}
+
+/// `position startpos|fen <fen> [moves <move>...]`, all or nothing: a bad FEN
+/// or any bad move rejects the whole command. Returns the FEN's repair warnings.
+pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<String>), String> {
+    let moves_at = args.iter().position(|&word| word == "moves");
+    let (setup, moves) = match moves_at {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (args, &[][..]),
+    };
+    let (mut position, warnings) = match setup {
+        ["startpos"] => (Position::startpos(), Vec::new()),
+        ["startpos", extra, ..] => {
+            return Err(format!(
+                "position startpos: unexpected '{}' (moves go after 'moves')",
+                shorten(extra)
+            ))
+        }
+        ["fen"] => return Err("position fen: missing FEN".to_string()),
+        ["fen", fen @ ..] => Position::from_fen_with_warnings(&fen.join(" "))
+            .map_err(|error| format!("position fen: {error}"))?,
+        [] => return Err("position: expected 'startpos' or 'fen <fen>'".to_string()),
+        [other, ..] => {
+            return Err(format!(
+                "position: expected 'startpos' or 'fen', got '{}'",
+                shorten(other)
+            ))
+        }
+    };
+    for (index, text) in moves.iter().enumerate() {
+        position.play_uci(text).map_err(|error| {
+            format!(
+                "position: move {} ('{}'): {error}",
+                index + 1,
+                shorten(text)
+            )
+        })?;
+    }
+    Ok((position, warnings))
+}
+
+/// The FEN letter of the piece on `square`, `.` when empty.
+fn piece_letter(board: &Board, square: Square) -> char {
+    let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
+        return '.';
+    };
+    let letter = match piece {
+        Piece::Pawn => 'p',
+        Piece::Knight => 'n',
+        Piece::Bishop => 'b',
+        Piece::Rook => 'r',
+        Piece::Queen => 'q',
+        Piece::King => 'k',
+    };
+    match color {
+        Color::White => letter.to_ascii_uppercase(),
+        Color::Black => letter,
+    }
+}
+
+/// Long garbage is cut before it is echoed back in an error message.
+pub(crate) fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    if text.chars().count() <= MAX_CHARS {
+        text.to_string()
+    } else {
+        text.chars().take(MAX_CHARS).chain("...".chars()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    /// A writer the test can read back after `run` returns.
+    #[derive(Clone, Default)]
+    struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SharedBuffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Runs the loop over `script` and returns every output line.
+    fn session(script: &str) -> Vec<String> {
+        let buffer = SharedBuffer::default();
+        run(Cursor::new(script.to_string()), buffer.clone());
+        let bytes = buffer.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn words(text: &str) -> Vec<&str> {
+        text.split_whitespace().collect()
+    }
+
+    #[test]
+    fn uci_lists_identity_and_options() {
+        let lines = session("uci\n");
+        assert_eq!(
+            lines.first().unwrap(),
+            &format!("id name {}", engine_name())
+        );
+        assert!(
+            lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
+        );
+        assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
+        assert!(lines.contains(
+            &"option name Move Overhead type spin default 10 min 0 max 5000".to_string()
+        ));
+        assert!(lines.contains(&"option name SearchStats type check default false".to_string()));
+        assert_eq!(lines.last().unwrap(), "uciok");
+    }
+
+    #[test]
+    fn errors_do_not_stop_the_loop() {
+        let lines = session("\n   \nfoo bar\n\u{2654}\nisready\n");
+        assert_eq!(
+            lines,
+            [
+                "info string error: unknown command 'foo'",
+                "info string error: unknown command '\u{2654}'",
+                "readyok"
+            ]
+        );
+    }
+
+    #[test]
+    fn quit_ends_the_loop() {
+        assert_eq!(session("quit\nisready\n"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_rejected_position_keeps_the_previous_one() {
+        let lines = session("position startpos moves e2e4\nposition startpos moves e7e5\nd\n");
+        assert!(
+            lines[0].starts_with("info string error: position: move 1 ('e7e5')"),
+            "{}",
+            lines[0]
+        );
+        let fen = lines.iter().find(|line| line.starts_with("Fen: ")).unwrap();
+        assert_eq!(
+            fen,
+            "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+    }
+
+    #[test]
+    fn parses_positions() {
+        let (position, warnings) = parse_position(&words("startpos moves e2e4 e7e5 g1f3")).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(position.history().len(), 3);
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let (position, _) = parse_position(&words(&format!("fen {fen} moves e1g1"))).unwrap();
+        assert_eq!(
+            position.board().to_string(),
+            "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
+        );
+        assert!(parse_position(&words("startpos moves")).is_ok());
+    }
+
+    #[test]
+    fn refuses_malformed_positions() {
+        for bad in [
+            "",
+            "fen",
+            "fen 8/8/8/8/8/8/8/8 w - - 0 1",
+            "fen garbage",
+            "startpos e2e4",
+            "startpos moves e2e5",
+            "startpos moves e2e4 zz",
+            "startpo",
+            "moves e2e4",
+        ] {
+            assert!(
+                parse_position(&words(bad)).is_err(),
+                "accepted 'position {bad}'"
+            );
+        }
+    }
+
+    #[test]
+    fn parses_setoption() {
+        assert_eq!(
+            parse_setoption(&words("name Move Overhead value 30")).unwrap(),
+            ("Move Overhead".to_string(), Some("30".to_string()))
+        );
+        assert_eq!(
+            parse_setoption(&words("name Clear Hash")).unwrap(),
+            ("Clear Hash".to_string(), None)
+        );
+        for bad in [
+            "",
+            "Hash value 3",
+            "name",
+            "name value 3",
+            "name Hash value",
+        ] {
+            assert!(
+                parse_setoption(&words(bad)).is_err(),
+                "accepted 'setoption {bad}'"
+            );
+        }
+    }
+
+    #[test]
+    fn setoption_checks_names_and_ranges() {
+        let lines = session(
+            "setoption name hash value 32\n\
+             setoption name Hash value 0\n\
+             setoption name Hash value 65537\n\
+             setoption name Hash value lots\n\
+             setoption name Threads value 2\n\
+             setoption name Move Overhead value -1\n\
+             setoption name SearchStats value maybe\n\
+             setoption name SearchStats value TRUE\n\
+             setoption name Nope value 1\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "info string error: setoption Hash: 0 is out of range 1..=65536",
+                "info string error: setoption Hash: 65537 is out of range 1..=65536",
+                "info string error: setoption Hash: 'lots' is not a whole number",
+                "info string error: setoption Threads: 2 is out of range 1..=1",
+                "info string error: setoption Move Overhead: -1 is out of range 0..=5000",
+                "info string error: setoption SearchStats: 'maybe' is not true or false",
+                "info string error: setoption: unknown option 'Nope'",
+            ]
+        );
+    }
+
+    #[test]
+    fn pv_is_written_with_standard_castling() {
+        let board: Board = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
+        let castle_short = Move {
+            from: Square::E1,
+            to: Square::H1,
+            promotion: None,
+        };
+        let castle_long = Move {
+            from: Square::E8,
+            to: Square::A8,
+            promotion: None,
+        };
+        let illegal = Move {
+            from: Square::A1,
+            to: Square::H8,
+            promotion: None,
+        };
+        assert_eq!(
+            pv_to_uci(&board, &[castle_short, castle_long, illegal]),
+            ["e1g1", "e8c8"]
+        );
+    }
+}

@@ -1,0 +1,177 @@
+//! Runs the `prunelab` binary's subcommands and checks their output.
+
+use std::process::{Command, Output};
+
+use prunelab::bench::BENCH_POSITIONS;
+
+fn prunelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_prunelab"))
+        .args(args)
+        .output()
+        .expect("run prunelab")
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    String::from_utf8(output.stdout.clone())
+        .expect("UTF-8 output")
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `line` is `Bench: <digits> nodes <digits> nps`.
+fn is_bench_line(line: &str) -> bool {
+    let is_number = |word: &str| !word.is_empty() && word.bytes().all(|byte| byte.is_ascii_digit());
+    matches!(
+        line.split(' ').collect::<Vec<_>>().as_slice(),
+        ["Bench:", nodes, "nodes", nps, "nps"] if is_number(nodes) && is_number(nps)
+    )
+}
+
+/// Whether `text` is two squares, like `e2e4`.
+fn is_square_pair(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 4
+        && bytes
+            .chunks(2)
+            .all(|square| (b'a'..=b'h').contains(&square[0]) && (b'1'..=b'8').contains(&square[1]))
+}
+
+/// Refused input: a message on stderr, a failure status, and no panic.
+fn assert_refused(output: &Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "accepted; stdout: {}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    assert!(!stderr.trim().is_empty(), "no error message");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn bench_line_format_is_recognised() {
+    assert!(is_bench_line("Bench: 123 nodes 45 nps"));
+    for bad in [
+        "Bench: 123 nodes 45 nps ",
+        "Bench: x nodes 45 nps",
+        "Bench:  nodes 45 nps",
+        "bench: 1 nodes 2 nps",
+    ] {
+        assert!(!is_bench_line(bad), "{bad}");
+    }
+}
+
+#[test]
+fn bench_is_deterministic_apart_from_speed() {
+    let runs: Vec<Vec<String>> = (0..2)
+        .map(|_| {
+            let output = prunelab(&["bench", "2"]);
+            assert!(output.status.success());
+            stdout_lines(&output)
+        })
+        .collect();
+    for lines in &runs {
+        assert_eq!(lines.len(), BENCH_POSITIONS.len() + 1);
+        assert!(is_bench_line(lines.last().unwrap()), "{:?}", lines.last());
+        for (line, fen) in lines.iter().zip(BENCH_POSITIONS) {
+            assert!(line.ends_with(&format!("fen {fen}")), "{line}");
+        }
+    }
+    let total_nodes =
+        |lines: &[String]| lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert_eq!(
+        runs[0][..BENCH_POSITIONS.len()],
+        runs[1][..BENCH_POSITIONS.len()]
+    );
+    assert_eq!(total_nodes(&runs[0]), total_nodes(&runs[1]));
+}
+
+#[test]
+fn bench_stats_come_before_the_bench_line() {
+    let output = prunelab(&["bench", "1", "--stats"]);
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    assert!(lines.len() > BENCH_POSITIONS.len() + 1, "no stats lines");
+    assert!(is_bench_line(lines.last().unwrap()));
+}
+
+#[test]
+fn bench_refuses_a_bad_depth() {
+    assert_refused(&prunelab(&["bench", "0"]));
+    assert_refused(&prunelab(&["bench", "1000"]));
+    assert_refused(&prunelab(&["bench", "deep"]));
+}
+
+#[test]
+fn perft_divides_the_start_position() {
+    let output = prunelab(&["perft", "3"]);
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    let divide: Vec<(&str, u64)> = lines
+        .iter()
+        .filter_map(|line| line.split_once(": "))
+        .filter(|(mv, _)| is_square_pair(mv))
+        .map(|(mv, count)| (mv, count.parse().unwrap()))
+        .collect();
+    assert_eq!(divide.len(), 20);
+    assert_eq!(divide.iter().map(|(_, count)| count).sum::<u64>(), 8902);
+    assert!(divide.contains(&("e2e4", 600)) && divide.contains(&("g1f3", 440)));
+    assert!(
+        lines.contains(&"Nodes searched: 8902".to_string()),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn perft_takes_a_fen_in_one_argument_or_several() {
+    // Kiwipete: 48 moves, 2039 nodes at depth 2, castling among them.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let quoted = prunelab(&["perft", "2", kiwipete]);
+    let mut args = vec!["perft", "2"];
+    args.extend(kiwipete.split(' '));
+    let split = prunelab(&args);
+    for output in [&quoted, &split] {
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let lines = stdout_lines(output);
+        assert!(
+            lines.contains(&"Nodes searched: 2039".to_string()),
+            "{lines:?}"
+        );
+        assert!(
+            lines.contains(&"e1g1: 43".to_string()) && lines.contains(&"e1c1: 43".to_string()),
+            "{lines:?}"
+        );
+    }
+}
+
+#[test]
+fn perft_refuses_bad_input() {
+    assert_refused(&prunelab(&["perft", "2", "8/8/8/8/8/8/8/8 w - - 0 1"]));
+    assert_refused(&prunelab(&["perft", "2", "not a fen"]));
+    assert_refused(&prunelab(&["perft", "0"]));
+    assert_refused(&prunelab(&["perft", "-1"]));
+    assert_refused(&prunelab(&["perft"]));
+}
+
+#[test]
+fn features_lists_the_compiled_features() {
+    let output = prunelab(&["features"]);
+    assert!(output.status.success());
+    let compiled = prunelab::features::compiled();
+    let expected: Vec<String> = if compiled.is_empty() {
+        vec!["none (baseline)".to_string()]
+    } else {
+        compiled.iter().map(|feature| feature.to_string()).collect()
+    };
+    assert_eq!(stdout_lines(&output), expected);
+}
+
+#[test]
+fn unknown_subcommand_is_refused() {
+    assert_refused(&prunelab(&["frobnicate"]));
+}

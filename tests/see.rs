@@ -1,0 +1,255 @@
+//! Static exchange evaluation on hand-made positions with known results
+//! (x-rays, promotions, en passant, castling, king recaptures), and the
+//! threshold form checked against the exact swap-off value.
+
+use prunelab::cozy_chess::{Board, Move, Piece};
+use prunelab::position::parse_fen;
+use prunelab::see::{captured_piece, see_ge, see_value, SEE_PIECE_VALUES};
+
+const PERFT_SUITE_PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/data/perft/standard.epd"
+);
+const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
+
+fn board(fen: &str) -> Board {
+    parse_fen(fen)
+        .unwrap_or_else(|error| panic!("{fen}: {error}"))
+        .0
+}
+
+fn uci(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// Checks the exact value and that `see_ge` flips exactly at it.
+fn assert_see(fen: &str, mv: &str, expected: i32) {
+    let position = board(fen);
+    let mv = uci(mv);
+    assert!(position.is_legal(mv), "{fen}: {mv} should be legal");
+    assert_eq!(see_value(&position, mv), expected, "{fen}: see_value({mv})");
+    assert!(
+        see_ge(&position, mv, expected),
+        "{fen}: see_ge({mv}, {expected})"
+    );
+    assert!(
+        !see_ge(&position, mv, expected + 1),
+        "{fen}: see_ge({mv}, {})",
+        expected + 1
+    );
+}
+
+#[test]
+fn piece_values() {
+    assert_eq!(SEE_PIECE_VALUES, [100, 320, 330, 500, 900, 0]);
+    assert_eq!(SEE_PIECE_VALUES[Piece::Rook as usize], 500);
+}
+
+#[test]
+fn undefended_capture_wins_the_piece() {
+    assert_see("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1", "e4d5", 320);
+}
+
+#[test]
+fn rook_takes_pawn_defended_by_pawn() {
+    assert_see("4k3/4p3/3p4/8/8/8/8/3RK3 w - - 0 1", "d1d6", 100 - 500);
+}
+
+#[test]
+fn equal_trade() {
+    // NxN, NxN: one knight each.
+    assert_see("4k3/8/1n6/3n4/8/4N3/8/4K3 w - - 0 1", "e3d5", 0);
+}
+
+#[test]
+fn doubled_rooks_x_ray() {
+    // Rd2xd5 Rxd5 Rd1xd5: the rook behind joins in.
+    assert_see("3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100);
+    // Without the second rook the pawn is poisoned.
+    assert_see("3rk3/8/8/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", 100 - 500);
+}
+
+#[test]
+fn queen_behind_bishop_x_ray() {
+    // Bxe5 dxe5 Qxe5: knight and pawn for the bishop.
+    assert_see(
+        "6k1/8/3p4/4n3/8/8/1B6/Q5K1 w - - 0 1",
+        "b2e5",
+        320 - 330 + 100,
+    );
+    // Without the queen, black simply recaptures.
+    assert_see("6k1/8/3p4/4n3/8/8/1B6/6K1 w - - 0 1", "b2e5", 320 - 330);
+}
+
+#[test]
+fn x_rays_on_both_sides() {
+    // Rd2xd5 Rd7xd5 Rd1xd5 Rd8xd5: black's second rook has the last word.
+    assert_see("3r2k1/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100 - 500);
+    // Without it white ends up a pawn ahead.
+    assert_see("6k1/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100);
+}
+
+#[test]
+fn least_valuable_attacker_recaptures_first() {
+    // Rxd5 cxd5 Bxd5 Qxd5: black takes back with the pawn before the queen
+    // (queen first, Qxd5 Bxd5 cxd5, would cost black its queen).
+    assert_see("4k3/8/2pq4/3n4/8/1B6/8/3RK3 w - - 0 1", "d1d5", 320 - 500);
+}
+
+#[test]
+fn side_may_stop_exchanging() {
+    // QxP defended by a pawn: the queen is lost for a pawn.
+    assert_see("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", 100 - 900);
+    // Rxd5: Qxd5 would lose the queen to Bxd5, so black does not take back.
+    assert_see("4k3/8/3q4/3n4/8/1B6/8/3RK3 w - - 0 1", "d1d5", 320);
+}
+
+#[test]
+fn quiet_move_to_attacked_square_loses_the_piece() {
+    assert_see("4k3/8/8/2p5/8/8/2N5/4K3 w - - 0 1", "c2d4", -320);
+    assert_see("4k3/8/8/2p5/8/8/2N5/4K3 w - - 0 1", "c2e3", 0);
+}
+
+#[test]
+fn promotion_counts_queen_minus_pawn() {
+    assert_see("7k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", 800);
+    assert_see("7k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8n", 220);
+    // Capturing promotion: rook plus the promotion gain.
+    assert_see("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q", 500 + 800);
+    // The new queen is taken back: the pawn is lost.
+    assert_see("r6k/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", -100);
+    // ... unless a rook behind the pawn wins the rook back (x-ray through the pawn's square).
+    assert_see("r6k/4P3/8/8/8/8/8/4RK2 w - - 0 1", "e7e8q", 800 - 900 + 500);
+}
+
+#[test]
+fn en_passant_captures_a_pawn() {
+    assert_see("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100);
+    // cxd6 takes back: even.
+    assert_see("4k3/2p5/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 0);
+    // Removing the d5 pawn opens the d-file for the white rook: black cannot take back profitably.
+    assert_see("3rk3/8/8/3pP3/8/8/8/3RK3 w - d6 0 1", "e5d6", 100);
+}
+
+#[test]
+fn castling_is_worth_nothing() {
+    assert_see("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", 0);
+    assert_see("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1a1", 0);
+}
+
+#[test]
+fn king_recaptures_only_undefended_pieces() {
+    // Kxd5 is possible: the rook is lost for a pawn.
+    assert_see("8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", 100 - 500);
+    // The b3 bishop guards d5, so the king cannot take back.
+    assert_see("8/8/4k3/3p4/8/1B6/8/3RK3 w - - 0 1", "d1d5", 100);
+    // The king ends the sequence: Rxd5 Rxd5 Kxd5.
+    assert_see(
+        "3r3k/8/4K3/3p4/8/8/8/3R4 w - - 0 1",
+        "d1d5",
+        100 - 500 + 500,
+    );
+    // With the a8 bishop also guarding d5 the king never gets to take back.
+    assert_see("b2r3k/8/4K3/3p4/8/8/8/3R4 w - - 0 1", "d1d5", 100 - 500);
+}
+
+#[test]
+fn pinned_defenders_are_counted() {
+    // The c6 knight is pinned against the king on a8 but still counts as a
+    // defender of d4: pins are ignored, as documented.
+    assert_see("k7/8/2n5/8/3p4/8/8/3RK2Q w - - 0 1", "d1d4", 100 - 500);
+}
+
+#[test]
+fn captured_piece_names_the_victim() {
+    let capture = board("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+    assert_eq!(captured_piece(&capture, uci("e4d5")), Some(Piece::Knight));
+    assert_eq!(captured_piece(&capture, uci("e4e5")), None);
+    let en_passant = board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    assert_eq!(captured_piece(&en_passant, uci("e5d6")), Some(Piece::Pawn));
+    let castling = board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(captured_piece(&castling, uci("e1h1")), None);
+    assert_eq!(captured_piece(&castling, uci("a1a8")), Some(Piece::Rook));
+}
+
+/// Every legal move of the position, its children, and a spread of thresholds.
+fn check_threshold_matches_value(root: &Board) -> usize {
+    let mut boards = vec![root.clone()];
+    root.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            boards.push(child);
+        }
+        false
+    });
+    let mut checked = 0;
+    for position in boards {
+        position.generate_moves(|moves| {
+            for mv in moves {
+                let value = see_value(&position, mv);
+                for threshold in [
+                    value - 1,
+                    value,
+                    value + 1,
+                    -1000,
+                    -500,
+                    -100,
+                    0,
+                    1,
+                    100,
+                    320,
+                    500,
+                    1000,
+                ] {
+                    assert_eq!(
+                        see_ge(&position, mv, threshold),
+                        value >= threshold,
+                        "{position}: {mv} value {value} threshold {threshold}"
+                    );
+                }
+                checked += 1;
+            }
+            false
+        });
+    }
+    checked
+}
+
+#[test]
+fn threshold_form_agrees_with_exact_value() {
+    let mut fens: Vec<String> = Vec::new();
+    for path in [PERFT_SUITE_PATH, WAC_PATH] {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
+        fens.extend(
+            text.lines()
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| {
+                    let fields: Vec<&str> = line
+                        .split(';')
+                        .next()
+                        .unwrap()
+                        .split_whitespace()
+                        .take(4)
+                        .collect();
+                    fields.join(" ")
+                }),
+        );
+    }
+    let checked: usize = fens
+        .iter()
+        .map(|fen| check_threshold_matches_value(&board(fen)))
+        .sum();
+    assert!(checked > 300_000, "only {checked} moves checked");
+}
+
+#[test]
+fn extreme_thresholds_do_not_overflow() {
+    let position = board("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
+    assert!(see_ge(&position, uci("e4d5"), i32::MIN));
+    assert!(!see_ge(&position, uci("e4d5"), i32::MAX));
+    // A move from an empty square is not an exchange at all.
+    assert_eq!(see_value(&position, uci("a1a2")), 0);
+    assert!(see_ge(&position, uci("a1a2"), 0));
+}
