@@ -8,18 +8,8 @@ use prunelab::position::parse_fen;
 /// (name, FEN, depth, expected leaf count), the counts published on the
 /// chessprogramming perft page.
 const CASES: [(&str, &str, u32, u64); 2] = [
-    (
-        "startpos",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        5,
-        4_865_609,
-    ),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        4,
-        4_085_603,
-    ),
+    ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 4_085_603),
 ];
 
 fn perft_benches(c: &mut Criterion) {
@@ -31,9 +21,7 @@ fn perft_benches(c: &mut Criterion) {
         // A wrong count would make the speed meaningless.
         assert_eq!(perft(&board, depth), nodes, "{name} perft({depth})");
         group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("{name}_depth{depth}"), |b| {
-            b.iter(|| perft(black_box(&board), black_box(depth)))
-        });
+        group.bench_function(format!("{name}_depth{depth}"), |b| b.iter(|| perft(black_box(&board), black_box(depth))));
     }
     group.finish();
 }

@@ -111,26 +111,19 @@ pub struct BenchSummary {
 /// `prunelab bench | head`) must not change what is measured.
 pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSummary {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
-    let limits = SearchLimits {
-        depth: Some(depth),
-        ..SearchLimits::default()
-    };
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
     let stop = AtomicBool::new(false);
     let mut positions = Vec::with_capacity(BENCH_POSITIONS.len());
     let mut stats = SearchStats::default();
 
     for (index, &fen) in BENCH_POSITIONS.iter().enumerate() {
         // The list is checked by a unit test, so this only fails if that test does.
-        let position =
-            Position::from_fen(fen).unwrap_or_else(|error| panic!("bench FEN {fen}: {error}"));
+        let position = Position::from_fen(fen).unwrap_or_else(|error| panic!("bench FEN {fen}: {error}"));
         searcher.new_game();
         let started = Instant::now();
         let result = searcher.search(&position, &limits, &stop, &mut |_| {});
         let elapsed = started.elapsed();
-        let best_move = result.best_move.map_or_else(
-            || "0000".to_string(),
-            |mv| move_to_uci(position.board(), mv),
-        );
+        let best_move = result.best_move.map_or_else(|| "0000".to_string(), |mv| move_to_uci(position.board(), mv));
         let _ = writeln!(
             out,
             "{:>2}/{} nodes {:>10} bestmove {:<5} score {:<9} fen {fen}",
@@ -141,13 +134,7 @@ pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSum
             uci_score(result.score),
         );
         stats.add(&result.stats);
-        positions.push(BenchResult {
-            fen,
-            nodes: result.nodes,
-            best_move,
-            score: result.score,
-            elapsed,
-        });
+        positions.push(BenchResult { fen, nodes: result.nodes, best_move, score: result.score, elapsed });
     }
 
     let nodes = positions.iter().map(|result| result.nodes).sum();
@@ -160,13 +147,7 @@ pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSum
     }
     let _ = writeln!(out, "Bench: {nodes} nodes {nps} nps");
     let _ = out.flush();
-    BenchSummary {
-        nodes,
-        nps,
-        elapsed,
-        positions,
-        stats,
-    }
+    BenchSummary { nodes, nps, elapsed, positions, stats }
 }
 
 #[cfg(test)]
@@ -179,16 +160,13 @@ mod tests {
     fn positions_are_legal_canonical_and_distinct() {
         let mut seen = HashSet::new();
         for fen in BENCH_POSITIONS {
-            let (position, warnings) = Position::from_fen_with_warnings(fen)
-                .unwrap_or_else(|error| panic!("{fen}: {error}"));
+            let (position, warnings) =
+                Position::from_fen_with_warnings(fen).unwrap_or_else(|error| panic!("{fen}: {error}"));
             assert!(warnings.is_empty(), "{fen}: {warnings:?}");
             // Written exactly as cozy-chess writes it back: 6 fields, no
             // en-passant square that allows no capture.
             assert_eq!(position.board().to_string(), fen);
-            assert!(
-                position.board().generate_moves(|_| true),
-                "{fen} has no legal move"
-            );
+            assert!(position.board().generate_moves(|_| true), "{fen} has no legal move");
             assert!(seen.insert(fen), "{fen} is listed twice");
         }
     }
@@ -200,33 +178,17 @@ mod tests {
         let text = String::from_utf8(output).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(summary.positions.len(), BENCH_POSITIONS.len());
-        assert_eq!(
-            summary.nodes,
-            summary
-                .positions
-                .iter()
-                .map(|result| result.nodes)
-                .sum::<u64>()
-        );
-        assert_eq!(
-            *lines.last().unwrap(),
-            format!("Bench: {} nodes {} nps", summary.nodes, summary.nps)
-        );
+        assert_eq!(summary.nodes, summary.positions.iter().map(|result| result.nodes).sum::<u64>());
+        assert_eq!(*lines.last().unwrap(), format!("Bench: {} nodes {} nps", summary.nodes, summary.nps));
         for (line, result) in lines.iter().zip(&summary.positions) {
             assert!(line.ends_with(&format!("fen {}", result.fen)), "{line}");
-            assert!(
-                line.contains(&format!("bestmove {} ", result.best_move)),
-                "{line}"
-            );
+            assert!(line.contains(&format!("bestmove {} ", result.best_move)), "{line}");
             // Every bench position has a legal move, so the search names a legal one.
             let mut position = Position::from_fen(result.fen).unwrap();
             assert!(position.play_uci(&result.best_move).is_ok(), "{line}");
         }
         let stats_lines = summary.stats.report_lines();
         assert_eq!(lines.len(), BENCH_POSITIONS.len() + stats_lines.len() + 1);
-        assert_eq!(
-            lines[BENCH_POSITIONS.len()..lines.len() - 1],
-            stats_lines[..]
-        );
+        assert_eq!(lines[BENCH_POSITIONS.len()..lines.len() - 1], stats_lines[..]);
     }
 }

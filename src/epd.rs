@@ -71,20 +71,15 @@ pub fn parse_epd_line(line: &str) -> Result<EpdRecord, String> {
     }
     // Clocks written FEN-style after the four fields (opcodes never start with a digit).
     let (clock_fields, after_clocks) = split_fields(rest, 2);
-    let (clocks, operations) =
-        if clock_fields.len() == 2 && clock_fields.iter().all(|f| is_number(f)) {
-            (Some((clock_fields[0], clock_fields[1])), after_clocks)
-        } else {
-            (None, rest)
-        };
+    let (clocks, operations) = if clock_fields.len() == 2 && clock_fields.iter().all(|f| is_number(f)) {
+        (Some((clock_fields[0], clock_fields[1])), after_clocks)
+    } else {
+        (None, rest)
+    };
 
     let (ops, trailing_text) = parse_operations(operations)?;
-    let halfmove = find_op(&ops, "hmvc")
-        .or(clocks.map(|(half, _)| half))
-        .unwrap_or("0");
-    let fullmove = find_op(&ops, "fmvn")
-        .or(clocks.map(|(_, full)| full))
-        .unwrap_or("1");
+    let halfmove = find_op(&ops, "hmvc").or(clocks.map(|(half, _)| half)).unwrap_or("0");
+    let fullmove = find_op(&ops, "fmvn").or(clocks.map(|(_, full)| full)).unwrap_or("1");
     let fen = format!("{} {halfmove} {fullmove}", fields.join(" "));
     let (board, warnings) = parse_fen(&fen).map_err(|error| format!("bad position: {error}"))?;
 
@@ -105,8 +100,7 @@ pub fn parse_epd_line(line: &str) -> Result<EpdRecord, String> {
 /// Reads an EPD file; a line that fails is recorded in `errors` and skipped.
 /// Fails only when the file itself cannot be read.
 pub fn read_epd_file(path: &Path) -> anyhow::Result<EpdFile> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read EPD file {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read EPD file {}", path.display()))?;
     // Suite comments carry names in any encoding; the positions are ASCII.
     let text = String::from_utf8_lossy(&bytes);
     let mut file = EpdFile::default();
@@ -140,9 +134,7 @@ fn is_number(text: &str) -> bool {
 }
 
 fn find_op<'a>(ops: &'a [Operation], opcode: &str) -> Option<&'a str> {
-    ops.iter()
-        .find(|(name, _)| name == opcode)
-        .map(|(_, operands)| operands.as_str())
+    ops.iter().find(|(name, _)| name == opcode).map(|(_, operands)| operands.as_str())
 }
 
 /// Splits `opcode operand...;` operations; `;` inside double quotes does not
@@ -163,10 +155,7 @@ fn parse_operations(text: &str) -> Result<(Vec<Operation>, Option<String>), Stri
         }
     }
     if in_quotes {
-        return Err(format!(
-            "unterminated quoted string in operations '{}'",
-            text.trim()
-        ));
+        return Err(format!("unterminated quoted string in operations '{}'", text.trim()));
     }
 
     let mut operations: Vec<Operation> = terminated
@@ -188,24 +177,15 @@ fn parse_operations(text: &str) -> Result<(Vec<Operation>, Option<String>), Stri
 
 /// One `opcode operands` operation, already trimmed and without its `;`.
 fn parse_operation(operation: &str) -> Result<Operation, String> {
-    let end = operation
-        .find(char::is_whitespace)
-        .unwrap_or(operation.len());
+    let end = operation.find(char::is_whitespace).unwrap_or(operation.len());
     let (opcode, operands) = (&operation[..end], operation[end..].trim());
-    let well_formed = opcode
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic())
-        && opcode
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let well_formed = opcode.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && opcode.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !well_formed {
         return Err(format!("bad opcode '{opcode}' in operation '{operation}'"));
     }
-    let unquoted = operands
-        .strip_prefix('"')
-        .and_then(|inner| inner.strip_suffix('"'))
-        .filter(|inner| !inner.contains('"'));
+    let unquoted =
+        operands.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')).filter(|inner| !inner.contains('"'));
     Ok((opcode.to_string(), unquoted.unwrap_or(operands).to_string()))
 }
 
@@ -219,9 +199,6 @@ fn parse_move_list(board: &Board, ops: &[Operation], opcode: &str) -> Result<Vec
     }
     operands
         .split_whitespace()
-        .map(|san| {
-            parse_san(board, san)
-                .map_err(|error| format!("{opcode} move '{san}' does not parse: {error}"))
-        })
+        .map(|san| parse_san(board, san).map_err(|error| format!("{opcode} move '{san}' does not parse: {error}")))
         .collect()
 }

@@ -160,10 +160,7 @@ struct Tables {
 const TABLES: Tables = build_tables();
 
 const fn build_tables() -> Tables {
-    let mut tables = Tables {
-        mg: [[[0; 64]; 6]; 2],
-        eg: [[[0; 64]; 6]; 2],
-    };
+    let mut tables = Tables { mg: [[[0; 64]; 6]; 2], eg: [[[0; 64]; 6]; 2] };
     let mut piece = 0;
     while piece < 6 {
         let mut square = 0;
@@ -216,9 +213,7 @@ pub fn material_balance(board: &Board, color: Color) -> i32 {
 
 /// The value of the piece on `square`, or 0 when it is empty.
 pub fn piece_value_on(board: &Board, square: Square) -> i32 {
-    board
-        .piece_on(square)
-        .map_or(0, |piece| PIECE_VALUES[piece as usize])
+    board.piece_on(square).map_or(0, |piece| PIECE_VALUES[piece as usize])
 }
 
 #[cfg(test)]
@@ -233,13 +228,7 @@ mod tests {
             .rev()
             .map(|rank| {
                 rank.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
+                    .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
                     .collect()
             })
             .collect();

@@ -16,8 +16,10 @@ pub mod san;
 pub mod search;
 pub mod see;
 pub mod stats;
+pub mod techniques;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;
 
 pub use cozy_chess;

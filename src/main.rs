@@ -85,9 +85,7 @@ fn perft(depth: u32, fen: &str) -> Result<()> {
     let position = if fen.trim().is_empty() || fen.trim() == "startpos" {
         Position::startpos()
     } else {
-        Position::from_fen(fen)
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("bad FEN '{fen}'"))?
+        Position::from_fen(fen).map_err(anyhow::Error::msg).with_context(|| format!("bad FEN '{fen}'"))?
     };
     let board = position.board();
     let started = Instant::now();

@@ -47,9 +47,7 @@ pub struct History {
 
 impl History {
     pub fn new() -> Box<Self> {
-        Box::new(History {
-            table: [[[0; 64]; 64]; 2],
-        })
+        Box::new(History { table: [[[0; 64]; 64]; 2] })
     }
 
     pub fn get(&self, color: Color, mv: Move) -> i32 {
@@ -78,9 +76,7 @@ pub struct CounterMoves {
 
 impl CounterMoves {
     pub fn new() -> Box<Self> {
-        Box::new(CounterMoves {
-            table: [[[None; 64]; 6]; 2],
-        })
+        Box::new(CounterMoves { table: [[[None; 64]; 6]; 2] })
     }
 
     pub fn get(&self, color: Color, piece: Piece, to: Square) -> Option<Move> {
@@ -107,11 +103,7 @@ pub fn is_quiet(board: &Board, mv: Move) -> bool {
 fn mvv_lva(board: &Board, mv: Move) -> i32 {
     let victim = captured_piece(board, mv).map_or(0, |piece| piece as i32 + 1);
     let attacker = board.piece_on(mv.from).map_or(0, |piece| piece as i32);
-    let promotion = if mv.promotion == Some(Piece::Queen) {
-        8
-    } else {
-        0
-    };
+    let promotion = if mv.promotion == Some(Piece::Queen) { 8 } else { 0 };
     victim * 16 + promotion - attacker
 }
 
@@ -120,40 +112,27 @@ pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) 
     list.clear();
     let mut tactical_targets = board.colors(!board.side_to_move());
     if let Some(file) = board.en_passant() {
-        tactical_targets |=
-            Square::new(file, Rank::Sixth.relative_to(board.side_to_move())).bitboard();
+        tactical_targets |= Square::new(file, Rank::Sixth.relative_to(board.side_to_move())).bitboard();
     }
     let promotion_rank = Rank::Eighth.relative_to(board.side_to_move()).bitboard();
     board.generate_moves(|mut piece_moves| {
         if tactical_only {
-            let targets: BitBoard = if piece_moves.piece == Piece::Pawn {
-                tactical_targets | promotion_rank
-            } else {
-                tactical_targets
-            };
+            let targets: BitBoard =
+                if piece_moves.piece == Piece::Pawn { tactical_targets | promotion_rank } else { tactical_targets };
             piece_moves.to &= targets;
         }
         for mv in piece_moves {
             if tactical_only && mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
                 continue;
             }
-            list.push(ScoredMove {
-                mv,
-                kind: MoveKind::Quiet,
-                score: 0,
-            });
+            list.push(ScoredMove { mv, kind: MoveKind::Quiet, score: 0 });
         }
         false
     });
 }
 
 /// Scores a main-search move list.
-pub fn score_main(
-    board: &Board,
-    list: &mut [ScoredMove],
-    hints: &OrderingHints,
-    history: &History,
-) {
+pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints, history: &History) {
     let us = board.side_to_move();
     for entry in list.iter_mut() {
         let mv = entry.mv;
@@ -186,11 +165,7 @@ pub fn score_main(
 /// Scores a quiescence move list by MVV-LVA.
 pub fn score_tactical(board: &Board, list: &mut [ScoredMove]) {
     for entry in list.iter_mut() {
-        entry.kind = if is_capture(board, entry.mv) {
-            MoveKind::GoodCapture
-        } else {
-            MoveKind::Promotion
-        };
+        entry.kind = if is_capture(board, entry.mv) { MoveKind::GoodCapture } else { MoveKind::Promotion };
         entry.score = mvv_lva(board, entry.mv);
     }
 }
@@ -235,14 +210,8 @@ mod tests {
         let fen = "4k3/8/8/3n4/4P3/2Q5/8/4K3 w - - 0 1";
         let killer: Move = "e1d1".parse().unwrap();
         let tt: Move = "e1f1".parse().unwrap();
-        let order = moves_in_order(
-            fen,
-            OrderingHints {
-                tt_move: Some(tt),
-                killers: [Some(killer), None],
-                counter_move: None,
-            },
-        );
+        let order =
+            moves_in_order(fen, OrderingHints { tt_move: Some(tt), killers: [Some(killer), None], counter_move: None });
         assert_eq!(order[0], ("e1f1".to_string(), MoveKind::TtMove));
         assert_eq!(order[1], ("e4d5".to_string(), MoveKind::GoodCapture));
         assert_eq!(order[2], ("e1d1".to_string(), MoveKind::Killer));
@@ -252,17 +221,9 @@ mod tests {
     #[test]
     fn losing_captures_come_after_quiet_moves() {
         // Qxd5 loses the queen to c6xd5.
-        let order = moves_in_order(
-            "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1",
-            OrderingHints::default(),
-        );
-        assert_eq!(
-            order.last().unwrap(),
-            &("d2d5".to_string(), MoveKind::BadCapture)
-        );
-        assert!(order[..order.len() - 1]
-            .iter()
-            .all(|(_, kind)| *kind == MoveKind::Quiet));
+        let order = moves_in_order("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", OrderingHints::default());
+        assert_eq!(order.last().unwrap(), &("d2d5".to_string(), MoveKind::BadCapture));
+        assert!(order[..order.len() - 1].iter().all(|(_, kind)| *kind == MoveKind::Quiet));
     }
 
     #[test]
@@ -290,9 +251,6 @@ mod tests {
             history.update(Color::White, mv, 1536);
         }
         let value = history.get(Color::White, mv);
-        assert!(
-            value > HISTORY_MAX * 9 / 10 && value <= HISTORY_MAX,
-            "{value}"
-        );
+        assert!(value > HISTORY_MAX * 9 / 10 && value <= HISTORY_MAX, "{value}");
     }
 }

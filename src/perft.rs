@@ -39,13 +39,7 @@ pub fn divide(board: &Board, depth: u32) -> Vec<(Move, u64)> {
         root_moves.extend(moves);
         false
     });
-    root_moves.sort_by_key(|mv| {
-        (
-            mv.from as usize,
-            mv.to as usize,
-            mv.promotion.map(|piece| piece as usize),
-        )
-    });
+    root_moves.sort_by_key(|mv| (mv.from as usize, mv.to as usize, mv.promotion.map(|piece| piece as usize)));
     root_moves
         .into_iter()
         .map(|mv| {

@@ -17,8 +17,8 @@
 //! (prunelab plays standard chess, so no Shredder or X-FEN file letters).
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, BoardBuilder, CastleRights, Color, File, Move, Piece, Rank, Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board,
+    BoardBuilder, CastleRights, Color, File, Move, Piece, Rank, Square,
 };
 
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -41,10 +41,7 @@ impl Position {
 
     /// A position with no history: the board is taken as the start of the game.
     pub fn from_board(board: Board) -> Self {
-        Position {
-            board,
-            history: Vec::new(),
-        }
+        Position { board, history: Vec::new() }
     }
 
     /// Parses a 6-field FEN or a 4-field EPD position; repairs are accepted silently.
@@ -71,10 +68,7 @@ impl Position {
     /// The position is unchanged when the move is illegal.
     pub fn play_move(&mut self, mv: Move) -> Result<(), String> {
         if !self.board.is_legal(mv) {
-            return Err(format!(
-                "illegal move {mv} (cozy-chess encoding) in {}",
-                self.board
-            ));
+            return Err(format!("illegal move {mv} (cozy-chess encoding) in {}", self.board));
         }
         self.history.push(self.board.hash());
         self.board.play_unchecked(mv);
@@ -92,11 +86,7 @@ impl Position {
 
     /// Whether the current position occurred before since the last irreversible move.
     pub fn is_repetition(&self) -> bool {
-        is_repetition(
-            &self.history,
-            self.board.hash(),
-            self.board.halfmove_clock(),
-        )
+        is_repetition(&self.history, self.board.hash(), self.board.halfmove_clock())
     }
 
     /// Whether the game is drawn by the fifty-move rule (see [`is_fifty_move_draw`]).
@@ -118,9 +108,7 @@ impl Position {
 pub fn is_repetition(history: &[u64], hash: u64, halfmove_clock: u8) -> bool {
     let window = history.len().min(halfmove_clock as usize);
     // `plies_back` 2, 4, ...: history[len - plies_back] had the same side to move.
-    (2..=window)
-        .step_by(2)
-        .any(|plies_back| history[history.len() - plies_back] == hash)
+    (2..=window).step_by(2).any(|plies_back| history[history.len() - plies_back] == hash)
 }
 
 /// Whether the fifty-move rule ends the game: 100 plies without capture or
@@ -137,8 +125,7 @@ pub fn is_fifty_move_draw(board: &Board) -> bool {
 /// most one minor piece on the board or only bishops, all on squares of one
 /// colour (which covers KB vs KB with same-coloured bishops).
 pub fn insufficient_material(board: &Board) -> bool {
-    let heavy_or_pawns =
-        board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let heavy_or_pawns = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
     if !heavy_or_pawns.is_empty() {
         return false;
     }
@@ -147,8 +134,7 @@ pub fn insufficient_material(board: &Board) -> bool {
     if knights.len() + bishops.len() <= 1 {
         return true;
     }
-    knights.is_empty()
-        && (bishops.is_subset(BitBoard::LIGHT_SQUARES) || bishops.is_subset(BitBoard::DARK_SQUARES))
+    knights.is_empty() && (bishops.is_subset(BitBoard::LIGHT_SQUARES) || bishops.is_subset(BitBoard::DARK_SQUARES))
 }
 
 /// Whether `color` has any piece other than pawns and its king (the usual
@@ -174,18 +160,9 @@ pub fn game_phase(board: &Board) -> i32 {
 /// cozy-chess castling (king takes own rook) is printed as the king's two-square move.
 pub fn move_to_uci(board: &Board, mv: Move) -> String {
     if is_castling(board, mv) {
-        let king_file = if mv.to.file() > mv.from.file() {
-            File::G
-        } else {
-            File::C
-        };
+        let king_file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
         let to = Square::new(king_file, mv.from.rank());
-        return Move {
-            from: mv.from,
-            to,
-            promotion: None,
-        }
-        .to_string();
+        return Move { from: mv.from, to, promotion: None }.to_string();
     }
     mv.to_string()
 }
@@ -193,10 +170,7 @@ pub fn move_to_uci(board: &Board, mv: Move) -> String {
 /// Whether `mv` is castling in cozy-chess encoding: the king takes its own rook.
 pub fn is_castling(board: &Board, mv: Move) -> bool {
     let us = board.colors(board.side_to_move());
-    board
-        .colored_pieces(board.side_to_move(), Piece::King)
-        .has(mv.from)
-        && (us & board.pieces(Piece::Rook)).has(mv.to)
+    board.colored_pieces(board.side_to_move(), Piece::King).has(mv.from) && (us & board.pieces(Piece::Rook)).has(mv.to)
 }
 
 /// Parses a UCI move (`e2e4`, `e7e8q`, castling as `e1g1` or as king-takes-rook
@@ -219,12 +193,9 @@ fn parse_uci_syntax(text: &str) -> Result<Move, String> {
         ));
     }
     let square = |at: usize| -> Result<Square, String> {
-        text[at..at + 2].parse::<Square>().map_err(|_| {
-            format!(
-                "malformed UCI move '{text}': '{}' is not a square",
-                &text[at..at + 2]
-            )
-        })
+        text[at..at + 2]
+            .parse::<Square>()
+            .map_err(|_| format!("malformed UCI move '{text}': '{}' is not a square", &text[at..at + 2]))
     };
     let from = square(0)?;
     let to = square(2)?;
@@ -242,15 +213,9 @@ fn parse_uci_syntax(text: &str) -> Result<Move, String> {
         }
     };
     if from == to {
-        return Err(format!(
-            "malformed UCI move '{text}': from and to squares are the same"
-        ));
+        return Err(format!("malformed UCI move '{text}': from and to squares are the same"));
     }
-    Ok(Move {
-        from,
-        to,
-        promotion,
-    })
+    Ok(Move { from, to, promotion })
 }
 
 /// Turns the standard king move `e1g1`/`e1c1` into cozy-chess's king-takes-rook
@@ -272,10 +237,7 @@ fn standard_castling_to_cozy(board: &Board, mv: Move) -> Move {
         _ => None,
     };
     match rook_file {
-        Some(file) => Move {
-            to: Square::new(file, back_rank),
-            ..mv
-        },
+        Some(file) => Move { to: Square::new(file, back_rank), ..mv },
         None => mv,
     }
 }
@@ -288,17 +250,12 @@ fn explain_illegal_uci(board: &Board, text: &str, mv: Move) -> String {
         return format!("illegal move {text}: no piece on {}", mv.from);
     };
     if board.color_on(mv.from) != Some(color) {
-        return format!(
-            "illegal move {text}: the piece on {} is not {side}'s, and {side} is to move",
-            mv.from
-        );
+        return format!("illegal move {text}: the piece on {} is not {side}'s, and {side} is to move", mv.from);
     }
     if piece == Piece::Pawn {
         let reaches_last_rank = mv.to.rank() == Rank::Eighth.relative_to(color);
         if reaches_last_rank && mv.promotion.is_none() {
-            return format!(
-                "illegal move {text}: a pawn reaching the last rank must name its promotion piece"
-            );
+            return format!("illegal move {text}: a pawn reaching the last rank must name its promotion piece");
         }
         if !reaches_last_rank && mv.promotion.is_some() {
             return format!("illegal move {text}: a pawn promotes only on the last rank");
@@ -310,12 +267,12 @@ fn explain_illegal_uci(board: &Board, text: &str, mv: Move) -> String {
     let file_distance = (mv.from.file() as i32 - mv.to.file() as i32).abs();
     let two_square_king_step = mv.from.rank() == mv.to.rank() && file_distance == 2;
     if piece == Piece::King && (two_square_king_step || is_castling(board, mv)) {
-        return format!("illegal move {text}: {side} cannot castle that way here (right lost, path blocked or attacked)");
+        return format!(
+            "illegal move {text}: {side} cannot castle that way here (right lost, path blocked or attacked)"
+        );
     }
     if !board.checkers().is_empty() {
-        return format!(
-            "illegal move {text}: {side} is in check and this move does not resolve it"
-        );
+        return format!("illegal move {text}: {side} is in check and this move does not resolve it");
     }
     format!("illegal move {text} in {board}")
 }
@@ -361,9 +318,7 @@ pub fn parse_fen(fen: &str) -> Result<(Board, Vec<String>), String> {
         builder.fullmove_number = parse_fullmove_number(fullmove, &mut warnings)?;
     }
 
-    let board = builder
-        .build()
-        .map_err(|error| format!("invalid position (cozy-chess: {error})"))?;
+    let board = builder.build().map_err(|error| format!("invalid position (cozy-chess: {error})"))?;
     let board = match en_passant_square {
         Some(square) => with_en_passant(&builder, board, square, &mut warnings),
         None => board,
@@ -377,10 +332,7 @@ type Placement = [Option<(Piece, Color)>; Square::NUM];
 fn parse_placement(field: &str) -> Result<Placement, String> {
     let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != 8 {
-        return Err(format!(
-            "bad board field '{field}': it has {} ranks separated by '/'; expected 8",
-            rows.len()
-        ));
+        return Err(format!("bad board field '{field}': it has {} ranks separated by '/'; expected 8", rows.len()));
     }
     let mut placement: Placement = [None; Square::NUM];
     for (row_index, row) in rows.iter().enumerate() {
@@ -390,30 +342,21 @@ fn parse_placement(field: &str) -> Result<Placement, String> {
         for c in row.chars() {
             if let Some(empty) = c.to_digit(10) {
                 if !(1..=8).contains(&empty) {
-                    return Err(format!(
-                        "bad board field: digit '{c}' in rank {rank_name}; empty runs are 1 to 8"
-                    ));
+                    return Err(format!("bad board field: digit '{c}' in rank {rank_name}; empty runs are 1 to 8"));
                 }
                 files += empty as usize;
                 continue;
             }
-            let piece = Piece::try_from(c.to_ascii_lowercase()).map_err(|_| {
-                format!("bad board field: unexpected character '{c}' in rank {rank_name}")
-            })?;
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let piece = Piece::try_from(c.to_ascii_lowercase())
+                .map_err(|_| format!("bad board field: unexpected character '{c}' in rank {rank_name}"))?;
+            let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
             if files < 8 {
                 placement[Square::new(File::index(files), rank) as usize] = Some((piece, color));
             }
             files += 1;
         }
         if files != 8 {
-            return Err(format!(
-                "bad board field: rank {rank_name} ('{row}') covers {files} files; expected 8"
-            ));
+            return Err(format!("bad board field: rank {rank_name} ('{row}') covers {files} files; expected 8"));
         }
     }
     Ok(placement)
@@ -426,34 +369,19 @@ fn check_material(builder: &BoardBuilder) -> Result<(), String> {
     }
     for color in Color::ALL {
         let name = color_name(color);
-        let count = |wanted: Piece| {
-            builder
-                .board
-                .iter()
-                .filter(|slot| **slot == Some((wanted, color)))
-                .count()
-        };
+        let count = |wanted: Piece| builder.board.iter().filter(|slot| **slot == Some((wanted, color))).count();
         match count(Piece::King) {
             0 => return Err(format!("{name} has no king")),
             1 => {}
             kings => return Err(format!("{name} has {kings} kings; exactly one is required")),
         }
-        let pieces = builder
-            .board
-            .iter()
-            .flatten()
-            .filter(|(_, c)| *c == color)
-            .count();
+        let pieces = builder.board.iter().flatten().filter(|(_, c)| *c == color).count();
         if pieces > 16 {
-            return Err(format!(
-                "too many pieces: {name} has {pieces}, at most 16 are possible"
-            ));
+            return Err(format!("too many pieces: {name} has {pieces}, at most 16 are possible"));
         }
         let pawns = count(Piece::Pawn);
         if pawns > 8 {
-            return Err(format!(
-                "too many pieces: {name} has {pawns} pawns, at most 8 are possible"
-            ));
+            return Err(format!("too many pieces: {name} has {pawns} pawns, at most 8 are possible"));
         }
     }
     for square in Rank::First.bitboard() | Rank::Eighth.bitboard() {
@@ -471,10 +399,7 @@ fn check_material(builder: &BoardBuilder) -> Result<(), String> {
 fn check_side_not_to_move_is_safe(builder: &BoardBuilder) -> Result<(), String> {
     let mover = builder.side_to_move;
     let waiting = !mover;
-    let Some(king) = Square::ALL
-        .into_iter()
-        .find(|&sq| builder.square(sq) == Some((Piece::King, waiting)))
-    else {
+    let Some(king) = Square::ALL.into_iter().find(|&sq| builder.square(sq) == Some((Piece::King, waiting))) else {
         return Ok(()); // check_material already refused this
     };
     let occupied = Square::ALL
@@ -528,9 +453,7 @@ fn parse_castling(
             }
         };
         if seen.contains(letter) {
-            return Err(format!(
-                "bad castling field '{field}': '{letter}' appears twice"
-            ));
+            return Err(format!("bad castling field '{field}': '{letter}' appears twice"));
         }
         seen.push(letter);
 
@@ -538,15 +461,9 @@ fn parse_castling(
         let king_square = Square::new(File::E, back_rank);
         let rook_square = Square::new(rook_file, back_rank);
         if builder.square(king_square) != Some((Piece::King, color)) {
-            warnings.push(format!(
-                "castling right '{letter}' dropped: no {} king on {king_square}",
-                color_name(color)
-            ));
+            warnings.push(format!("castling right '{letter}' dropped: no {} king on {king_square}", color_name(color)));
         } else if builder.square(rook_square) != Some((Piece::Rook, color)) {
-            warnings.push(format!(
-                "castling right '{letter}' dropped: no {} rook on {rook_square}",
-                color_name(color)
-            ));
+            warnings.push(format!("castling right '{letter}' dropped: no {} rook on {rook_square}", color_name(color)));
         } else if rook_file == File::H {
             rights[color as usize].short = Some(rook_file);
         } else {
@@ -558,17 +475,12 @@ fn parse_castling(
 
 /// `-` or a square. A square that no double push by the side that just moved
 /// explains is dropped with a warning; the rest is decided by `with_en_passant`.
-fn parse_en_passant(
-    builder: &BoardBuilder,
-    field: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Option<Square>, String> {
+fn parse_en_passant(builder: &BoardBuilder, field: &str, warnings: &mut Vec<String>) -> Result<Option<Square>, String> {
     if field == "-" {
         return Ok(None);
     }
-    let square: Square = field
-        .parse()
-        .map_err(|_| format!("bad en passant field '{field}': expected a square like e3 or '-'"))?;
+    let square: Square =
+        field.parse().map_err(|_| format!("bad en passant field '{field}': expected a square like e3 or '-'"))?;
     let pusher = !builder.side_to_move;
     let expected_rank = Rank::Third.relative_to(pusher);
     if square.rank() != expected_rank {
@@ -597,29 +509,16 @@ fn parse_en_passant(
 /// Adds the en-passant square when some legal capture uses it; a consistent
 /// square without a capture is dropped silently, an inconsistent one (cozy-chess
 /// refuses it, e.g. a check the double push cannot explain) with a warning.
-fn with_en_passant(
-    builder: &BoardBuilder,
-    board: Board,
-    square: Square,
-    warnings: &mut Vec<String>,
-) -> Board {
+fn with_en_passant(builder: &BoardBuilder, board: Board, square: Square, warnings: &mut Vec<String>) -> Board {
     let mut with_square = builder.clone();
     with_square.en_passant = Some(square);
     let Ok(candidate) = with_square.build() else {
-        warnings.push(format!(
-            "en passant square {square} dropped: it is inconsistent with the position"
-        ));
+        warnings.push(format!("en passant square {square} dropped: it is inconsistent with the position"));
         return board;
     };
     let capturers = get_pawn_attacks(square, !candidate.side_to_move())
         & candidate.colored_pieces(candidate.side_to_move(), Piece::Pawn);
-    let can_capture = capturers.into_iter().any(|from| {
-        candidate.is_legal(Move {
-            from,
-            to: square,
-            promotion: None,
-        })
-    });
+    let can_capture = capturers.into_iter().any(|from| candidate.is_legal(Move { from, to: square, promotion: None }));
     if can_capture {
         candidate
     } else {
@@ -630,9 +529,7 @@ fn with_en_passant(
 fn parse_halfmove_clock(field: &str, warnings: &mut Vec<String>) -> Result<u8, String> {
     let value = parse_clock(field, "halfmove clock")?;
     if value > FIFTY_MOVE_PLIES as u64 {
-        warnings.push(format!(
-            "halfmove clock {value} clamped to {FIFTY_MOVE_PLIES}"
-        ));
+        warnings.push(format!("halfmove clock {value} clamped to {FIFTY_MOVE_PLIES}"));
         return Ok(FIFTY_MOVE_PLIES);
     }
     Ok(value as u8)
@@ -654,9 +551,7 @@ fn parse_fullmove_number(field: &str, warnings: &mut Vec<String>) -> Result<u16,
 /// A non-negative decimal number; absurdly long ones saturate instead of failing.
 fn parse_clock(field: &str, what: &str) -> Result<u64, String> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "bad {what} '{field}': expected a non-negative whole number"
-        ));
+        return Err(format!("bad {what} '{field}': expected a non-negative whole number"));
     }
     Ok(field.parse::<u64>().unwrap_or(u64::MAX))
 }

@@ -19,12 +19,7 @@ pub fn move_to_san(board: &Board, mv: Move) -> String {
         return move_to_uci(board, mv);
     }
     let mut san = if is_castling(board, mv) {
-        if mv.to.file() > mv.from.file() {
-            "O-O"
-        } else {
-            "O-O-O"
-        }
-        .to_string()
+        if mv.to.file() > mv.from.file() { "O-O" } else { "O-O-O" }.to_string()
     } else {
         piece_move_san(board, mv)
     };
@@ -41,8 +36,7 @@ pub fn move_to_san(board: &Board, mv: Move) -> String {
 fn piece_move_san(board: &Board, mv: Move) -> String {
     // Legal move: there is a piece on `from`.
     let piece = board.piece_on(mv.from).unwrap_or(Piece::Pawn);
-    let is_capture =
-        board.piece_on(mv.to).is_some() || piece == Piece::Pawn && mv.from.file() != mv.to.file();
+    let is_capture = board.piece_on(mv.to).is_some() || piece == Piece::Pawn && mv.from.file() != mv.to.file();
     let mut san = String::new();
     if piece == Piece::Pawn {
         if is_capture {
@@ -87,11 +81,7 @@ fn legal_moves_for(board: &Board, piece: Piece, origins: BitBoard) -> Vec<Move> 
     let mut moves = Vec::new();
     let movers = board.colored_pieces(board.side_to_move(), piece) & origins;
     board.generate_moves_for(movers, |piece_moves| {
-        moves.extend(
-            piece_moves
-                .into_iter()
-                .filter(|&mv| !is_castling(board, mv)),
-        );
+        moves.extend(piece_moves.into_iter().filter(|&mv| !is_castling(board, mv)));
         false
     });
     moves
@@ -139,9 +129,8 @@ pub fn parse_san(board: &Board, text: &str) -> Result<Move, String> {
         "O-O-O" | "0-0-0" => return castling_move(board, text, false),
         _ => {}
     }
-    let parts = split_piece_move(core).ok_or_else(|| {
-        format!("malformed SAN move '{text}': expected e.g. e4, exd5, Nf3, Raxd1, e8=Q or O-O")
-    })?;
+    let parts = split_piece_move(core)
+        .ok_or_else(|| format!("malformed SAN move '{text}': expected e.g. e4, exd5, Nf3, Raxd1, e8=Q or O-O"))?;
     find_piece_move(board, text, &parts)
 }
 
@@ -182,22 +171,12 @@ fn split_piece_move(core: &str) -> Option<PieceMoveSan> {
         Some(letter) => Piece::try_from(letter.to_ascii_lowercase()).ok()?,
         None => Piece::Pawn,
     };
-    let from_file = rest
-        .next_if(|c| ('a'..='h').contains(c))
-        .and_then(|c| File::try_from(c).ok());
-    let from_rank = rest
-        .next_if(|c| ('1'..='8').contains(c))
-        .and_then(|c| Rank::try_from(c).ok());
+    let from_file = rest.next_if(|c| ('a'..='h').contains(c)).and_then(|c| File::try_from(c).ok());
+    let from_rank = rest.next_if(|c| ('1'..='8').contains(c)).and_then(|c| Rank::try_from(c).ok());
     if rest.next().is_some() {
         return None;
     }
-    Some(PieceMoveSan {
-        piece,
-        from_file,
-        from_rank,
-        to,
-        promotion,
-    })
+    Some(PieceMoveSan { piece, from_file, from_rank, to, promotion })
 }
 
 fn promotion_piece(letter: char) -> Option<Piece> {
@@ -215,17 +194,11 @@ fn find_piece_move(board: &Board, text: &str, san: &PieceMoveSan) -> Result<Move
     let side = color_name(color);
     let name = piece_name(san.piece);
     if san.promotion.is_some() && san.piece != Piece::Pawn {
-        return Err(format!(
-            "illegal SAN move '{text}': only a pawn can promote"
-        ));
+        return Err(format!("illegal SAN move '{text}': only a pawn can promote"));
     }
-    let reaches_last_rank =
-        san.piece == Piece::Pawn && san.to.rank() == Rank::Eighth.relative_to(color);
+    let reaches_last_rank = san.piece == Piece::Pawn && san.to.rank() == Rank::Eighth.relative_to(color);
     if reaches_last_rank && san.promotion.is_none() {
-        return Err(format!(
-            "illegal SAN move '{text}': a pawn reaching {} must promote (e.g. {}=Q)",
-            san.to, san.to
-        ));
+        return Err(format!("illegal SAN move '{text}': a pawn reaching {} must promote (e.g. {}=Q)", san.to, san.to));
     }
 
     let mut origins = BitBoard::FULL;
@@ -241,10 +214,7 @@ fn find_piece_move(board: &Board, text: &str, san: &PieceMoveSan) -> Result<Move
         .collect();
     match candidates.as_slice() {
         [mv] => Ok(*mv),
-        [] => Err(format!(
-            "illegal SAN move '{text}': no {side} {name} can legally move to {}",
-            san.to
-        )),
+        [] => Err(format!("illegal SAN move '{text}': no {side} {name} can legally move to {}", san.to)),
         several => {
             let origins: Vec<String> = several.iter().map(|mv| mv.from.to_string()).collect();
             Err(format!(
@@ -264,21 +234,13 @@ fn castling_move(board: &Board, text: &str, kingside: bool) -> Result<Move, Stri
     let rights = board.castle_rights(color);
     let rook_file = if kingside { rights.short } else { rights.long };
     let Some(rook_file) = rook_file else {
-        return Err(format!(
-            "illegal SAN move '{text}': {side} has no {wing} castling right"
-        ));
+        return Err(format!("illegal SAN move '{text}': {side} has no {wing} castling right"));
     };
     let king = board.king(color);
-    let mv = Move {
-        from: king,
-        to: Square::new(rook_file, king.rank()),
-        promotion: None,
-    };
+    let mv = Move { from: king, to: Square::new(rook_file, king.rank()), promotion: None };
     if board.is_legal(mv) {
         Ok(mv)
     } else {
-        Err(format!(
-            "illegal SAN move '{text}': {side} cannot castle {wing} now (in check, path blocked or attacked)"
-        ))
+        Err(format!("illegal SAN move '{text}': {side} cannot castle {wing} now (in check, path blocked or attacked)"))
     }
 }

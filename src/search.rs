@@ -3,32 +3,32 @@
 //! baseline selectivity of `prune/` (null move, reverse futility, delta
 //! pruning, late move reductions).
 //!
-//! `negamax` is monomorphized over the node type (Root, PV, non-PV), so every
-//! PV-only or root-only rule is decided at compile time, and reads as a
-//! pipeline of numbered steps in the order they run.
+//! `negamax` is monomorphized over the node type (Root, PV, non-PV) and over
+//! the technique set, so every PV-only or root-only rule and every disabled
+//! technique is decided at compile time. It reads as a pipeline of numbered
+//! steps in the order they run; each pruning step is a hook in its
+//! technique's file under `prune/`.
 //!
 //! Determinism: nothing here reads the clock except to stop, nothing iterates
 //! a hash map, and the node limit is checked at every node, so a search to a
 //! fixed depth or node count from `new_game` gives the same nodes, move and
 //! score on every run.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use cozy_chess::{Board, Move, Piece};
 
-use crate::eval::{evaluate, PIECE_VALUES};
+use crate::eval::evaluate;
 use crate::movepick::{
-    self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints,
-    ScoredMove,
+    self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
-use crate::position::{
-    game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position,
-};
-use crate::prune::{delta, lmr, null_move, reverse_futility};
-use crate::see::captured_piece;
+use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position};
+use crate::prune::razoring::RazorVerdict;
 use crate::stats::{CutoffKind, SearchStats};
-use crate::tt::{Bound, TranspositionTable};
+use crate::techniques::{Compiled, TechniqueSet};
+use crate::tt::{Bound, TranspositionTable, TtHit};
 
 pub const MAX_PLY: usize = 128;
 pub const INFINITY: i32 = 32_000;
@@ -36,7 +36,7 @@ pub const MATE: i32 = 31_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Marks a missing static eval (the side to move is in check).
-const NO_EVAL: i32 = -INFINITY;
+pub const NO_EVAL: i32 = -INFINITY;
 
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 25;
@@ -91,27 +91,53 @@ pub fn uci_score(score: i32) -> String {
     }
 }
 
-/// Node types as types: every `NT::PV` or `NT::ROOT` test is a constant.
+/// Node types as types: every `NT::PV`, `NT::ROOT` or `NT::NULL_MOVE` test
+/// is a constant, and a node's children have types too, so a null-move
+/// verification search runs a subtree where null move cannot be compiled in.
 pub trait NodeType {
     const PV: bool;
     const ROOT: bool;
+    /// Null move may be tried in this node's subtree.
+    const NULL_MOVE: bool;
+    /// The type of a child searched with a full window.
+    type PvChild: NodeType;
+    /// The type of a child searched with a null window.
+    type NonPvChild: NodeType;
 }
 
 pub struct Root;
 pub struct Pv;
 pub struct NonPv;
+/// A null-window node in a null-move verification subtree.
+pub struct Verification;
 
 impl NodeType for Root {
     const PV: bool = true;
     const ROOT: bool = true;
+    const NULL_MOVE: bool = true;
+    type PvChild = Pv;
+    type NonPvChild = NonPv;
 }
 impl NodeType for Pv {
     const PV: bool = true;
     const ROOT: bool = false;
+    const NULL_MOVE: bool = true;
+    type PvChild = Pv;
+    type NonPvChild = NonPv;
 }
 impl NodeType for NonPv {
     const PV: bool = false;
     const ROOT: bool = false;
+    const NULL_MOVE: bool = true;
+    type PvChild = NonPv;
+    type NonPvChild = NonPv;
+}
+impl NodeType for Verification {
+    const PV: bool = false;
+    const ROOT: bool = false;
+    const NULL_MOVE: bool = false;
+    type PvChild = Verification;
+    type NonPvChild = Verification;
 }
 
 /// What persists between searches of one game: the table and the histories.
@@ -123,11 +149,7 @@ pub struct Searcher {
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Self {
-        Searcher {
-            tt: TranspositionTable::new(hash_mb),
-            history: History::new(),
-            counter_moves: CounterMoves::new(),
-        }
+        Searcher { tt: TranspositionTable::new(hash_mb), history: History::new(), counter_moves: CounterMoves::new() }
     }
 
     /// Resizes (and so clears) the transposition table.
@@ -142,7 +164,20 @@ impl Searcher {
         self.counter_moves = CounterMoves::new();
     }
 
+    /// Searches with the technique set compiled into this binary.
     pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &SearchLimits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&IterationReport),
+    ) -> SearchResult {
+        self.search_with::<Compiled>(pos, limits, stop, on_iteration)
+    }
+
+    /// Searches with the technique set `T`; the variant matrix runs every
+    /// variant's set in one build this way.
+    pub fn search_with<T: TechniqueSet>(
         &mut self,
         pos: &Position,
         limits: &SearchLimits,
@@ -152,7 +187,7 @@ impl Searcher {
         self.tt.new_search();
         let mut hash_path = Vec::with_capacity(pos.history().len() + MAX_PLY + 1);
         hash_path.extend_from_slice(pos.history());
-        let mut worker = Worker {
+        let mut worker = Worker::<T> {
             tt: &mut self.tt,
             history: &mut self.history,
             counter_moves: &mut self.counter_moves,
@@ -167,6 +202,7 @@ impl Searcher {
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             seldepth: 0,
             stats: SearchStats::default(),
+            techniques: PhantomData,
         };
         worker.iterative_deepening(pos.board(), on_iteration)
     }
@@ -174,13 +210,16 @@ impl Searcher {
 
 /// Per-ply search state.
 #[derive(Clone, Copy)]
-struct PlyState {
-    static_eval: i32,
+pub(crate) struct PlyState {
+    pub static_eval: i32,
     /// The move played from this ply (`None` for a null move).
-    current_move: Option<Move>,
-    moved_piece: Option<Piece>,
-    null_move_played: bool,
-    killers: [Option<Move>; 2],
+    pub current_move: Option<Move>,
+    pub moved_piece: Option<Piece>,
+    /// This node was reached by a null move.
+    pub null_move_played: bool,
+    /// The move a singular-extension search leaves out.
+    pub excluded_move: Option<Move>,
+    pub killers: [Option<Move>; 2],
 }
 
 impl Default for PlyState {
@@ -190,39 +229,79 @@ impl Default for PlyState {
             current_move: None,
             moved_piece: None,
             null_move_played: false,
+            excluded_move: None,
             killers: [None; 2],
         }
     }
 }
 
-/// One search in progress.
-struct Worker<'a> {
-    tt: &'a mut TranspositionTable,
-    history: &'a mut History,
-    counter_moves: &'a mut CounterMoves,
-    limits: &'a SearchLimits,
-    stop: &'a AtomicBool,
-    started: Instant,
-    aborted: bool,
-    stack: Vec<PlyState>,
-    /// Hashes of the game's positions and of every ancestor of the current
-    /// node, for repetition detection.
-    hash_path: Vec<u64>,
-    /// Triangular principal variation table.
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
-    /// One reusable move list per ply, so the search never allocates.
-    move_lists: Vec<Vec<ScoredMove>>,
-    seldepth: usize,
-    stats: SearchStats,
+/// What the pruning hooks know about the node they run in.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub depth: i32,
+    pub alpha: i32,
+    pub beta: i32,
+    pub ply: usize,
+    pub in_check: bool,
+    /// `NO_EVAL` in check.
+    pub static_eval: i32,
+    /// The static eval is above the one two plies earlier.
+    pub improving: bool,
+    /// The node's depth was extended (check extension).
+    pub extended: bool,
+    pub tt_hit: Option<TtHit>,
+    /// The TT move, when legal here.
+    pub tt_move: Option<Move>,
+    pub killers: [Option<Move>; 2],
+    pub counter_move: Option<Move>,
+    pub hash: u64,
 }
 
-impl Worker<'_> {
-    fn iterative_deepening(
-        &mut self,
-        root: &Board,
-        on_iteration: &mut dyn FnMut(&IterationReport),
-    ) -> SearchResult {
+/// What the move-loop hooks know about the move about to be searched.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Candidate {
+    pub mv: Move,
+    pub kind: MoveKind,
+    /// Neither a capture nor a promotion.
+    pub quiet: bool,
+    pub gives_check: bool,
+    /// 1-based, counting every legal move so far, pruned ones included.
+    pub move_number: usize,
+    pub history: i32,
+    pub is_tt_move: bool,
+    pub is_killer: bool,
+    pub is_counter_move: bool,
+    /// The late move reduction this move would get.
+    pub reduction: i32,
+    /// The child is searched as a PV node (a PV node's first move).
+    pub child_is_pv: bool,
+}
+
+/// One search in progress, monomorphized over its technique set.
+pub(crate) struct Worker<'a, T: TechniqueSet> {
+    pub tt: &'a mut TranspositionTable,
+    pub history: &'a mut History,
+    pub counter_moves: &'a mut CounterMoves,
+    pub limits: &'a SearchLimits,
+    pub stop: &'a AtomicBool,
+    pub started: Instant,
+    pub aborted: bool,
+    pub stack: Vec<PlyState>,
+    /// Hashes of the game's positions and of every ancestor of the current
+    /// node, for repetition detection.
+    pub hash_path: Vec<u64>,
+    /// Triangular principal variation table.
+    pub pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    /// One reusable move list per ply, so the search never allocates.
+    pub move_lists: Vec<Vec<ScoredMove>>,
+    pub seldepth: usize,
+    pub stats: SearchStats,
+    pub techniques: PhantomData<T>,
+}
+
+impl<T: TechniqueSet> Worker<'_, T> {
+    fn iterative_deepening(&mut self, root: &Board, on_iteration: &mut dyn FnMut(&IterationReport)) -> SearchResult {
         // The root's moves come before anything that could stop the search,
         // so a best move exists even if the first iteration is interrupted.
         let mut root_moves = Vec::new();
@@ -240,11 +319,7 @@ impl Worker<'_> {
             return result;
         }
 
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 1)
-            .clamp(1, MAX_PLY as i32 - 1);
+        let max_depth = self.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         let mut previous_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
@@ -253,11 +328,7 @@ impl Worker<'_> {
                 break;
             }
             previous_score = score;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
-                .iter()
-                .flatten()
-                .copied()
-                .collect();
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
             result.best_move = pv.first().copied().or(result.best_move);
             result.ponder_move = pv.get(1).copied();
             result.score = score;
@@ -272,11 +343,7 @@ impl Worker<'_> {
                 root,
                 pv: &pv,
             });
-            if self
-                .limits
-                .soft_time
-                .is_some_and(|soft| self.started.elapsed() >= soft)
-            {
+            if self.limits.soft_time.is_some_and(|soft| self.started.elapsed() >= soft) {
                 break;
             }
         }
@@ -316,30 +383,23 @@ impl Worker<'_> {
 
     /// Polls the limits; sets `aborted` once any is reached.
     fn should_stop(&mut self) -> bool {
-        if self
-            .limits
-            .nodes
-            .is_some_and(|limit| self.stats.nodes >= limit)
-        {
+        if self.limits.nodes.is_some_and(|limit| self.stats.nodes >= limit) {
             self.aborted = true;
         } else if self.stats.nodes % POLL_INTERVAL == 0 {
-            let out_of_time = self
-                .limits
-                .hard_time
-                .is_some_and(|hard| self.started.elapsed() >= hard);
+            let out_of_time = self.limits.hard_time.is_some_and(|hard| self.started.elapsed() >= hard);
             self.aborted = out_of_time || self.stop.load(Ordering::Relaxed);
         }
         self.aborted
     }
 
-    /// A draw by the fifty-move rule, repetition or insufficient material.
+    /// A draw by repetition, the fifty-move rule or insufficient material.
     fn is_draw(&self, board: &Board) -> bool {
         is_repetition(&self.hash_path, board.hash(), board.halfmove_clock())
             || is_fifty_move_draw(board)
             || insufficient_material(board)
     }
 
-    fn negamax<NT: NodeType>(
+    pub(crate) fn negamax<NT: NodeType>(
         &mut self,
         board: &Board,
         mut depth: i32,
@@ -385,57 +445,79 @@ impl Worker<'_> {
             }
         }
 
-        // Step 4. Transposition table probe; no cutoffs at PV nodes or the root.
+        // Step 4. Transposition table probe: no cutoffs at PV nodes (the root
+        // among them) nor in a singular-extension search.
         let hash = board.hash();
-        self.stats.tt_probes += 1;
-        let tt_hit = self.tt.probe(hash, ply);
-        if tt_hit.is_some() {
-            self.stats.tt_hits += 1;
-        }
-        let tt_move = tt_hit.and_then(|hit| hit.mv).filter(|&mv| {
-            let legal = board.is_legal(mv);
-            if !legal {
-                self.stats.illegal_tt_moves += 1;
-            }
-            legal
-        });
-        if let (false, Some(hit)) = (NT::PV, tt_hit) {
-            let cuts = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if hit.depth >= depth && cuts {
+        let excluded_move = self.stack[ply].excluded_move;
+        let tt_hit = self.probe_tt(hash, ply);
+        let tt_move = tt_hit.and_then(|hit| hit.mv).filter(|&mv| self.is_legal_tt_move(board, mv));
+        if let (false, None, Some(hit)) = (NT::PV, excluded_move, tt_hit) {
+            if hit.depth >= depth && tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 return hit.score;
             }
         }
 
-        // Step 5. Static evaluation (none in check).
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval)
-        };
+        // Step 5. Static evaluation (none in check) and whether it improves.
+        let static_eval =
+            if in_check { NO_EVAL } else { tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval) };
         self.stack[ply].static_eval = static_eval;
         self.stack[ply + 1].killers = [None; 2];
+        let two_plies_back = if ply >= 2 { self.stack[ply - 2].static_eval } else { NO_EVAL };
+        let improving = !in_check && (two_plies_back == NO_EVAL || static_eval > two_plies_back);
 
-        // Step 6. Reverse futility pruning (static null move).
-        if !NT::PV && !in_check && reverse_futility::rfp_applies(board, depth, beta) {
-            self.stats.rfp_attempts += 1;
-            if let Some(score) = reverse_futility::rfp_prune(static_eval, depth, beta) {
-                self.stats.rfp_cutoffs += 1;
+        let mut node = Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            in_check,
+            static_eval,
+            improving,
+            extended: in_check,
+            tt_hit,
+            tt_move,
+            killers: self.stack[ply].killers,
+            counter_move: self.counter_move(board, ply),
+            hash,
+        };
+
+        // Node-level pruning: never in check, and not while searching for a
+        // singular move (the node is then not a real node of the tree).
+        if !in_check && excluded_move.is_none() {
+            // Step 6. Razoring.
+            match self.razoring::<NT>(board, &node) {
+                RazorVerdict::Continue => {}
+                RazorVerdict::Prune(score) => return score,
+                RazorVerdict::Reduce(plies) => {
+                    depth -= plies;
+                    node.depth = depth;
+                    if depth <= 0 {
+                        return self.qsearch::<NT>(board, alpha, beta, ply);
+                    }
+                }
+            }
+
+            // Step 7. Futility pruning at node level.
+            if let Some(score) = self.node_futility::<NT>(&node) {
                 return score;
             }
-        }
 
-        // Step 7. Null move pruning.
-        if !NT::PV
-            && !in_check
-            && !self.stack[ply].null_move_played
-            && null_move::null_move_applies(board, depth, static_eval, beta)
-        {
-            if let Some(score) = self.null_move(board, depth, static_eval, beta, ply) {
+            // Step 8. Reverse futility pruning (static null move).
+            if let Some(score) = self.reverse_futility::<NT>(board, &node) {
+                return score;
+            }
+
+            // Step 9. Null move pruning, with verification where enabled.
+            if let Some(score) = self.null_move::<NT>(board, &node) {
+                return score;
+            }
+            if self.aborted {
+                return 0;
+            }
+
+            // Step 10. ProbCut.
+            if let Some(score) = self.probcut::<NT>(board, &node) {
                 return score;
             }
             if self.aborted {
@@ -443,78 +525,95 @@ impl Worker<'_> {
             }
         }
 
-        // Step 8. The move loop: ordering, late move reductions and PVS.
+        // Step 11. The move loop.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, false, &mut moves);
-        let hints = OrderingHints {
-            tt_move,
-            killers: self.stack[ply].killers,
-            counter_move: self.counter_move(board, ply),
-        };
+        let hints = OrderingHints { tt_move, killers: node.killers, counter_move: node.counter_move };
         movepick::score_main(board, &mut moves, &hints, self.history);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut legal_moves = 0;
+        let mut searched_moves = 0;
         let mut picked = 0;
         while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
+            if Some(mv) == excluded_move {
+                continue;
+            }
             legal_moves += 1;
 
             let mut child = board.clone();
             child.play_unchecked(mv);
-            let gives_check = !child.checkers().is_empty();
+            let quiet = is_quiet(board, mv);
+            let mut candidate = Candidate {
+                mv,
+                kind,
+                quiet,
+                gives_check: !child.checkers().is_empty(),
+                move_number: legal_moves,
+                history: if quiet { self.history.get(board.side_to_move(), mv) } else { 0 },
+                is_tt_move: Some(mv) == tt_move,
+                is_killer: node.killers.contains(&Some(mv)),
+                is_counter_move: Some(mv) == node.counter_move,
+                reduction: 0,
+                child_is_pv: NT::PV && searched_moves == 0,
+            };
+            candidate.reduction = self.late_move_reduction::<NT>(&node, &candidate);
+
+            // Step 11a. Move pruning: futility, move count, history. Never
+            // at the root, never before one move has been searched, and
+            // never when every move so far is a forced mate against us.
+            if !NT::ROOT && searched_moves > 0 && best_score > -MATE_BOUND {
+                if self.futility_prunes_move::<NT>(board, &node, &candidate)
+                    || self.move_count_prunes::<NT>(&node, &candidate)
+                    || self.history_prunes::<NT>(&node, &candidate)
+                {
+                    continue;
+                }
+            }
+
+            // Step 11b. Extensions.
+            let extension = self.singular_extension::<NT>(board, &node, &candidate);
+            if self.aborted {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+
+            // Step 11c. Search the move: late move reductions and PVS.
             self.stack[ply].current_move = Some(mv);
             self.stack[ply].moved_piece = board.piece_on(mv.from);
             self.stack[ply + 1].null_move_played = false;
             self.hash_path.push(hash);
-
-            let new_depth = depth - 1;
-            let score = if legal_moves == 1 {
+            let new_depth = depth - 1 + extension;
+            let score = if searched_moves == 0 {
                 self.search_child::<NT>(&child, new_depth, -beta, -alpha, ply)
             } else {
-                // Late move reduction, searched with a null window first.
-                let reduction = if depth >= lmr::LMR_MIN_DEPTH
-                    && legal_moves > lmr::LMR_MIN_MOVES
-                    && !in_check
-                    && !gives_check
-                    && matches!(kind, MoveKind::Quiet | MoveKind::CounterMove)
-                {
-                    lmr::lmr_reduction(depth, legal_moves, NT::PV)
-                        .min(new_depth - 1)
-                        .max(0)
-                } else {
-                    0
-                };
+                let reduction = candidate.reduction.min(new_depth - 1).max(0);
                 let mut score;
                 if reduction > 0 {
                     self.stats.lmr_reductions += 1;
-                    score = -self.negamax::<NonPv>(
-                        &child,
-                        new_depth - reduction,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                    );
-                    if score > alpha {
+                    score = -self.negamax::<NT::NonPvChild>(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
+                    if score > alpha && !self.aborted {
                         self.stats.lmr_researches += 1;
-                        score =
-                            -self.negamax::<NonPv>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                        score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                     }
                 } else {
-                    score = -self.negamax::<NonPv>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                 }
-                // Principal variation search: a move that beats alpha inside a
-                // PV window earns a full-window re-search.
-                if NT::PV && score > alpha && score < beta {
+                // Principal variation search: a move that beats alpha inside
+                // a PV window earns a full-window re-search.
+                if NT::PV && score > alpha && score < beta && !self.aborted {
                     self.stats.pvs_researches += 1;
-                    score = -self.negamax::<Pv>(&child, new_depth, -beta, -alpha, ply + 1);
+                    score = -self.negamax::<NT::PvChild>(&child, new_depth, -beta, -alpha, ply + 1);
                 }
                 score
             };
             self.hash_path.pop();
+            searched_moves += 1;
 
+            // Step 11d. Update the best move.
             if self.aborted {
                 self.move_lists[ply] = moves;
                 return 0;
@@ -529,88 +628,60 @@ impl Worker<'_> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    self.record_cutoff(
-                        board,
-                        mv,
-                        kind,
-                        depth,
-                        ply,
-                        &moves[..picked - 1],
-                        legal_moves == 1,
-                    );
+                    self.record_cutoff(board, mv, kind, depth, ply, &moves[..picked - 1], searched_moves == 1);
                     break;
                 }
             }
         }
         self.move_lists[ply] = moves;
 
-        // Step 9. Checkmate or stalemate.
+        // Step 12. Checkmate or stalemate (move pruning always leaves the
+        // first move searched, so a node with a legal move has a score).
         if legal_moves == 0 {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return match excluded_move {
+                Some(_) => alpha,
+                None if in_check => -MATE + ply as i32,
+                None => 0,
+            };
         }
-
-        // Step 10. Store the result.
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(hash, best_move, best_score, static_eval, depth, bound, ply);
+        // Step 13. Store the result.
+        if excluded_move.is_none() {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(hash, best_move, best_score, static_eval, depth, bound, ply);
+        }
         best_score
     }
 
     /// The first move of a node: a PV node's first child is a PV node.
-    fn search_child<NT: NodeType>(
-        &mut self,
-        child: &Board,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
+    fn search_child<NT: NodeType>(&mut self, child: &Board, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if NT::PV {
-            -self.negamax::<Pv>(child, depth, alpha, beta, ply + 1)
+            -self.negamax::<NT::PvChild>(child, depth, alpha, beta, ply + 1)
         } else {
-            -self.negamax::<NonPv>(child, depth, alpha, beta, ply + 1)
+            -self.negamax::<NT::NonPvChild>(child, depth, alpha, beta, ply + 1)
         }
     }
 
-    /// Searches the null move; returns the score to return on a cutoff.
-    fn null_move(
-        &mut self,
-        board: &Board,
-        depth: i32,
-        static_eval: i32,
-        beta: i32,
-        ply: usize,
-    ) -> Option<i32> {
-        let mut null_board = board.null_move()?;
-        // Nothing before a null move can repeat a position after it.
-        null_board.set_halfmove_clock(0);
-        self.stats.null_attempts += 1;
-        let reduction = null_move::null_move_reduction(depth, static_eval, beta);
-        self.stack[ply].current_move = None;
-        self.stack[ply].moved_piece = None;
-        self.stack[ply + 1].null_move_played = true;
-        self.hash_path.push(board.hash());
-        let score = -self.negamax::<NonPv>(
-            &null_board,
-            depth - reduction - 1,
-            -beta,
-            -beta + 1,
-            ply + 1,
-        );
-        self.hash_path.pop();
-        self.stack[ply + 1].null_move_played = false;
-        if self.aborted || score < beta {
-            return None;
+    pub(crate) fn probe_tt(&mut self, hash: u64, ply: usize) -> Option<TtHit> {
+        self.stats.tt_probes += 1;
+        let hit = self.tt.probe(hash, ply);
+        if hit.is_some() {
+            self.stats.tt_hits += 1;
         }
-        self.stats.null_cutoffs += 1;
-        // A null-move mate is not a proven mate.
-        Some(if score >= MATE_BOUND { beta } else { score })
+        hit
+    }
+
+    fn is_legal_tt_move(&mut self, board: &Board, mv: Move) -> bool {
+        let legal = board.is_legal(mv);
+        if !legal {
+            self.stats.illegal_tt_moves += 1;
+        }
+        legal
     }
 
     fn counter_move(&self, board: &Board, ply: usize) -> Option<Move> {
@@ -651,18 +722,13 @@ impl Worker<'_> {
         }
         if ply > 0 {
             let previous = self.stack[ply - 1];
-            if let (Some(previous_move), Some(piece)) =
-                (previous.current_move, previous.moved_piece)
-            {
+            if let (Some(previous_move), Some(piece)) = (previous.current_move, previous.moved_piece) {
                 self.counter_moves.set(!us, piece, previous_move.to, mv);
             }
         }
         let bonus = history_bonus(depth);
         self.history.update(us, mv, bonus);
-        for tried in tried_before
-            .iter()
-            .filter(|tried| is_quiet(board, tried.mv))
-        {
+        for tried in tried_before.iter().filter(|tried| is_quiet(board, tried.mv)) {
             self.history.update(us, tried.mv, -bonus);
         }
     }
@@ -677,13 +743,8 @@ impl Worker<'_> {
 
     /// Quiescence: stand pat, then captures and queen promotions by MVV-LVA;
     /// every evasion when in check.
-    fn qsearch<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
+    pub(crate) fn qsearch<NT: NodeType>(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        // Step Q1. Bookkeeping, limits and draws.
         if self.aborted {
             return 0;
         }
@@ -691,10 +752,7 @@ impl Worker<'_> {
         self.stats.qsearch_nodes += 1;
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply + 1);
-        if self.should_stop() {
-            return 0;
-        }
-        if self.is_draw(board) {
+        if self.should_stop() || self.is_draw(board) {
             return 0;
         }
         let in_check = !board.checkers().is_empty();
@@ -702,53 +760,47 @@ impl Worker<'_> {
             return if in_check { 0 } else { evaluate(board) };
         }
 
+        // Step Q2. Transposition table.
         let hash = board.hash();
-        self.stats.tt_probes += 1;
-        let tt_hit = self.tt.probe(hash, ply);
-        if let Some(hit) = tt_hit {
-            self.stats.tt_hits += 1;
-            let cuts = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if !NT::PV && cuts {
+        let tt_hit = self.probe_tt(hash, ply);
+        if let (false, Some(hit)) = (NT::PV, tt_hit) {
+            if tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 return hit.score;
             }
         }
 
-        let static_eval = if in_check {
-            NO_EVAL
-        } else {
-            tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval)
-        };
+        // Step Q3. Stand pat, and the coarse delta filter.
+        let static_eval =
+            if in_check { NO_EVAL } else { tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval) };
         let original_alpha = alpha;
         let mut best_score = if in_check { -INFINITY } else { static_eval };
         if best_score >= beta {
             return best_score;
         }
         alpha = alpha.max(best_score);
+        let phase = game_phase(board);
+        if !in_check {
+            if let Some(score) = self.coarse_delta(static_eval, alpha, phase) {
+                return score;
+            }
+        }
 
+        // Step Q4. Captures and queen promotions, or every evasion.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, !in_check, &mut moves);
         if in_check {
             movepick::score_main(board, &mut moves, &OrderingHints::default(), self.history);
         } else {
             movepick::score_tactical(board, &mut moves);
+            self.order_qsearch(&mut moves, tt_hit.and_then(|hit| hit.mv));
         }
-        let phase = game_phase(board);
         let mut best_move = None;
         let mut picked = 0;
         while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
-            if !in_check && mv.promotion.is_none() {
-                let captured_value =
-                    captured_piece(board, mv).map_or(0, |piece| PIECE_VALUES[piece as usize]);
-                if delta::delta_prunes(static_eval, captured_value, alpha, phase) {
-                    self.stats.delta_prunes += 1;
-                    continue;
-                }
+            if !in_check && (self.delta_prunes(board, mv, static_eval, alpha, phase) || self.see_prunes(board, mv)) {
+                continue;
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
@@ -775,6 +827,7 @@ impl Worker<'_> {
         }
         self.move_lists[ply] = moves;
 
+        // Step Q5. Mate when no evasion exists; store.
         if in_check && picked == 0 {
             return -MATE + ply as i32;
         }
@@ -785,8 +838,16 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(hash, best_move, best_score, static_eval, 0, bound, ply);
+        self.tt.store(hash, best_move, best_score, static_eval, 0, bound, ply);
         best_score
+    }
+}
+
+/// Whether a TT score settles the node for the window `alpha..beta`.
+fn tt_score_cuts(hit: &TtHit, alpha: i32, beta: i32) -> bool {
+    match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => hit.score >= beta,
+        Bound::Upper => hit.score <= alpha,
     }
 }

@@ -17,8 +17,8 @@
 //!   captures nothing and is worth 0.
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
-    Board, Color, Move, Piece, Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, Color, Move,
+    Piece, Square,
 };
 
 use crate::position::is_castling;
@@ -58,17 +58,14 @@ pub fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
 
 /// A pawn moving diagonally to an empty square captures en passant.
 fn is_en_passant(board: &Board, mv: Move) -> bool {
-    board.piece_on(mv.from) == Some(Piece::Pawn)
-        && mv.from.file() != mv.to.file()
-        && board.piece_on(mv.to).is_none()
+    board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none()
 }
 
 /// Material the move itself wins: the captured piece plus the promotion gain.
 fn immediate_gain(board: &Board, mv: Move) -> i32 {
     let captured = captured_piece(board, mv).map_or(0, |piece| SEE_PIECE_VALUES[piece as usize]);
-    let promotion_gain = mv.promotion.map_or(0, |piece| {
-        SEE_PIECE_VALUES[piece as usize] - SEE_PIECE_VALUES[Piece::Pawn as usize]
-    });
+    let promotion_gain =
+        mv.promotion.map_or(0, |piece| SEE_PIECE_VALUES[piece as usize] - SEE_PIECE_VALUES[Piece::Pawn as usize]);
     captured + promotion_gain
 }
 
@@ -106,19 +103,11 @@ fn least_valuable_attacker(board: &Board, attackers: BitBoard) -> (Piece, Square
 }
 
 /// Sliders that attack `target` through the square a capturer just left.
-fn revealed_attackers(
-    board: &Board,
-    target: Square,
-    occupied: BitBoard,
-    capturer: Piece,
-) -> BitBoard {
+fn revealed_attackers(board: &Board, target: Square, occupied: BitBoard, capturer: Piece) -> BitBoard {
     let diagonal_sliders = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
     let straight_sliders = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
     let mut revealed = BitBoard::EMPTY;
-    if matches!(
-        capturer,
-        Piece::Pawn | Piece::Bishop | Piece::Queen | Piece::King
-    ) {
+    if matches!(capturer, Piece::Pawn | Piece::Bishop | Piece::Queen | Piece::King) {
         revealed |= get_bishop_moves(target, occupied) & diagonal_sliders;
     }
     if matches!(capturer, Piece::Rook | Piece::Queen | Piece::King) {
@@ -169,11 +158,7 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
             // The king may only take when nothing can take it back; otherwise
             // this capture is illegal and the previous outcome stands.
             let defenders = attackers & occupied & board.colors(!side);
-            return if defenders.is_empty() {
-                root_wins
-            } else {
-                !root_wins
-            };
+            return if defenders.is_empty() { root_wins } else { !root_wins };
         }
         balance = swap_value(capturer) - balance;
         // The side that would answer gives up if answering cannot turn the

@@ -14,6 +14,58 @@ pub enum CutoffKind {
 
 const CUTOFF_KIND_NAMES: [&str; 4] = ["tt", "killer", "capture", "quiet"];
 
+/// The catalogue techniques that keep counters, one slot each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Technique {
+    Razoring = 0,
+    Futility = 1,
+    FutilityNode = 2,
+    MoveCount = 3,
+    SeePruning = 4,
+    ProbCut = 5,
+    HistoryPruning = 6,
+    Singular = 7,
+    DeltaEnhanced = 8,
+    NullVerification = 9,
+}
+
+pub const TECHNIQUE_COUNT: usize = 10;
+
+/// One technique's telemetry: attempts, cutoffs, cutoffs by depth bucket
+/// (the technique chooses its buckets) and technique-specific extras (for
+/// razoring: tactical and phase margin adjustments).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TechniqueCounters {
+    pub attempts: u64,
+    pub cutoffs: u64,
+    pub buckets: [u64; 8],
+    pub extra: [u64; 4],
+}
+
+impl TechniqueCounters {
+    fn add(&mut self, other: &TechniqueCounters) {
+        self.attempts += other.attempts;
+        self.cutoffs += other.cutoffs;
+        for (mine, theirs) in self.buckets.iter_mut().zip(other.buckets) {
+            *mine += theirs;
+        }
+        for (mine, theirs) in self.extra.iter_mut().zip(other.extra) {
+            *mine += theirs;
+        }
+    }
+
+    /// `att=X cut=Y cut%=Z.Z%`, the plans' common prefix.
+    pub fn rate(&self) -> String {
+        format!("att={} cut={} cut%={}%", self.attempts, self.cutoffs, percent(self.cutoffs, self.attempts))
+    }
+
+    /// `[a,b,...]` over the first `count` buckets.
+    pub fn buckets(&self, count: usize) -> String {
+        let shown: Vec<String> = self.buckets[..count].iter().map(u64::to_string).collect();
+        format!("[{}]", shown.join(","))
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
     /// Every node visited, main search and quiescence.
@@ -40,6 +92,8 @@ pub struct SearchStats {
     pub aspiration_attempts: u64,
     pub aspiration_fail_lows: u64,
     pub aspiration_fail_highs: u64,
+    /// The catalogue techniques' counters, by `Technique`.
+    pub techniques: [TechniqueCounters; TECHNIQUE_COUNT],
 }
 
 /// `part` as a percentage of `whole`, with one decimal.
@@ -85,6 +139,7 @@ impl SearchStats {
             aspiration_attempts,
             aspiration_fail_lows,
             aspiration_fail_highs,
+            techniques,
         } = other;
         self.nodes += nodes;
         self.qsearch_nodes += qsearch_nodes;
@@ -109,9 +164,28 @@ impl SearchStats {
         self.aspiration_attempts += aspiration_attempts;
         self.aspiration_fail_lows += aspiration_fail_lows;
         self.aspiration_fail_highs += aspiration_fail_highs;
+        for (mine, theirs) in self.techniques.iter_mut().zip(techniques) {
+            mine.add(theirs);
+        }
     }
 
-    /// The `info string` lines (without that prefix), one per subject.
+    pub fn technique(&mut self, technique: Technique) -> &mut TechniqueCounters {
+        &mut self.techniques[technique as usize]
+    }
+
+    pub fn counters(&self, technique: Technique) -> &TechniqueCounters {
+        &self.techniques[technique as usize]
+    }
+
+    /// The `info string` lines (without that prefix), one per subject: the
+    /// baseline's, then those of the techniques `techniques` runs.
+    pub fn report_lines_for(&self, techniques: &crate::techniques::Techniques) -> Vec<String> {
+        let mut lines = self.report_lines();
+        lines.extend(crate::prune::report_lines(self, techniques));
+        lines
+    }
+
+    /// The baseline search's `info string` lines (without that prefix).
     pub fn report_lines(&self) -> Vec<String> {
         let kinds = |counts: &[u64; 4]| {
             CUTOFF_KIND_NAMES
@@ -136,11 +210,7 @@ impl SearchStats {
                 self.tt_cutoffs,
                 self.illegal_tt_moves
             ),
-            format!(
-                "cutoffs: total={} {}",
-                self.beta_cutoffs,
-                kinds(&self.cutoffs_by_kind)
-            ),
+            format!("cutoffs: total={} {}", self.beta_cutoffs, kinds(&self.cutoffs_by_kind)),
             format!(
                 "first: cut={} first%={}% {}",
                 self.first_move_cutoffs,
@@ -160,10 +230,7 @@ impl SearchStats {
                 percent(self.rfp_cutoffs, self.rfp_attempts)
             ),
             format!("delta: pruned={}", self.delta_prunes),
-            format!(
-                "lmr: reduced={} re={}",
-                self.lmr_reductions, self.lmr_researches
-            ),
+            format!("lmr: reduced={} re={}", self.lmr_reductions, self.lmr_researches),
             format!("pvs: re={}", self.pvs_researches),
             format!(
                 "asp: att={} low={} high={}",
@@ -188,32 +255,19 @@ mod tests {
             ..Default::default()
         };
         let lines = stats.report_lines();
-        assert!(
-            lines.contains(&"null: att=8 cut=3 cut%=37.5%".to_string()),
-            "{lines:?}"
-        );
-        assert!(
-            lines.contains(&"asp: att=5 low=1 high=2".to_string()),
-            "{lines:?}"
-        );
+        assert!(lines.contains(&"null: att=8 cut=3 cut%=37.5%".to_string()), "{lines:?}");
+        assert!(lines.contains(&"asp: att=5 low=1 high=2".to_string()), "{lines:?}");
     }
 
     #[test]
     fn add_sums_every_counter() {
         let mut total = SearchStats::default();
-        let mut one = SearchStats {
-            nodes: 10,
-            pvs_researches: 2,
-            ..Default::default()
-        };
+        let mut one = SearchStats { nodes: 10, pvs_researches: 2, ..Default::default() };
         one.record_cutoff(CutoffKind::Killer, true);
         total.add(&one);
         total.add(&one);
         assert_eq!(total.nodes, 20);
         assert_eq!(total.pvs_researches, 4);
-        assert_eq!(
-            total.first_move_cutoffs_by_kind[CutoffKind::Killer as usize],
-            2
-        );
+        assert_eq!(total.first_move_cutoffs_by_kind[CutoffKind::Killer as usize], 2);
     }
 }

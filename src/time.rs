@@ -62,11 +62,7 @@ impl GoParams {
         let mut params = GoParams::default();
         let mut words = args.iter().copied();
         while let Some(keyword) = words.next() {
-            let mut value = || {
-                words
-                    .next()
-                    .ok_or_else(|| format!("go {keyword}: missing value"))
-            };
+            let mut value = || words.next().ok_or_else(|| format!("go {keyword}: missing value"));
             match keyword {
                 "infinite" => params.infinite = true,
                 "depth" => {
@@ -99,10 +95,7 @@ fn parse_count(keyword: &str, text: &str) -> Result<u64, String> {
         Err(_) if text.parse::<i128>().is_ok_and(|n| n < 0) => {
             Err(format!("go {keyword}: must be at least 1, got {text}"))
         }
-        Err(_) => Err(format!(
-            "go {keyword}: '{}' is not a whole number in range",
-            shorten(text)
-        )),
+        Err(_) => Err(format!("go {keyword}: '{}' is not a whole number in range", shorten(text))),
     }
 }
 
@@ -110,10 +103,7 @@ fn parse_count(keyword: &str, text: &str) -> Result<u64, String> {
 fn parse_clock(keyword: &str, text: &str) -> Result<u64, String> {
     match text.parse::<i64>() {
         Ok(ms) => Ok(ms.max(0) as u64),
-        Err(_) => Err(format!(
-            "go {keyword}: '{}' is not a whole number of milliseconds in range",
-            shorten(text)
-        )),
+        Err(_) => Err(format!("go {keyword}: '{}' is not a whole number of milliseconds in range", shorten(text))),
     }
 }
 
@@ -123,11 +113,7 @@ fn parse_clock(keyword: &str, text: &str) -> Result<u64, String> {
 /// `movetime` takes precedence over the clocks. A clock given only for the
 /// other side leaves this search without a time limit.
 pub fn limits_for(go: &GoParams, side_to_move: Color, move_overhead_ms: u64) -> SearchLimits {
-    let mut limits = SearchLimits {
-        depth: go.depth,
-        nodes: go.nodes,
-        ..SearchLimits::default()
-    };
+    let mut limits = SearchLimits { depth: go.depth, nodes: go.nodes, ..SearchLimits::default() };
     if go.infinite {
         return limits;
     }
@@ -154,25 +140,12 @@ pub fn limits_for(go: &GoParams, side_to_move: Color, move_overhead_ms: u64) -> 
 /// The plan is an even share of the time left over the moves still to play,
 /// plus most of the increment; the caps then keep one move from eating the
 /// clock when little is left or the increment is large against it.
-pub fn clock_budget(
-    time_ms: u64,
-    increment_ms: u64,
-    movestogo: Option<u64>,
-    move_overhead_ms: u64,
-) -> (u64, u64) {
+pub fn clock_budget(time_ms: u64, increment_ms: u64, movestogo: Option<u64>, move_overhead_ms: u64) -> (u64, u64) {
     let available = time_ms.saturating_sub(move_overhead_ms);
-    let moves_left = movestogo.map_or(SUDDEN_DEATH_MOVES, |moves| {
-        moves.clamp(1, SUDDEN_DEATH_MOVES)
-    });
-    let planned =
-        (available / moves_left).saturating_add(percent_of(increment_ms, INCREMENT_SHARE_PERCENT));
-    let soft = planned
-        .min(percent_of(available, SOFT_MAX_PERCENT))
-        .max(MIN_BUDGET_MS);
-    let hard = soft
-        .saturating_mul(HARD_SOFT_FACTOR)
-        .min(percent_of(available, HARD_MAX_PERCENT))
-        .max(soft);
+    let moves_left = movestogo.map_or(SUDDEN_DEATH_MOVES, |moves| moves.clamp(1, SUDDEN_DEATH_MOVES));
+    let planned = (available / moves_left).saturating_add(percent_of(increment_ms, INCREMENT_SHARE_PERCENT));
+    let soft = planned.min(percent_of(available, SOFT_MAX_PERCENT)).max(MIN_BUDGET_MS);
+    let hard = soft.saturating_mul(HARD_SOFT_FACTOR).min(percent_of(available, HARD_MAX_PERCENT)).max(soft);
     (soft, hard)
 }
 
@@ -204,8 +177,7 @@ mod tests {
 
     #[test]
     fn parses_every_parameter() {
-        let go =
-            parse("wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 9000").unwrap();
+        let go = parse("wtime 1000 btime 2000 winc 10 binc 20 movestogo 5 depth 7 nodes 9000").unwrap();
         assert_eq!(
             go,
             GoParams {
@@ -259,10 +231,7 @@ mod tests {
 
     #[test]
     fn error_messages_name_the_problem() {
-        assert_eq!(
-            parse("depth -5").unwrap_err(),
-            "go depth: must be at least 1, got -5"
-        );
+        assert_eq!(parse("depth -5").unwrap_err(), "go depth: must be at least 1, got -5");
         assert_eq!(parse("wtime").unwrap_err(), "go wtime: missing value");
         assert_eq!(parse("fast").unwrap_err(), "go: unknown parameter 'fast'");
     }
@@ -292,10 +261,7 @@ mod tests {
         // The last move before the time control may not use it all.
         assert_eq!(clock_budget(1_010, 0, Some(1), 10), (400, 700));
         // A long movestogo plans as sudden death does.
-        assert_eq!(
-            clock_budget(10_010, 0, Some(80), 10),
-            clock_budget(10_010, 0, None, 10)
-        );
+        assert_eq!(clock_budget(10_010, 0, Some(80), 10), clock_budget(10_010, 0, None, 10));
     }
 
     #[test]
@@ -323,10 +289,7 @@ mod tests {
             for _ in 0..300 {
                 let (_, hard) = clock_budget(clock, increment, None, overhead);
                 let spent = hard + overhead / 2;
-                assert!(
-                    spent < clock,
-                    "flagged with {clock} ms left, spending {spent}"
-                );
+                assert!(spent < clock, "flagged with {clock} ms left, spending {spent}");
                 clock = clock - spent + increment;
             }
         }
@@ -337,43 +300,24 @@ mod tests {
         let go = parse("wtime 10000 btime 1000 winc 100 binc 10").unwrap();
         let white = limits_for(&go, Color::White, 10);
         let black = limits_for(&go, Color::Black, 10);
-        assert_eq!(
-            (ms(white.soft_time), ms(white.hard_time)),
-            (Some(474), Some(1422))
-        );
-        assert_eq!(
-            (ms(black.soft_time), ms(black.hard_time)),
-            (Some(46), Some(138))
-        );
+        assert_eq!((ms(white.soft_time), ms(white.hard_time)), (Some(474), Some(1422)));
+        assert_eq!((ms(black.soft_time), ms(black.hard_time)), (Some(46), Some(138)));
     }
 
     #[test]
     fn movetime_uses_all_of_it_but_the_overhead() {
         let limits = limits_for(&parse("movetime 1000 wtime 50").unwrap(), Color::White, 10);
-        assert_eq!(
-            (ms(limits.soft_time), ms(limits.hard_time)),
-            (Some(990), Some(990))
-        );
+        assert_eq!((ms(limits.soft_time), ms(limits.hard_time)), (Some(990), Some(990)));
         let limits = limits_for(&parse("movetime 3").unwrap(), Color::White, 10);
         assert_eq!(ms(limits.hard_time), Some(MIN_BUDGET_MS));
     }
 
     #[test]
     fn infinite_and_bare_bounds_have_no_time_limit() {
-        let limits = limits_for(
-            &parse("infinite wtime 1000 depth 4").unwrap(),
-            Color::White,
-            10,
-        );
-        assert_eq!(
-            (limits.depth, limits.soft_time, limits.hard_time),
-            (Some(4), None, None)
-        );
+        let limits = limits_for(&parse("infinite wtime 1000 depth 4").unwrap(), Color::White, 10);
+        assert_eq!((limits.depth, limits.soft_time, limits.hard_time), (Some(4), None, None));
         let limits = limits_for(&parse("nodes 5000").unwrap(), Color::Black, 10);
-        assert_eq!(
-            (limits.nodes, limits.soft_time, limits.hard_time),
-            (Some(5000), None, None)
-        );
+        assert_eq!((limits.nodes, limits.soft_time, limits.hard_time), (Some(5000), None, None));
         // Only the opponent's clock: nothing bounds our time.
         let limits = limits_for(&parse("wtime 1000").unwrap(), Color::Black, 10);
         assert_eq!(limits.hard_time, None);
@@ -381,11 +325,7 @@ mod tests {
 
     #[test]
     fn huge_clocks_are_capped() {
-        let limits = limits_for(
-            &parse(&format!("wtime {}", i64::MAX)).unwrap(),
-            Color::White,
-            10,
-        );
+        let limits = limits_for(&parse(&format!("wtime {}", i64::MAX)).unwrap(), Color::White, 10);
         assert_eq!(ms(limits.hard_time), Some(MAX_BUDGET_MS));
         assert_eq!(ms(limits.soft_time), Some(MAX_BUDGET_MS));
     }

@@ -61,10 +61,7 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     pub fn new(megabytes: usize) -> Self {
         let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: vec![Bucket::default(); count],
-            generation: 0,
-        }
+        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
     }
 
     pub fn clear(&mut self) {
@@ -90,21 +87,17 @@ impl TranspositionTable {
     pub fn probe(&self, hash: u64, ply: usize) -> Option<TtHit> {
         let key = Self::key_check(hash);
         let bucket = &self.buckets[self.bucket_index(hash)];
-        bucket
-            .entries
-            .iter()
-            .find(|entry| entry.key == key && entry.age_bound & 3 != 0)
-            .map(|entry| TtHit {
-                mv: unpack_move(entry.mv),
-                score: score_from_tt(entry.score as i32, ply),
-                static_eval: entry.static_eval as i32,
-                depth: entry.depth as i32,
-                bound: match entry.age_bound & 3 {
-                    1 => Bound::Upper,
-                    2 => Bound::Lower,
-                    _ => Bound::Exact,
-                },
-            })
+        bucket.entries.iter().find(|entry| entry.key == key && entry.age_bound & 3 != 0).map(|entry| TtHit {
+            mv: unpack_move(entry.mv),
+            score: score_from_tt(entry.score as i32, ply),
+            static_eval: entry.static_eval as i32,
+            depth: entry.depth as i32,
+            bound: match entry.age_bound & 3 {
+                1 => Bound::Upper,
+                2 => Bound::Lower,
+                _ => Bound::Exact,
+            },
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -125,11 +118,7 @@ impl TranspositionTable {
 
         // The same position's slot if present; otherwise the least valuable
         // entry, where value is depth minus eight plies per generation of age.
-        let slot = match bucket
-            .entries
-            .iter()
-            .position(|entry| entry.key == key && entry.age_bound & 3 != 0)
-        {
+        let slot = match bucket.entries.iter().position(|entry| entry.key == key && entry.age_bound & 3 != 0) {
             Some(same) => same,
             None => (0..ENTRIES_PER_BUCKET)
                 .min_by_key(|&i| {
@@ -137,8 +126,7 @@ impl TranspositionTable {
                     if entry.age_bound & 3 == 0 {
                         return i32::MIN;
                     }
-                    let age =
-                        (GENERATION_CYCLE + generation - (entry.age_bound >> 2)) % GENERATION_CYCLE;
+                    let age = (GENERATION_CYCLE + generation - (entry.age_bound >> 2)) % GENERATION_CYCLE;
                     entry.depth as i32 - 8 * age as i32
                 })
                 .unwrap_or(0),
@@ -182,11 +170,7 @@ impl TranspositionTable {
         let used: usize = self.buckets[..sample]
             .iter()
             .map(|bucket| {
-                bucket
-                    .entries
-                    .iter()
-                    .filter(|e| e.age_bound & 3 != 0 && e.age_bound >> 2 == self.generation)
-                    .count()
+                bucket.entries.iter().filter(|e| e.age_bound & 3 != 0 && e.age_bound >> 2 == self.generation).count()
             })
             .sum();
         (used * 1000 / (sample * ENTRIES_PER_BUCKET)) as u32
@@ -237,11 +221,7 @@ fn unpack_move(packed: u16) -> Option<Move> {
         4 => Some(Piece::Queen),
         _ => None,
     };
-    Some(Move {
-        from: Square::index(packed as usize & 63),
-        to: Square::index((packed as usize >> 6) & 63),
-        promotion,
-    })
+    Some(Move { from: Square::index(packed as usize & 63), to: Square::index((packed as usize >> 6) & 63), promotion })
 }
 
 #[cfg(test)]
@@ -274,10 +254,7 @@ mod tests {
         let mv: Move = "g1f3".parse().unwrap();
         tt.store(0xDEAD_BEEF_0000_0001, Some(mv), 37, -12, 9, Bound::Lower, 0);
         let hit = tt.probe(0xDEAD_BEEF_0000_0001, 0).unwrap();
-        assert_eq!(
-            (hit.mv, hit.score, hit.static_eval, hit.depth, hit.bound),
-            (Some(mv), 37, -12, 9, Bound::Lower)
-        );
+        assert_eq!((hit.mv, hit.score, hit.static_eval, hit.depth, hit.bound), (Some(mv), 37, -12, 9, Bound::Lower));
         assert!(tt.probe(0xDEAD_BEEF_0000_0002, 0).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF_0000_0001, 0).is_none());

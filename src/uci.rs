@@ -48,58 +48,29 @@ struct SpinOption {
 
 impl SpinOption {
     fn declaration(&self) -> String {
-        format!(
-            "option name {} type spin default {} min {} max {}",
-            self.name, self.default, self.min, self.max
-        )
+        format!("option name {} type spin default {} min {} max {}", self.name, self.default, self.min, self.max)
     }
 
     fn parse(&self, value: &str) -> Result<u64, String> {
-        let number: i128 = value.parse().map_err(|_| {
-            format!(
-                "setoption {}: '{}' is not a whole number",
-                self.name,
-                shorten(value)
-            )
-        })?;
+        let number: i128 = value
+            .parse()
+            .map_err(|_| format!("setoption {}: '{}' is not a whole number", self.name, shorten(value)))?;
         if number < self.min as i128 || number > self.max as i128 {
-            return Err(format!(
-                "setoption {}: {number} is out of range {}..={}",
-                self.name, self.min, self.max
-            ));
+            return Err(format!("setoption {}: {number} is out of range {}..={}", self.name, self.min, self.max));
         }
         Ok(number as u64)
     }
 }
 
-const HASH: SpinOption = SpinOption {
-    name: "Hash",
-    default: 16,
-    min: 1,
-    max: 65536,
-};
-const THREADS: SpinOption = SpinOption {
-    name: "Threads",
-    default: 1,
-    min: 1,
-    max: 1,
-};
-const MOVE_OVERHEAD: SpinOption = SpinOption {
-    name: "Move Overhead",
-    default: 10,
-    min: 0,
-    max: 5000,
-};
+const HASH: SpinOption = SpinOption { name: "Hash", default: 16, min: 1, max: 65536 };
+const THREADS: SpinOption = SpinOption { name: "Threads", default: 1, min: 1, max: 1 };
+const MOVE_OVERHEAD: SpinOption = SpinOption { name: "Move Overhead", default: 10, min: 0, max: 5000 };
 const SEARCH_STATS: &str = "SearchStats";
 
 /// The `id name` value: version and compiled-in features, so no result is
 /// ever attributed to the wrong build.
 pub fn engine_name() -> String {
-    format!(
-        "prunelab {} [{}]",
-        env!("CARGO_PKG_VERSION"),
-        features::describe()
-    )
+    format!("prunelab {} [{}]", env!("CARGO_PKG_VERSION"), features::describe())
 }
 
 /// Runs the UCI loop until `quit` or the end of `input`.
@@ -141,10 +112,7 @@ impl Output {
     fn line(&self, text: &str) {
         // A poisoned lock only means another writer panicked mid-line; the
         // writer itself is still usable.
-        let mut writer = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut writer = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         // If the GUI has closed our output there is nobody to tell; the end of
         // input follows and ends the loop.
         let _ = writeln!(writer, "{text}").and_then(|()| writer.flush());
@@ -181,11 +149,7 @@ impl Engine {
         Engine {
             out,
             position: Position::startpos(),
-            options: Options {
-                hash_mb: HASH.default,
-                move_overhead_ms: MOVE_OVERHEAD.default,
-                search_stats: false,
-            },
+            options: Options { hash_mb: HASH.default, move_overhead_ms: MOVE_OVERHEAD.default, search_stats: false },
             searcher: Some(Searcher::new(HASH.default as usize)),
             search: None,
         }
@@ -229,8 +193,7 @@ impl Engine {
             }
             "eval" => {
                 let score = eval::evaluate(self.position.board());
-                self.out
-                    .line(&format!("info string eval: {score} cp (side to move)"));
+                self.out.line(&format!("info string eval: {score} cp (side to move)"));
                 Ok(())
             }
             other => Err(format!("unknown command '{}'", shorten(other))),
@@ -247,9 +210,7 @@ impl Engine {
         for spin in [&HASH, &THREADS, &MOVE_OVERHEAD] {
             self.out.line(&spin.declaration());
         }
-        self.out.line(&format!(
-            "option name {SEARCH_STATS} type check default false"
-        ));
+        self.out.line(&format!("option name {SEARCH_STATS} type check default false"));
         self.out.line("uciok");
     }
 
@@ -266,11 +227,7 @@ impl Engine {
     /// Takes the searcher back from a search that has printed its `bestmove`,
     /// so a `go` sent right after it is not refused as "already searching".
     fn collect_finished_search(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|search| search.answered.load(Ordering::SeqCst))
-        {
+        if self.search.as_ref().is_some_and(|search| search.answered.load(Ordering::SeqCst)) {
             self.stop_search();
         }
     }
@@ -286,12 +243,7 @@ impl Engine {
         let hash_mb = self.options.hash_mb as usize;
         // The thread catches the search's panics, so joining fails only if
         // printing itself panicked; start afresh then.
-        self.searcher = Some(
-            search
-                .thread
-                .join()
-                .unwrap_or_else(|_| Searcher::new(hash_mb)),
-        );
+        self.searcher = Some(search.thread.join().unwrap_or_else(|_| Searcher::new(hash_mb)));
     }
 
     /// `setoption name <name> [value <value>]`; names are case-insensitive.
@@ -301,8 +253,7 @@ impl Engine {
         }
         let (name, value) = parse_setoption(args)?;
         let value = value.as_deref();
-        let need_value =
-            |option: &str| value.ok_or_else(|| format!("setoption {option}: missing value"));
+        let need_value = |option: &str| value.ok_or_else(|| format!("setoption {option}: missing value"));
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mb = HASH.parse(need_value(HASH.name)?)?;
@@ -313,20 +264,14 @@ impl Engine {
                 THREADS.parse(need_value(THREADS.name)?)?;
             }
             "move overhead" => {
-                self.options.move_overhead_ms =
-                    MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?;
+                self.options.move_overhead_ms = MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?;
             }
             "searchstats" => {
                 let text = need_value(SEARCH_STATS)?;
                 self.options.search_stats = match text.to_ascii_lowercase().as_str() {
                     "true" => true,
                     "false" => false,
-                    _ => {
-                        return Err(format!(
-                            "setoption {SEARCH_STATS}: '{}' is not true or false",
-                            shorten(text)
-                        ))
-                    }
+                    _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
                 };
             }
             _ => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
@@ -348,11 +293,7 @@ impl Engine {
             return Err("go: already searching; send stop first".to_string());
         }
         let params = GoParams::parse(args)?;
-        let limits = limits_for(
-            &params,
-            self.position.board().side_to_move(),
-            self.options.move_overhead_ms,
-        );
+        let limits = limits_for(&params, self.position.board().side_to_move(), self.options.move_overhead_ms);
         let job = SearchJob {
             position: self.position.clone(),
             limits,
@@ -365,10 +306,7 @@ impl Engine {
         };
         let stop = Arc::clone(&job.stop);
         let answered = Arc::clone(&job.answered);
-        let mut searcher = self
-            .searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(job.hash_mb));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(job.hash_mb));
         let thread = thread::Builder::new()
             .name("search".to_string())
             .stack_size(SEARCH_STACK_BYTES)
@@ -377,11 +315,7 @@ impl Engine {
                 searcher
             })
             .map_err(|error| format!("go: could not start the search thread: {error}"))?;
-        self.search = Some(ActiveSearch {
-            stop,
-            answered,
-            thread,
-        });
+        self.search = Some(ActiveSearch { stop, answered, thread });
         Ok(())
     }
 
@@ -391,22 +325,15 @@ impl Engine {
         let border = "  +-----------------+";
         self.out.line(border);
         for rank in Rank::ALL.iter().rev() {
-            let squares: Vec<String> = File::ALL
-                .iter()
-                .map(|&file| piece_letter(board, Square::new(file, *rank)).to_string())
-                .collect();
-            self.out
-                .line(&format!("{} | {} |", *rank as usize + 1, squares.join(" ")));
+            let squares: Vec<String> =
+                File::ALL.iter().map(|&file| piece_letter(board, Square::new(file, *rank)).to_string()).collect();
+            self.out.line(&format!("{} | {} |", *rank as usize + 1, squares.join(" ")));
         }
         self.out.line(border);
         self.out.line("    a b c d e f g h");
         self.out.line(&format!("Fen: {board}"));
         self.out.line(&format!("Key: {:016x}", board.hash()));
-        let checkers: Vec<String> = board
-            .checkers()
-            .into_iter()
-            .map(|square| square.to_string())
-            .collect();
+        let checkers: Vec<String> = board.checkers().into_iter().map(|square| square.to_string()).collect();
         self.out.line(&format!("Checkers: {}", checkers.join(" ")));
     }
 }
@@ -429,9 +356,7 @@ impl SearchJob {
         let root = self.position.board();
         let out = &self.out;
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&self.position, &self.limits, &self.stop, &mut |report| {
-                out.line(&info_line(report))
-            })
+            searcher.search(&self.position, &self.limits, &self.stop, &mut |report| out.line(&info_line(report)))
         }));
         let result = match searched {
             Ok(result) => Some(result),
@@ -443,9 +368,7 @@ impl SearchJob {
                     .map(|text| text.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_default();
-                out.line(&format!(
-                    "info string error: the search panicked: {message}"
-                ));
+                out.line(&format!("info string error: the search panicked: {message}"));
                 *searcher = Searcher::new(self.hash_mb);
                 None
             }
@@ -457,11 +380,7 @@ impl SearchJob {
         let bestmove = match result {
             Some(result) => {
                 if result.best_move.is_none() {
-                    let score = if root.checkers().is_empty() {
-                        "cp 0"
-                    } else {
-                        "mate 0"
-                    };
+                    let score = if root.checkers().is_empty() { "cp 0" } else { "mate 0" };
                     out.line(&format!("info depth 0 score {score}"));
                 }
                 if self.print_stats {
@@ -472,8 +391,7 @@ impl SearchJob {
                 bestmove_line(root, &result)
             }
             None => {
-                let fallback =
-                    first_legal_move(root).map_or("0000".to_string(), |mv| move_to_uci(root, mv));
+                let fallback = first_legal_move(root).map_or("0000".to_string(), |mv| move_to_uci(root, mv));
                 format!("bestmove {fallback}")
             }
         };
@@ -556,10 +474,7 @@ fn parse_setoption(args: &[&str]) -> Result<(String, Option<String>), String> {
         return Err("setoption: missing option name".to_string());
     }
     if value.as_deref() == Some("") {
-        return Err(format!(
-            "setoption {}: missing value after 'value'",
-            shorten(&name.join(" "))
-        ));
+        return Err(format!("setoption {}: missing value after 'value'", shorten(&name.join(" "))));
     }
     Ok((name.join(" "), value))
 }
@@ -575,30 +490,19 @@ pub fn parse_position(args: &[&str]) -> Result<(Position, Vec<String>), String> 
     let (mut position, warnings) = match setup {
         ["startpos"] => (Position::startpos(), Vec::new()),
         ["startpos", extra, ..] => {
-            return Err(format!(
-                "position startpos: unexpected '{}' (moves go after 'moves')",
-                shorten(extra)
-            ))
+            return Err(format!("position startpos: unexpected '{}' (moves go after 'moves')", shorten(extra)))
         }
         ["fen"] => return Err("position fen: missing FEN".to_string()),
-        ["fen", fen @ ..] => Position::from_fen_with_warnings(&fen.join(" "))
-            .map_err(|error| format!("position fen: {error}"))?,
-        [] => return Err("position: expected 'startpos' or 'fen <fen>'".to_string()),
-        [other, ..] => {
-            return Err(format!(
-                "position: expected 'startpos' or 'fen', got '{}'",
-                shorten(other)
-            ))
+        ["fen", fen @ ..] => {
+            Position::from_fen_with_warnings(&fen.join(" ")).map_err(|error| format!("position fen: {error}"))?
         }
+        [] => return Err("position: expected 'startpos' or 'fen <fen>'".to_string()),
+        [other, ..] => return Err(format!("position: expected 'startpos' or 'fen', got '{}'", shorten(other))),
     };
     for (index, text) in moves.iter().enumerate() {
-        position.play_uci(text).map_err(|error| {
-            format!(
-                "position: move {} ('{}'): {error}",
-                index + 1,
-                shorten(text)
-            )
-        })?;
+        position
+            .play_uci(text)
+            .map_err(|error| format!("position: move {} ('{}'): {error}", index + 1, shorten(text)))?;
     }
     Ok((position, warnings))
 }
@@ -657,11 +561,7 @@ mod tests {
         let buffer = SharedBuffer::default();
         run(Cursor::new(script.to_string()), buffer.clone());
         let bytes = buffer.0.lock().unwrap().clone();
-        String::from_utf8(bytes)
-            .unwrap()
-            .lines()
-            .map(str::to_string)
-            .collect()
+        String::from_utf8(bytes).unwrap().lines().map(str::to_string).collect()
     }
 
     fn words(text: &str) -> Vec<&str> {
@@ -671,17 +571,10 @@ mod tests {
     #[test]
     fn uci_lists_identity_and_options() {
         let lines = session("uci\n");
-        assert_eq!(
-            lines.first().unwrap(),
-            &format!("id name {}", engine_name())
-        );
-        assert!(
-            lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string())
-        );
+        assert_eq!(lines.first().unwrap(), &format!("id name {}", engine_name()));
+        assert!(lines.contains(&"option name Hash type spin default 16 min 1 max 65536".to_string()));
         assert!(lines.contains(&"option name Threads type spin default 1 min 1 max 1".to_string()));
-        assert!(lines.contains(
-            &"option name Move Overhead type spin default 10 min 0 max 5000".to_string()
-        ));
+        assert!(lines.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
         assert!(lines.contains(&"option name SearchStats type check default false".to_string()));
         assert_eq!(lines.last().unwrap(), "uciok");
     }
@@ -691,11 +584,7 @@ mod tests {
         let lines = session("\n   \nfoo bar\n\u{2654}\nisready\n");
         assert_eq!(
             lines,
-            [
-                "info string error: unknown command 'foo'",
-                "info string error: unknown command '\u{2654}'",
-                "readyok"
-            ]
+            ["info string error: unknown command 'foo'", "info string error: unknown command '\u{2654}'", "readyok"]
         );
     }
 
@@ -707,16 +596,9 @@ mod tests {
     #[test]
     fn a_rejected_position_keeps_the_previous_one() {
         let lines = session("position startpos moves e2e4\nposition startpos moves e7e5\nd\n");
-        assert!(
-            lines[0].starts_with("info string error: position: move 1 ('e7e5')"),
-            "{}",
-            lines[0]
-        );
+        assert!(lines[0].starts_with("info string error: position: move 1 ('e7e5')"), "{}", lines[0]);
         let fen = lines.iter().find(|line| line.starts_with("Fen: ")).unwrap();
-        assert_eq!(
-            fen,
-            "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-        );
+        assert_eq!(fen, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
     }
 
     #[test]
@@ -726,10 +608,7 @@ mod tests {
         assert_eq!(position.history().len(), 3);
         let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         let (position, _) = parse_position(&words(&format!("fen {fen} moves e1g1"))).unwrap();
-        assert_eq!(
-            position.board().to_string(),
-            "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
-        );
+        assert_eq!(position.board().to_string(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
         assert!(parse_position(&words("startpos moves")).is_ok());
     }
 
@@ -746,10 +625,7 @@ mod tests {
             "startpo",
             "moves e2e4",
         ] {
-            assert!(
-                parse_position(&words(bad)).is_err(),
-                "accepted 'position {bad}'"
-            );
+            assert!(parse_position(&words(bad)).is_err(), "accepted 'position {bad}'");
         }
     }
 
@@ -759,21 +635,9 @@ mod tests {
             parse_setoption(&words("name Move Overhead value 30")).unwrap(),
             ("Move Overhead".to_string(), Some("30".to_string()))
         );
-        assert_eq!(
-            parse_setoption(&words("name Clear Hash")).unwrap(),
-            ("Clear Hash".to_string(), None)
-        );
-        for bad in [
-            "",
-            "Hash value 3",
-            "name",
-            "name value 3",
-            "name Hash value",
-        ] {
-            assert!(
-                parse_setoption(&words(bad)).is_err(),
-                "accepted 'setoption {bad}'"
-            );
+        assert_eq!(parse_setoption(&words("name Clear Hash")).unwrap(), ("Clear Hash".to_string(), None));
+        for bad in ["", "Hash value 3", "name", "name value 3", "name Hash value"] {
+            assert!(parse_setoption(&words(bad)).is_err(), "accepted 'setoption {bad}'");
         }
     }
 
@@ -807,24 +671,9 @@ mod tests {
     #[test]
     fn pv_is_written_with_standard_castling() {
         let board: Board = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse().unwrap();
-        let castle_short = Move {
-            from: Square::E1,
-            to: Square::H1,
-            promotion: None,
-        };
-        let castle_long = Move {
-            from: Square::E8,
-            to: Square::A8,
-            promotion: None,
-        };
-        let illegal = Move {
-            from: Square::A1,
-            to: Square::H8,
-            promotion: None,
-        };
-        assert_eq!(
-            pv_to_uci(&board, &[castle_short, castle_long, illegal]),
-            ["e1g1", "e8c8"]
-        );
+        let castle_short = Move { from: Square::E1, to: Square::H1, promotion: None };
+        let castle_long = Move { from: Square::E8, to: Square::A8, promotion: None };
+        let illegal = Move { from: Square::A1, to: Square::H8, promotion: None };
+        assert_eq!(pv_to_uci(&board, &[castle_short, castle_long, illegal]), ["e1g1", "e8c8"]);
     }
 }

@@ -5,18 +5,11 @@ use std::process::{Command, Output};
 use prunelab::bench::BENCH_POSITIONS;
 
 fn prunelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_prunelab"))
-        .args(args)
-        .output()
-        .expect("run prunelab")
+    Command::new(env!("CARGO_BIN_EXE_prunelab")).args(args).output().expect("run prunelab")
 }
 
 fn stdout_lines(output: &Output) -> Vec<String> {
-    String::from_utf8(output.stdout.clone())
-        .expect("UTF-8 output")
-        .lines()
-        .map(str::to_string)
-        .collect()
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output").lines().map(str::to_string).collect()
 }
 
 /// Whether `line` is `Bench: <digits> nodes <digits> nps`.
@@ -32,19 +25,13 @@ fn is_bench_line(line: &str) -> bool {
 fn is_square_pair(text: &str) -> bool {
     let bytes = text.as_bytes();
     bytes.len() == 4
-        && bytes
-            .chunks(2)
-            .all(|square| (b'a'..=b'h').contains(&square[0]) && (b'1'..=b'8').contains(&square[1]))
+        && bytes.chunks(2).all(|square| (b'a'..=b'h').contains(&square[0]) && (b'1'..=b'8').contains(&square[1]))
 }
 
 /// Refused input: a message on stderr, a failure status, and no panic.
 fn assert_refused(output: &Output) {
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success(),
-        "accepted; stdout: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    assert!(!output.status.success(), "accepted; stdout: {}", String::from_utf8_lossy(&output.stdout));
     assert!(!stderr.trim().is_empty(), "no error message");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
@@ -52,12 +39,7 @@ fn assert_refused(output: &Output) {
 #[test]
 fn bench_line_format_is_recognised() {
     assert!(is_bench_line("Bench: 123 nodes 45 nps"));
-    for bad in [
-        "Bench: 123 nodes 45 nps ",
-        "Bench: x nodes 45 nps",
-        "Bench:  nodes 45 nps",
-        "bench: 1 nodes 2 nps",
-    ] {
+    for bad in ["Bench: 123 nodes 45 nps ", "Bench: x nodes 45 nps", "Bench:  nodes 45 nps", "bench: 1 nodes 2 nps"] {
         assert!(!is_bench_line(bad), "{bad}");
     }
 }
@@ -78,12 +60,8 @@ fn bench_is_deterministic_apart_from_speed() {
             assert!(line.ends_with(&format!("fen {fen}")), "{line}");
         }
     }
-    let total_nodes =
-        |lines: &[String]| lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
-    assert_eq!(
-        runs[0][..BENCH_POSITIONS.len()],
-        runs[1][..BENCH_POSITIONS.len()]
-    );
+    let total_nodes = |lines: &[String]| lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert_eq!(runs[0][..BENCH_POSITIONS.len()], runs[1][..BENCH_POSITIONS.len()]);
     assert_eq!(total_nodes(&runs[0]), total_nodes(&runs[1]));
 }
 
@@ -117,10 +95,7 @@ fn perft_divides_the_start_position() {
     assert_eq!(divide.len(), 20);
     assert_eq!(divide.iter().map(|(_, count)| count).sum::<u64>(), 8902);
     assert!(divide.contains(&("e2e4", 600)) && divide.contains(&("g1f3", 440)));
-    assert!(
-        lines.contains(&"Nodes searched: 8902".to_string()),
-        "{lines:?}"
-    );
+    assert!(lines.contains(&"Nodes searched: 8902".to_string()), "{lines:?}");
 }
 
 #[test]
@@ -132,20 +107,10 @@ fn perft_takes_a_fen_in_one_argument_or_several() {
     args.extend(kiwipete.split(' '));
     let split = prunelab(&args);
     for output in [&quoted, &split] {
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let lines = stdout_lines(output);
-        assert!(
-            lines.contains(&"Nodes searched: 2039".to_string()),
-            "{lines:?}"
-        );
-        assert!(
-            lines.contains(&"e1g1: 43".to_string()) && lines.contains(&"e1c1: 43".to_string()),
-            "{lines:?}"
-        );
+        assert!(lines.contains(&"Nodes searched: 2039".to_string()), "{lines:?}");
+        assert!(lines.contains(&"e1g1: 43".to_string()) && lines.contains(&"e1c1: 43".to_string()), "{lines:?}");
     }
 }
 

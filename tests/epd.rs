@@ -10,8 +10,7 @@ const SUITES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/su
 
 fn suite(name: &str) -> EpdFile {
     let path = Path::new(SUITES_DIR).join(name);
-    let file = read_epd_file(&path)
-        .unwrap_or_else(|error| panic!("cannot read {}: {error:#}", path.display()));
+    let file = read_epd_file(&path).unwrap_or_else(|error| panic!("cannot read {}: {error:#}", path.display()));
     assert!(file.errors.is_empty(), "{name}: {:?}", file.errors);
     file
 }
@@ -21,11 +20,8 @@ fn uci(text: &str) -> Move {
 }
 
 fn assert_unique_ids(file: &EpdFile, name: &str) {
-    let mut ids: Vec<&str> = file
-        .records
-        .iter()
-        .map(|r| r.id.as_deref().expect("every suite line has an id"))
-        .collect();
+    let mut ids: Vec<&str> =
+        file.records.iter().map(|r| r.id.as_deref().expect("every suite line has an id")).collect();
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), file.records.len(), "{name}: duplicate ids");
@@ -36,38 +32,18 @@ fn win_at_chess_reads_completely() {
     let wac = suite("wac.epd");
     assert_eq!(wac.records.len(), 300);
     assert_unique_ids(&wac, "wac.epd");
-    assert!(wac
-        .records
-        .iter()
-        .all(|r| !r.best_moves.is_empty() && r.avoid_moves.is_empty()));
+    assert!(wac.records.iter().all(|r| !r.best_moves.is_empty() && r.avoid_moves.is_empty()));
 
     let first = &wac.records[0];
     assert_eq!(first.id.as_deref(), Some("WAC.001"));
     assert_eq!(first.best_moves, vec![uci("g3g6")]);
-    assert_eq!(
-        first.fen,
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1"
-    );
-    assert_eq!(
-        first.ops,
-        vec![
-            ("bm".to_string(), "Qg6".to_string()),
-            ("id".to_string(), "WAC.001".to_string())
-        ]
-    );
+    assert_eq!(first.fen, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    assert_eq!(first.ops, vec![("bm".to_string(), "Qg6".to_string()), ("id".to_string(), "WAC.001".to_string())]);
 
     // Several moves, with check suffixes.
-    let wac031 = wac
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("WAC.031"))
-        .unwrap();
+    let wac031 = wac.records.iter().find(|r| r.id.as_deref() == Some("WAC.031")).unwrap();
     assert_eq!(wac031.best_moves.len(), 4);
-    let wac004 = wac
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("WAC.004"))
-        .unwrap();
+    let wac004 = wac.records.iter().find(|r| r.id.as_deref() == Some("WAC.004")).unwrap();
     assert_eq!(wac004.best_moves, vec![uci("h6h7")]);
 }
 
@@ -78,17 +54,9 @@ fn arasan_reads_completely() {
     assert_unique_ids(&arasan, "arasan21.epd");
     assert!(arasan.records.iter().all(|r| !r.best_moves.is_empty()));
     // Comments keep their non-ASCII names.
-    let record = arasan
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("arasan21.56"))
-        .unwrap();
+    let record = arasan.records.iter().find(|r| r.id.as_deref() == Some("arasan21.56")).unwrap();
     assert!(record.op("c0").unwrap().contains("Santamaría"));
-    let two_moves = arasan
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("arasan21.17"))
-        .unwrap();
+    let two_moves = arasan.records.iter().find(|r| r.id.as_deref() == Some("arasan21.17")).unwrap();
     assert_eq!(two_moves.best_moves.len(), 2);
 }
 
@@ -104,21 +72,10 @@ fn zugzwang_suite_reads_completely() {
     assert_eq!(first.op("CCC"), Some("post 27.4.2004 by Gerd Isenberg"));
     assert!(first.trailing_text.is_none());
     // Free text that cannot be an operation is kept apart.
-    let twenty_nine = zugts
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("ZPTS.29"))
-        .unwrap();
-    assert_eq!(
-        twenty_nine.trailing_text.as_deref(),
-        Some("1 Kb2! Kg8 2 Ka1!!, draw")
-    );
+    let twenty_nine = zugts.records.iter().find(|r| r.id.as_deref() == Some("ZPTS.29")).unwrap();
+    assert_eq!(twenty_nine.trailing_text.as_deref(), Some("1 Kb2! Kg8 2 Ka1!!, draw"));
     assert_eq!(twenty_nine.best_moves, vec![uci("c3b2")]);
-    let thirteen = zugts
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("ZPTS.13"))
-        .unwrap();
+    let thirteen = zugts.records.iter().find(|r| r.id.as_deref() == Some("ZPTS.13")).unwrap();
     assert_eq!(thirteen.best_moves.len(), 5);
 }
 
@@ -127,29 +84,19 @@ fn seeds_read_completely() {
     let seeds = suite("seeds.epd");
     assert_eq!(seeds.records.len(), 10);
     assert_unique_ids(&seeds, "seeds.epd");
-    assert!(seeds
-        .records
-        .iter()
-        .all(|r| r.best_moves.is_empty() && r.avoid_moves.is_empty()));
+    assert!(seeds.records.iter().all(|r| r.best_moves.is_empty() && r.avoid_moves.is_empty()));
     let startpos = &seeds.records[0];
     assert_eq!(startpos.id.as_deref(), Some("seeds.startpos"));
     assert_eq!(startpos.board, Board::default());
     // An `am` inside a quoted comment is not an operation.
-    let italian = seeds
-        .records
-        .iter()
-        .find(|r| r.id.as_deref() == Some("seeds.italian"))
-        .unwrap();
+    let italian = seeds.records.iter().find(|r| r.id.as_deref() == Some("seeds.italian")).unwrap();
     assert!(italian.avoid_moves.is_empty());
     assert!(italian.op("c0").unwrap().contains("am Nf6"));
 }
 
 #[test]
 fn best_and_avoid_moves_in_san() {
-    let record = parse_epd_line(
-        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - bm O-O Ra8+; am O-O-O Kd1; id \"castles\";",
-    )
-    .unwrap();
+    let record = parse_epd_line("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - bm O-O Ra8+; am O-O-O Kd1; id \"castles\";").unwrap();
     assert_eq!(record.best_moves, vec![uci("e1h1"), uci("a1a8")]);
     assert_eq!(record.avoid_moves, vec![uci("e1a1"), uci("e1d1")]);
     assert_eq!(record.id.as_deref(), Some("castles"));
@@ -189,34 +136,13 @@ fn broken_lines_are_errors_that_say_why() {
         ("4k3/8/8/8/8/8/8/4K3 w -", "3 position fields"),
         ("8/8/8/8/8/8/8/8 w - - id \"empty\";", "empty"),
         ("4k3/8/8/8/8/8/8/4K3 w - - bm Qxh7;", "bm move 'Qxh7'"),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4 Nf6;",
-            "bm move 'Nf6'",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am e9;",
-            "am move 'e9'",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm;",
-            "bm operation has no move",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - c0 \"unterminated;",
-            "unterminated",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - 1bad operand;",
-            "bad opcode '1bad'",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - 1bad operand; id \"x\";",
-            "bad opcode '1bad'",
-        ),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w - - id \"a\"; \"quoted\" opcode;",
-            "bad opcode",
-        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4 Nf6;", "bm move 'Nf6'"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - am e9;", "am move 'e9'"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm;", "bm operation has no move"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - c0 \"unterminated;", "unterminated"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 1bad operand;", "bad opcode '1bad'"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 1bad operand; id \"x\";", "bad opcode '1bad'"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - id \"a\"; \"quoted\" opcode;", "bad opcode"),
     ] {
         let error = parse_epd_line(line).expect_err(line);
         assert!(error.contains(words), "{line:?}: {error}");
@@ -253,11 +179,7 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Qh5; id \"bad bm\";
 ";
     let file = TempFile::new("mixed.epd", contents);
     let read = read_epd_file(&file.0).unwrap();
-    let ids: Vec<_> = read
-        .records
-        .iter()
-        .map(|r| r.id.as_deref().unwrap())
-        .collect();
+    let ids: Vec<_> = read.records.iter().map(|r| r.id.as_deref().unwrap()).collect();
     assert_eq!(ids, ["good.1", "good.2"]);
     let error_lines: Vec<usize> = read.errors.iter().map(|(line, _)| *line).collect();
     assert_eq!(error_lines, [4, 6]);
@@ -284,15 +206,7 @@ fn garbage_lines_never_panic() {
             let _ = parse_epd_line(&String::from_utf8(corrupted).unwrap());
         }
     }
-    for line in [
-        "\"",
-        ";",
-        ";;;;",
-        "\"\"\"",
-        "💥 💥 💥 💥 💥",
-        "a b c d e f g h",
-        "- - - - bm",
-    ] {
+    for line in ["\"", ";", ";;;;", "\"\"\"", "💥 💥 💥 💥 💥", "a b c d e f g h", "- - - - bm"] {
         assert!(parse_epd_line(line).is_err(), "{line:?}");
     }
 }

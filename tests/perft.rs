@@ -5,10 +5,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::perft::{divide, perft};
 use prunelab::position::parse_fen;
 
-const SUITE_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/standard.epd"
-);
+const SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
 
 /// Deepest counts run per suite position, to keep the suite within seconds.
 const MAX_SUITE_NODES: u64 = 10_000_000;
@@ -33,19 +30,11 @@ fn load_suite() -> Vec<SuiteEntry> {
             let counts = parts
                 .map(|part| {
                     let (depth, nodes) = part.trim().split_once(' ').expect("`;Dn count` entry");
-                    let depth = depth
-                        .strip_prefix('D')
-                        .expect("depth starts with D")
-                        .parse()
-                        .unwrap();
+                    let depth = depth.strip_prefix('D').expect("depth starts with D").parse().unwrap();
                     (depth, nodes.trim().parse().unwrap())
                 })
                 .collect();
-            SuiteEntry {
-                line: index + 1,
-                fen,
-                counts,
-            }
+            SuiteEntry { line: index + 1, fen, counts }
         })
         .collect()
 }
@@ -53,10 +42,7 @@ fn load_suite() -> Vec<SuiteEntry> {
 /// The deepest listed count within the budget; a position whose every count
 /// exceeds it is checked at its shallowest listed depth instead.
 fn chosen_count(entry: &SuiteEntry) -> (u32, u64) {
-    let affordable = entry
-        .counts
-        .iter()
-        .filter(|(_, nodes)| *nodes <= MAX_SUITE_NODES);
+    let affordable = entry.counts.iter().filter(|(_, nodes)| *nodes <= MAX_SUITE_NODES);
     affordable
         .max_by_key(|(depth, _)| *depth)
         .or_else(|| entry.counts.iter().min_by_key(|(depth, _)| *depth))
@@ -65,9 +51,7 @@ fn chosen_count(entry: &SuiteEntry) -> (u32, u64) {
 }
 
 fn board(fen: &str) -> Board {
-    parse_fen(fen)
-        .unwrap_or_else(|error| panic!("{fen}: {error}"))
-        .0
+    parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
 }
 
 /// Runs every `stride`-th suite entry starting at `first`, so the suite splits
@@ -80,17 +64,11 @@ fn check_suite_part(first: usize, stride: usize) {
         let (depth, expected) = chosen_count(entry);
         let found = perft(&board(&entry.fen), depth);
         if found != expected {
-            failures.push(format!(
-                "line {}: {} depth {depth}: expected {expected}, found {found}",
-                entry.line, entry.fen
-            ));
+            failures
+                .push(format!("line {}: {} depth {depth}: expected {expected}, found {found}", entry.line, entry.fen));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "perft mismatches:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "perft mismatches:\n{}", failures.join("\n"));
 }
 
 #[test]
@@ -110,12 +88,7 @@ fn suite_is_read_fully() {
     // The one position with no count under the budget is run at depth 5.
     let over_budget: Vec<_> = suite
         .iter()
-        .filter(|entry| {
-            entry
-                .counts
-                .iter()
-                .all(|(_, nodes)| *nodes > MAX_SUITE_NODES)
-        })
+        .filter(|entry| entry.counts.iter().all(|(_, nodes)| *nodes > MAX_SUITE_NODES))
         .map(chosen_count)
         .collect();
     assert_eq!(over_budget, vec![(5, 11_139_762)]);
@@ -132,10 +105,7 @@ fn check_counts(fen: &str, counts: &[u64]) {
 
 #[test]
 fn chessprogramming_start_position() {
-    check_counts(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        &[20, 400, 8_902, 197_281, 4_865_609],
-    );
+    check_counts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[20, 400, 8_902, 197_281, 4_865_609]);
 }
 
 #[test]
@@ -148,31 +118,19 @@ fn chessprogramming_kiwipete() {
 
 #[test]
 fn chessprogramming_position_3() {
-    check_counts(
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        &[14, 191, 2_812, 43_238, 674_624, 11_030_083],
-    );
+    check_counts("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", &[14, 191, 2_812, 43_238, 674_624, 11_030_083]);
 }
 
 #[test]
 fn chessprogramming_position_4_and_mirror() {
     let counts = [6, 264, 9_467, 422_333];
-    check_counts(
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        &counts,
-    );
-    check_counts(
-        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-        &counts,
-    );
+    check_counts("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", &counts);
+    check_counts("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", &counts);
 }
 
 #[test]
 fn chessprogramming_position_5() {
-    check_counts(
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        &[44, 1_486, 62_379, 2_103_487],
-    );
+    check_counts("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", &[44, 1_486, 62_379, 2_103_487]);
 }
 
 #[test]
@@ -206,25 +164,14 @@ fn divide_sums_to_perft_in_a_fixed_order() {
     assert_eq!(split.len(), 48);
     assert_eq!(split.iter().map(|(_, nodes)| nodes).sum::<u64>(), 97_862);
 
-    let order_key = |mv: &Move| {
-        (
-            mv.from as usize,
-            mv.to as usize,
-            mv.promotion.map(|piece| piece as usize),
-        )
-    };
-    assert!(split
-        .windows(2)
-        .all(|pair| order_key(&pair[0].0) < order_key(&pair[1].0)));
+    let order_key = |mv: &Move| (mv.from as usize, mv.to as usize, mv.promotion.map(|piece| piece as usize));
+    assert!(split.windows(2).all(|pair| order_key(&pair[0].0) < order_key(&pair[1].0)));
     assert_eq!(split, divide(&kiwipete, 3), "divide must be deterministic");
 
     // Published Kiwipete divide entries (depth 3): castling is king-takes-rook here.
     let count_of = |uci: &str| {
         let mv: Move = uci.parse().unwrap();
-        split
-            .iter()
-            .find(|(m, _)| *m == mv)
-            .map(|(_, nodes)| *nodes)
+        split.iter().find(|(m, _)| *m == mv).map(|(_, nodes)| *nodes)
     };
     assert_eq!(count_of("e1h1"), Some(2_059));
     assert_eq!(count_of("e1a1"), Some(1_887));

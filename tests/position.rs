@@ -3,14 +3,12 @@
 
 use prunelab::cozy_chess::{Board, Color, Move, Square};
 use prunelab::position::{
-    game_phase, insufficient_material, is_castling, is_fifty_move_draw, is_repetition,
-    move_from_uci, move_to_uci, non_pawn_material, parse_fen, Position, STARTPOS_FEN,
+    game_phase, insufficient_material, is_castling, is_fifty_move_draw, is_repetition, move_from_uci, move_to_uci,
+    non_pawn_material, parse_fen, Position, STARTPOS_FEN,
 };
 
 fn board(fen: &str) -> Board {
-    parse_fen(fen)
-        .unwrap_or_else(|error| panic!("{fen}: {error}"))
-        .0
+    parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
 }
 
 fn fen_error(fen: &str) -> String {
@@ -24,10 +22,7 @@ fn fen_error(fen: &str) -> String {
 fn assert_refused(fen: &str, words: &[&str]) {
     let error = fen_error(fen).to_lowercase();
     for word in words {
-        assert!(
-            error.contains(word),
-            "error for {fen:?} should mention {word:?}: {error}"
-        );
+        assert!(error.contains(word), "error for {fen:?} should mention {word:?}: {error}");
     }
 }
 
@@ -48,8 +43,7 @@ fn startpos_fen_parses_to_the_default_board() {
 
 #[test]
 fn four_field_fen_gets_default_clocks() {
-    let (parsed, warnings) =
-        parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap();
+    let (parsed, warnings) = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").unwrap();
     assert_eq!(parsed.to_string(), STARTPOS_FEN);
     assert!(warnings.is_empty());
 }
@@ -91,10 +85,7 @@ fn missing_or_extra_kings_are_refused() {
 
 #[test]
 fn pawns_on_first_or_last_rank_are_refused() {
-    assert_refused(
-        "3Pk3/8/8/8/8/8/8/4K3 w - - 0 1",
-        &["pawn", "d8", "first or last rank"],
-    );
+    assert_refused("3Pk3/8/8/8/8/8/8/4K3 w - - 0 1", &["pawn", "d8", "first or last rank"]);
     assert_refused("4k3/8/8/8/8/8/8/p3K3 w - - 0 1", &["black pawn", "a1"]);
 }
 
@@ -112,10 +103,7 @@ fn bad_rank_and_file_counts_are_refused() {
     assert_refused("4k4/8/8/8/8/8/8/4K3 w - - 0 1", &["rank 8", "9 files"]);
     assert_refused("4k3/8/8/8/7/8/8/4K3 w - - 0 1", &["rank 4", "7 files"]);
     assert_refused("4k3/8/8/8/8/8/8/4K3R w - - 0 1", &["rank 1", "9 files"]);
-    assert_refused(
-        "4k3/8/8/8/8/8/8/4K2X w - - 0 1",
-        &["unexpected character 'x'"],
-    );
+    assert_refused("4k3/8/8/8/8/8/8/4K2X w - - 0 1", &["unexpected character 'x'"]);
     assert_refused("4k3/8/8/9/8/8/8/4K3 w - - 0 1", &["digit '9'"]);
     assert_refused("4k3/8/8/08/8/8/8/4K3 w - - 0 1", &["digit '0'"]);
 }
@@ -123,36 +111,21 @@ fn bad_rank_and_file_counts_are_refused() {
 #[test]
 fn bad_castling_field_is_refused() {
     assert_refused("r3k2r/8/8/8/8/8/8/R3K2R w KQkx - 0 1", &["castling", "'x'"]);
-    assert_refused(
-        "r3k2r/8/8/8/8/8/8/R3K2R w KKq - 0 1",
-        &["castling", "twice"],
-    );
+    assert_refused("r3k2r/8/8/8/8/8/8/R3K2R w KKq - 0 1", &["castling", "twice"]);
     assert_refused("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", &["castling"]);
 }
 
 #[test]
 fn too_many_pieces_are_refused() {
-    assert_refused(
-        "4k3/8/8/8/8/QQQQQQQQ/PPPPPPPP/NNNNKNNN w - - 0 1",
-        &["too many pieces", "white", "24"],
-    );
-    assert_refused(
-        "4k3/pppp4/pppp4/p7/8/8/8/4K3 w - - 0 1",
-        &["too many pieces", "black", "9 pawns"],
-    );
+    assert_refused("4k3/8/8/8/8/QQQQQQQQ/PPPPPPPP/NNNNKNNN w - - 0 1", &["too many pieces", "white", "24"]);
+    assert_refused("4k3/pppp4/pppp4/p7/8/8/8/4K3 w - - 0 1", &["too many pieces", "black", "9 pawns"]);
 }
 
 #[test]
 fn side_not_to_move_in_check_is_refused() {
     // White to move but the black king is attacked by the white rook.
-    assert_refused(
-        "4k3/8/8/8/8/8/8/4RK2 w - - 0 1",
-        &["side not to move is in check", "e8", "e1"],
-    );
-    assert_refused(
-        "4k3/8/8/8/8/8/3p4/4K3 b - - 0 1",
-        &["in check", "white king"],
-    );
+    assert_refused("4k3/8/8/8/8/8/8/4RK2 w - - 0 1", &["side not to move is in check", "e8", "e1"]);
+    assert_refused("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", &["in check", "white king"]);
     assert_refused("8/8/8/8/8/8/8/3Kk3 b - - 0 1", &["in check"]);
     // The same placement with the checked side to move is fine.
     assert!(parse_fen("4k3/8/8/8/8/8/8/4RK2 b - - 0 1").is_ok());
@@ -170,14 +143,10 @@ fn bad_en_passant_and_clock_text_are_refused() {
 #[test]
 fn useless_en_passant_square_is_dropped_silently() {
     // After 1.e4 no black pawn can take en passant.
-    let (parsed, warnings) =
-        parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    let (parsed, warnings) = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
     assert_eq!(parsed.en_passant(), None);
     assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(
-        parsed.to_string(),
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-    );
+    assert_eq!(parsed.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
 
 #[test]
@@ -200,10 +169,7 @@ fn impossible_en_passant_square_is_dropped_with_a_warning() {
     let (parsed, warnings) = parse_fen("4k3/8/8/4P3/8/8/8/4K3 w - d6 0 1").unwrap();
     assert_eq!(parsed.en_passant(), None);
     assert_eq!(warnings.len(), 1);
-    assert!(
-        warnings[0].contains("en passant square d6 dropped"),
-        "{warnings:?}"
-    );
+    assert!(warnings[0].contains("en passant square d6 dropped"), "{warnings:?}");
 
     // Wrong rank for the side to move.
     let (_, warnings) = parse_fen("4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1").unwrap();
@@ -223,15 +189,9 @@ fn castling_rights_without_king_or_rook_are_dropped_with_warnings() {
     assert!(warnings.iter().all(|w| w.contains("no white king on e1")));
 
     let (parsed, warnings) = parse_fen("r3k3/8/8/8/8/8/8/4K3 w kq - 0 1").unwrap();
-    assert_eq!(
-        parsed.castle_rights(Color::Black).long,
-        Some(Square::A8.file())
-    );
+    assert_eq!(parsed.castle_rights(Color::Black).long, Some(Square::A8.file()));
     assert_eq!(parsed.castle_rights(Color::Black).short, None);
-    assert_eq!(
-        warnings,
-        vec!["castling right 'k' dropped: no black rook on h8".to_string()]
-    );
+    assert_eq!(warnings, vec!["castling right 'k' dropped: no black rook on h8".to_string()]);
 }
 
 #[test]
@@ -241,16 +201,14 @@ fn out_of_range_clocks_are_repaired_with_warnings() {
     assert_eq!(parsed.fullmove_number(), 1);
     assert_eq!(warnings.len(), 2, "{warnings:?}");
 
-    let (parsed, warnings) =
-        parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999").unwrap();
+    let (parsed, warnings) = parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999").unwrap();
     assert_eq!(parsed.fullmove_number(), u16::MAX);
     assert_eq!(warnings.len(), 1);
 }
 
 #[test]
 fn from_fen_with_warnings_reports_repairs() {
-    let (position, warnings) =
-        Position::from_fen_with_warnings("4k3/8/8/8/8/8/8/4K3 w K - 0 1").unwrap();
+    let (position, warnings) = Position::from_fen_with_warnings("4k3/8/8/8/8/8/8/4K3 w K - 0 1").unwrap();
     assert_eq!(position.board().castle_rights(Color::White).short, None);
     assert_eq!(warnings.len(), 1);
     assert!(position.history().is_empty());
@@ -390,22 +348,14 @@ fn malformed_uci_is_refused() {
 
 #[test]
 fn garbage_uci_never_panics() {
-    let positions = [
-        Board::default(),
-        board(CASTLING_FEN),
-        board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1"),
-    ];
-    let alphabet = [
-        'a', 'e', 'h', 'i', '1', '2', '7', '8', '9', 'q', 'k', 'Q', 'x', ' ', 'é', '\0',
-    ];
+    let positions = [Board::default(), board(CASTLING_FEN), board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1")];
+    let alphabet = ['a', 'e', 'h', 'i', '1', '2', '7', '8', '9', 'q', 'k', 'Q', 'x', ' ', 'é', '\0'];
     for position in &positions {
         // Every string of up to three characters from the alphabet, and longer ones around real moves.
         let mut inputs = vec![String::new()];
         for _ in 0..3 {
-            let longer: Vec<String> = inputs
-                .iter()
-                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
-                .collect();
+            let longer: Vec<String> =
+                inputs.iter().flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}"))).collect();
             inputs.extend(longer);
         }
         for base in ["e1g1", "e7e8q", "e2e4"] {
@@ -440,16 +390,10 @@ fn illegal_uci_is_refused_with_a_reason() {
         assert!(error.contains(words), "{text:?}: {error}");
     }
     let promotion = board("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-    assert!(move_from_uci(&promotion, "e7e8")
-        .unwrap_err()
-        .contains("promotion"));
+    assert!(move_from_uci(&promotion, "e7e8").unwrap_err().contains("promotion"));
     let in_check = board("4k3/8/8/8/8/8/4r3/R3K3 w Q - 0 1");
-    assert!(move_from_uci(&in_check, "a1a2")
-        .unwrap_err()
-        .contains("in check"));
-    assert!(move_from_uci(&in_check, "e1c1")
-        .unwrap_err()
-        .contains("cannot castle"));
+    assert!(move_from_uci(&in_check, "a1a2").unwrap_err().contains("in check"));
+    assert!(move_from_uci(&in_check, "e1c1").unwrap_err().contains("cannot castle"));
 }
 
 #[test]
@@ -472,10 +416,7 @@ fn play_uci_and_play_move_keep_history() {
 fn play_uci_castles_with_standard_notation() {
     let mut position = Position::from_fen(CASTLING_FEN).unwrap();
     assert_eq!(position.play_uci("e1g1").unwrap(), uci("e1h1"));
-    assert_eq!(
-        position.board().to_string(),
-        "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1"
-    );
+    assert_eq!(position.board().to_string(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
 }
 
 #[test]
@@ -516,9 +457,7 @@ fn repetition_is_not_seen_across_an_irreversible_move() {
     assert!(is_repetition(&[hash, 7], hash, 100));
 
     let mut position = Position::startpos();
-    for mv in [
-        "g1f3", "g8f6", "f3g1", "e7e6", "g1f3", "e6e5", "f3g1", "f6g8",
-    ] {
+    for mv in ["g1f3", "g8f6", "f3g1", "e7e6", "g1f3", "e6e5", "f3g1", "f6g8"] {
         position.play_uci(mv).unwrap();
     }
     // Same pieces as after ...Nf6 Ng1 would be, but pawn moves intervened.
@@ -527,20 +466,12 @@ fn repetition_is_not_seen_across_an_irreversible_move() {
 
 #[test]
 fn fifty_move_rule() {
-    assert!(!is_fifty_move_draw(&board(
-        "4k3/8/8/8/8/8/8/4K2R w - - 99 80"
-    )));
-    assert!(is_fifty_move_draw(&board(
-        "4k3/8/8/8/8/8/8/4K2R w - - 100 80"
-    )));
+    assert!(!is_fifty_move_draw(&board("4k3/8/8/8/8/8/8/4K2R w - - 99 80")));
+    assert!(is_fifty_move_draw(&board("4k3/8/8/8/8/8/8/4K2R w - - 100 80")));
     // Mate delivered on the hundredth ply stands.
-    assert!(!is_fifty_move_draw(&board(
-        "R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80"
-    )));
+    assert!(!is_fifty_move_draw(&board("R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80")));
     // Check alone does not.
-    assert!(is_fifty_move_draw(&board(
-        "R5k1/5pp1/8/8/8/8/8/6K1 b - - 100 80"
-    )));
+    assert!(is_fifty_move_draw(&board("R5k1/5pp1/8/8/8/8/8/6K1 b - - 100 80")));
 
     let mut position = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 99 80").unwrap();
     assert!(!position.is_fifty_move_draw());
@@ -592,8 +523,5 @@ fn game_phase_scale() {
     assert_eq!(game_phase(&board("4k3/8/8/8/8/8/8/4K3 w - - 0 1")), 0);
     assert_eq!(game_phase(&board("3qk3/8/8/8/8/8/8/R3K1N1 w - - 0 1")), 7);
     // Extra queens from promotion do not push the phase past 24.
-    assert_eq!(
-        game_phase(&board("rnbqkbnr/8/8/8/8/8/QQQQ4/RNBQKBNR w - - 0 1")),
-        24
-    );
+    assert_eq!(game_phase(&board("rnbqkbnr/8/8/8/8/8/QQQQ4/RNBQKBNR w - - 0 1")), 24);
 }

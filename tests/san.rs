@@ -6,15 +6,10 @@ use prunelab::position::parse_fen;
 use prunelab::san::{move_to_san, parse_san};
 
 const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
-const PERFT_SUITE_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/standard.epd"
-);
+const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
 
 fn board(fen: &str) -> Board {
-    parse_fen(fen)
-        .unwrap_or_else(|error| panic!("{fen}: {error}"))
-        .0
+    parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
 }
 
 fn uci(text: &str) -> Move {
@@ -31,13 +26,9 @@ fn legal_moves(board: &Board) -> Vec<Move> {
 }
 
 fn suite_boards() -> Vec<Board> {
-    let text = std::fs::read_to_string(PERFT_SUITE_PATH).unwrap_or_else(|error| {
-        panic!("perft suite missing: cannot read {PERFT_SUITE_PATH} ({error})")
-    });
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| board(line.split(';').next().unwrap()))
-        .collect()
+    let text = std::fs::read_to_string(PERFT_SUITE_PATH)
+        .unwrap_or_else(|error| panic!("perft suite missing: cannot read {PERFT_SUITE_PATH} ({error})"));
+    text.lines().filter(|line| !line.trim().is_empty()).map(|line| board(line.split(';').next().unwrap())).collect()
 }
 
 /// Every legal move prints to SAN that parses back to it, and SAN strings are
@@ -47,15 +38,8 @@ fn check_round_trips(board: &Board) -> usize {
     let mut seen = std::collections::HashSet::new();
     for &mv in &moves {
         let san = move_to_san(board, mv);
-        assert_eq!(
-            parse_san(board, &san),
-            Ok(mv),
-            "{board}: {mv} written as {san}"
-        );
-        assert!(
-            seen.insert(san.clone()),
-            "{board}: {san} written for two moves"
-        );
+        assert_eq!(parse_san(board, &san), Ok(mv), "{board}: {mv} written as {san}");
+        assert!(seen.insert(san.clone()), "{board}: {san} written for two moves");
     }
     moves.len()
 }
@@ -80,8 +64,7 @@ fn round_trip_every_suite_position_and_one_ply_deeper() {
 #[test]
 fn round_trip_every_wac_position_and_one_ply_deeper() {
     // Middlegames, where disambiguation and checks are common.
-    let text = std::fs::read_to_string(WAC_PATH)
-        .unwrap_or_else(|error| panic!("cannot read {WAC_PATH}: {error}"));
+    let text = std::fs::read_to_string(WAC_PATH).unwrap_or_else(|error| panic!("cannot read {WAC_PATH}: {error}"));
     let mut checked = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let fen: Vec<&str> = line.split_whitespace().take(4).collect();
@@ -100,33 +83,13 @@ fn round_trip_every_wac_position_and_one_ply_deeper() {
 fn writes_known_san() {
     let cases = [
         // Pawn pushes and captures, en passant.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "e2e4",
-            "e4",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "g1f3",
-            "Nf3",
-        ),
-        (
-            "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
-            "e4d5",
-            "exd5",
-        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", "e4"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", "Nf3"),
+        ("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5", "exd5"),
         ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", "exd6"),
         // Disambiguation by file, by rank, by square.
-        (
-            "rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 1 2",
-            "b1d2",
-            "Nbd2",
-        ),
-        (
-            "rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 1 2",
-            "f3d2",
-            "Nfd2",
-        ),
+        ("rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 1 2", "b1d2", "Nbd2"),
+        ("rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 1 2", "f3d2", "Nfd2"),
         ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3"),
         ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a5a3", "R5a3"),
         ("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1", "a1b2", "Qa1b2"),
@@ -147,26 +110,14 @@ fn writes_known_san() {
         // Check and mate.
         ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8", "Ra8+"),
         ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#"),
-        (
-            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-            "h5f7",
-            "Qxf7#",
-        ),
+        ("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", "Qxf7#"),
         // Black pieces use the same upper-case letters.
-        (
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-            "g8f6",
-            "Nf6",
-        ),
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "g8f6", "Nf6"),
     ];
     for (fen, mv, expected) in cases {
         let position = board(fen);
         assert_eq!(move_to_san(&position, uci(mv)), expected, "{fen}: {mv}");
-        assert_eq!(
-            parse_san(&position, expected),
-            Ok(uci(mv)),
-            "{fen}: {expected}"
-        );
+        assert_eq!(parse_san(&position, expected), Ok(uci(mv)), "{fen}: {expected}");
     }
 }
 
@@ -180,10 +131,9 @@ fn illegal_moves_are_written_in_uci() {
 #[test]
 fn reads_tolerated_variants() {
     let start = Board::default();
-    for text in [
-        "Nf3", "Nf3+", "Nf3#", "Nf3!", "Nf3?", "Nf3!?", "Nf3+!!", "Nf3?!", " Nf3 ", "Ngf3", "N1f3",
-        "Ng1f3", "Nxf3",
-    ] {
+    for text in
+        ["Nf3", "Nf3+", "Nf3#", "Nf3!", "Nf3?", "Nf3!?", "Nf3+!!", "Nf3?!", " Nf3 ", "Ngf3", "N1f3", "Ng1f3", "Nxf3"]
+    {
         assert_eq!(parse_san(&start, text), Ok(uci("g1f3")), "{text}");
     }
     for text in ["e4", "e2e4", "e4!"] {
@@ -191,22 +141,14 @@ fn reads_tolerated_variants() {
     }
 
     let promotion = board("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1");
-    for text in [
-        "exd8=Q", "exd8Q", "exd8=q", "exd8q", "ed8=Q", "exd8=Q+", "exd8=Q#!",
-    ] {
+    for text in ["exd8=Q", "exd8Q", "exd8=q", "exd8q", "ed8=Q", "exd8=Q+", "exd8=Q#!"] {
         assert_eq!(parse_san(&promotion, text), Ok(uci("e7d8q")), "{text}");
     }
     assert_eq!(parse_san(&promotion, "e8N"), Ok(uci("e7e8n")));
     assert_eq!(parse_san(&promotion, "e8=b"), Ok(uci("e7e8b")));
 
     let castling = board("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-    for (text, mv) in [
-        ("O-O", "e1h1"),
-        ("0-0", "e1h1"),
-        ("O-O+", "e1h1"),
-        ("O-O-O", "e1a1"),
-        ("0-0-0", "e1a1"),
-    ] {
+    for (text, mv) in [("O-O", "e1h1"), ("0-0", "e1h1"), ("O-O+", "e1h1"), ("O-O-O", "e1a1"), ("0-0-0", "e1a1")] {
         assert_eq!(parse_san(&castling, text), Ok(uci(mv)), "{text}");
     }
     // A king step next to the castling squares is still a king step.
@@ -232,16 +174,8 @@ fn refuses_illegal_and_ambiguous_san() {
     assert_refused(start, "e5", "no white pawn");
     assert_refused(start, "Ke2", "no white king");
     assert_refused(start, "O-O", "cannot castle kingside");
-    assert_refused(
-        "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
-        "O-O",
-        "no kingside castling right",
-    );
-    assert_refused(
-        "4k3/8/8/8/8/8/8/4K2R w - - 0 1",
-        "O-O-O",
-        "no queenside castling right",
-    );
+    assert_refused("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "O-O", "no kingside castling right");
+    assert_refused("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "O-O-O", "no queenside castling right");
 
     let two_knights = "rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 1 2";
     assert_refused(two_knights, "Nd2", "ambiguous");
@@ -263,9 +197,8 @@ fn refuses_illegal_and_ambiguous_san() {
 fn refuses_malformed_san_without_panicking() {
     let start = Board::default();
     for text in [
-        "", " ", "+", "!?", "x", "N", "Nf", "Nf9", "Ni3", "nf3", "NN f3", "Nf3 e5", "O-O-O-O",
-        "o-o", "00", "e", "4", "Pe4", "Kxx", "=Q", "e8==Q", "é4", "Nf3♞", "♞f3", "\u{0}",
-        "Qh4xe1xx", "Nf3x",
+        "", " ", "+", "!?", "x", "N", "Nf", "Nf9", "Ni3", "nf3", "NN f3", "Nf3 e5", "O-O-O-O", "o-o", "00", "e", "4",
+        "Pe4", "Kxx", "=Q", "e8==Q", "é4", "Nf3♞", "♞f3", "\u{0}", "Qh4xe1xx", "Nf3x",
     ] {
         let error = parse_san(&start, text).expect_err(text);
         assert!(!error.is_empty());

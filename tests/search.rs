@@ -14,13 +14,7 @@ fn search(pos: &Position, limits: SearchLimits) -> SearchResult {
 }
 
 fn search_fen(fen: &str, depth: i32) -> SearchResult {
-    search(
-        &Position::from_fen(fen).unwrap(),
-        SearchLimits {
-            depth: Some(depth),
-            ..Default::default()
-        },
-    )
+    search(&Position::from_fen(fen).unwrap(), SearchLimits { depth: Some(depth), ..Default::default() })
 }
 
 fn legal_moves(board: &Board) -> Vec<Move> {
@@ -55,14 +49,8 @@ fn forces_mate(board: &Board, moves: u32) -> bool {
 
 fn assert_mate_in(fen: &str, moves: u32, depth: i32) {
     let board = Board::from_fen(fen, false).unwrap();
-    assert!(
-        forces_mate(&board, moves),
-        "the prover finds no mate in {moves}: {fen}"
-    );
-    assert!(
-        !forces_mate(&board, moves - 1),
-        "the prover finds a faster mate: {fen}"
-    );
+    assert!(forces_mate(&board, moves), "the prover finds no mate in {moves}: {fen}");
+    assert!(!forces_mate(&board, moves - 1), "the prover finds a faster mate: {fen}");
     let result = search_fen(fen, depth);
     assert_eq!(uci_score(result.score), format!("mate {moves}"), "{fen}");
     assert_eq!(result.score, MATE - (2 * moves as i32 - 1));
@@ -84,27 +72,15 @@ fn mate_in_one() {
 
 #[test]
 fn mates_in_two() {
-    assert_mate_in(
-        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-        2,
-        6,
-    );
+    assert_mate_in("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", 2, 6);
     assert_mate_in("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", 2, 6);
     assert_mate_in("7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1", 2, 6);
 }
 
 #[test]
 fn mates_in_three() {
-    assert_mate_in(
-        "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1",
-        3,
-        8,
-    );
-    assert_mate_in(
-        "r3k2r/pbp2pp1/3b1n2/1p6/3P3p/1B2N1Pq/PP1PQP1P/R1B2RK1 b kq - 0 1",
-        3,
-        8,
-    );
+    assert_mate_in("k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1", 3, 8);
+    assert_mate_in("r3k2r/pbp2pp1/3b1n2/1p6/3P3p/1B2N1Pq/PP1PQP1P/R1B2RK1 b kq - 0 1", 3, 8);
 }
 
 #[test]
@@ -143,18 +119,10 @@ fn repetition_is_scored_as_a_draw() {
     let fresh = search_fen(lost, 8);
     assert!(fresh.score < -500, "{fresh:?}");
     let mut pos = Position::from_fen(lost).unwrap();
-    for mv in [
-        "h8g8", "b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1",
-    ] {
+    for mv in ["h8g8", "b1c1", "g8h8", "c1b1", "h8g8", "b1c1", "g8h8", "c1b1"] {
         pos.play_uci(mv).unwrap();
     }
-    let result = search(
-        &pos,
-        SearchLimits {
-            depth: Some(8),
-            ..Default::default()
-        },
-    );
+    let result = search(&pos, SearchLimits { depth: Some(8), ..Default::default() });
     assert_eq!(result.score, 0, "{result:?}");
     assert_eq!(result.best_move.unwrap().to_string(), "h8g8");
 }
@@ -175,13 +143,7 @@ fn insufficient_material_is_a_draw() {
 #[test]
 fn best_move_is_set_even_when_the_first_iteration_is_cut() {
     let pos = Position::startpos();
-    let result = search(
-        &pos,
-        SearchLimits {
-            nodes: Some(1),
-            ..Default::default()
-        },
-    );
+    let result = search(&pos, SearchLimits { nodes: Some(1), ..Default::default() });
     assert!(pos.board().is_legal(result.best_move.unwrap()));
     let stop = AtomicBool::new(true);
     let result = Searcher::new(1).search(&pos, &SearchLimits::default(), &stop, &mut |_| {});
@@ -190,13 +152,8 @@ fn best_move_is_set_even_when_the_first_iteration_is_cut() {
 
 #[test]
 fn node_limit_is_exact_and_repeatable() {
-    let pos =
-        Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
-            .unwrap();
-    let limits = SearchLimits {
-        nodes: Some(50_000),
-        ..Default::default()
-    };
+    let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1").unwrap();
+    let limits = SearchLimits { nodes: Some(50_000), ..Default::default() };
     let first = search(&pos, limits.clone());
     let second = search(&pos, limits);
     assert_eq!(first.nodes, 50_000);
@@ -209,9 +166,7 @@ fn node_limit_is_exact_and_repeatable() {
 
 #[test]
 fn fixed_depth_search_is_deterministic_after_new_game() {
-    let pos =
-        Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-            .unwrap();
+    let pos = Position::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
     let mut searcher = Searcher::new(16);
     let mut runs = Vec::new();
     for _ in 0..2 {
@@ -219,10 +174,7 @@ fn fixed_depth_search_is_deterministic_after_new_game() {
         let mut lines = Vec::new();
         let result = searcher.search(
             &pos,
-            &SearchLimits {
-                depth: Some(9),
-                ..Default::default()
-            },
+            &SearchLimits { depth: Some(9), ..Default::default() },
             &AtomicBool::new(false),
             &mut |report| {
                 lines.push((report.depth, report.score, report.nodes, report.pv.to_vec()));

@@ -6,16 +6,11 @@ use prunelab::cozy_chess::{Board, Move, Piece};
 use prunelab::position::parse_fen;
 use prunelab::see::{captured_piece, see_ge, see_value, SEE_PIECE_VALUES};
 
-const PERFT_SUITE_PATH: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/data/perft/standard.epd"
-);
+const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
 const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
 
 fn board(fen: &str) -> Board {
-    parse_fen(fen)
-        .unwrap_or_else(|error| panic!("{fen}: {error}"))
-        .0
+    parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
 }
 
 fn uci(text: &str) -> Move {
@@ -28,15 +23,8 @@ fn assert_see(fen: &str, mv: &str, expected: i32) {
     let mv = uci(mv);
     assert!(position.is_legal(mv), "{fen}: {mv} should be legal");
     assert_eq!(see_value(&position, mv), expected, "{fen}: see_value({mv})");
-    assert!(
-        see_ge(&position, mv, expected),
-        "{fen}: see_ge({mv}, {expected})"
-    );
-    assert!(
-        !see_ge(&position, mv, expected + 1),
-        "{fen}: see_ge({mv}, {})",
-        expected + 1
-    );
+    assert!(see_ge(&position, mv, expected), "{fen}: see_ge({mv}, {expected})");
+    assert!(!see_ge(&position, mv, expected + 1), "{fen}: see_ge({mv}, {})", expected + 1);
 }
 
 #[test]
@@ -72,11 +60,7 @@ fn doubled_rooks_x_ray() {
 #[test]
 fn queen_behind_bishop_x_ray() {
     // Bxe5 dxe5 Qxe5: knight and pawn for the bishop.
-    assert_see(
-        "6k1/8/3p4/4n3/8/8/1B6/Q5K1 w - - 0 1",
-        "b2e5",
-        320 - 330 + 100,
-    );
+    assert_see("6k1/8/3p4/4n3/8/8/1B6/Q5K1 w - - 0 1", "b2e5", 320 - 330 + 100);
     // Without the queen, black simply recaptures.
     assert_see("6k1/8/3p4/4n3/8/8/1B6/6K1 w - - 0 1", "b2e5", 320 - 330);
 }
@@ -144,11 +128,7 @@ fn king_recaptures_only_undefended_pieces() {
     // The b3 bishop guards d5, so the king cannot take back.
     assert_see("8/8/4k3/3p4/8/1B6/8/3RK3 w - - 0 1", "d1d5", 100);
     // The king ends the sequence: Rxd5 Rxd5 Kxd5.
-    assert_see(
-        "3r3k/8/4K3/3p4/8/8/8/3R4 w - - 0 1",
-        "d1d5",
-        100 - 500 + 500,
-    );
+    assert_see("3r3k/8/4K3/3p4/8/8/8/3R4 w - - 0 1", "d1d5", 100 - 500 + 500);
     // With the a8 bishop also guarding d5 the king never gets to take back.
     assert_see("b2r3k/8/4K3/3p4/8/8/8/3R4 w - - 0 1", "d1d5", 100 - 500);
 }
@@ -188,20 +168,7 @@ fn check_threshold_matches_value(root: &Board) -> usize {
         position.generate_moves(|moves| {
             for mv in moves {
                 let value = see_value(&position, mv);
-                for threshold in [
-                    value - 1,
-                    value,
-                    value + 1,
-                    -1000,
-                    -500,
-                    -100,
-                    0,
-                    1,
-                    100,
-                    320,
-                    500,
-                    1000,
-                ] {
+                for threshold in [value - 1, value, value + 1, -1000, -500, -100, 0, 1, 100, 320, 500, 1000] {
                     assert_eq!(
                         see_ge(&position, mv, threshold),
                         value >= threshold,
@@ -220,27 +187,13 @@ fn check_threshold_matches_value(root: &Board) -> usize {
 fn threshold_form_agrees_with_exact_value() {
     let mut fens: Vec<String> = Vec::new();
     for path in [PERFT_SUITE_PATH, WAC_PATH] {
-        let text = std::fs::read_to_string(path)
-            .unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
-        fens.extend(
-            text.lines()
-                .filter(|line| !line.trim().is_empty())
-                .map(|line| {
-                    let fields: Vec<&str> = line
-                        .split(';')
-                        .next()
-                        .unwrap()
-                        .split_whitespace()
-                        .take(4)
-                        .collect();
-                    fields.join(" ")
-                }),
-        );
+        let text = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
+        fens.extend(text.lines().filter(|line| !line.trim().is_empty()).map(|line| {
+            let fields: Vec<&str> = line.split(';').next().unwrap().split_whitespace().take(4).collect();
+            fields.join(" ")
+        }));
     }
-    let checked: usize = fens
-        .iter()
-        .map(|fen| check_threshold_matches_value(&board(fen)))
-        .sum();
+    let checked: usize = fens.iter().map(|fen| check_threshold_matches_value(&board(fen))).sum();
     assert!(checked > 300_000, "only {checked} moves checked");
 }
 

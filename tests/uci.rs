@@ -50,20 +50,13 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
+        Engine { child, stdin, lines, transcript: Vec::new() }
     }
 
     fn send(&mut self, command: &str) {
         self.transcript.push(format!("> {command}"));
         let stdin = self.stdin.as_mut().expect("stdin already closed");
-        writeln!(stdin, "{command}")
-            .and_then(|()| stdin.flush())
-            .expect("write to prunelab");
+        writeln!(stdin, "{command}").and_then(|()| stdin.flush()).expect("write to prunelab");
     }
 
     /// The next output line; fails on a hang or on end of output.
@@ -108,10 +101,7 @@ impl Engine {
         let mut lines = self.read_until(|line| line.starts_with("bestmove"));
         let last = lines.pop().unwrap();
         let words: Vec<&str> = last.split_whitespace().collect();
-        assert!(
-            matches!(words.len(), 2 | 4) && (words.len() == 2 || words[2] == "ponder"),
-            "malformed '{last}'"
-        );
+        assert!(matches!(words.len(), 2 | 4) && (words.len() == 2 || words[2] == "ponder"), "malformed '{last}'");
         (lines, words[1].to_string())
     }
 
@@ -119,11 +109,7 @@ impl Engine {
     fn go_legal(&mut self, args: &str, board: &Board) -> (Vec<String>, String) {
         self.send(&format!("go {args}"));
         let (infos, best) = self.bestmove();
-        assert!(
-            find_move(board, &best).is_some(),
-            "illegal bestmove {best} in {board}:\n{}",
-            self.transcript()
-        );
+        assert!(find_move(board, &best).is_some(), "illegal bestmove {best} in {board}:\n{}", self.transcript());
         (infos, best)
     }
 
@@ -132,8 +118,7 @@ impl Engine {
         self.send("d");
         let lines = self.sync();
         let fen = lines.iter().find_map(|line| line.strip_prefix("Fen: "));
-        fen.unwrap_or_else(|| panic!("no Fen line in {lines:?}"))
-            .to_string()
+        fen.unwrap_or_else(|| panic!("no Fen line in {lines:?}")).to_string()
     }
 
     fn transcript(&self) -> String {
@@ -172,14 +157,9 @@ fn legal_moves(board: &Board) -> Vec<(String, Move)> {
     let mut moves = Vec::new();
     board.generate_moves(|piece_moves| {
         for mv in piece_moves {
-            let is_castling =
-                piece_moves.piece == Piece::King && board.colors(board.side_to_move()).has(mv.to);
+            let is_castling = piece_moves.piece == Piece::King && board.colors(board.side_to_move()).has(mv.to);
             let text = if is_castling {
-                let file = if mv.to.file() > mv.from.file() {
-                    File::G
-                } else {
-                    File::C
-                };
+                let file = if mv.to.file() > mv.from.file() { File::G } else { File::C };
                 format!("{}{}", mv.from, Square::new(file, mv.from.rank()))
             } else {
                 mv.to_string()
@@ -192,17 +172,13 @@ fn legal_moves(board: &Board) -> Vec<(String, Move)> {
 }
 
 fn find_move(board: &Board, text: &str) -> Option<Move> {
-    legal_moves(board)
-        .into_iter()
-        .find(|(candidate, _)| candidate == text)
-        .map(|(_, mv)| mv)
+    legal_moves(board).into_iter().find(|(candidate, _)| candidate == text).map(|(_, mv)| mv)
 }
 
 fn board_after(fen: &str, moves: &[&str]) -> Board {
     let mut board = Board::from_fen(fen, false).unwrap();
     for text in moves {
-        let mv =
-            find_move(&board, text).unwrap_or_else(|| panic!("{text} is not legal in {board}"));
+        let mv = find_move(&board, text).unwrap_or_else(|| panic!("{text} is not legal in {board}"));
         board.play_unchecked(mv);
     }
     board
@@ -230,34 +206,22 @@ fn info_field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 
 /// Checks the layout of an iteration's `info` line and that its PV is legal.
 fn check_info_line(line: &str, root: &Board) {
-    const KEYS: [&str; 8] = [
-        "depth", "seldepth", "score", "nodes", "nps", "hashfull", "time", "pv",
-    ];
+    const KEYS: [&str; 8] = ["depth", "seldepth", "score", "nodes", "nps", "hashfull", "time", "pv"];
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(words[0], "info", "{line}");
-    let positions: Vec<usize> = KEYS
-        .iter()
-        .map(|key| words.iter().position(|word| word == key).unwrap())
-        .collect();
-    assert!(
-        positions.windows(2).all(|pair| pair[0] < pair[1]),
-        "fields out of order: {line}"
-    );
+    let positions: Vec<usize> = KEYS.iter().map(|key| words.iter().position(|word| word == key).unwrap()).collect();
+    assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "fields out of order: {line}");
     for key in ["depth", "seldepth", "nodes", "nps", "hashfull", "time"] {
         let value = info_field(line, key).unwrap();
         assert!(value.parse::<u64>().is_ok(), "{key} '{value}' in {line}");
     }
     let score = &words[positions[2] + 1..positions[3]];
-    assert!(
-        matches!(score, ["cp" | "mate", value] if value.parse::<i32>().is_ok()),
-        "bad score in {line}"
-    );
+    assert!(matches!(score, ["cp" | "mate", value] if value.parse::<i32>().is_ok()), "bad score in {line}");
     let mut board = root.clone();
     let pv = &words[positions[7] + 1..];
     assert!(!pv.is_empty(), "empty pv: {line}");
     for text in pv {
-        let mv = find_move(&board, text)
-            .unwrap_or_else(|| panic!("pv move {text} is not legal in {board}: {line}"));
+        let mv = find_move(&board, text).unwrap_or_else(|| panic!("pv move {text} is not legal in {board}: {line}"));
         board.play_unchecked(mv);
     }
 }
@@ -283,11 +247,7 @@ fn handshake_names_the_build_and_lists_the_options() {
     let mut engine = Engine::start();
     engine.send("uci");
     let lines = engine.read_until(|line| line == "uciok");
-    let expected_name = format!(
-        "id name prunelab {} [{}]",
-        env!("CARGO_PKG_VERSION"),
-        prunelab::features::describe()
-    );
+    let expected_name = format!("id name prunelab {} [{}]", env!("CARGO_PKG_VERSION"), prunelab::features::describe());
     assert_eq!(lines[0], expected_name);
     assert!(lines[1].starts_with("id author "));
     for option in [
@@ -296,10 +256,7 @@ fn handshake_names_the_build_and_lists_the_options() {
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name SearchStats type check default false",
     ] {
-        assert!(
-            lines.iter().any(|line| line == option),
-            "missing '{option}'"
-        );
+        assert!(lines.iter().any(|line| line == option), "missing '{option}'");
     }
     assert!(engine.sync().is_empty());
 }
@@ -335,11 +292,7 @@ fn plays_a_whole_game_with_every_kind_of_limit() {
         }
         moves.push(best);
     }
-    assert!(
-        moves.len() >= 10,
-        "the game ended after {} plies",
-        moves.len()
-    );
+    assert!(moves.len() >= 10, "the game ended after {} plies", moves.len());
     let move_list: Vec<&str> = moves.iter().map(String::as_str).collect();
     engine.send(&format!("position startpos moves {}", move_list.join(" ")));
     let expected = board_after(STARTPOS_FEN, &move_list).to_string();
@@ -383,21 +336,14 @@ fn infinite_search_answers_isready_and_waits_for_stop() {
     engine.send("go infinite depth 1");
     for _ in 0..3 {
         let before = engine.sync();
-        assert!(
-            !before.iter().any(|line| line.starts_with("bestmove")),
-            "{}",
-            engine.transcript()
-        );
+        assert!(!before.iter().any(|line| line.starts_with("bestmove")), "{}", engine.transcript());
     }
     assert_eq!(engine.fen(), STARTPOS_FEN);
     engine.send("stop");
     let (_, best) = engine.bestmove();
     assert!(find_move(&Board::default(), &best).is_some());
     // Exactly one bestmove per go.
-    assert!(!engine
-        .sync()
-        .iter()
-        .any(|line| line.starts_with("bestmove")));
+    assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")));
 }
 
 #[test]
@@ -405,10 +351,7 @@ fn unbounded_infinite_search_stops_on_request() {
     let mut engine = Engine::start();
     engine.send("position startpos moves e2e4");
     engine.send("go infinite");
-    assert!(!engine
-        .sync()
-        .iter()
-        .any(|line| line.starts_with("bestmove")));
+    assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")));
     engine.send("stop");
     let (_, best) = engine.bestmove();
     assert!(find_move(&board_after(STARTPOS_FEN, &["e2e4"]), &best).is_some());
@@ -424,19 +367,11 @@ fn go_during_a_search_is_refused() {
     engine.send("go infinite");
     engine.send("go depth 1");
     let before = engine.sync();
-    assert!(
-        before
-            .iter()
-            .any(|line| line.starts_with("info string error: go: already searching")),
-        "{before:?}"
-    );
+    assert!(before.iter().any(|line| line.starts_with("info string error: go: already searching")), "{before:?}");
     assert!(!before.iter().any(|line| line.starts_with("bestmove")));
     engine.send("stop");
     engine.bestmove();
-    assert!(!engine
-        .sync()
-        .iter()
-        .any(|line| line.starts_with("bestmove")));
+    assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")));
 }
 
 #[test]
@@ -445,9 +380,7 @@ fn setoption_is_refused_during_a_search() {
     engine.send("go infinite");
     engine.send("setoption name Hash value 8");
     let before = engine.sync();
-    assert!(before
-        .iter()
-        .any(|line| line.starts_with("info string error: setoption: not allowed while searching")));
+    assert!(before.iter().any(|line| line.starts_with("info string error: setoption: not allowed while searching")));
     engine.send("stop");
     engine.bestmove();
 }
@@ -462,11 +395,7 @@ fn ucinewgame_and_quit_stop_a_running_search() {
     engine.send("go infinite");
     engine.send("quit");
     let rest = engine.close_and_drain();
-    assert!(
-        rest.last()
-            .is_some_and(|line| line.starts_with("bestmove ")),
-        "{rest:?}"
-    );
+    assert!(rest.last().is_some_and(|line| line.starts_with("bestmove ")), "{rest:?}");
 }
 
 #[test]
@@ -474,22 +403,13 @@ fn end_of_input_stops_the_search_and_exits() {
     let mut engine = Engine::start();
     engine.send("go infinite");
     let rest = engine.close_and_drain();
-    assert_eq!(
-        rest.iter()
-            .filter(|line| line.starts_with("bestmove "))
-            .count(),
-        1,
-        "{rest:?}"
-    );
+    assert_eq!(rest.iter().filter(|line| line.starts_with("bestmove ")).count(), 1, "{rest:?}");
 }
 
 #[test]
 fn castling_is_read_and_written_in_standard_notation() {
     let mut engine = Engine::start();
-    for (fen, castling) in [
-        (WHITE_CASTLES_SHORT_TO_MATE, "e1g1"),
-        (BLACK_CASTLES_LONG_TO_MATE, "e8c8"),
-    ] {
+    for (fen, castling) in [(WHITE_CASTLES_SHORT_TO_MATE, "e1g1"), (BLACK_CASTLES_LONG_TO_MATE, "e8c8")] {
         let board = Board::from_fen(fen, false).unwrap();
         assert_eq!(mating_moves(&board), [castling], "test premise for {fen}");
         engine.send(&format!("position fen {fen}"));
@@ -568,15 +488,8 @@ fn bad_input_is_reported_and_changes_nothing() {
         engine.send(bad);
         let replies = engine.sync();
         assert_eq!(replies.len(), 1, "'{bad}' gave {replies:?}");
-        assert!(
-            replies[0].starts_with("info string error: "),
-            "'{bad}' gave {replies:?}"
-        );
-        assert!(
-            replies[0].len() < 1_000,
-            "the error echoes too much: {}",
-            replies[0]
-        );
+        assert!(replies[0].starts_with("info string error: "), "'{bad}' gave {replies:?}");
+        assert!(replies[0].len() < 1_000, "the error echoes too much: {}", replies[0]);
     }
     // Blank lines are ignored without a word.
     for blank in ["", "   ", "\t"] {
@@ -605,23 +518,12 @@ fn accepted_options_are_silent_and_search_stats_come_before_bestmove() {
 
     engine.send("position startpos");
     let (infos, _) = engine.go_legal("depth 3", &Board::default());
-    assert!(
-        !infos.iter().any(|line| line.starts_with("info string")),
-        "{infos:?}"
-    );
+    assert!(!infos.iter().any(|line| line.starts_with("info string")), "{infos:?}");
 
     engine.send("setoption name SearchStats value true");
     let (infos, _) = engine.go_legal("depth 3", &Board::default());
-    let stats_at = infos
-        .iter()
-        .position(|line| line.starts_with("info string "))
-        .expect("no stats lines");
-    assert!(
-        infos[stats_at..]
-            .iter()
-            .all(|line| line.starts_with("info string ")),
-        "{infos:?}"
-    );
+    let stats_at = infos.iter().position(|line| line.starts_with("info string ")).expect("no stats lines");
+    assert!(infos[stats_at..].iter().all(|line| line.starts_with("info string ")), "{infos:?}");
 }
 
 #[test]
@@ -630,10 +532,7 @@ fn empty_board_is_refused_with_a_reason() {
     engine.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     let replies = engine.sync();
     assert_eq!(replies.len(), 1, "{replies:?}");
-    assert!(
-        replies[0].starts_with("info string error: position fen: "),
-        "{replies:?}"
-    );
+    assert!(replies[0].starts_with("info string error: position fen: "), "{replies:?}");
     assert_eq!(engine.fen(), STARTPOS_FEN);
 }
 
@@ -644,12 +543,7 @@ fn repaired_fen_is_accepted_with_a_warning() {
     engine.send("position fen 4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1");
     let replies = engine.sync();
     assert!(!replies.is_empty(), "no warning");
-    assert!(
-        replies
-            .iter()
-            .all(|line| line.starts_with("info string warning: ")),
-        "{replies:?}"
-    );
+    assert!(replies.iter().all(|line| line.starts_with("info string warning: ")), "{replies:?}");
     assert_eq!(engine.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
 }
 
@@ -661,26 +555,17 @@ fn no_legal_move_gives_bestmove_0000() {
     engine.send("go depth 3");
     let (infos, best) = engine.bestmove();
     assert_eq!(best, "0000");
-    assert_eq!(
-        infos.last().map(String::as_str),
-        Some("info depth 0 score mate 0")
-    );
+    assert_eq!(infos.last().map(String::as_str), Some("info depth 0 score mate 0"));
 
     engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     engine.send("go wtime 1000 btime 1000");
     let (infos, best) = engine.bestmove();
     assert_eq!(best, "0000");
-    assert_eq!(
-        infos.last().map(String::as_str),
-        Some("info depth 0 score cp 0")
-    );
+    assert_eq!(infos.last().map(String::as_str), Some("info depth 0 score cp 0"));
 
     // Even with nothing to search, an infinite search waits for `stop`.
     engine.send("go infinite");
-    assert!(!engine
-        .sync()
-        .iter()
-        .any(|line| line.starts_with("bestmove")));
+    assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")));
     engine.send("stop");
     assert_eq!(engine.bestmove().1, "0000");
 }

@@ -2,9 +2,48 @@
 //! matter, so they are searched shallower first and re-searched at full
 //! depth only when they beat alpha.
 //!
-//! Baseline: quiet moves from the fourth legal move on, at depth ≥ 3, not in
-//! check, not killers, not giving check. The reduction is
-//! `0.75 + ln(depth)·ln(move number) / 2.25`, one ply less at PV nodes.
+//! Phases, side by side:
+//! - Baseline: quiet moves from the fourth legal move on, at depth ≥ 3, not
+//!   in check, not killers, not giving check. The reduction is
+//!   `0.75 + ln(depth)·ln(move number) / 2.25`, one ply less at PV nodes.
+//! - `lmr-history` (plan 003): the reduction adjusted by the move's history,
+//!   with an extra ply for quiet moves after the 15th with bad history.
+
+use crate::movepick::MoveKind;
+use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::techniques::{same, TechniqueSet};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LateMoveReductions {
+    pub history: bool,
+}
+
+impl LateMoveReductions {
+    pub const BASELINE: Self = LateMoveReductions { history: false };
+
+    pub const fn with(self, feature: &str) -> Self {
+        if same(feature, "lmr-history") {
+            LateMoveReductions { history: true }
+        } else {
+            self
+        }
+    }
+}
+
+impl<T: TechniqueSet> Worker<'_, T> {
+    /// The reduction the move would get (0 for moves that are not reduced).
+    pub(crate) fn late_move_reduction<NT: NodeType>(&self, node: &Node, candidate: &Candidate) -> i32 {
+        let reducible = node.depth >= LMR_MIN_DEPTH
+            && candidate.move_number > LMR_MIN_MOVES
+            && !node.in_check
+            && !candidate.gives_check
+            && matches!(candidate.kind, MoveKind::Quiet | MoveKind::CounterMove);
+        if !reducible {
+            return 0;
+        }
+        lmr_reduction(node.depth, candidate.move_number, NT::PV)
+    }
+}
 
 /// Legal moves searched before reductions start.
 pub const LMR_MIN_MOVES: usize = 3;

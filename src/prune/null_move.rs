@@ -1,42 +1,141 @@
 //! Null move pruning: give the opponent a free move; if a reduced search
 //! still fails high, the node is very likely to fail high too.
 //!
-//! Baseline (the plans' starting point): non-PV nodes, not in check, not
-//! straight after another null move, static eval ≥ beta, and the side to
-//! move has a piece other than pawns and king (zugzwang is then rare).
-//! Adaptive R: 3, plus a ply per four of depth, plus up to three more the
-//! further the eval is above beta. No verification search in the baseline.
+//! Phases, side by side:
+//! - Baseline (the plans' starting point): non-PV nodes, not in check, not
+//!   straight after another null move, static eval ≥ beta, and the side to
+//!   move has a piece other than pawns and king (zugzwang is then rare).
+//!   Adaptive R: 3, plus a ply per four of depth, plus up to three more the
+//!   further the eval is above beta. A null-move mate is returned as beta.
+//! - `nmp-verify-12` (plan 002, 1.4): a fail-high at depth ≥ 12 is verified
+//!   by a null-window search of the node itself at depth − R − 1 in which
+//!   null move is off for the whole subtree. The subtree's node type is
+//!   `Verification`, whose `NULL_MOVE` is false, so this is a compile-time
+//!   fact. If the verification fails low the node is searched normally;
+//!   otherwise the null score is returned (beta for a mate score).
+//! - `nmp-verify-10` (1.5): the same from depth 10.
 
 use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
+use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
+use crate::stats::{SearchStats, Technique};
+use crate::techniques::{same, TechniqueSet};
+use crate::tunables;
 
-pub const NULL_MOVE_MIN_DEPTH: i32 = 3;
-pub const NULL_MOVE_BASE_REDUCTION: i32 = 3;
-/// Plies of depth per extra ply of reduction.
-pub const NULL_MOVE_DEPTH_DIVISOR: i32 = 4;
-/// Centipawns of eval above beta per extra ply of reduction.
-pub const NULL_MOVE_EVAL_DIVISOR: i32 = 200;
-pub const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
+tunables! {
+    NULL_MOVE_MIN_DEPTH = "NullMoveMinDepth": 3, 1, 6, 1;
+    NULL_MOVE_BASE_REDUCTION = "NullMoveBaseReduction": 3, 1, 5, 1;
+    /// Plies of depth per extra ply of reduction.
+    NULL_MOVE_DEPTH_DIVISOR = "NullMoveDepthDivisor": 4, 2, 8, 1;
+    /// Centipawns of eval above beta per extra ply of reduction.
+    NULL_MOVE_EVAL_DIVISOR = "NullMoveEvalDivisor": 200, 50, 400, 25;
+}
+
+/// The most plies the eval margin adds to R.
+const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullMovePruning {
+    /// Verify fail-highs at this depth and deeper; 0 means never.
+    pub verify_min_depth: i32,
+}
+
+impl NullMovePruning {
+    pub const BASELINE: Self = NullMovePruning { verify_min_depth: 0 };
+
+    pub const fn with(self, feature: &str) -> Self {
+        if same(feature, "nmp-verify-10") {
+            NullMovePruning { verify_min_depth: 10 }
+        } else if same(feature, "nmp-verify-12") && self.verify_min_depth == 0 {
+            NullMovePruning { verify_min_depth: 12 }
+        } else {
+            self
+        }
+    }
+
+    pub const fn verifies(&self) -> bool {
+        self.verify_min_depth > 0
+    }
+}
 
 /// Whether the node may try a null move (PV nodes, check and a preceding
 /// null move are excluded by the caller).
 pub fn null_move_applies(board: &Board, depth: i32, static_eval: i32, beta: i32) -> bool {
-    depth >= NULL_MOVE_MIN_DEPTH
-        && static_eval >= beta
-        && non_pawn_material(board, board.side_to_move())
+    depth >= NULL_MOVE_MIN_DEPTH.get() && static_eval >= beta && non_pawn_material(board, board.side_to_move())
 }
 
 /// The depth reduction R; the null move is searched at `depth − R − 1`.
 pub fn null_move_reduction(depth: i32, static_eval: i32, beta: i32) -> i32 {
-    NULL_MOVE_BASE_REDUCTION
-        + depth / NULL_MOVE_DEPTH_DIVISOR
-        + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR).min(NULL_MOVE_MAX_EVAL_REDUCTION)
+    NULL_MOVE_BASE_REDUCTION.get()
+        + depth / NULL_MOVE_DEPTH_DIVISOR.get()
+        + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR.get()).min(NULL_MOVE_MAX_EVAL_REDUCTION)
+}
+
+impl<T: TechniqueSet> Worker<'_, T> {
+    /// Step 9: the score to return when the null move prunes the node.
+    pub(crate) fn null_move<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
+        if NT::PV
+            || !NT::NULL_MOVE
+            || self.stack[node.ply].null_move_played
+            || !null_move_applies(board, node.depth, node.static_eval, node.beta)
+        {
+            return None;
+        }
+        let mut null_board = board.null_move()?;
+        // Nothing before a null move can repeat a position after it.
+        null_board.set_halfmove_clock(0);
+        let (depth, beta, ply) = (node.depth, node.beta, node.ply);
+        self.stats.null_attempts += 1;
+        let reduction = null_move_reduction(depth, node.static_eval, beta);
+        self.stack[ply].current_move = None;
+        self.stack[ply].moved_piece = None;
+        self.stack[ply + 1].null_move_played = true;
+        self.hash_path.push(node.hash);
+        let score = -self.negamax::<NT::NonPvChild>(&null_board, depth - reduction - 1, -beta, -beta + 1, ply + 1);
+        self.hash_path.pop();
+        self.stack[ply + 1].null_move_played = false;
+        if self.aborted || score < beta {
+            return None;
+        }
+
+        let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth;
+        if verify_min_depth > 0 && depth >= verify_min_depth {
+            self.stats.technique(Technique::NullVerification).attempts += 1;
+            let verified = self.negamax::<Verification>(board, depth - reduction - 1, beta - 1, beta, ply);
+            if self.aborted {
+                return None;
+            }
+            if verified < beta {
+                self.stats.technique(Technique::NullVerification).extra[0] += 1;
+                return None;
+            }
+        }
+        self.stats.null_cutoffs += 1;
+        // A null-move mate is not a proven mate.
+        Some(if score >= MATE_BOUND { beta } else { score })
+    }
+}
+
+/// With verification on, the plans' `null:` line gains `verify_fail=`.
+pub fn report(stats: &SearchStats, config: &NullMovePruning) -> Option<String> {
+    config.verifies().then(|| {
+        let verification = stats.counters(Technique::NullVerification);
+        format!(
+            "null: att={} cut={} cut%={}% verify={} verify_fail={}",
+            stats.null_attempts,
+            stats.null_cutoffs,
+            crate::stats::percent(stats.null_cutoffs, stats.null_attempts),
+            verification.attempts,
+            verification.extra[0]
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::techniques::Techniques;
 
     #[test]
     fn reduction_grows_with_depth_and_eval_margin() {
@@ -54,5 +153,13 @@ mod tests {
         assert!(null_move_applies(&with_knight, 6, 100, 0));
         assert!(!null_move_applies(&with_knight, 2, 100, 0));
         assert!(!null_move_applies(&with_knight, 6, -1, 0));
+    }
+
+    #[test]
+    fn verification_depths_follow_the_plan() {
+        let depth = |features: &[&str]| Techniques::from_features(features).unwrap().null_move.verify_min_depth;
+        assert_eq!(depth(&[]), 0);
+        assert_eq!(depth(&["nmp-verify-12"]), 12);
+        assert_eq!(depth(&["nmp-verify-10"]), 10);
     }
 }
