@@ -141,7 +141,7 @@ pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSum
     let elapsed = positions.iter().map(|result| result.elapsed).sum();
     let nps = nodes_per_second(nodes, elapsed);
     if with_stats {
-        for line in stats.report_lines() {
+        for line in stats.report_lines_for(&crate::techniques::COMPILED) {
             let _ = writeln!(out, "{line}");
         }
     }
@@ -187,7 +187,7 @@ mod tests {
             let mut position = Position::from_fen(result.fen).unwrap();
             assert!(position.play_uci(&result.best_move).is_ok(), "{line}");
         }
-        let stats_lines = summary.stats.report_lines();
+        let stats_lines = summary.stats.report_lines_for(&crate::techniques::COMPILED);
         assert_eq!(lines.len(), BENCH_POSITIONS.len() + stats_lines.len() + 1);
         assert_eq!(lines[BENCH_POSITIONS.len()..lines.len() - 1], stats_lines[..]);
     }

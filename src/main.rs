@@ -1,6 +1,6 @@
 //! The `prunelab` binary. Without a subcommand it speaks UCI on stdin/stdout,
 //! as GUIs, cutechess and OpenBench expect; the subcommands are tools:
-//! `bench [depth] [--stats]`, `perft <depth> [fen]` and `features`.
+//! `bench [depth] [--stats]`, `perft <depth> [fen]`, `features` and `spsa`.
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -46,7 +46,14 @@ enum Command {
         fen: Vec<String>,
     },
     /// List the pruning features compiled into this binary, one per line.
-    Features,
+    Features {
+        /// Print the whole catalogue as a markdown table instead.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Print OpenBench SPSA input for the compiled techniques' tunables
+    /// (`name, int, value, min, max, c_end, r_end`); tune with a `tune` build.
+    Spsa,
 }
 
 fn main() -> ExitCode {
@@ -58,7 +65,8 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench { depth, stats }) => bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), stats),
         Some(Command::Perft { depth, fen }) => perft(depth, &fen.join(" ")),
-        Some(Command::Features) => print_features(),
+        Some(Command::Features { all }) => print_features(all),
+        Some(Command::Spsa) => print_spsa(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -105,14 +113,38 @@ fn perft(depth: u32, fen: &str) -> Result<()> {
     Ok(())
 }
 
-fn print_features() -> Result<()> {
-    let compiled = features::compiled();
+fn print_features(all: bool) -> Result<()> {
     let mut out = io::stdout().lock();
+    if all {
+        writeln!(out, "| feature | implies | technique | source | what it does |")?;
+        writeln!(out, "| --- | --- | --- | --- | --- |")?;
+        for feature in features::CATALOGUE {
+            let implies = feature.implies.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
+            writeln!(
+                out,
+                "| `{}` | {} | `src/prune/{}.rs` | {} | {} |",
+                feature.name, implies, feature.technique, feature.source, feature.summary
+            )?;
+        }
+        return Ok(());
+    }
+    let compiled = features::compiled();
     if compiled.is_empty() {
         writeln!(out, "none (baseline)")?;
     }
     for feature in compiled {
         writeln!(out, "{feature}")?;
+    }
+    Ok(())
+}
+
+fn print_spsa() -> Result<()> {
+    if !prunelab::tune::TUNING {
+        eprintln!("prunelab: note: this build has no `tune` feature, so these options cannot be set over UCI");
+    }
+    let mut out = io::stdout().lock();
+    for tunable in prunelab::tune::compiled_tunables() {
+        writeln!(out, "{}", tunable.spsa_line())?;
     }
     Ok(())
 }

@@ -26,6 +26,7 @@ use crate::movepick::{
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position};
 use crate::prune::razoring::RazorVerdict;
+use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
 use crate::tt::{Bound, TranspositionTable, TtHit};
@@ -219,6 +220,10 @@ pub(crate) struct PlyState {
     pub null_move_played: bool,
     /// The move a singular-extension search leaves out.
     pub excluded_move: Option<Move>,
+    /// Whether the side to move has a capture with SEE ≥ 0, once asked.
+    pub safe_capture: Option<bool>,
+    /// The most valuable enemy piece the side to move can take, once asked.
+    pub best_victim: Option<i32>,
     pub killers: [Option<Move>; 2],
 }
 
@@ -230,6 +235,8 @@ impl Default for PlyState {
             moved_piece: None,
             null_move_played: false,
             excluded_move: None,
+            safe_capture: None,
+            best_victim: None,
             killers: [None; 2],
         }
     }
@@ -462,6 +469,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let static_eval =
             if in_check { NO_EVAL } else { tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval) };
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply].safe_capture = None;
+        self.stack[ply].best_victim = None;
         self.stack[ply + 1].killers = [None; 2];
         let two_plies_back = if ply >= 2 { self.stack[ply - 2].static_eval } else { NO_EVAL };
         let improving = !in_check && (two_plies_back == NO_EVAL || static_eval > two_plies_back);
@@ -623,6 +632,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
             if score > alpha {
                 alpha = score;
+                node.alpha = alpha;
                 best_move = Some(mv);
                 if NT::PV {
                     self.update_pv(ply, mv);
@@ -665,6 +675,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
         } else {
             -self.negamax::<NT::NonPvChild>(child, depth, alpha, beta, ply + 1)
         }
+    }
+
+    /// Whether the side to move has a capture that does not lose material,
+    /// computed once per node (razoring and futility guards ask it).
+    pub(crate) fn has_safe_capture(&mut self, board: &Board, ply: usize) -> bool {
+        *self.stack[ply].safe_capture.get_or_insert_with(|| see::has_safe_capture(board))
+    }
+
+    /// The most valuable enemy piece the side to move can capture, computed
+    /// once per node.
+    pub(crate) fn best_victim_value(&mut self, board: &Board, ply: usize) -> i32 {
+        *self.stack[ply].best_victim.get_or_insert_with(|| see::best_victim_value(board))
     }
 
     pub(crate) fn probe_tt(&mut self, hash: u64, ply: usize) -> Option<TtHit> {

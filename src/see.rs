@@ -213,3 +213,48 @@ pub fn see_value(board: &Board, mv: Move) -> i32 {
     }
     gains[0]
 }
+
+/// The enemy pieces and, for pawns, the en-passant square.
+fn capture_targets(board: &Board) -> BitBoard {
+    let mut targets = board.colors(!board.side_to_move());
+    if let Some(file) = board.en_passant() {
+        targets |= Square::new(file, cozy_chess::Rank::Sixth.relative_to(board.side_to_move())).bitboard();
+    }
+    targets
+}
+
+/// Whether the side to move has a legal capture that does not lose material
+/// (SEE ≥ 0). Stops at the first one; allocates nothing.
+pub fn has_safe_capture(board: &Board) -> bool {
+    let targets = capture_targets(board);
+    let mut found = false;
+    board.generate_moves(|mut moves| {
+        moves.to &= targets;
+        for mv in moves {
+            if captured_piece(board, mv).is_some() && see_ge(board, mv, 0) {
+                found = true;
+                return true;
+            }
+        }
+        false
+    });
+    found
+}
+
+/// The value of the most valuable enemy piece the side to move can capture
+/// (legally), 0 when it can capture nothing. En passant captures a pawn.
+pub fn best_victim_value(board: &Board) -> i32 {
+    let targets = capture_targets(board);
+    let queen = SEE_PIECE_VALUES[Piece::Queen as usize];
+    let mut best = 0;
+    board.generate_moves(|mut moves| {
+        moves.to &= targets;
+        for mv in moves {
+            if let Some(victim) = captured_piece(board, mv) {
+                best = best.max(SEE_PIECE_VALUES[victim as usize]);
+            }
+        }
+        best >= queen
+    });
+    best
+}

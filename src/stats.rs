@@ -181,6 +181,10 @@ impl SearchStats {
     /// baseline's, then those of the techniques `techniques` runs.
     pub fn report_lines_for(&self, techniques: &crate::techniques::Techniques) -> Vec<String> {
         let mut lines = self.report_lines();
+        if techniques.null_move.verifies() {
+            // Null-move verification reports the whole `null:` line.
+            lines.retain(|line| !line.starts_with("null:"));
+        }
         lines.extend(crate::prune::report_lines(self, techniques));
         lines
     }

@@ -84,6 +84,36 @@ impl Techniques {
         }
     }
 
+    /// Switches a feature on together with everything it implies, at compile
+    /// time (unknown names change nothing; `from_features` checks names).
+    pub const fn with_implied(self, feature: &str) -> Techniques {
+        let mut set = self.with(feature);
+        let mut i = 0;
+        while i < CATALOGUE.len() {
+            if same(CATALOGUE[i].name, feature) {
+                let implies = CATALOGUE[i].implies;
+                let mut j = 0;
+                while j < implies.len() {
+                    set = set.with_implied(implies[j]);
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        set
+    }
+
+    /// The set for a feature list, at compile time (for [`technique_set!`]).
+    pub const fn of(features: &[&str]) -> Techniques {
+        let mut set = Techniques::BASELINE;
+        let mut i = 0;
+        while i < features.len() {
+            set = set.with_implied(features[i]);
+            i += 1;
+        }
+        set
+    }
+
     /// The set for a list of features: implications resolved, unknown names
     /// and exclusive combinations refused with a message naming them.
     pub fn from_features(names: &[&str]) -> Result<Techniques, String> {
@@ -107,10 +137,11 @@ impl Techniques {
         add(self.futility.is_on(), crate::prune::futility::TUNABLES);
         add(true, crate::prune::delta::TUNABLES);
         add(self.move_count.is_on(), crate::prune::move_count::TUNABLES);
-        add(self.razoring.is_on(), crate::prune::razoring::TUNABLES);
+        add(self.razoring.is_on(), self.razoring.tunables());
         add(self.probcut.is_on(), crate::prune::probcut::TUNABLES);
         add(self.history_pruning.is_on(), crate::prune::history_pruning::TUNABLES);
         add(self.singular.is_on(), crate::prune::singular::TUNABLES);
+        add(self.lmr.history, crate::prune::lmr::TUNABLES);
         list
     }
 }
@@ -131,6 +162,19 @@ pub const COMPILED: Techniques = {
 /// A technique set as a type, so the search is monomorphized over it.
 pub trait TechniqueSet: 'static {
     const TECHNIQUES: Techniques;
+}
+
+/// Declares a technique set type from a feature list, for running several
+/// sets in one build: `technique_set!(RazorR2, ["razor-r2"]);`.
+#[macro_export]
+macro_rules! technique_set {
+    ($(#[$doc:meta])* $name:ident, [$($feature:literal),* $(,)?]) => {
+        $(#[$doc])*
+        pub struct $name;
+        impl $crate::techniques::TechniqueSet for $name {
+            const TECHNIQUES: $crate::techniques::Techniques = $crate::techniques::Techniques::of(&[$($feature),*]);
+        }
+    };
 }
 
 /// The set compiled in with Cargo features.
@@ -160,6 +204,17 @@ mod tests {
         let error = Techniques::from_features(&["razor-r2", "razor-sf"]).unwrap_err();
         assert!(error.contains("razor-r2") || error.contains("razor-r1"), "{error}");
         assert!(error.contains("razor-sf"), "{error}");
+    }
+
+    #[test]
+    fn compile_time_sets_match_checked_sets() {
+        for feature in CATALOGUE {
+            assert_eq!(Techniques::of(&[feature.name]), Techniques::from_features(&[feature.name]).unwrap());
+        }
+        assert_eq!(
+            Techniques::of(&["futility-2.4", "razor-r3"]),
+            Techniques::from_features(&["razor-r3", "futility-2.4"]).unwrap()
+        );
     }
 
     #[test]

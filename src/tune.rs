@@ -86,16 +86,20 @@ impl Tunable {
 }
 
 /// Declares a technique's tunables and its `TUNABLES` list:
-/// `IDENT = "UciName": default, min, max, step;`.
+/// `IDENT = "UciName": default, min, max, step;`. A technique with several
+/// styles names one list per style: `tunables!(list R_CHAIN_TUNABLES; ...)`.
 #[macro_export]
 macro_rules! tunables {
-    ($( $(#[$doc:meta])* $ident:ident = $name:literal : $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
+    (list $list:ident; $( $(#[$doc:meta])* $ident:ident = $name:literal : $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
         $(
             $(#[$doc])*
             pub static $ident: $crate::tune::Tunable = $crate::tune::Tunable::new($name, $default, $min, $max, $step);
         )*
-        /// This technique's tunables, in declaration order.
-        pub static TUNABLES: &[&$crate::tune::Tunable] = &[$(&$ident),*];
+        /// These tunables, in declaration order.
+        pub static $list: &[&$crate::tune::Tunable] = &[$(&$ident),*];
+    };
+    ($( $(#[$doc:meta])* $ident:ident = $name:literal : $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
+        $crate::tunables!(list TUNABLES; $( $(#[$doc])* $ident = $name: $default, $min, $max, $step; )*);
     };
 }
 

@@ -32,7 +32,9 @@ use crate::eval;
 use crate::features;
 use crate::position::{move_to_uci, Position};
 use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
+use crate::techniques::COMPILED;
 use crate::time::{limits_for, nodes_per_second, GoParams};
+use crate::tune;
 
 /// The search thread's stack: the search recurses up to `MAX_PLY` deep, with
 /// move lists in each frame, so the default 2 MiB is not a comfortable margin.
@@ -211,6 +213,12 @@ impl Engine {
             self.out.line(&spin.declaration());
         }
         self.out.line(&format!("option name {SEARCH_STATS} type check default false"));
+        // A tuning build exposes the compiled techniques' tunables.
+        if tune::TUNING {
+            for tunable in tune::compiled_tunables() {
+                self.out.line(&tunable.uci_option());
+            }
+        }
         self.out.line("uciok");
     }
 
@@ -274,7 +282,16 @@ impl Engine {
                     _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
                 };
             }
-            _ => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
+            _ => match tune::find(&name).filter(|_| tune::TUNING) {
+                Some(tunable) => {
+                    let text = need_value(tunable.name)?;
+                    let number: i32 = text.parse().map_err(|_| {
+                        format!("setoption {}: '{}' is not a whole number", tunable.name, shorten(text))
+                    })?;
+                    tunable.set(number).map_err(|error| format!("setoption {error}"))?;
+                }
+                None => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
+            },
         }
         Ok(())
     }
@@ -384,7 +401,7 @@ impl SearchJob {
                     out.line(&format!("info depth 0 score {score}"));
                 }
                 if self.print_stats {
-                    for line in result.stats.report_lines() {
+                    for line in result.stats.report_lines_for(&COMPILED) {
                         out.line(&format!("info string {line}"));
                     }
                 }

@@ -206,3 +206,22 @@ fn extreme_thresholds_do_not_overflow() {
     assert_eq!(see_value(&position, uci("a1a2")), 0);
     assert!(see_ge(&position, uci("a1a2"), 0));
 }
+
+#[test]
+fn capture_facts_see_safe_captures_and_the_best_victim() {
+    use prunelab::see::{best_victim_value, has_safe_capture};
+    // Nxe5 wins a pawn; Qxd7+ loses the queen.
+    let safe = Board::from_fen("3qk3/3p4/8/4p3/8/5N2/3Q4/4K3 w - - 0 1", false).unwrap();
+    assert!(has_safe_capture(&safe));
+    assert_eq!(best_victim_value(&safe), 100);
+    let unsafe_only = Board::from_fen("3qk3/3p4/8/8/8/8/3Q4/4K3 w - - 0 1", false).unwrap();
+    assert!(!has_safe_capture(&unsafe_only));
+    // The knight attacks the rook on d4 and the queen on g5.
+    let fork = Board::from_fen("4k3/8/8/6q1/3r4/5N2/8/4K3 w - - 0 1", false).unwrap();
+    assert_eq!(best_victim_value(&fork), 900);
+    assert!(has_safe_capture(&fork));
+    assert_eq!(best_victim_value(&Board::default()), 0);
+    // En passant captures a pawn.
+    let en_passant = Board::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", false).unwrap();
+    assert_eq!(best_victim_value(&en_passant), 100);
+}

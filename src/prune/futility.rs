@@ -1,10 +1,133 @@
-//! Futility pruning (being written).
+//! Futility pruning: near the horizon a quiet move can change the static
+//! evaluation only by a positional amount, so when the static eval plus a
+//! margin for that amount cannot reach alpha, the move is futile and is
+//! skipped without a search (it still counts as a legal move, so the node is
+//! never mistaken for stalemate).
+//!
+//! Also called: "frontier" futility pruning (depth 1, Schaeffer's original
+//! form), "extended futility pruning" (Heinz: the same test one ply further
+//! up, at "pre-frontier" nodes of depth 2, with a rook-sized margin; depth 3
+//! is the "pre-pre-frontier", where Heinz razors instead), "parent-node
+//! futility" in Stockfish's move loop (on `lmrDepth`), and in Ethereal
+//! `FutilityPruningDepth`/`FutilityMargin`. Reverse futility (static null
+//! move, `reverse_futility.rs`) is the mirror test against beta.
+//!
+//! Phases, side by side (a move is "prunable" when it is quiet — neither a
+//! capture nor a promotion —, does not give check, is not the node's first
+//! legal move, and the side to move is not in check):
+//!
+//! | feature | plan | depth limit | margin at depth d |
+//! | --- | --- | --- | --- |
+//! | `futility-2.1` | plan 002, 2.1 | d ≤ 4 | 150 + 60·d |
+//! | `futility-2.2` | plan 002, 2.2 | d ≤ 4 | 130 + 75·d |
+//! | `futility-2.3` | plan 002, 2.3 | d ≤ 6 | 130 + 75·d |
+//! | `futility-2.4` | plan 002, 2.4 (Laser) | d ≤ 6 | 115 + 90·d |
+//! | `futility-progressive` | plan 003, 1.1 | d ≤ 7 | 150, 300, 450, 600, 675, 750, 825 |
+//!
+//! The 2.x phases are a chain (each implies the one before), at non-PV nodes
+//! only: a prunable move is skipped when `static_eval + margin(d) ≤ alpha`.
+//! The margin and the depth limit are the tunables `FutilityMarginBase`,
+//! `FutilityMarginDepth` and `FutilityMaxDepth`, whose defaults are the
+//! compiled phase's numbers.
+//!
+//! - `futility-node` (plan 002, 2.1 as written): the plan's code for 2.1 read
+//!   as a node-level test. Before any move is generated, a non-PV node not in
+//!   check with `depth ≤ 4` returns `static_eval` when
+//!   `static_eval + 150 + 60·depth ≤ alpha`. One guard goes beyond the plan:
+//!   `|alpha| < MATE_BOUND` (with a mate score as alpha the test would return
+//!   a static eval as if it bounded a mate). The literal test cuts nodes whose
+//!   saving reply is a capture or a quiet mate, which is what makes the
+//!   comparison with the move-level reading worth having: after the quiet
+//!   sacrifice 1.Qg6 in `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w`
+//!   the mating side is a queen down, so it never sees the mate in two.
+//!   With a 2.x phase or the progressive table on, it uses the same margin
+//!   and depth limit as the move-level test.
+//! - `futility-progressive` (plan 003, 1.1; implies 2.1): the margin table
+//!   [`PROGRESSIVE_MARGINS`] for depths 1-7 replaces the 2.x formula (at
+//!   every phase), and the depth limit is 7.
+//! - `futility-effective-depth` (plan 003, phase 2; implies 2.1; the idea of
+//!   Stockfish's `lmrDepth`): the depth limit and the margin are taken at
+//!   the effective depth `max(depth − reduction, 1)`, where `reduction` is
+//!   the late move reduction the move would get, so a late quiet move at a
+//!   deeper node is judged as if the node were as shallow as its reduced
+//!   search; the floor of 1 keeps the frontier's margin as the smallest. It is gated on
+//!   the child's PV status (`candidate.child_is_pv`) instead of the node's,
+//!   so later moves of a PV node may be pruned too.
+//! - `futility-tactical-guards` (plan 003; implies 2.1): the TT move, the
+//!   killers and the countermove are never pruned (moves giving check never
+//!   are, at any phase); and when the side to move has a capture with
+//!   SEE ≥ 0, futility applies only at (effective) depth ≤ 2. That capture
+//!   test generates the captures, so it runs only for a move that would
+//!   otherwise be pruned, and its answer is cached per ply and position.
+//! - `futility-victim` (plan 003, priority 2): extended futility with the
+//!   victim's value, at non-PV nodes of depth 4-7: a prunable quiet move is
+//!   skipped when `static_eval + best_victim + margin < alpha`, where
+//!   `best_victim` is the value of the most valuable enemy piece the side to
+//!   move can capture (legal captures; 0 when there is none) and the margin
+//!   is the tunable `FutilityVictimMargin` (100 cp: about a pawn of
+//!   positional gain beyond winning that piece). It is independent of the
+//!   2.x chain and may be on alone.
+//!
+//! Composition when several are on:
+//! - the 2.x test runs first; the progressive table replaces its margin and
+//!   limit, the effective depth replaces the depth it is judged at (and the
+//!   PV gate), and the tactical guards restrict it;
+//! - the victim test runs on moves the 2.x test kept, always at the node's
+//!   own depth and always gated on the node being non-PV; of the tactical
+//!   guards only the move exemptions (TT move, killers, countermove) apply
+//!   to it, since it already accounts for captures through `best_victim`;
+//! - the node-level test shares the margin and depth limit of the move-level
+//!   test and none of its per-move refinements.
+//!
+//! Telemetry: `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]`,
+//! then `fut_eff_b=[...]` (cutoffs by effective depth) with
+//! `futility-effective-depth`, `guarded=G capture_limited=C` with the
+//! tactical guards, `victim_att=A victim_cut=B` with `futility-victim`; and
+//! `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[...] capture_kept=K` for
+//! the node level.
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::stats::SearchStats;
-use crate::techniques::{same, TechniqueSet};
+use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
+use crate::stats::{SearchStats, Technique, TechniqueCounters};
+use crate::techniques::{same, TechniqueSet, COMPILED};
+use crate::tunables;
+
+tunables! {
+    /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
+    FUTILITY_MARGIN_BASE = "FutilityMarginBase": COMPILED.futility.margin_base, 0, 400, 10;
+    /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
+    FUTILITY_MARGIN_DEPTH = "FutilityMarginDepth": COMPILED.futility.depth_margin, 0, 200, 5;
+    /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
+    /// progressive: 7, capped by its table).
+    FUTILITY_MAX_DEPTH = "FutilityMaxDepth": COMPILED.futility.max_depth, 1, 10, 1;
+    /// `futility-victim`: margin beyond the best capturable victim.
+    FUTILITY_VICTIM_MARGIN = "FutilityVictimMargin": 100, 0, 400, 10;
+}
+
+/// The plan 003 (1.1) margin table for depths 1-7.
+pub const PROGRESSIVE_MARGINS: [i32; 7] = [150, 300, 450, 600, 675, 750, 825];
+
+/// `futility-victim` applies at node depths in this range.
+pub const VICTIM_MIN_DEPTH: i32 = 4;
+pub const VICTIM_MAX_DEPTH: i32 = 7;
+
+/// `futility-tactical-guards`: with a capture of SEE ≥ 0 available,
+/// futility applies only at or below this (effective) depth.
+pub const SAFE_CAPTURE_MAX_DEPTH: i32 = 2;
+
+/// The plan 002 phases' numbers: (margin base, margin per ply, depth limit),
+/// indexed by `move_phase` (0, off, carries 2.1's numbers so the tunables'
+/// defaults stay meaningful).
+const PHASES: [(i32, i32, i32); 5] = [(150, 60, 4), (150, 60, 4), (130, 75, 4), (130, 75, 6), (115, 90, 6)];
+
+/// `extra` slots of the `Futility` counters.
+const EXTRA_VICTIM_ATTEMPTS: usize = 0;
+const EXTRA_VICTIM_CUTOFFS: usize = 1;
+const EXTRA_GUARDED: usize = 2;
+const EXTRA_CAPTURE_LIMITED: usize = 3;
+/// `buckets` slots: 0..4 by node depth, 4..8 by effective depth.
+const EFFECTIVE_BUCKETS: usize = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Futility {
@@ -15,6 +138,11 @@ pub struct Futility {
     pub effective_depth: bool,
     pub tactical_guards: bool,
     pub victim: bool,
+    /// The phase's margin base, margin per ply and depth limit (derived from
+    /// `move_phase` and `progressive`; read through the tunables).
+    pub margin_base: i32,
+    pub depth_margin: i32,
+    pub max_depth: i32,
 }
 
 impl Futility {
@@ -25,6 +153,9 @@ impl Futility {
         effective_depth: false,
         tactical_guards: false,
         victim: false,
+        margin_base: PHASES[0].0,
+        depth_margin: PHASES[0].1,
+        max_depth: PHASES[0].2,
     };
 
     pub const fn with(self, feature: &str) -> Self {
@@ -54,31 +185,457 @@ impl Futility {
         } else if same(feature, "futility-victim") {
             next.victim = true;
         }
+        next.resolved()
+    }
+
+    /// The derived numbers from the phase flags, whatever order the features
+    /// were switched on in.
+    const fn resolved(self) -> Self {
+        let mut next = self;
+        let (base, per_ply, limit) = PHASES[next.move_phase as usize];
+        next.margin_base = base;
+        next.depth_margin = per_ply;
+        next.max_depth = if next.progressive { PROGRESSIVE_MARGINS.len() as i32 } else { limit };
         next
     }
 
     pub const fn is_on(&self) -> bool {
         self.move_phase > 0 || self.node_level || self.progressive || self.victim
     }
+
+    /// Whether any move-level test (the 2.x chain or the victim test) is on.
+    pub const fn move_level(&self) -> bool {
+        self.move_phase > 0 || self.progressive || self.victim
+    }
+
+    /// The futility margin at `depth` (1-based; the progressive table is
+    /// clamped to its depths).
+    pub fn margin(&self, depth: i32) -> i32 {
+        if self.progressive {
+            PROGRESSIVE_MARGINS[(depth.clamp(1, PROGRESSIVE_MARGINS.len() as i32) - 1) as usize]
+        } else {
+            FUTILITY_MARGIN_BASE.value_or(self.margin_base) + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin) * depth
+        }
+    }
+
+    /// Futility applies at or below this depth.
+    pub fn max_depth(&self) -> i32 {
+        let limit = FUTILITY_MAX_DEPTH.value_or(self.max_depth);
+        if self.progressive {
+            limit.min(PROGRESSIVE_MARGINS.len() as i32)
+        } else {
+            limit
+        }
+    }
+
+    /// The depth the move-level test judges a move at: the node's depth, or
+    /// with `futility-effective-depth` the depth minus the move's late move
+    /// reduction, never below 1.
+    pub fn judged_depth(&self, depth: i32, reduction: i32) -> i32 {
+        if self.effective_depth {
+            (depth - reduction).max(1)
+        } else {
+            depth
+        }
+    }
+
+    /// The futility test itself: the eval plus the margin cannot reach alpha.
+    pub fn is_futile(&self, static_eval: i32, alpha: i32, depth: i32) -> bool {
+        static_eval + self.margin(depth) <= alpha
+    }
+
+    /// Whether the node-level test may run (the caller excludes check and PV).
+    pub fn node_applies(&self, depth: i32, alpha: i32) -> bool {
+        self.node_level && depth <= self.max_depth() && alpha.abs() < MATE_BOUND
+    }
+
+    /// `futility-victim`'s margin.
+    pub fn victim_margin(&self) -> i32 {
+        FUTILITY_VICTIM_MARGIN.get()
+    }
+
+    /// `futility-victim`'s test, given the best capturable victim's value.
+    pub fn victim_is_futile(&self, static_eval: i32, best_victim: i32, alpha: i32) -> bool {
+        static_eval + best_victim + self.victim_margin() < alpha
+    }
 }
 
-crate::tunables! {}
+/// Depth bucket for `fut_b`: d1-3, d4-6, d7-9, d10+.
+pub fn bucket(depth: i32) -> usize {
+    ((depth.max(1) - 1) / 3).min(3) as usize
+}
+
+/// Which move-level test pruned a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    Phase,
+    Victim,
+}
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    pub(crate) fn node_futility<NT: NodeType>(&mut self, _node: &Node) -> Option<i32> {
-        None
+    /// Step 7: futility at node level (`futility-node`), the plan's literal
+    /// code. Returns the score to return when the node is pruned; the caller
+    /// excludes check and singular-exclusion searches.
+    pub(crate) fn node_futility<NT: NodeType>(&mut self, node: &Node) -> Option<i32> {
+        let futility = T::TECHNIQUES.futility;
+        if NT::PV || !futility.node_level {
+            return None;
+        }
+        debug_assert!(!node.in_check && node.static_eval != NO_EVAL, "node futility in check");
+        if !futility.node_applies(node.depth, node.alpha) {
+            return None;
+        }
+        self.stats.technique(Technique::FutilityNode).attempts += 1;
+        if !futility.is_futile(node.static_eval, node.alpha, node.depth) {
+            return None;
+        }
+        debug_assert!(!NT::PV && node.alpha.abs() < MATE_BOUND);
+        let counters = self.stats.technique(Technique::FutilityNode);
+        counters.cutoffs += 1;
+        counters.buckets[bucket(node.depth)] += 1;
+        Some(node.static_eval)
     }
 
+    /// Step 11a: whether futility skips this move. Called after the child is
+    /// made, never at the root nor for the first searched move.
     pub(crate) fn futility_prunes_move<NT: NodeType>(
         &mut self,
-        _board: &Board,
-        _node: &Node,
-        _candidate: &Candidate,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
     ) -> bool {
-        false
+        let futility = T::TECHNIQUES.futility;
+        if !futility.move_level() {
+            return false;
+        }
+        debug_assert!(!NT::ROOT, "futility at the root");
+        // Plan 002's preconditions, common to every move-level test.
+        if node.in_check || !candidate.quiet || candidate.gives_check || candidate.move_number <= 1 {
+            return false;
+        }
+        // The PV status the 2.x test is gated on: the node's, or with the
+        // effective depth the child's.
+        let gated_pv = if futility.effective_depth { candidate.child_is_pv } else { NT::PV };
+        let judged_depth = futility.judged_depth(node.depth, candidate.reduction);
+        let phase_applies = futility.move_phase > 0 && !gated_pv && judged_depth <= futility.max_depth();
+        let victim_applies = futility.victim && !NT::PV && (VICTIM_MIN_DEPTH..=VICTIM_MAX_DEPTH).contains(&node.depth);
+        if !phase_applies && !victim_applies {
+            return false;
+        }
+        if futility.tactical_guards && (candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move) {
+            self.stats.technique(Technique::Futility).extra[EXTRA_GUARDED] += 1;
+            return false;
+        }
+        debug_assert!(node.static_eval != NO_EVAL, "futility without a static eval");
+        self.stats.technique(Technique::Futility).attempts += 1;
+
+        let mut pruned_by = None;
+        if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
+            if futility.tactical_guards
+                && judged_depth > SAFE_CAPTURE_MAX_DEPTH
+                && self.has_safe_capture(board, node.ply)
+            {
+                self.stats.technique(Technique::Futility).extra[EXTRA_CAPTURE_LIMITED] += 1;
+            } else {
+                pruned_by = Some(Rule::Phase);
+            }
+        }
+        if pruned_by.is_none() && victim_applies {
+            self.stats.technique(Technique::Futility).extra[EXTRA_VICTIM_ATTEMPTS] += 1;
+            // The victim's value is never negative: no capture can help
+            // when the eval and the margin alone reach alpha.
+            if futility.victim_is_futile(node.static_eval, 0, node.alpha)
+                && futility.victim_is_futile(node.static_eval, self.best_victim_value(board, node.ply), node.alpha)
+            {
+                pruned_by = Some(Rule::Victim);
+            }
+        }
+        let Some(rule) = pruned_by else {
+            return false;
+        };
+
+        debug_assert!(!node.in_check && candidate.quiet && !candidate.gives_check && candidate.move_number > 1);
+        let bucket_depth = match rule {
+            Rule::Phase => {
+                debug_assert!(futility.effective_depth || !NT::PV, "parent-gated futility at a PV node");
+                judged_depth
+            }
+            Rule::Victim => {
+                debug_assert!(!NT::PV, "victim futility at a PV node");
+                node.depth
+            }
+        };
+        let counters = self.stats.technique(Technique::Futility);
+        counters.cutoffs += 1;
+        counters.buckets[bucket(node.depth)] += 1;
+        counters.buckets[EFFECTIVE_BUCKETS + bucket(bucket_depth)] += 1;
+        if rule == Rule::Victim {
+            counters.extra[EXTRA_VICTIM_CUTOFFS] += 1;
+        }
+        true
     }
 }
 
-pub fn report(_stats: &SearchStats, _config: &Futility) -> Option<String> {
-    None
+/// `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]` plus the
+/// variants' fields, when a move-level test is on.
+fn move_line(counters: &TechniqueCounters, config: &Futility) -> String {
+    let mut line = format!("fut: {} fut_b={}", counters.rate(), counters.buckets(EFFECTIVE_BUCKETS));
+    if config.effective_depth {
+        let effective: Vec<String> = counters.buckets[EFFECTIVE_BUCKETS..].iter().map(u64::to_string).collect();
+        line.push_str(&format!(" fut_eff_b=[{}]", effective.join(",")));
+    }
+    if config.tactical_guards {
+        line.push_str(&format!(
+            " guarded={} capture_limited={}",
+            counters.extra[EXTRA_GUARDED], counters.extra[EXTRA_CAPTURE_LIMITED]
+        ));
+    }
+    if config.victim {
+        line.push_str(&format!(
+            " victim_att={} victim_cut={}",
+            counters.extra[EXTRA_VICTIM_ATTEMPTS], counters.extra[EXTRA_VICTIM_CUTOFFS]
+        ));
+    }
+    line
+}
+
+/// `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[d1-3,d4-6,d7-9,d10+]`.
+fn node_line(counters: &TechniqueCounters) -> String {
+    format!("fut_node: {} fut_node_b={}", counters.rate(), counters.buckets(EFFECTIVE_BUCKETS))
+}
+
+/// Every futility telemetry line: `fut:` for the move level, `fut_node:` for
+/// the node level, each only when on.
+pub fn report_lines(stats: &SearchStats, config: &Futility) -> Vec<String> {
+    let mut lines = Vec::new();
+    if config.move_level() {
+        lines.push(move_line(stats.counters(Technique::Futility), config));
+    }
+    if config.node_level {
+        lines.push(node_line(stats.counters(Technique::FutilityNode)));
+    }
+    lines
+}
+
+/// The first of [`report_lines`], None when futility is off. It is the only
+/// line unless both the move and the node level are on; callers that print
+/// every line should use `report_lines`.
+pub fn report(stats: &SearchStats, config: &Futility) -> Option<String> {
+    report_lines(stats, config).into_iter().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::position::Position;
+    use crate::search::{uci_score, SearchLimits, SearchResult, Searcher};
+    use crate::techniques::Techniques;
+
+    fn set(features: &[&str]) -> Futility {
+        Techniques::from_features(features).unwrap().futility
+    }
+
+    fn margins(config: Futility) -> Vec<i32> {
+        (1..=config.max_depth()).map(|depth| config.margin(depth)).collect()
+    }
+
+    #[test]
+    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the phase")]
+    fn margins_follow_each_phase() {
+        assert_eq!(margins(set(&["futility-2.1"])), [210, 270, 330, 390]);
+        assert_eq!(margins(set(&["futility-2.2"])), [205, 280, 355, 430]);
+        assert_eq!(margins(set(&["futility-2.3"])), [205, 280, 355, 430, 505, 580]);
+        assert_eq!(margins(set(&["futility-2.4"])), [205, 295, 385, 475, 565, 655]);
+        assert_eq!(margins(set(&["futility-progressive"])), PROGRESSIVE_MARGINS);
+        assert_eq!(PROGRESSIVE_MARGINS, [150, 300, 450, 600, 675, 750, 825]);
+        // The table replaces the formula at every phase.
+        assert_eq!(margins(set(&["futility-2.4", "futility-progressive"])), PROGRESSIVE_MARGINS);
+        // futility-node alone is plan 002's 2.1 code: 150 + 60·d to depth 4.
+        assert_eq!(margins(set(&["futility-node"])), [210, 270, 330, 390]);
+        assert_eq!(set(&["futility-victim"]).victim_margin(), 100);
+    }
+
+    #[test]
+    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the phase")]
+    fn depth_limits_follow_each_phase() {
+        let limit = |features: &[&str]| set(features).max_depth();
+        assert_eq!(limit(&["futility-2.1"]), 4);
+        assert_eq!(limit(&["futility-2.2"]), 4);
+        assert_eq!(limit(&["futility-2.3"]), 6);
+        assert_eq!(limit(&["futility-2.4"]), 6);
+        assert_eq!(limit(&["futility-progressive"]), 7);
+        assert_eq!(limit(&["futility-2.4", "futility-progressive"]), 7);
+        assert_eq!(limit(&["futility-node"]), 4);
+        assert_eq!((VICTIM_MIN_DEPTH, VICTIM_MAX_DEPTH, SAFE_CAPTURE_MAX_DEPTH), (4, 7, 2));
+    }
+
+    #[test]
+    fn phases_resolve_whatever_the_order() {
+        let forward = Futility::BASELINE.with("futility-progressive").with("futility-2.1").with("futility-2.4");
+        let backward = Futility::BASELINE.with("futility-2.4").with("futility-2.1").with("futility-progressive");
+        assert_eq!(forward, backward);
+        assert_eq!(forward, set(&["futility-2.4", "futility-progressive"]));
+        assert_eq!((forward.move_phase, forward.max_depth), (4, 7));
+        assert!(!Futility::BASELINE.is_on() && !Futility::BASELINE.move_level());
+        assert!(set(&["futility-victim"]).move_level() && set(&["futility-victim"]).move_phase == 0);
+        assert!(set(&["futility-node"]).is_on() && !set(&["futility-node"]).move_level());
+        for feature in ["futility-progressive", "futility-effective-depth", "futility-tactical-guards"] {
+            assert_eq!(set(&[feature]).move_phase, 1, "{feature} implies 2.1");
+        }
+    }
+
+    #[test]
+    fn futility_test_is_inclusive_and_victim_test_strict() {
+        let config = set(&["futility-2.1", "futility-victim"]);
+        assert!(config.is_futile(0, 210, 1));
+        assert!(!config.is_futile(0, 209, 1));
+        assert!(config.victim_is_futile(0, 320, 421));
+        assert!(!config.victim_is_futile(0, 320, 420));
+    }
+
+    #[test]
+    fn effective_depth_subtracts_the_reduction_down_to_one() {
+        let plain = set(&["futility-2.1"]);
+        let effective = set(&["futility-effective-depth"]);
+        assert_eq!(plain.judged_depth(9, 3), 9);
+        assert_eq!(effective.judged_depth(9, 3), 6);
+        assert_eq!(effective.judged_depth(3, 5), 1);
+        assert_eq!(effective.judged_depth(4, 0), 4);
+    }
+
+    #[test]
+    fn node_level_needs_depth_and_a_non_mate_alpha() {
+        let config = set(&["futility-node"]);
+        assert!(config.node_applies(4, 0));
+        assert!(!config.node_applies(5, 0));
+        assert!(!config.node_applies(2, MATE_BOUND));
+        assert!(!config.node_applies(2, -MATE_BOUND));
+        assert!(!set(&["futility-2.4"]).node_applies(1, 0));
+    }
+
+    #[test]
+    fn buckets_group_depths_by_three() {
+        assert_eq!([1, 3, 4, 6, 7, 9, 10, 30].map(bucket), [0, 0, 1, 1, 2, 2, 3, 3]);
+    }
+
+    #[test]
+    fn report_lines_follow_the_plans_format() {
+        let mut stats = SearchStats::default();
+        assert!(report(&stats, &Futility::BASELINE).is_none());
+        let counters = stats.technique(Technique::Futility);
+        counters.attempts = 8;
+        counters.cutoffs = 3;
+        counters.buckets = [2, 1, 0, 0, 3, 0, 0, 0];
+        counters.extra = [4, 1, 5, 6];
+        stats.technique(Technique::FutilityNode).attempts = 4;
+        stats.technique(Technique::FutilityNode).cutoffs = 1;
+        stats.technique(Technique::FutilityNode).buckets[0] = 1;
+        assert_eq!(report(&stats, &set(&["futility-2.1"])).unwrap(), "fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0]");
+        assert_eq!(
+            report_lines(&stats, &set(&["futility-effective-depth", "futility-tactical-guards", "futility-victim"])),
+            ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0] fut_eff_b=[3,0,0,0] guarded=5 capture_limited=6 victim_att=4 victim_cut=1"]
+        );
+        assert_eq!(
+            report(&stats, &set(&["futility-node"])).unwrap(),
+            "fut_node: att=4 cut=1 cut%=25.0% fut_node_b=[1,0,0,0]"
+        );
+        assert_eq!(report_lines(&stats, &set(&["futility-2.1", "futility-node"])).len(), 2);
+    }
+
+    #[test]
+    fn tunables_default_to_the_compiled_phase() {
+        let compiled = COMPILED.futility;
+        assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base);
+        assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin);
+        assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.max_depth);
+        let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name).collect();
+        assert_eq!(names, ["FutilityMarginBase", "FutilityMarginDepth", "FutilityMaxDepth", "FutilityVictimMargin"]);
+    }
+
+    crate::technique_set!(Baseline, []);
+    crate::technique_set!(Phase21, ["futility-2.1"]);
+    crate::technique_set!(Phase24, ["futility-2.4"]);
+    crate::technique_set!(NodeLevel, ["futility-node"]);
+    crate::technique_set!(Progressive, ["futility-progressive"]);
+    crate::technique_set!(EffectiveDepth, ["futility-effective-depth"]);
+    crate::technique_set!(TacticalGuards, ["futility-tactical-guards"]);
+    crate::technique_set!(Victim, ["futility-victim"]);
+    crate::technique_set!(
+        MoveLevel,
+        [
+            "futility-2.4",
+            "futility-progressive",
+            "futility-effective-depth",
+            "futility-tactical-guards",
+            "futility-victim"
+        ]
+    );
+    crate::technique_set!(
+        Family,
+        [
+            "futility-2.4",
+            "futility-node",
+            "futility-progressive",
+            "futility-effective-depth",
+            "futility-tactical-guards",
+            "futility-victim"
+        ]
+    );
+
+    fn search<T: TechniqueSet>(fen: &str, depth: i32) -> SearchResult {
+        let mut searcher = Searcher::new(16);
+        searcher.new_game();
+        let limits = SearchLimits { depth: Some(depth), ..Default::default() };
+        searcher.search_with::<T>(&Position::from_fen(fen).unwrap(), &limits, &AtomicBool::new(false), &mut |_| {})
+    }
+
+    const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+
+    fn assert_fires<T: TechniqueSet>(technique: Technique) -> SearchResult {
+        let baseline = search::<Baseline>(MIDDLEGAME, 8);
+        let with = search::<T>(MIDDLEGAME, 8);
+        let counters = with.stats.counters(technique);
+        assert!(counters.attempts > 0 && counters.cutoffs > 0, "{counters:?}");
+        assert_ne!(with.nodes, baseline.nodes);
+        assert_eq!(with.nodes, search::<T>(MIDDLEGAME, 8).nodes, "deterministic");
+        with
+    }
+
+    #[test]
+    fn each_variant_fires_and_changes_the_search() {
+        assert_fires::<Phase21>(Technique::Futility);
+        assert_fires::<Phase24>(Technique::Futility);
+        assert_fires::<NodeLevel>(Technique::FutilityNode);
+        assert_fires::<Progressive>(Technique::Futility);
+        let effective = assert_fires::<EffectiveDepth>(Technique::Futility);
+        let effective = effective.stats.counters(Technique::Futility);
+        assert_eq!(effective.buckets[..4].iter().sum::<u64>(), effective.cutoffs);
+        assert_eq!(effective.buckets[4..].iter().sum::<u64>(), effective.cutoffs);
+        let guarded = assert_fires::<TacticalGuards>(Technique::Futility);
+        assert!(guarded.stats.counters(Technique::Futility).extra[EXTRA_GUARDED] > 0);
+        let victim = assert_fires::<Victim>(Technique::Futility);
+        assert!(victim.stats.counters(Technique::Futility).extra[EXTRA_VICTIM_CUTOFFS] > 0);
+        assert_fires::<Family>(Technique::Futility);
+    }
+
+    /// The mates of `tests/features.rs`: quiet sacrifices and mating nets.
+    const MATES: [(&str, &str); 4] = [
+        ("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "mate 2"),
+        ("7k/pp4np/2p3p1/3pN1q1/3P4/Q7/1r3rPP/2R2RK1 w - - 0 1", "mate 2"),
+        ("k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1", "mate 3"),
+        ("r3k2r/pbp2pp1/3b1n2/1p6/3P3p/1B2N1Pq/PP1PQP1P/R1B2RK1 b kq - 0 1", "mate 3"),
+    ];
+
+    fn assert_mates_found<T: TechniqueSet>() {
+        for (fen, mate) in MATES {
+            assert_eq!(uci_score(search::<T>(fen, 8).score), mate, "{fen}");
+        }
+    }
+
+    #[test]
+    fn mates_are_still_found_with_every_move_level_variant_on() {
+        assert_mates_found::<MoveLevel>();
+    }
 }

@@ -6,12 +6,28 @@
 //! - Baseline: quiet moves from the fourth legal move on, at depth ≥ 3, not
 //!   in check, not killers, not giving check. The reduction is
 //!   `0.75 + ln(depth)·ln(move number) / 2.25`, one ply less at PV nodes.
-//! - `lmr-history` (plan 003): the reduction adjusted by the move's history,
-//!   with an extra ply for quiet moves after the 15th with bad history.
+//! - `lmr-history` (plan 003, also Stockfish's and Ethereal's history
+//!   term in LMR): the reduction of a reducible move (the baseline's
+//!   conditions decide which moves are reduced) is lowered by
+//!   `history / 8192` (`LmrHistoryDivisor`), rounding toward zero: one ply
+//!   less from +8192, two at the +16384 bound, one more from −8192, two at
+//!   −16384, unchanged in between. A quiet move after the 15th
+//!   (`LmrHistoryLateMove`: move number > 15, pruned moves counted) with
+//!   bad history (< 0) gets one more ply. The result is never below 0 (the
+//!   search also keeps it below the new depth). No counter of its own: the
+//!   baseline's `lmr: reduced=` line shows its effect.
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::techniques::{same, TechniqueSet};
+use crate::tunables;
+
+tunables! {
+    /// `lmr-history`: a ply less reduction per this much history.
+    LMR_HISTORY_DIVISOR = "LmrHistoryDivisor": 8192, 2048, 16384, 512;
+    /// `lmr-history`: quiet moves after this many get a ply more with bad history.
+    LMR_HISTORY_LATE_MOVE = "LmrHistoryLateMove": 15, 4, 40, 1;
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LateMoveReductions {
@@ -41,8 +57,22 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if !reducible {
             return 0;
         }
-        lmr_reduction(node.depth, candidate.move_number, NT::PV)
+        let reduction = lmr_reduction(node.depth, candidate.move_number, NT::PV);
+        if T::TECHNIQUES.lmr.history {
+            history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
+        } else {
+            reduction
+        }
     }
+}
+
+/// `lmr-history`: the reduction adjusted by the move's butterfly history.
+pub fn history_adjusted_reduction(reduction: i32, move_number: usize, history: i32) -> i32 {
+    let mut adjusted = reduction - history / LMR_HISTORY_DIVISOR.get();
+    if move_number > LMR_HISTORY_LATE_MOVE.get() as usize && history < 0 {
+        adjusted += 1;
+    }
+    adjusted.max(0)
 }
 
 /// Legal moves searched before reductions start.
@@ -116,5 +146,29 @@ mod tests {
         assert_eq!(lmr_reduction(10, 20, true), 2);
         assert_eq!(lmr_reduction(63, 63, false), 8);
         assert!(lmr_reduction(20, 30, false) >= lmr_reduction(10, 30, false));
+    }
+
+    #[test]
+    fn history_adjustment_follows_the_plan() {
+        assert_eq!((LMR_HISTORY_DIVISOR.get(), LMR_HISTORY_LATE_MOVE.get()), (8192, 15));
+        // history / 8192, rounded toward zero.
+        assert_eq!(
+            [-16384, -8192, -8191, 0, 8191, 8192, 16384].map(|h| history_adjusted_reduction(2, 10, h)),
+            [4, 3, 2, 2, 2, 1, 0]
+        );
+        // A ply more after the 15th move with history below zero.
+        assert_eq!(history_adjusted_reduction(2, 15, -1), 2);
+        assert_eq!(history_adjusted_reduction(2, 16, -1), 3);
+        assert_eq!(history_adjusted_reduction(2, 16, 0), 2);
+        assert_eq!(history_adjusted_reduction(2, 16, -8192), 4);
+        // Never below zero.
+        assert_eq!(history_adjusted_reduction(1, 4, 16384), 0);
+        assert_eq!(history_adjusted_reduction(0, 30, 16384), 0);
+    }
+
+    #[test]
+    fn feature_switches_history_on() {
+        assert_eq!(LateMoveReductions::BASELINE, LateMoveReductions { history: false });
+        assert_eq!(LateMoveReductions::BASELINE.with("lmr-history"), LateMoveReductions { history: true });
     }
 }

@@ -30,7 +30,7 @@ use crate::techniques::Techniques;
 pub fn report_lines(stats: &SearchStats, set: &Techniques) -> Vec<String> {
     let mut lines = Vec::new();
     lines.extend(razoring::report(stats, &set.razoring));
-    lines.extend(futility::report(stats, &set.futility));
+    lines.extend(futility::report_lines(stats, &set.futility));
     lines.extend(move_count::report(stats, &set.move_count));
     lines.extend(null_move::report(stats, &set.null_move));
     lines.extend(see_pruning::report(stats, &set.see_pruning));

@@ -1,15 +1,57 @@
-//! ProbCut (plan 002, phase 5).
+//! ProbCut: at a deep non-PV node, a good capture whose reduced-depth search
+//! beats beta by a margin would very probably beat beta at full depth too, so
+//! the node fails high on the shallow result.
+//!
+//! Also called: "probabilistic cutoff" (Buro's ProbCut, from Othello; chess
+//! engines use the simplified form below: one margin, one reduced depth,
+//! no statistics), Stockfish's "Step 11. ProbCut".
+//!
+//! Phases, side by side:
+//! - `probcut` (plan 002, phase 5): non-PV, not in check, not in a
+//!   singular-exclusion search (both excluded by the caller), depth ≥ 5
+//!   (`ProbcutMinDepth`), |beta| below the mate bound. With
+//!   `rbeta = beta + 100` (`ProbcutMargin`), every capture (and queen
+//!   promotion, as in Stockfish's capture stage) in MVV-LVA order with
+//!   `SEE ≥ rbeta − static_eval` is played and first checked by a null-window
+//!   quiescence search around rbeta from the child's view
+//!   (`−qsearch(−rbeta, −rbeta + 1)`); only when that is ≥ rbeta does a
+//!   null-window search at depth − 4 (`ProbcutDepthReduction`: the child's
+//!   depth, as Stockfish's `depth − 4`) confirm it. When both are ≥ rbeta
+//!   the node returns that score. Like Stockfish, the cut is stored in the
+//!   transposition table as a lower bound at depth − 3 with the capture as
+//!   its move. Stockfish's extra gate (skip when a TT entry of depth ≥
+//!   depth − 3 already scores below rbeta) is not part of the plan and is
+//!   left out.
+//!
+//! Telemetry: `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D
+//! pc_b=[d5-6,d7-8,d9-10,d11+]`: an attempt is a node that met the node
+//! conditions, `moves` counts captures played, `deep` the depth − 4 searches
+//! their quiescence result earned, and the buckets count cutoffs by depth.
 
 use cozy_chess::Board;
 
-use crate::search::{Node, NodeType, Worker};
-use crate::stats::SearchStats;
+use crate::movepick::{self, pick_next, ScoredMove};
+use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::see::see_ge;
+use crate::stats::{SearchStats, Technique};
 use crate::techniques::{same, TechniqueSet};
+use crate::tt::Bound;
 use crate::tunables;
 
 tunables! {
+    /// rbeta = beta + this.
     PROBCUT_MARGIN = "ProbcutMargin": 100, 50, 300, 10;
+    /// ProbCut runs at this depth and deeper.
+    PROBCUT_MIN_DEPTH = "ProbcutMinDepth": 5, 3, 10, 1;
+    /// The confirming search runs at depth − this.
+    PROBCUT_DEPTH_REDUCTION = "ProbcutDepthReduction": 4, 2, 6, 1;
 }
+
+/// A cut is stored as a lower bound at depth − this (Stockfish).
+pub const PROBCUT_TT_DEPTH_REDUCTION: i32 = 3;
+
+const EXTRA_MOVES: usize = 0;
+const EXTRA_DEEP_SEARCHES: usize = 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProbCut {
@@ -32,12 +74,135 @@ impl ProbCut {
     }
 }
 
+/// The raised beta the captures must reach.
+pub fn probcut_beta(beta: i32) -> i32 {
+    beta + PROBCUT_MARGIN.get()
+}
+
+/// Whether a node may try ProbCut (the caller excludes check and PV nodes).
+pub fn probcut_applies(depth: i32, beta: i32) -> bool {
+    depth >= PROBCUT_MIN_DEPTH.get() && beta.abs() < MATE_BOUND
+}
+
+/// Depth bucket for `pc_b`: d5-6, d7-8, d9-10, d11+.
+fn bucket(depth: i32) -> usize {
+    ((depth - 5).max(0) / 2).min(3) as usize
+}
+
 impl<T: TechniqueSet> Worker<'_, T> {
-    pub(crate) fn probcut<NT: NodeType>(&mut self, _board: &Board, _node: &Node) -> Option<i32> {
-        None
+    /// Step 10: the score to return when a capture's reduced search proves
+    /// the node fails high.
+    pub(crate) fn probcut<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
+        if !T::TECHNIQUES.probcut.is_on() || NT::PV || !probcut_applies(node.depth, node.beta) {
+            return None;
+        }
+        debug_assert!(!node.in_check, "probcut in check");
+        debug_assert!(self.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
+        let (depth, ply) = (node.depth, node.ply);
+        let rbeta = probcut_beta(node.beta);
+        let see_threshold = rbeta - node.static_eval;
+        self.stats.technique(Technique::ProbCut).attempts += 1;
+
+        // The move loop regenerates this ply's list afterwards, so ProbCut
+        // borrows it rather than allocating.
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        movepick::generate(board, true, &mut moves);
+        movepick::score_tactical(board, &mut moves);
+        let mut result = None;
+        let mut picked = 0;
+        while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
+            picked += 1;
+            if !see_ge(board, mv, see_threshold) {
+                continue;
+            }
+            self.stats.technique(Technique::ProbCut).extra[EXTRA_MOVES] += 1;
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.stack[ply].current_move = Some(mv);
+            self.stack[ply].moved_piece = board.piece_on(mv.from);
+            self.stack[ply + 1].null_move_played = false;
+            self.hash_path.push(node.hash);
+            let mut score = -self.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
+            if score >= rbeta && !self.aborted {
+                self.stats.technique(Technique::ProbCut).extra[EXTRA_DEEP_SEARCHES] += 1;
+                let reduced_depth = depth - PROBCUT_DEPTH_REDUCTION.get();
+                score = -self.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
+            }
+            self.hash_path.pop();
+            if self.aborted {
+                break;
+            }
+            if score >= rbeta {
+                self.tt.store(
+                    node.hash,
+                    Some(mv),
+                    score,
+                    node.static_eval,
+                    depth - PROBCUT_TT_DEPTH_REDUCTION,
+                    Bound::Lower,
+                    ply,
+                );
+                let counters = self.stats.technique(Technique::ProbCut);
+                counters.cutoffs += 1;
+                counters.buckets[bucket(depth)] += 1;
+                result = Some(score);
+                break;
+            }
+        }
+        self.move_lists[ply] = moves;
+        if self.aborted {
+            return None;
+        }
+        result
     }
 }
 
-pub fn report(_stats: &SearchStats, _config: &ProbCut) -> Option<String> {
-    None
+/// `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D pc_b=[d5-6,d7-8,d9-10,d11+]`.
+pub fn report(stats: &SearchStats, config: &ProbCut) -> Option<String> {
+    config.is_on().then(|| {
+        let counters = stats.counters(Technique::ProbCut);
+        format!(
+            "probcut: {} moves={} deep={} pc_b={}",
+            counters.rate(),
+            counters.extra[EXTRA_MOVES],
+            counters.extra[EXTRA_DEEP_SEARCHES],
+            counters.buckets(4)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plan_numbers() {
+        assert_eq!(PROBCUT_MARGIN.get(), 100);
+        assert_eq!(PROBCUT_MIN_DEPTH.get(), 5);
+        assert_eq!(PROBCUT_DEPTH_REDUCTION.get(), 4);
+        assert_eq!(PROBCUT_TT_DEPTH_REDUCTION, 3);
+        assert_eq!(probcut_beta(40), 140);
+        assert_eq!(probcut_beta(-250), -150);
+    }
+
+    #[test]
+    fn applies_from_depth_5_outside_mate_scores() {
+        assert!(!probcut_applies(4, 0));
+        assert!(probcut_applies(5, 0));
+        assert!(probcut_applies(12, MATE_BOUND - 1));
+        assert!(!probcut_applies(12, MATE_BOUND));
+        assert!(!probcut_applies(12, -MATE_BOUND));
+    }
+
+    #[test]
+    fn buckets_pair_depths() {
+        assert_eq!([5, 6, 7, 8, 9, 10, 11, 30].map(bucket), [0, 0, 1, 1, 2, 2, 3, 3]);
+    }
+
+    #[test]
+    fn report_only_when_on() {
+        assert_eq!(report(&SearchStats::default(), &ProbCut::BASELINE), None);
+        let line = report(&SearchStats::default(), &ProbCut::BASELINE.with("probcut")).unwrap();
+        assert_eq!(line, "probcut: att=0 cut=0 cut%=0.0% moves=0 deep=0 pc_b=[0,0,0,0]");
+    }
 }

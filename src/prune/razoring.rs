@@ -32,14 +32,13 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::material_balance;
-use crate::movepick;
 use crate::position::game_phase;
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
-use crate::see::see_ge;
 use crate::stats::{SearchStats, Technique};
 use crate::techniques::{same, TechniqueSet};
 use crate::tt::Bound;
 use crate::tunables;
+use crate::tune::Tunable;
 
 /// Two razoring styles in one build: a compile error naming both.
 macro_rules! exclusive_styles {
@@ -67,20 +66,27 @@ const STYLE_FEATURES: [&str; 7] =
     ["razor-r1", "razor-plan-4.1", "razor-sf", "razor-heinz", "razor-hyatt", "razor-strelka", "razor-crafty"];
 
 tunables! {
+    list CHAIN_TUNABLES;
     RAZOR_MARGIN_1 = "RazorMargin1": 300, 100, 600, 20;
     RAZOR_MARGIN_2 = "RazorMargin2": 500, 200, 900, 20;
     RAZOR_TACTICAL_BONUS = "RazorTacticalBonus": 150, 0, 400, 10;
     RAZOR_ENDGAME_BONUS = "RazorEndgameBonus": 100, 0, 300, 10;
     RAZOR_OPENING_REDUCTION = "RazorOpeningReduction": 50, 0, 200, 10;
-    RAZOR_PLAN_MARGIN = "RazorPlanMargin": 300, 100, 600, 20;
+}
+tunables! { list PLAN_TUNABLES; RAZOR_PLAN_MARGIN = "RazorPlanMargin": 300, 100, 600, 20; }
+tunables! {
+    list STOCKFISH_TUNABLES;
     RAZOR_SF_BASE = "RazorSfBase": 512, 200, 900, 20;
     RAZOR_SF_DEPTH_MARGIN = "RazorSfDepthMargin": 293, 100, 500, 10;
-    RAZOR_HEINZ_MARGIN = "RazorHeinzMargin": 900, 500, 1300, 25;
-    RAZOR_HYATT_MARGIN = "RazorHyattMargin": 300, 100, 600, 20;
+}
+tunables! { list HEINZ_TUNABLES; RAZOR_HEINZ_MARGIN = "RazorHeinzMargin": 900, 500, 1300, 25; }
+tunables! { list HYATT_TUNABLES; RAZOR_HYATT_MARGIN = "RazorHyattMargin": 300, 100, 600, 20; }
+tunables! {
+    list STRELKA_TUNABLES;
     RAZOR_STRELKA_MARGIN_1 = "RazorStrelkaMargin1": 125, 50, 300, 10;
     RAZOR_STRELKA_MARGIN_2 = "RazorStrelkaMargin2": 175, 50, 400, 10;
-    RAZOR_CRAFTY_MARGIN = "RazorCraftyMargin": 50, 0, 200, 10;
 }
+tunables! { list CRAFTY_TUNABLES; RAZOR_CRAFTY_MARGIN = "RazorCraftyMargin": 50, 0, 200, 10; }
 
 /// At or below this game phase, the plans' endgame; at or above the other,
 /// their opening.
@@ -146,6 +152,22 @@ impl Razoring {
         !matches!(self, Razoring::Off)
     }
 
+    /// The tunables of this style (R1 uses the chain's first two, R2 three).
+    pub fn tunables(&self) -> &'static [&'static Tunable] {
+        match self {
+            Razoring::Off => &[],
+            Razoring::R1 => &CHAIN_TUNABLES[..2],
+            Razoring::R2 => &CHAIN_TUNABLES[..3],
+            Razoring::R3 => CHAIN_TUNABLES,
+            Razoring::Plan41 => PLAN_TUNABLES,
+            Razoring::Stockfish => STOCKFISH_TUNABLES,
+            Razoring::Heinz => HEINZ_TUNABLES,
+            Razoring::Hyatt => HYATT_TUNABLES,
+            Razoring::Strelka => STRELKA_TUNABLES,
+            Razoring::Crafty => CRAFTY_TUNABLES,
+        }
+    }
+
     /// Refuses two razoring styles in one feature list, naming both.
     pub fn check_exclusive(features: &[&str]) -> Result<(), String> {
         let styles: Vec<&str> = STYLE_FEATURES.iter().copied().filter(|style| features.contains(style)).collect();
@@ -181,13 +203,6 @@ impl Razoring {
     pub fn stockfish_margin(depth: i32) -> i32 {
         RAZOR_SF_BASE.get() + RAZOR_SF_DEPTH_MARGIN.get() * depth * depth
     }
-}
-
-/// Whether the side to move has a capture that does not lose material.
-fn has_safe_capture(board: &Board) -> bool {
-    let mut captures = Vec::new();
-    movepick::generate(board, true, &mut captures);
-    captures.iter().any(|capture| movepick::is_capture(board, capture.mv) && see_ge(board, capture.mv, 0))
 }
 
 /// The opponent's pieces other than pawns and king.
@@ -229,7 +244,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     return RazorVerdict::Continue;
                 }
                 // The tactical guard only matters when the node would razor.
-                if style != Razoring::R1 && has_safe_capture(board) {
+                if style != Razoring::R1 && self.has_safe_capture(board, ply) {
                     margin += RAZOR_TACTICAL_BONUS.get();
                     self.stats.technique(Technique::Razoring).extra[0] += 1;
                     if eval + margin > alpha {
@@ -391,14 +406,5 @@ mod tests {
         let error = Techniques::from_features(&["razor-hyatt", "razor-crafty"]).unwrap_err();
         assert!(error.contains("razor-hyatt") && error.contains("razor-crafty"), "{error}");
         assert!(Techniques::from_features(&["razor-r3", "razor-r1"]).is_ok());
-    }
-
-    #[test]
-    fn tactical_guard_sees_safe_captures_only() {
-        // Nxe5 wins a pawn; the only other capture, Qxd7+, loses the queen.
-        let safe = Board::from_fen("3qk3/3p4/8/4p3/8/5N2/3Q4/4K3 w - - 0 1", false).unwrap();
-        assert!(has_safe_capture(&safe));
-        let unsafe_only = Board::from_fen("3qk3/3p4/8/8/8/8/3Q4/4K3 w - - 0 1", false).unwrap();
-        assert!(!has_safe_capture(&unsafe_only));
     }
 }

@@ -1,0 +1,73 @@
+//! The plans' guards: no razoring or futility in check or at PV nodes where
+//! the plan forbids it, no razoring near mate bounds. The hooks state these
+//! as `debug_assert!`s, so this test is meant for a debug build
+//! (`cargo test --test guards`, which ci/test.sh runs); in release it still
+//! checks that every family searches the positions to a legal move.
+
+use std::sync::atomic::AtomicBool;
+
+use prunelab::epd::read_epd_file;
+use prunelab::position::Position;
+use prunelab::search::{SearchLimits, Searcher};
+use prunelab::technique_set;
+use prunelab::techniques::TechniqueSet;
+
+const SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/seeds.epd");
+const ZUGZWANG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/zugts.epd");
+const DEPTH: i32 = 7;
+
+/// Positions with checks, mates near the horizon and zugzwang.
+const EXTRA: [&str; 4] = [
+    "r1b1k2r/pp4pp/3Bpp2/3p4/6q1/8/PQ3PPP/1R2R1K1 w kq - 0 1",
+    "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1",
+    "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+    "7k/R7/6K1/8/8/8/8/8 b - - 0 1",
+];
+
+fn positions() -> Vec<Position> {
+    let mut positions: Vec<Position> = Vec::new();
+    for file in [SEEDS, ZUGZWANG] {
+        let suite = read_epd_file(std::path::Path::new(file)).expect("suite is readable");
+        positions.extend(suite.records.into_iter().take(10).map(|record| Position::from_board(record.board)));
+    }
+    positions.extend(EXTRA.iter().map(|fen| Position::from_fen(fen).unwrap()));
+    positions
+}
+
+fn search_all<T: TechniqueSet>() {
+    let mut searcher = Searcher::new(8);
+    for pos in positions() {
+        searcher.new_game();
+        let limits = SearchLimits { depth: Some(DEPTH), ..Default::default() };
+        let result = searcher.search_with::<T>(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        if let Some(mv) = result.best_move {
+            assert!(pos.board().is_legal(mv));
+        }
+    }
+}
+
+macro_rules! guarded_families {
+    ($($test:ident, $set:ident, [$($feature:literal),*];)*) => {
+        $(
+            technique_set!($set, [$($feature),*]);
+            #[test]
+            fn $test() {
+                search_all::<$set>();
+            }
+        )*
+    };
+}
+
+guarded_families! {
+    razor_chain_guards, RazorChain, ["razor-r3"];
+    razor_plan_guards, RazorPlan, ["razor-plan-4.1"];
+    razor_sf_guards, RazorSf, ["razor-sf"];
+    razor_heinz_guards, RazorHeinz, ["razor-heinz"];
+    razor_hyatt_guards, RazorHyatt, ["razor-hyatt"];
+    razor_strelka_guards, RazorStrelka, ["razor-strelka"];
+    razor_crafty_guards, RazorCrafty, ["razor-crafty"];
+    futility_guards, Futility, ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim"];
+    null_guards, Null, ["rfp-simple", "rfp-progressive", "nmp-verify-10", "see-prune-aggressive", "delta-enhanced"];
+    move_count_guards, MoveCount, ["lmp-history", "lmp-countermove", "lmp-depth-10", "history-pruning"];
+    later_guards, Later, ["probcut", "lmr-history", "qsearch-tt-first", "singular-ext"];
+}
