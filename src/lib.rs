@@ -21,5 +21,6 @@ pub mod time;
 pub mod tt;
 pub mod tune;
 pub mod uci;
+pub mod variants;
 
 pub use cozy_chess;

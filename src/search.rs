@@ -574,13 +574,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // Step 11a. Move pruning: futility, move count, history. Never
             // at the root, never before one move has been searched, and
             // never when every move so far is a forced mate against us.
-            if !NT::ROOT && searched_moves > 0 && best_score > -MATE_BOUND {
-                if self.futility_prunes_move::<NT>(board, &node, &candidate)
+            if !NT::ROOT
+                && searched_moves > 0
+                && best_score > -MATE_BOUND
+                && (self.futility_prunes_move::<NT>(board, &node, &candidate)
                     || self.move_count_prunes::<NT>(&node, &candidate)
-                    || self.history_prunes::<NT>(&node, &candidate)
-                {
-                    continue;
-                }
+                    || self.history_prunes::<NT>(&node, &candidate))
+            {
+                continue;
             }
 
             // Step 11b. Extensions.
