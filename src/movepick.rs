@@ -7,7 +7,7 @@
 
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 
-use crate::see::{captured_piece, see_ge};
+use crate::see::{capture_targets, captured_piece, see_ge};
 
 /// What kind of move a picked move is, as ordering classified it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,10 +110,7 @@ fn mvv_lva(board: &Board, mv: Move) -> i32 {
 /// Appends every legal move, or only captures and queen promotions.
 pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) {
     list.clear();
-    let mut tactical_targets = board.colors(!board.side_to_move());
-    if let Some(file) = board.en_passant() {
-        tactical_targets |= Square::new(file, Rank::Sixth.relative_to(board.side_to_move())).bitboard();
-    }
+    let tactical_targets = capture_targets(board);
     let promotion_rank = Rank::Eighth.relative_to(board.side_to_move()).bitboard();
     board.generate_moves(|mut piece_moves| {
         if tactical_only {

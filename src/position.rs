@@ -156,6 +156,16 @@ pub fn game_phase(board: &Board) -> i32 {
     (phase as i32).min(24)
 }
 
+/// Every legal move of `board`, in generation order.
+pub fn legal_moves(board: &Board) -> Vec<Move> {
+    let mut moves = Vec::new();
+    board.generate_moves(|piece_moves| {
+        moves.extend(piece_moves);
+        false
+    });
+    moves
+}
+
 /// Writes a move in standard UCI notation; `board` is the position before it.
 /// cozy-chess castling (king takes own rook) is printed as the king's two-square move.
 pub fn move_to_uci(board: &Board, mv: Move) -> String {

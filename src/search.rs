@@ -466,8 +466,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
 
         // Step 5. Static evaluation (none in check) and whether it improves.
-        let static_eval =
-            if in_check { NO_EVAL } else { tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval) };
+        let static_eval = static_eval(board, in_check, tt_hit);
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].safe_capture = None;
         self.stack[ply].best_victim = None;
@@ -794,8 +793,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
 
         // Step Q3. Stand pat, and the coarse delta filter.
-        let static_eval =
-            if in_check { NO_EVAL } else { tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval) };
+        let static_eval = static_eval(board, in_check, tt_hit);
         let original_alpha = alpha;
         let mut best_score = if in_check { -INFINITY } else { static_eval };
         if best_score >= beta {
@@ -863,6 +861,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
         };
         self.tt.store(hash, best_move, best_score, static_eval, 0, bound, ply);
         best_score
+    }
+}
+
+/// The node's static eval: none in check, the TT's when it has one.
+fn static_eval(board: &Board, in_check: bool, tt_hit: Option<TtHit>) -> i32 {
+    if in_check {
+        NO_EVAL
+    } else {
+        tt_hit.map_or_else(|| evaluate(board), |hit| hit.static_eval)
     }
 }
 

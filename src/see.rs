@@ -214,8 +214,9 @@ pub fn see_value(board: &Board, mv: Move) -> i32 {
     gains[0]
 }
 
-/// The enemy pieces and, for pawns, the en-passant square.
-fn capture_targets(board: &Board) -> BitBoard {
+/// The squares a capture can land on: the enemy pieces and, for pawns, the
+/// en-passant square.
+pub fn capture_targets(board: &Board) -> BitBoard {
     let mut targets = board.colors(!board.side_to_move());
     if let Some(file) = board.en_passant() {
         targets |= Square::new(file, cozy_chess::Rank::Sixth.relative_to(board.side_to_move())).bitboard();

@@ -2,7 +2,7 @@
 //! suite (and one ply deeper), known strings, tolerated variants and errors.
 
 use prunelab::cozy_chess::{Board, Move};
-use prunelab::position::parse_fen;
+use prunelab::position::{legal_moves, parse_fen};
 use prunelab::san::{move_to_san, parse_san};
 
 const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
@@ -14,15 +14,6 @@ fn board(fen: &str) -> Board {
 
 fn uci(text: &str) -> Move {
     text.parse().unwrap()
-}
-
-fn legal_moves(board: &Board) -> Vec<Move> {
-    let mut moves = Vec::new();
-    board.generate_moves(|piece_moves| {
-        moves.extend(piece_moves);
-        false
-    });
-    moves
 }
 
 fn suite_boards() -> Vec<Board> {

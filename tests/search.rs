@@ -3,8 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use cozy_chess::{Board, Move};
-use prunelab::position::Position;
+use cozy_chess::Board;
+use prunelab::position::{legal_moves, Position};
 use prunelab::search::{uci_score, SearchLimits, SearchResult, Searcher, MATE};
 
 fn search(pos: &Position, limits: SearchLimits) -> SearchResult {
@@ -15,15 +15,6 @@ fn search(pos: &Position, limits: SearchLimits) -> SearchResult {
 
 fn search_fen(fen: &str, depth: i32) -> SearchResult {
     search(&Position::from_fen(fen).unwrap(), SearchLimits { depth: Some(depth), ..Default::default() })
-}
-
-fn legal_moves(board: &Board) -> Vec<Move> {
-    let mut moves = Vec::new();
-    board.generate_moves(|piece_moves| {
-        moves.extend(piece_moves);
-        false
-    });
-    moves
 }
 
 /// Brute force: can the side to move force mate within `moves` of its moves?

@@ -95,12 +95,12 @@ use crate::tunables;
 
 tunables! {
     /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
-    FUTILITY_MARGIN_BASE = "FutilityMarginBase": COMPILED.futility.margin_base, 0, 400, 10;
+    FUTILITY_MARGIN_BASE = "FutilityMarginBase": COMPILED.futility.margin_base(), 0, 400, 10;
     /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
-    FUTILITY_MARGIN_DEPTH = "FutilityMarginDepth": COMPILED.futility.depth_margin, 0, 200, 5;
+    FUTILITY_MARGIN_DEPTH = "FutilityMarginDepth": COMPILED.futility.depth_margin(), 0, 200, 5;
     /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
     /// progressive: 7, capped by its table).
-    FUTILITY_MAX_DEPTH = "FutilityMaxDepth": COMPILED.futility.max_depth, 1, 10, 1;
+    FUTILITY_MAX_DEPTH = "FutilityMaxDepth": COMPILED.futility.phase_max_depth(), 1, 10, 1;
     /// `futility-victim`: margin beyond the best capturable victim.
     FUTILITY_VICTIM_MARGIN = "FutilityVictimMargin": 100, 0, 400, 10;
 }
@@ -138,11 +138,6 @@ pub struct Futility {
     pub effective_depth: bool,
     pub tactical_guards: bool,
     pub victim: bool,
-    /// The phase's margin base, margin per ply and depth limit (derived from
-    /// `move_phase` and `progressive`; read through the tunables).
-    pub margin_base: i32,
-    pub depth_margin: i32,
-    pub max_depth: i32,
 }
 
 impl Futility {
@@ -153,9 +148,6 @@ impl Futility {
         effective_depth: false,
         tactical_guards: false,
         victim: false,
-        margin_base: PHASES[0].0,
-        depth_margin: PHASES[0].1,
-        max_depth: PHASES[0].2,
     };
 
     pub const fn with(self, feature: &str) -> Self {
@@ -185,18 +177,26 @@ impl Futility {
         } else if same(feature, "futility-victim") {
             next.victim = true;
         }
-        next.resolved()
+        next
     }
 
-    /// The derived numbers from the phase flags, whatever order the features
-    /// were switched on in.
-    const fn resolved(self) -> Self {
-        let mut next = self;
-        let (base, per_ply, limit) = PHASES[next.move_phase as usize];
-        next.margin_base = base;
-        next.depth_margin = per_ply;
-        next.max_depth = if next.progressive { PROGRESSIVE_MARGINS.len() as i32 } else { limit };
-        next
+    /// The phase's margin base (the plan number, before any tuning).
+    pub const fn margin_base(&self) -> i32 {
+        PHASES[self.move_phase as usize].0
+    }
+
+    /// The phase's margin per ply.
+    pub const fn depth_margin(&self) -> i32 {
+        PHASES[self.move_phase as usize].1
+    }
+
+    /// The phase's depth limit: 7 with the progressive table.
+    pub const fn phase_max_depth(&self) -> i32 {
+        if self.progressive {
+            PROGRESSIVE_MARGINS.len() as i32
+        } else {
+            PHASES[self.move_phase as usize].2
+        }
     }
 
     pub const fn is_on(&self) -> bool {
@@ -214,13 +214,14 @@ impl Futility {
         if self.progressive {
             PROGRESSIVE_MARGINS[(depth.clamp(1, PROGRESSIVE_MARGINS.len() as i32) - 1) as usize]
         } else {
-            FUTILITY_MARGIN_BASE.value_or(self.margin_base) + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin) * depth
+            FUTILITY_MARGIN_BASE.value_or(self.margin_base())
+                + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin()) * depth
         }
     }
 
     /// Futility applies at or below this depth.
     pub fn max_depth(&self) -> i32 {
-        let limit = FUTILITY_MAX_DEPTH.value_or(self.max_depth);
+        let limit = FUTILITY_MAX_DEPTH.value_or(self.phase_max_depth());
         if self.progressive {
             limit.min(PROGRESSIVE_MARGINS.len() as i32)
         } else {
@@ -477,7 +478,7 @@ mod tests {
         let backward = Futility::BASELINE.with("futility-2.4").with("futility-2.1").with("futility-progressive");
         assert_eq!(forward, backward);
         assert_eq!(forward, set(&["futility-2.4", "futility-progressive"]));
-        assert_eq!((forward.move_phase, forward.max_depth), (4, 7));
+        assert_eq!((forward.move_phase, forward.phase_max_depth()), (4, 7));
         assert!(!Futility::BASELINE.is_on() && !Futility::BASELINE.move_level());
         assert!(set(&["futility-victim"]).move_level() && set(&["futility-victim"]).move_phase == 0);
         assert!(set(&["futility-node"]).is_on() && !set(&["futility-node"]).move_level());
@@ -547,9 +548,9 @@ mod tests {
     #[test]
     fn tunables_default_to_the_compiled_phase() {
         let compiled = COMPILED.futility;
-        assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base);
-        assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin);
-        assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.max_depth);
+        assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base());
+        assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin());
+        assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.phase_max_depth());
         let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name).collect();
         assert_eq!(names, ["FutilityMarginBase", "FutilityMarginDepth", "FutilityMaxDepth", "FutilityVictimMargin"]);
     }
