@@ -2,9 +2,15 @@
 # The whole test suite: README's test command and what .ci/run runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Unit, integration and feature tests, in release (perft and searches).
+# Unit, integration and feature tests, in release (perft, searches, and the
+# variant matrix against snapshots/).
 cargo test --release
 # The plans' guards are debug assertions in the hooks: run them in debug.
 cargo test --test guards
 # Every feature builds on its own; exclusive combinations are refused.
 bash ci/check-features.sh
+# The default build's bench equals the last `Bench: N` of the commit log.
+bash ci/bench-signature.sh
+# Feature-built binaries print their snapshots' tables: a rotating subset of
+# the variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
+bash ci/honesty.sh

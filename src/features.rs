@@ -82,13 +82,30 @@ pub fn compiled() -> Vec<&'static str> {
     CATALOGUE.iter().filter(|feature| feature.compiled).map(|feature| feature.name).collect()
 }
 
-/// The feature list as one word for `id name` lines: `baseline` when empty.
+/// The feature list as one word for `id name` lines: `none` when empty.
 pub fn describe() -> String {
     let list = compiled();
     if list.is_empty() {
-        "baseline".to_string()
+        "none".to_string()
     } else {
         list.join(",")
+    }
+}
+
+// `COMPILED_VARIANTS`: build.rs compares every variant's feature set with the
+// features this build enables.
+include!(concat!(env!("OUT_DIR"), "/compiled_variant.rs"));
+
+/// The variant a build with a feature set no variant has calls itself.
+pub const CUSTOM_VARIANT: &str = "custom";
+
+/// The name(s) this binary goes by: its variants joined by `/`
+/// (`p003-3/full`), or `custom`.
+pub fn variant_label() -> String {
+    if COMPILED_VARIANTS.is_empty() {
+        CUSTOM_VARIANT.to_string()
+    } else {
+        COMPILED_VARIANTS.join("/")
     }
 }
 
@@ -127,6 +144,16 @@ mod tests {
                 assert!(find(implied).is_some(), "{} implies unknown {implied}", feature.name);
             }
         }
+    }
+
+    #[test]
+    fn compiled_variants_are_the_variants_with_this_feature_set() {
+        let variants = crate::variants::load().unwrap();
+        let expected: Vec<&str> =
+            variants.iter().filter(|variant| variant.features == compiled()).map(|variant| variant.name()).collect();
+        let mut generated = COMPILED_VARIANTS.to_vec();
+        generated.sort();
+        assert_eq!(generated, expected, "build.rs and variants::load disagree on this build's variants");
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod bench;
 pub mod epd;
 pub mod eval;
 pub mod features;
+pub mod matrix;
 pub mod movepick;
 pub mod perft;
 pub mod position;

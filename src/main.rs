@@ -1,8 +1,10 @@
 //! The `prunelab` binary. Without a subcommand it speaks UCI on stdin/stdout,
 //! as GUIs, cutechess and OpenBench expect; the subcommands are tools:
-//! `bench [depth] [--stats]`, `perft <depth> [fen]`, `features` and `spsa`.
+//! `bench [depth] [--stats]`, `perft <depth> [fen]`, `features [--all|--json]`,
+//! `matrix` and `spsa`.
 
 use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,10 +12,12 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use prunelab::bench::{run_bench, DEFAULT_BENCH_DEPTH};
-use prunelab::features;
+use prunelab::features::{self, COMPILED_VARIANTS};
+use prunelab::matrix::{self, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::perft::divide;
 use prunelab::position::{move_to_uci, Position};
 use prunelab::search::MAX_PLY;
+use prunelab::techniques::Compiled;
 use prunelab::time::nodes_per_second;
 use prunelab::uci;
 
@@ -45,11 +49,38 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         fen: Vec<String>,
     },
-    /// List the pruning features compiled into this binary, one per line.
+    /// Name this binary's variant, then list its pruning features one per line.
     Features {
         /// Print the whole catalogue as a markdown table instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "json")]
         all: bool,
+        /// Print one JSON object: `{"version":..,"variants":[..],"features":[..]}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the variant matrix's table for this build's technique set: what
+    /// `snapshots/<variant>.snap` holds for a build with that variant's features.
+    Matrix {
+        /// The node-count suite.
+        #[arg(long, default_value = SUITE_PATH)]
+        suite: PathBuf,
+        #[arg(long, default_value_t = DEPTH)]
+        depth: i32,
+        /// Hash size in MiB.
+        #[arg(long, default_value_t = HASH_MB)]
+        hash: usize,
+        /// The variant the header names; one this build is (default: all of them, joined by `/`).
+        #[arg(long)]
+        variant: Option<String>,
+    },
+    /// Print a variant's features, parents' and implied ones included, space-separated
+    /// (for the Makefile's VARIANT= and ci/honesty.sh).
+    #[command(hide = true)]
+    VariantFeatures {
+        name: String,
+        /// The variants folder.
+        #[arg(long, default_value = "variants")]
+        dir: PathBuf,
     },
     /// Print OpenBench SPSA input for the compiled techniques' tunables
     /// (`name, int, value, min, max, c_end, r_end`); tune with a `tune` build.
@@ -65,7 +96,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Bench { depth, stats }) => bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), stats),
         Some(Command::Perft { depth, fen }) => perft(depth, &fen.join(" ")),
-        Some(Command::Features { all }) => print_features(all),
+        Some(Command::Features { all, json }) => print_features(all, json),
+        Some(Command::Matrix { suite, depth, hash, variant }) => print_matrix(&suite, depth, hash, variant),
+        Some(Command::VariantFeatures { name, dir }) => print_variant_features(&name, &dir),
         Some(Command::Spsa) => print_spsa(),
     };
     match outcome {
@@ -113,8 +146,25 @@ fn perft(depth: u32, fen: &str) -> Result<()> {
     Ok(())
 }
 
-fn print_features(all: bool) -> Result<()> {
+/// `prunelab features --json`; the lab reads this exact shape.
+#[derive(serde::Serialize)]
+struct FeaturesReport {
+    version: &'static str,
+    variants: &'static [&'static str],
+    features: Vec<&'static str>,
+}
+
+fn print_features(all: bool, json: bool) -> Result<()> {
     let mut out = io::stdout().lock();
+    if json {
+        let report = FeaturesReport {
+            version: env!("CARGO_PKG_VERSION"),
+            variants: COMPILED_VARIANTS,
+            features: features::compiled(),
+        };
+        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+        return Ok(());
+    }
     if all {
         writeln!(out, "| feature | implies | technique | source | what it does |")?;
         writeln!(out, "| --- | --- | --- | --- | --- |")?;
@@ -128,13 +178,42 @@ fn print_features(all: bool) -> Result<()> {
         }
         return Ok(());
     }
+    writeln!(out, "variant: {}", features::variant_label())?;
     let compiled = features::compiled();
     if compiled.is_empty() {
-        writeln!(out, "none (baseline)")?;
+        writeln!(out, "none")?;
     }
     for feature in compiled {
         writeln!(out, "{feature}")?;
     }
+    Ok(())
+}
+
+fn print_matrix(suite: &Path, depth: i32, hash_mb: usize, variant: Option<String>) -> Result<()> {
+    if !(1..=MAX_PLY as i32).contains(&depth) {
+        bail!("matrix depth must be between 1 and {MAX_PLY}, got {depth}");
+    }
+    if !(1..=65536).contains(&hash_mb) {
+        bail!("matrix hash must be between 1 and 65536 MiB, got {hash_mb}");
+    }
+    let name = match variant {
+        None => features::variant_label(),
+        Some(name) if COMPILED_VARIANTS.contains(&name.as_str()) => name,
+        Some(name) => bail!(
+            "this binary is variant {}, not `{name}`: build one with `{name}`'s features (`make VARIANT={name}`)",
+            features::variant_label()
+        ),
+    };
+    let positions = matrix::load_suite(suite).with_context(|| format!("cannot load the suite {}", suite.display()))?;
+    let table = matrix::table(&name, &features::compiled(), matrix::search_as::<Compiled>, &positions, depth, hash_mb);
+    io::stdout().lock().write_all(table.as_bytes())?;
+    Ok(())
+}
+
+fn print_variant_features(name: &str, dir: &Path) -> Result<()> {
+    let variants = prunelab::variants::load_dir(dir)?;
+    let variant = prunelab::variants::find(&variants, name)?;
+    println!("{}", variant.features.join(" "));
     Ok(())
 }
 

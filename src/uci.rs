@@ -69,10 +69,11 @@ const THREADS: SpinOption = SpinOption { name: "Threads", default: 1, min: 1, ma
 const MOVE_OVERHEAD: SpinOption = SpinOption { name: "Move Overhead", default: 10, min: 0, max: 5000 };
 const SEARCH_STATS: &str = "SearchStats";
 
-/// The `id name` value: version and compiled-in features, so no result is
-/// ever attributed to the wrong build.
+/// The `id name` value: version, variant and compiled-in features, so no
+/// result is ever attributed to the wrong build, e.g.
+/// `prunelab 0.1.0 razor-r1 [...,razor-r1]`.
 pub fn engine_name() -> String {
-    format!("prunelab {} [{}]", env!("CARGO_PKG_VERSION"), features::describe())
+    format!("prunelab {} {} [{}]", env!("CARGO_PKG_VERSION"), features::variant_label(), features::describe())
 }
 
 /// Runs the UCI loop until `quit` or the end of `input`.

@@ -124,16 +124,70 @@ fn perft_refuses_bad_input() {
 }
 
 #[test]
-fn features_lists_the_compiled_features() {
+fn features_names_the_variant_then_lists_the_compiled_features() {
     let output = prunelab(&["features"]);
     assert!(output.status.success());
     let compiled = prunelab::features::compiled();
-    let expected: Vec<String> = if compiled.is_empty() {
-        vec!["none (baseline)".to_string()]
-    } else {
-        compiled.iter().map(|feature| feature.to_string()).collect()
-    };
+    let mut expected = vec![format!("variant: {}", prunelab::features::variant_label())];
+    if compiled.is_empty() {
+        expected.push("none".to_string());
+    }
+    expected.extend(compiled.iter().map(|feature| feature.to_string()));
     assert_eq!(stdout_lines(&output), expected);
+}
+
+#[test]
+fn a_build_without_features_is_the_baseline_variant() {
+    if prunelab::features::compiled().is_empty() {
+        assert_eq!(prunelab::features::COMPILED_VARIANTS, ["baseline"]);
+        assert_eq!(prunelab::features::variant_label(), "baseline");
+    }
+}
+
+#[test]
+fn features_json_is_one_object_of_version_variants_and_features() {
+    let output = prunelab(&["features", "--json"]);
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let report: serde_json::Value = serde_json::from_str(&lines[0]).expect("valid JSON");
+    let object = report.as_object().expect("a JSON object");
+    let keys: Vec<&str> = object.keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(report["variants"], serde_json::json!(prunelab::features::COMPILED_VARIANTS));
+    assert_eq!(report["features"], serde_json::json!(prunelab::features::compiled()));
+    // The lab reads the fields in this order.
+    assert!(lines[0].starts_with("{\"version\":") && lines[0].contains(",\"variants\":["), "{}", lines[0]);
+}
+
+#[test]
+fn variant_features_resolves_parents_and_implications() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
+    let output = prunelab(&["variant-features", "razor-r2", "--dir", dir]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let variants = prunelab::variants::load().unwrap();
+    let razor_r2 = prunelab::variants::find(&variants, "razor-r2").unwrap();
+    assert_eq!(stdout_lines(&output), [razor_r2.features.join(" ")]);
+    assert!(razor_r2.features.contains(&"razor-r1") && razor_r2.features.contains(&"futility-2.4"));
+    assert_refused(&prunelab(&["variant-features", "razor-r9", "--dir", dir]));
+}
+
+#[test]
+fn matrix_prints_the_snapshot_table_of_this_build() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/ci/node-suite.epd");
+    let output = prunelab(&["matrix", "--suite", suite, "--depth", "3"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let lines = stdout_lines(&output);
+    let compiled = prunelab::features::compiled();
+    let header = prunelab::matrix::header(&prunelab::features::variant_label(), &compiled);
+    assert_eq!(lines[0], header);
+    assert_eq!(lines[1], "depth 3, Hash 16, 1 thread, from ucinewgame");
+    assert!(lines.last().unwrap().starts_with("total "), "{lines:?}");
+    let positions = prunelab::matrix::load_suite(std::path::Path::new(suite)).unwrap();
+    assert_eq!(lines.len(), positions.len() + 4);
+    assert_refused(&prunelab(&["matrix", "--suite", suite, "--variant", "no-such-variant"]));
+    assert_refused(&prunelab(&["matrix", "--suite", "/nonexistent/suite.epd"]));
 }
 
 #[test]

@@ -247,7 +247,12 @@ fn handshake_names_the_build_and_lists_the_options() {
     let mut engine = Engine::start();
     engine.send("uci");
     let lines = engine.read_until(|line| line == "uciok");
-    let expected_name = format!("id name prunelab {} [{}]", env!("CARGO_PKG_VERSION"), prunelab::features::describe());
+    let expected_name = format!(
+        "id name prunelab {} {} [{}]",
+        env!("CARGO_PKG_VERSION"),
+        prunelab::features::variant_label(),
+        prunelab::features::describe()
+    );
     assert_eq!(lines[0], expected_name);
     assert!(lines[1].starts_with("id author "));
     for option in [

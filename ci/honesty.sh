@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The honesty check: a binary built with `cargo build --release --features
+# "<a variant's features>"` must print, with `prunelab matrix`, exactly the
+# table of `snapshots/<variant>.snap`, which tests/matrix.rs computes for all
+# variants in one build. A mismatch means the generic technique-set search
+# and the Cargo-feature build disagree; the diff is printed.
+#
+# Usage:
+#   ci/honesty.sh                 a rotating subset plus the variants the last commit changed
+#   ci/honesty.sh --all           every variant
+#   ci/honesty.sh NAME...         the named variants
+#
+# The default subset is HONESTY_PER_RUN (3) variants in a row of the sorted
+# list, starting where the commit count points, so consecutive commits cover
+# every variant (38 variants, 3 a run: every 13 commits).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# One order for the variant list everywhere.
+export LC_ALL=C
+
+per_run=${HONESTY_PER_RUN:-3}
+all_variants=()
+for file in variants/*.toml; do
+    [ -e "$file" ] || continue
+    name=${file#variants/}
+    all_variants+=("${name%.toml}")
+done
+if [ ${#all_variants[@]} -eq 0 ]; then
+    echo "honesty: no variants in variants/" >&2
+    exit 1
+fi
+
+is_variant() {
+    local name=$1 known
+    for known in "${all_variants[@]}"; do
+        [ "$known" = "$name" ] && return 0
+    done
+    return 1
+}
+
+# A number that moves with every commit: the commit count, else (no history)
+# the head commit's hash, else 0.
+commit_number() {
+    local count hash
+    if count=$(git rev-list --count HEAD 2>/dev/null); then
+        echo "$count"
+    elif hash=$(git rev-parse --short=7 HEAD 2>/dev/null); then
+        echo $((16#$hash))
+    else
+        echo 0
+    fi
+}
+
+# Variants whose variant file or snapshot the last commit touched.
+changed_variants() {
+    if ! git rev-parse --verify --quiet HEAD~1 >/dev/null 2>&1; then
+        echo "honesty: notice: no parent commit (shallow clone or first commit); no changed variants added" >&2
+        return 0
+    fi
+    git diff --name-only HEAD~1 HEAD -- variants snapshots |
+        sed -n -e 's|^variants/\(.*\)\.toml$|\1|p' -e 's|^snapshots/\(.*\)\.snap$|\1|p' |
+        LC_ALL=C sort -u
+}
+
+selected=()
+case "${1:-}" in
+    --all)
+        selected=("${all_variants[@]}")
+        ;;
+    "")
+        count=${#all_variants[@]}
+        start=$(($(commit_number) * per_run % count))
+        for ((i = 0; i < per_run && i < count; i++)); do
+            selected+=("${all_variants[$(((start + i) % count))]}")
+        done
+        while read -r name; do
+            [ -z "$name" ] && continue
+            if is_variant "$name" && [[ " ${selected[*]} " != *" $name "* ]]; then
+                selected+=("$name")
+            fi
+        done < <(changed_variants)
+        ;;
+    -*)
+        echo "usage: ci/honesty.sh [--all | VARIANT...]" >&2
+        exit 2
+        ;;
+    *)
+        for name in "$@"; do
+            if ! is_variant "$name"; then
+                echo "honesty: unknown variant '$name'; variants: ${all_variants[*]}" >&2
+                exit 2
+            fi
+        done
+        selected=("$@")
+        ;;
+esac
+if [ ${#selected[@]} -eq 0 ]; then
+    echo "honesty: no variant selected"
+    exit 0
+fi
+echo "honesty: checking ${#selected[@]} variant(s): ${selected[*]}"
+
+target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
+# The lab's build folder (`lab build` uses it too): variant builds share its
+# dependencies and never replace target/release/prunelab.
+build_dir="$target_dir/lab/cargo"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# Resolve every feature list first, one line per variant (the baseline's is
+# empty): each build below replaces the binary.
+feature_lists=()
+bash ci/variant-features.sh "${selected[@]}" >"$scratch/features"
+while IFS= read -r line; do
+    feature_lists+=("$line")
+done <"$scratch/features"
+if [ ${#feature_lists[@]} -ne ${#selected[@]} ]; then
+    echo "honesty: expected ${#selected[@]} feature lists, got ${#feature_lists[@]}" >&2
+    exit 1
+fi
+
+failed=()
+started_all=$(date +%s)
+for i in "${!selected[@]}"; do
+    variant=${selected[$i]}
+    features=${feature_lists[$i]}
+    snapshot=snapshots/$variant.snap
+    if [ ! -f "$snapshot" ]; then
+        echo "honesty: $variant: no $snapshot (run the matrix test to create it)" >&2
+        failed+=("$variant")
+        continue
+    fi
+    started=$(date +%s)
+    CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet --bin prunelab --features "$features"
+    built=$(date +%s)
+    if ! "$build_dir/release/prunelab" matrix --variant "$variant" >"$scratch/actual"; then
+        echo "honesty: $variant: the binary built with --features \"$features\" does not run its matrix" >&2
+        failed+=("$variant")
+        continue
+    fi
+    finished=$(date +%s)
+    # The snapshot's body: everything after insta's `---` ... `---` header.
+    awk 'seen >= 2 { print; next } $0 == "---" { seen++ }' "$snapshot" >"$scratch/expected"
+    timing="build $((built - started)) s, matrix $((finished - built)) s"
+    if diff -u --label "$snapshot" --label "prunelab matrix (--features \"$features\")" \
+        "$scratch/expected" "$scratch/actual" >"$scratch/diff"; then
+        echo "honesty: $variant agrees with its snapshot ($timing)"
+    else
+        echo "honesty: $variant DIFFERS from its snapshot ($timing):" >&2
+        cat "$scratch/diff" >&2
+        failed+=("$variant")
+    fi
+done
+echo "honesty: ${#selected[@]} variant(s) in $(($(date +%s) - started_all)) s"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "honesty: the feature-built binary disagrees with the snapshot for: ${failed[*]}" >&2
+    exit 1
+fi

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Prints each named variant's features (its own, its parents', and the ones
+# they imply) on one line, space-separated: what `cargo build --features`
+# needs. The variants are read by the library's loader, through a default
+# release build of prunelab, so this and the matrix agree on what a variant is.
+#
+# Usage: ci/variant-features.sh VARIANT...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ $# -eq 0 ]; then
+    echo "usage: ci/variant-features.sh VARIANT..." >&2
+    exit 2
+fi
+target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
+cargo build --release --quiet --bin prunelab
+for variant in "$@"; do
+    "$target_dir/release/prunelab" variant-features "$variant" --dir variants
+done
