@@ -600,6 +600,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.search_child::<NT>(&child, new_depth, -beta, -alpha, ply)
             } else {
                 let reduction = candidate.reduction.min(new_depth - 1).max(0);
+                if NT::PV {
+                    self.stats.pvs_zero_window += 1;
+                }
                 let mut score;
                 if reduction > 0 {
                     self.stats.lmr_reductions += 1;

@@ -88,6 +88,9 @@ pub struct SearchStats {
     pub delta_prunes: u64,
     pub lmr_reductions: u64,
     pub lmr_researches: u64,
+    /// Zero-window searches of later moves at PV nodes, and how many of
+    /// them beat alpha and were searched again with the full window.
+    pub pvs_zero_window: u64,
     pub pvs_researches: u64,
     pub aspiration_attempts: u64,
     pub aspiration_fail_lows: u64,
@@ -135,6 +138,7 @@ impl SearchStats {
             delta_prunes,
             lmr_reductions,
             lmr_researches,
+            pvs_zero_window,
             pvs_researches,
             aspiration_attempts,
             aspiration_fail_lows,
@@ -160,6 +164,7 @@ impl SearchStats {
         self.delta_prunes += delta_prunes;
         self.lmr_reductions += lmr_reductions;
         self.lmr_researches += lmr_researches;
+        self.pvs_zero_window += pvs_zero_window;
         self.pvs_researches += pvs_researches;
         self.aspiration_attempts += aspiration_attempts;
         self.aspiration_fail_lows += aspiration_fail_lows;
@@ -235,7 +240,12 @@ impl SearchStats {
             ),
             format!("delta: pruned={}", self.delta_prunes),
             format!("lmr: reduced={} re={}", self.lmr_reductions, self.lmr_researches),
-            format!("pvs: re={}", self.pvs_researches),
+            format!(
+                "pvs: zw={} re={} re%={}%",
+                self.pvs_zero_window,
+                self.pvs_researches,
+                percent(self.pvs_researches, self.pvs_zero_window)
+            ),
             format!(
                 "asp: att={} low={} high={}",
                 self.aspiration_attempts, self.aspiration_fail_lows, self.aspiration_fail_highs

@@ -10,7 +10,12 @@
 //! sprt = [0.0, 5.0]             # optional SPRT bounds from the plan
 //! [expect]                      # optional claims, checked by the lab
 //! nodes_pct = [-5, -3]          # depth-10 node change vs the parent, %
+//! "razor.cut%" = [5, 10]        # a telemetry rate over the suite, %
+//! "pvs.re%" = [0, 7]
 //! ```
+//!
+//! A rate claim is named after the engine's telemetry line and key
+//! (`info string razor: att=.. cut=.. cut%=..` gives `razor.cut%`).
 //!
 //! Loading refuses, with a message naming the culprit: a missing parent, a
 //! cycle, an unknown feature (listing the valid ones), an exclusive
@@ -33,8 +38,35 @@ pub struct VariantFile {
     pub features: Vec<String>,
     pub source: String,
     pub sprt: Option<(f64, f64)>,
-    /// Claimed depth-10 node change against the parent, in percent.
-    pub expect_nodes_pct: Option<(f64, f64)>,
+    /// The claimed effects, sorted by key: `nodes_pct` (depth-10 node change
+    /// against the parent, in percent) and telemetry rates such as
+    /// `razor.cut%`, each a `[low, high]` range.
+    pub expect: Vec<(String, (f64, f64))>,
+}
+
+impl VariantFile {
+    /// The claimed depth-10 node change against the parent, in percent.
+    pub fn expect_nodes_pct(&self) -> Option<(f64, f64)> {
+        self.claim(NODES_PCT)
+    }
+
+    pub fn claim(&self, metric: &str) -> Option<(f64, f64)> {
+        self.expect.iter().find(|(name, _)| name == metric).map(|(_, range)| *range)
+    }
+}
+
+/// The node-change claim's key in `[expect]`.
+pub const NODES_PCT: &str = "nodes_pct";
+
+/// Whether `key` names a claim: `nodes_pct` or a telemetry rate
+/// `<subject>.<key>%`.
+fn is_claim_key(key: &str) -> bool {
+    let is_word = |word: &str| !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    key == NODES_PCT
+        || key
+            .strip_suffix('%')
+            .and_then(|rate| rate.split_once('.'))
+            .is_some_and(|(subject, name)| is_word(subject) && is_word(name))
 }
 
 /// A variant with its parent chain resolved.
@@ -78,17 +110,27 @@ pub fn parse_variant(text: &str) -> Result<VariantFile> {
             .map(|item| item.as_str().map(str::to_string).ok_or_else(|| anyhow!("`features` must be strings")))
             .collect::<Result<_>>()?,
     };
-    let expect = table.get("expect").and_then(|value| value.as_table());
+    let mut expect = Vec::new();
+    if let Some(claims) = table.get("expect") {
+        let claims = claims.as_table().ok_or_else(|| anyhow!("`expect` must be a table of claims"))?;
+        for (key, value) in claims {
+            if !is_claim_key(key) {
+                bail!("expect.{key}: a claim is `nodes_pct` or a telemetry rate such as `\"razor.cut%\"`");
+            }
+            let (low, high) = float_pair(value, &format!("expect.{key}"))?;
+            if low > high {
+                bail!("expect.{key}: the range [{low}, {high}] is upside down");
+            }
+            expect.push((key.clone(), (low, high)));
+        }
+    }
     Ok(VariantFile {
         description: string("description").unwrap_or_default(),
         extends: string("extends"),
         features,
         source: string("source").unwrap_or_default(),
         sprt: table.get("sprt").map(|value| float_pair(value, "sprt")).transpose()?,
-        expect_nodes_pct: expect
-            .and_then(|expect| expect.get("nodes_pct"))
-            .map(|value| float_pair(value, "expect.nodes_pct"))
-            .transpose()?,
+        expect,
         name,
     })
 }
@@ -173,7 +215,7 @@ mod tests {
             features: features.iter().map(|f| f.to_string()).collect(),
             source: String::new(),
             sprt: None,
-            expect_nodes_pct: None,
+            expect: Vec::new(),
         }
     }
 
@@ -196,10 +238,13 @@ mod tests {
 
     #[test]
     fn files_parse_with_their_claims() {
-        let text = "name = \"x\"\nextends = \"baseline\"\nfeatures = [\"lmp\"]\nsprt = [0, 5]\n[expect]\nnodes_pct = [-5, -3]\n";
+        let text = "name = \"x\"\nextends = \"baseline\"\nfeatures = [\"lmp\"]\nsprt = [0, 5]\n[expect]\nnodes_pct = [-5, -3]\n\"razor.cut%\" = [5, 10]\n";
         let parsed = parse_variant(text).unwrap();
         assert_eq!(parsed.sprt, Some((0.0, 5.0)));
-        assert_eq!(parsed.expect_nodes_pct, Some((-5.0, -3.0)));
+        assert_eq!(parsed.expect_nodes_pct(), Some((-5.0, -3.0)));
+        assert_eq!(parsed.claim("razor.cut%"), Some((5.0, 10.0)));
+        assert!(parse_variant("name = \"x\"\n[expect]\nnodes = [1, 2]").is_err());
+        assert!(parse_variant("name = \"x\"\n[expect]\nnodes_pct = [2, 1]").is_err());
         assert!(parse_variant("features = 3").is_err());
         assert!(parse_variant("name = ").is_err());
     }
