@@ -1,0 +1,184 @@
+//! `lab build`: each variant's engine, built with exactly its features.
+//!
+//! Every variant is one `cargo build --release --bin prunelab --features ..`
+//! in one target folder, `target/lab/cargo` (shared with `ci/honesty.sh`);
+//! cargo keeps each feature set's artefacts, so building a variant again is
+//! instant. It is not `target/` itself, because every build there would
+//! replace `target/release/prunelab`, the binary `cargo build` users and the
+//! tests expect to be the default build. The binary is copied to
+//! `target/lab/<variant>/prunelab` and asked what it is (`prunelab features
+//! --json`); a binary whose self-report is not the variant is refused, so no
+//! result is ever attributed to the wrong build.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::lab::Lab;
+
+#[derive(Args, Debug, Serialize)]
+pub struct BuildArgs {
+    /// Variant names (see `lab list`).
+    #[arg(required = true)]
+    pub variants: Vec<String>,
+}
+
+/// What a binary says it is (`prunelab features --json`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+pub struct SelfReport {
+    pub version: String,
+    pub variants: Vec<String>,
+    pub features: Vec<String>,
+}
+
+/// Asks a binary what it is.
+pub fn self_report(binary: &Path) -> Result<SelfReport> {
+    let output = Command::new(binary)
+        .args(["features", "--json"])
+        .output()
+        .with_context(|| format!("cannot run {}", binary.display()))?;
+    if !output.status.success() {
+        bail!("{} features --json failed: {}", binary.display(), String::from_utf8_lossy(&output.stderr).trim());
+    }
+    serde_json::from_slice(&output.stdout)
+        .with_context(|| format!("{}: `features --json` did not print the expected JSON", binary.display()))
+}
+
+/// Refuses a binary that is not `variant`: its variant names must include
+/// it and its features must be exactly the variant's.
+pub fn check_self_report(lab: &Lab, variant: &str, binary: &Path) -> Result<SelfReport> {
+    let expected = lab.variant(variant)?;
+    let report = self_report(binary)?;
+    let mut have: Vec<&str> = report.features.iter().map(String::as_str).collect();
+    let mut want: Vec<&str> = expected.features.clone();
+    have.sort_unstable();
+    want.sort_unstable();
+    if have != want || !report.variants.iter().any(|name| name == variant) {
+        bail!(
+            "{} claims to be `{variant}` but reports variants [{}] with features [{}]; `{variant}` has [{}]",
+            binary.display(),
+            report.variants.join(", "),
+            report.features.join(", "),
+            expected.features.join(", ")
+        );
+    }
+    Ok(report)
+}
+
+/// Cargo's target folder for the variant builds.
+pub fn cargo_dir(lab: &Lab) -> PathBuf {
+    lab.target_dir().join("lab").join("cargo")
+}
+
+/// Where `lab build` keeps a variant's binary.
+pub fn binary_path(lab: &Lab, variant: &str) -> PathBuf {
+    lab.target_dir().join("lab").join(variant).join("prunelab")
+}
+
+/// Builds `variant` (instant when cargo has it already), copies the binary
+/// to `target/lab/<variant>/prunelab`, checks its self-report, and returns
+/// its path.
+pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
+    let features = lab.variant(variant)?.features.join(",");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(&cargo)
+        .args(["build", "--release", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
+        .arg("--features")
+        .arg(&features)
+        .current_dir(&lab.root)
+        .env("CARGO_TARGET_DIR", cargo_dir(lab))
+        .output()
+        .with_context(|| format!("cannot run cargo ({})", Path::new(&cargo).display()))?;
+    if !output.status.success() {
+        bail!(
+            "building `{variant}` (features: {}) failed; cargo said:\n{}",
+            if features.is_empty() { "none" } else { &features },
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        );
+    }
+    let built = executable_from_messages(&output.stdout)
+        .ok_or_else(|| anyhow!("cargo built `{variant}` but named no prunelab executable"))?;
+    let destination = binary_path(lab, variant);
+    let folder = destination.parent().expect("a file in a folder");
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    // Copy then rename, so a running match never sees half a binary.
+    let temporary = destination.with_extension("tmp");
+    std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
+    std::fs::rename(&temporary, &destination)?;
+    check_self_report(lab, variant, &destination)?;
+    Ok(destination)
+}
+
+/// The `executable` of the prunelab binary in cargo's JSON messages.
+fn executable_from_messages(stdout: &[u8]) -> Option<PathBuf> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find_map(|message| {
+            let is_prunelab = message["reason"] == "compiler-artifact" && message["target"]["name"] == "prunelab";
+            is_prunelab.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
+        })
+}
+
+/// Builds several variants with a progress bar.
+pub fn build_all(lab: &Lab, names: &[String]) -> Result<Vec<PathBuf>> {
+    for name in names {
+        lab.variant(name)?;
+    }
+    let bar = lab.progress(names.len() as u64, "building");
+    let mut paths = Vec::new();
+    for name in names {
+        bar.set_message(format!("building {name}"));
+        let path = ensure_built(lab, name);
+        bar.inc(1);
+        paths.push(path.inspect_err(|_| bar.abandon())?);
+    }
+    bar.finish_and_clear();
+    Ok(paths)
+}
+
+pub fn command(lab: &Lab, args: &BuildArgs) -> Result<()> {
+    let started = Instant::now();
+    let paths = build_all(lab, &args.variants)?;
+    let mut rows = Vec::new();
+    for (name, path) in args.variants.iter().zip(&paths) {
+        let report = self_report(path)?;
+        rows.push(serde_json::json!({
+            "variant": name,
+            "binary": path.strip_prefix(&lab.root).unwrap_or(path),
+            "reports": report.variants,
+            "features": report.features,
+        }));
+        if !lab.global.json {
+            let features = if report.features.is_empty() { "none".to_string() } else { report.features.join(" ") };
+            println!("{name:<22} {}  (reports {}; features: {features})", path.display(), report.variants.join(", "));
+        }
+    }
+    if lab.global.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        lab.say(&format!("built {} variant(s) in {:.1} s", paths.len(), started.elapsed().as_secs_f64()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_executable_comes_from_cargo_messages() {
+        let messages = concat!(
+            "{\"reason\":\"compiler-artifact\",\"target\":{\"name\":\"cozy-chess\"},\"executable\":null}\n",
+            "not json\n",
+            "{\"reason\":\"compiler-artifact\",\"target\":{\"name\":\"prunelab\"},\"executable\":\"/t/release/prunelab\"}\n",
+            "{\"reason\":\"build-finished\",\"success\":true}\n"
+        );
+        assert_eq!(executable_from_messages(messages.as_bytes()), Some(PathBuf::from("/t/release/prunelab")));
+        assert_eq!(executable_from_messages(b"{\"reason\":\"build-finished\"}"), None);
+    }
+}

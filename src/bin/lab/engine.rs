@@ -1,0 +1,314 @@
+//! A UCI engine as a child process: handshake, options, searches with a
+//! deadline, and the `info` lines parsed. Every failure says which engine
+//! failed and how (it exited, it stopped answering, it broke the protocol),
+//! so a match can count it by name instead of losing the game silently.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context, Result};
+
+/// How long an engine may take to answer `uci` or `isready`.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why an engine stopped taking part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineFailure {
+    /// The process ended (crash, panic, killed).
+    Exited,
+    /// No answer before the deadline.
+    Timeout,
+    /// An answer that is not UCI (for example a `bestmove` without a move).
+    Protocol(String),
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFailure::Exited => write!(f, "the engine process exited"),
+            EngineFailure::Timeout => write!(f, "the engine stopped answering"),
+            EngineFailure::Protocol(what) => write!(f, "protocol error: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineFailure {}
+
+/// A score as UCI reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl std::fmt::Display for Score {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+impl Score {
+    /// White-or-black-independent centipawn value for adjudication; mates are
+    /// far beyond any material score.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(moves) if moves > 0 => 100_000 - moves,
+            Score::Mate(moves) => -100_000 - moves,
+        }
+    }
+}
+
+/// One `info` line with a depth (the lines a search reports per iteration).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+    pub score: Option<Score>,
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// Parses `info ...` with a `depth`; other info lines give `None`.
+    pub fn parse(line: &str) -> Option<Info> {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("info") {
+            return None;
+        }
+        let mut info = Info::default();
+        let mut has_depth = false;
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => {
+                    info.depth = words.next()?.parse().ok()?;
+                    has_depth = true;
+                }
+                "seldepth" => info.seldepth = words.next()?.parse().ok()?,
+                "nodes" => info.nodes = words.next()?.parse().ok()?,
+                "time" => info.time_ms = words.next()?.parse().ok()?,
+                "nps" => info.nps = words.next()?.parse().ok()?,
+                "score" => {
+                    let kind = words.next()?;
+                    let value: i32 = words.next()?.parse().ok()?;
+                    info.score = match kind {
+                        "cp" => Some(Score::Cp(value)),
+                        "mate" => Some(Score::Mate(value)),
+                        _ => None,
+                    };
+                }
+                "pv" => {
+                    info.pv = words.by_ref().map(str::to_string).collect();
+                }
+                "string" => return None,
+                _ => {}
+            }
+        }
+        has_depth.then_some(info)
+    }
+}
+
+/// What one `go` produced.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOutput {
+    pub bestmove: String,
+    pub ponder: Option<String>,
+    /// Every `info ... depth ...` line, in order.
+    pub infos: Vec<Info>,
+    /// Every `info string` text (without the prefix), in order.
+    pub strings: Vec<String>,
+    /// Wall time from sending `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+impl SearchOutput {
+    /// The last iteration's report (the one with the most nodes).
+    pub fn last_info(&self) -> Option<&Info> {
+        self.infos.last()
+    }
+
+    /// The score of the last report that has one.
+    pub fn score(&self) -> Option<Score> {
+        self.infos.iter().rev().find_map(|info| info.score)
+    }
+}
+
+/// A running UCI engine.
+pub struct Engine {
+    name: String,
+    path: PathBuf,
+    id_name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    /// Starts `path`, performs the `uci` handshake, and names the engine
+    /// `name` in every error.
+    pub fn start(path: &Path, name: &str) -> Result<Engine> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("{name}: cannot start {}", path.display()))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine =
+            Engine { name: name.to_string(), path: path.to_path_buf(), id_name: String::new(), child, stdin, lines };
+        engine.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        loop {
+            let line = engine.read_line(deadline)?;
+            if let Some(id) = line.strip_prefix("id name ") {
+                engine.id_name = id.trim().to_string();
+            } else if line.trim() == "uciok" {
+                break;
+            }
+        }
+        Ok(engine)
+    }
+
+    /// The engine's own `id name`.
+    pub fn id_name(&self) -> &str {
+        &self.id_name
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, command: &str) -> Result<()> {
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| self.failure(EngineFailure::Exited, command))
+    }
+
+    fn failure(&self, failure: EngineFailure, doing: &str) -> anyhow::Error {
+        anyhow!(failure).context(format!("engine {} ({}) during `{doing}`", self.name, self.path.display()))
+    }
+
+    fn read_line(&mut self, deadline: Instant) -> Result<String> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(self.failure(EngineFailure::Timeout, "reading")),
+            Err(RecvTimeoutError::Disconnected) => Err(self.failure(EngineFailure::Exited, "reading")),
+        }
+    }
+
+    /// `isready`, waiting for `readyok`; `info string` lines before it (for
+    /// example errors about an option) are returned.
+    pub fn sync(&mut self) -> Result<Vec<String>> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut strings = Vec::new();
+        loop {
+            let line = self.read_line(deadline)?;
+            if line.trim() == "readyok" {
+                return Ok(strings);
+            }
+            if let Some(text) = line.strip_prefix("info string ") {
+                strings.push(text.to_string());
+            }
+        }
+    }
+
+    /// Sets an option and fails if the engine reports an error about it.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<()> {
+        self.send(&format!("setoption name {name} value {value}"))?;
+        let strings = self.sync()?;
+        if let Some(error) = strings.iter().find(|text| text.starts_with("error")) {
+            return Err(self.failure(EngineFailure::Protocol(error.clone()), &format!("setoption {name}")));
+        }
+        Ok(())
+    }
+
+    /// `ucinewgame` and wait until the engine is ready.
+    pub fn new_game(&mut self) -> Result<()> {
+        self.send("ucinewgame")?;
+        self.sync().map(drop)
+    }
+
+    /// Sends `position` and `go`, and collects everything until `bestmove`.
+    /// A search that runs past `timeout` is an [`EngineFailure::Timeout`].
+    pub fn go(&mut self, position: &str, go: &str, timeout: Duration) -> Result<SearchOutput> {
+        self.send(position)?;
+        let started = Instant::now();
+        self.send(go)?;
+        let deadline = started + timeout;
+        let mut output = SearchOutput::default();
+        loop {
+            let line = self.read_line(deadline)?;
+            if let Some(text) = line.strip_prefix("info string ") {
+                output.strings.push(text.to_string());
+            } else if let Some(info) = Info::parse(&line) {
+                output.infos.push(info);
+            } else if let Some(rest) = line.strip_prefix("bestmove") {
+                output.elapsed = started.elapsed();
+                let mut words = rest.split_whitespace();
+                output.bestmove = words
+                    .next()
+                    .ok_or_else(|| self.failure(EngineFailure::Protocol("`bestmove` without a move".into()), go))?
+                    .to_string();
+                if words.next() == Some("ponder") {
+                    output.ponder = words.next().map(str::to_string);
+                }
+                return Ok(output);
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // Ask politely, then make sure: a lab run never leaves engines behind.
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_parse() {
+        let info =
+            Info::parse("info depth 7 seldepth 12 multipv 1 score mate -3 nodes 1234 nps 99 time 12 pv e2e4 e7e5")
+                .unwrap();
+        assert_eq!(info.depth, 7);
+        assert_eq!(info.seldepth, 12);
+        assert_eq!(info.score, Some(Score::Mate(-3)));
+        assert_eq!(info.nodes, 1234);
+        assert_eq!(info.time_ms, 12);
+        assert_eq!(info.pv, ["e2e4", "e7e5"]);
+        assert_eq!(Info::parse("info string depth 3"), None);
+        assert_eq!(Info::parse("info nodes 3"), None);
+        assert_eq!(Info::parse("info depth x"), None);
+    }
+}

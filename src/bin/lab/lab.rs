@@ -1,0 +1,112 @@
+//! What every command shares: the repository, its variants, the results
+//! folder, and how to report progress.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use prunelab::variants::{self, Variant};
+
+#[derive(Args, Clone, Debug)]
+pub struct GlobalArgs {
+    /// No progress bars or running lines (results are still written).
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// Print the result as JSON on stdout, for scripts.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The folder runs write their results to.
+    #[arg(long, global = true, default_value = "lab-results", value_name = "DIR")]
+    pub results: PathBuf,
+}
+
+/// The repository the lab works in.
+pub struct Lab {
+    pub root: PathBuf,
+    pub variants: Vec<Variant>,
+    pub global: GlobalArgs,
+}
+
+/// The repository: the nearest folder upwards with `variants/` and a
+/// `Cargo.toml`, from the current directory.
+fn find_root() -> Result<PathBuf> {
+    let start = std::env::current_dir()?;
+    for dir in start.ancestors() {
+        if dir.join("variants").is_dir() && dir.join("Cargo.toml").is_file() {
+            return Ok(dir.to_path_buf());
+        }
+    }
+    bail!("no prunelab repository here: run the lab inside the repository (a folder with variants/ and Cargo.toml)")
+}
+
+impl Lab {
+    pub fn open(global: GlobalArgs) -> Result<Lab> {
+        let root = find_root()?;
+        let variants = variants::load_dir(&root.join("variants"))?;
+        Ok(Lab { root, variants, global })
+    }
+
+    pub fn variant(&self, name: &str) -> Result<&Variant> {
+        variants::find(&self.variants, name)
+    }
+
+    /// The results folder, relative paths taken from the repository root.
+    pub fn results_root(&self) -> PathBuf {
+        if self.global.results.is_absolute() {
+            self.global.results.clone()
+        } else {
+            self.root.join(&self.global.results)
+        }
+    }
+
+    /// Cargo's target folder, shared with normal builds.
+    pub fn target_dir(&self) -> PathBuf {
+        match std::env::var_os("CARGO_TARGET_DIR") {
+            Some(dir) => {
+                let dir = PathBuf::from(dir);
+                if dir.is_absolute() {
+                    dir
+                } else {
+                    self.root.join(dir)
+                }
+            }
+            None => self.root.join("target"),
+        }
+    }
+
+    /// A path given on the command line, for messages and opening.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() || path.exists() {
+            path.to_path_buf()
+        } else {
+            self.root.join(path)
+        }
+    }
+
+    /// A progress bar with ETA, hidden in quiet or JSON mode.
+    pub fn progress(&self, length: u64, message: &str) -> ProgressBar {
+        let bar = ProgressBar::new(length);
+        if self.global.quiet || self.global.json {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        } else {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_style(
+            ProgressStyle::with_template("{msg:24} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta}")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(message.to_string());
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    }
+
+    /// A line for the user (stderr, so `--json` output stays clean).
+    pub fn say(&self, text: &str) {
+        if !self.global.quiet {
+            eprintln!("{text}");
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! `lab`: from two variants to a verdict on one machine.
+//!
+//! `lab ab A B` builds both variants' engines, counts nodes on the seeds,
+//! runs a short tactics suite and prints a one-page verdict; the other
+//! commands are its steps (`build`, `nodes`, `tactics`, `match`) and its
+//! tools (`list`, `report`, `spsa`, `sprt`). Every run writes its results
+//! under `lab-results/<timestamp>-<command>/` as it goes.
+
+mod ab;
+mod builder;
+mod engine;
+mod lab;
+mod list;
+mod matches;
+mod nodes;
+mod report;
+mod results;
+mod runner;
+mod sprt;
+mod suites;
+mod tactics;
+mod telemetry;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use lab::{GlobalArgs, Lab};
+
+#[derive(Parser)]
+#[command(name = "lab", version, about = "prunelab's lab: build variants, count nodes, solve suites, play matches")]
+struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The main job: build A and B, count nodes, solve tactics, print a verdict (and with --sprt, play a match).
+    Ab(ab::AbArgs),
+    /// The variants, with their features, parent, source and claimed effect.
+    List,
+    /// Build each variant's engine into target/lab/<variant>/prunelab.
+    Build(builder::BuildArgs),
+    /// Nodes, time, EBF, best move, score and telemetry per position, to a fixed depth.
+    Nodes(nodes::NodesArgs),
+    /// Solve counts on a test suite (bm/am), and the positions one variant solves and another does not.
+    Tactics(tactics::TacticsArgs),
+    /// Play a match between two variants, with SPRT.
+    Match(matches::MatchArgs),
+    /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
+    Report(report::ReportArgs),
+    /// OpenBench SPSA input for a variant's tunables.
+    Spsa(list::SpsaArgs),
+    /// The SPRT and Elo functions of the match runner, on given results.
+    Sprt(sprt::SprtArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Sprt(args) => sprt::command(&args, &cli.global),
+        command => Lab::open(cli.global).and_then(|lab| match command {
+            Command::Ab(args) => ab::command(&lab, &args),
+            Command::List => list::command(&lab),
+            Command::Report(args) => report::command(&lab, &args),
+            Command::Spsa(args) => list::spsa(&lab, &args),
+            Command::Tactics(args) => tactics::command(&lab, &args),
+            Command::Build(args) => builder::command(&lab, &args),
+            Command::Nodes(args) => nodes::command(&lab, &args),
+            Command::Match(args) => matches::command(&lab, &args),
+            Command::Sprt(_) => unreachable!("handled above"),
+        }),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("lab: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Time controls and the clocks the match runner keeps for both sides.
+//!
+//! A time control is `[moves/]seconds[+increment]`: `10+0.1` (10 s plus
+//! 0.1 s a move), `60` (sudden death), `40/60+0.6` (60 s for every 40 moves,
+//! plus 0.6 s a move). The runner, not the engine, is the referee: it measures
+//! each search from `go` to `bestmove` and flags an engine whose clock runs
+//! out by more than the time margin.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use cozy_chess::Color;
+use serde::{Deserialize, Serialize};
+
+/// `[moves/]seconds[+increment]`, kept in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct TimeControl {
+    /// Moves per period (`movestogo`); `None` for the whole game.
+    pub moves: Option<u32>,
+    pub base_ms: u64,
+    pub increment_ms: u64,
+}
+
+/// Seconds with up to millisecond precision, as written on the command line.
+fn parse_seconds(text: &str, what: &str) -> Result<u64, String> {
+    let seconds: f64 = text.parse().map_err(|_| format!("{what} '{text}' is not a number of seconds"))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(format!("{what} '{text}' must be a non-negative number of seconds"));
+    }
+    if seconds > 1e9 {
+        return Err(format!("{what} '{text}' is too long"));
+    }
+    Ok((seconds * 1000.0).round() as u64)
+}
+
+/// Milliseconds as the shortest decimal seconds: 10000 -> `10`, 100 -> `0.1`.
+fn format_seconds(ms: u64) -> String {
+    let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let usage = "expected [moves/]seconds[+increment], e.g. 10+0.1, 60 or 40/60+0.6";
+        let text = text.trim();
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => {
+                let moves: u32 = moves
+                    .parse()
+                    .map_err(|_| format!("time control '{text}': '{moves}' is not a move count; {usage}"))?;
+                if moves == 0 {
+                    return Err(format!("time control '{text}': the move count must be at least 1"));
+                }
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+        let base_ms = parse_seconds(base, "base time").map_err(|error| format!("time control '{text}': {error}"))?;
+        let increment_ms =
+            parse_seconds(increment, "increment").map_err(|error| format!("time control '{text}': {error}"))?;
+        if base_ms == 0 {
+            return Err(format!("time control '{text}': the base time must be positive; {usage}"));
+        }
+        Ok(TimeControl { moves, base_ms, increment_ms })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The PGN `TimeControl` form: `10+0.1`, `40/60+0.6`, `60`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
+        write!(f, "{}", format_seconds(self.base_ms))?;
+        if self.increment_ms > 0 {
+            write!(f, "+{}", format_seconds(self.increment_ms))?;
+        }
+        Ok(())
+    }
+}
+
+impl TryFrom<String> for TimeControl {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        text.parse()
+    }
+}
+
+impl From<TimeControl> for String {
+    fn from(tc: TimeControl) -> String {
+        tc.to_string()
+    }
+}
+
+/// Both sides' clocks during one game.
+#[derive(Clone, Debug)]
+pub struct Clocks {
+    tc: TimeControl,
+    /// Milliseconds left, indexed by `Color`.
+    remaining_ms: [u64; 2],
+    /// Moves each side has made in this game.
+    moves_made: [u32; 2],
+}
+
+/// How one move went on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockVerdict {
+    InTime,
+    /// The search took longer than the clock plus the margin.
+    Flagged,
+}
+
+impl Clocks {
+    pub fn new(tc: TimeControl) -> Clocks {
+        Clocks { tc, remaining_ms: [tc.base_ms; 2], moves_made: [0; 2] }
+    }
+
+    pub fn remaining(&self, color: Color) -> Duration {
+        Duration::from_millis(self.remaining_ms[color as usize])
+    }
+
+    /// The `go` command for `color` to move.
+    pub fn go_command(&self, color: Color) -> String {
+        let [white, black] = self.remaining_ms;
+        let increment = self.tc.increment_ms;
+        let mut go = format!("go wtime {white} btime {black} winc {increment} binc {increment}");
+        if let Some(moves) = self.tc.moves {
+            let to_go = moves - self.moves_made[color as usize] % moves;
+            go.push_str(&format!(" movestogo {to_go}"));
+        }
+        go
+    }
+
+    /// How long the runner waits for `color`'s `bestmove` before flagging it.
+    pub fn deadline(&self, color: Color, margin: Duration) -> Duration {
+        self.remaining(color) + margin
+    }
+
+    /// Charges `elapsed` to `color`. A search within the margin past zero
+    /// leaves the clock at zero (plus the increment), so the margin absorbs
+    /// pipe and scheduling latency without becoming extra thinking time.
+    pub fn charge(&mut self, color: Color, elapsed: Duration, margin: Duration) -> ClockVerdict {
+        let side = color as usize;
+        let elapsed_ms = elapsed.as_millis().min(u64::MAX as u128) as u64;
+        if elapsed > self.remaining(color) + margin {
+            self.remaining_ms[side] = 0;
+            return ClockVerdict::Flagged;
+        }
+        self.remaining_ms[side] = self.remaining_ms[side].saturating_sub(elapsed_ms) + self.tc.increment_ms;
+        self.moves_made[side] += 1;
+        if let Some(moves) = self.tc.moves {
+            if self.moves_made[side] % moves == 0 {
+                self.remaining_ms[side] += self.tc.base_ms;
+            }
+        }
+        ClockVerdict::InTime
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_parse_and_print_round_trip() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!(tc, TimeControl { moves: None, base_ms: 10_000, increment_ms: 100 });
+        assert_eq!(tc.to_string(), "10+0.1");
+        let tc: TimeControl = "40/60+0.6".parse().unwrap();
+        assert_eq!(tc, TimeControl { moves: Some(40), base_ms: 60_000, increment_ms: 600 });
+        assert_eq!(tc.to_string(), "40/60+0.6");
+        assert_eq!("60".parse::<TimeControl>().unwrap().to_string(), "60");
+        assert_eq!("1.5+0.01".parse::<TimeControl>().unwrap().to_string(), "1.5+0.01");
+        for bad in ["", "+1", "0+1", "x+1", "10+y", "-1+0", "0/10", "a/10", "inf+0", "10+0.1+2"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn clocks_charge_add_increments_and_flag_beyond_the_margin() {
+        let margin = Duration::from_millis(100);
+        let mut clocks = Clocks::new("1+0.1".parse().unwrap());
+        assert_eq!(clocks.go_command(Color::White), "go wtime 1000 btime 1000 winc 100 binc 100");
+        assert_eq!(clocks.charge(Color::White, Duration::from_millis(300), margin), ClockVerdict::InTime);
+        assert_eq!(clocks.remaining(Color::White), Duration::from_millis(800));
+        // Over by less than the margin: in time, the clock is empty plus the increment.
+        assert_eq!(clocks.charge(Color::Black, Duration::from_millis(1050), margin), ClockVerdict::InTime);
+        assert_eq!(clocks.remaining(Color::Black), Duration::from_millis(100));
+        assert_eq!(clocks.charge(Color::Black, Duration::from_millis(201), margin), ClockVerdict::Flagged);
+    }
+
+    #[test]
+    fn repeating_controls_count_moves_to_go_and_add_the_base() {
+        let margin = Duration::ZERO;
+        let mut clocks = Clocks::new("2/10".parse().unwrap());
+        assert!(clocks.go_command(Color::White).ends_with("movestogo 2"));
+        clocks.charge(Color::White, Duration::from_secs(4), margin);
+        assert!(clocks.go_command(Color::White).ends_with("movestogo 1"));
+        clocks.charge(Color::White, Duration::from_secs(4), margin);
+        assert_eq!(clocks.remaining(Color::White), Duration::from_secs(12));
+        assert!(clocks.go_command(Color::White).ends_with("movestogo 2"));
+    }
+}

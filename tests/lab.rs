@@ -1,0 +1,184 @@
+//! End to end: the `lab` binary on small inputs. It builds variants for
+//! real (in the target folder this test was built in, so cargo reuses the
+//! dependencies), runs their engines, and its numbers must be the engine's
+//! own: node counts equal a direct library search.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::AtomicBool;
+
+use prunelab::position::{move_to_uci, Position};
+use prunelab::search::{SearchLimits, Searcher};
+
+/// The target folder holding this test's binaries.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_lab")).parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prunelab-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn lab(args: &[&str], results: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .arg("--results")
+        .arg(results)
+        .arg("--quiet")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("lab runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "lab failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn records(run: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(run.join("records.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The only run folder of `command` under `results`.
+fn run_folder(results: &Path, command: &str) -> PathBuf {
+    let runs: Vec<PathBuf> = std::fs::read_dir(results)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.file_name().unwrap().to_str().unwrap().ends_with(&format!("-{command}")))
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs[0].clone()
+}
+
+const TWO_POSITIONS: &str = "\
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";
+8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - id \"zugzwang-endgame\";
+";
+
+#[test]
+fn nodes_compares_two_variants_with_the_engines_own_counts() {
+    let dir = scratch("nodes");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let results = dir.join("results");
+    let suite_arg = suite.to_str().unwrap();
+    let text = stdout(&lab(&["nodes", "baseline", "razor-r1", "--suite", suite_arg, "--depth", "5"], &results));
+    assert!(
+        text.contains("## open-game") && text.contains("## zugzwang-endgame") && text.contains("## Totals"),
+        "{text}"
+    );
+
+    let run = run_folder(&results, "nodes");
+    let found = records(&run);
+    assert_eq!(found.len(), 4);
+    // The baseline's counts are the library's: same search, same settings.
+    for (index, fen) in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
+        "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let position = Position::from_fen(fen).unwrap();
+        let mut searcher = Searcher::new(16);
+        searcher.new_game();
+        let limits = SearchLimits { depth: Some(5), ..Default::default() };
+        let result = searcher.search(&position, &limits, &AtomicBool::new(false), &mut |_| {});
+        let record = found.iter().find(|r| r["variant"] == "baseline" && r["position"] == index).unwrap();
+        assert_eq!(record["nodes"], result.nodes, "{record}");
+        assert_eq!(record["best"], move_to_uci(position.board(), result.best_move.unwrap()));
+        assert!(record["error"].is_null());
+    }
+    let razor = found.iter().find(|r| r["variant"] == "razor-r1").unwrap();
+    assert!(razor["telemetry"]["counts"]["razor.att"].is_u64(), "{razor}");
+
+    // Twice the engines, the same results; and a resumed run keeps what it had.
+    let again = dir.join("again");
+    stdout(&lab(
+        &["nodes", "baseline", "razor-r1", "--suite", suite_arg, "--depth", "5", "--concurrency", "2"],
+        &again,
+    ));
+    let parallel = records(&run_folder(&again, "nodes"));
+    let key = |r: &serde_json::Value| (r["variant"].to_string(), r["position"].to_string());
+    for record in &found {
+        let twin = parallel.iter().find(|other| key(other) == key(record)).unwrap();
+        for field in ["nodes", "best", "score", "telemetry"] {
+            assert_eq!(record[field], twin[field], "{field} differs with --concurrency 2");
+        }
+    }
+    let first_line = std::fs::read_to_string(run.join("records.jsonl")).unwrap().lines().next().unwrap().to_string();
+    std::fs::write(run.join("records.jsonl"), format!("{first_line}\n{{\"torn")).unwrap();
+    stdout(&lab(
+        &["nodes", "baseline", "razor-r1", "--suite", suite_arg, "--depth", "5", "--resume", run.to_str().unwrap()],
+        &results,
+    ));
+    let resumed = records(&run);
+    assert_eq!(resumed.len(), 4);
+    assert_eq!(resumed[0], serde_json::from_str::<serde_json::Value>(&first_line).unwrap());
+    let refused = lab(
+        &["nodes", "baseline", "razor-r1", "--suite", suite_arg, "--depth", "6", "--resume", run.to_str().unwrap()],
+        &results,
+    );
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("other arguments"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn tactics_counts_best_and_avoid_moves_and_skips_broken_lines() {
+    let dir = scratch("tactics");
+    let suite = dir.join("three.epd");
+    std::fs::write(
+        &suite,
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id \"back-rank\";\n\
+         this is not a position\n\
+         r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - bm Qxf7#; id \"scholar\";\n\
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - am Ke2; id \"avoid\";\n",
+    )
+    .unwrap();
+    let results = dir.join("results");
+    let output = Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(["tactics", "baseline", "--suite", suite.to_str().unwrap(), "--nodes", "20000", "--results"])
+        .arg(&results)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("line 2 skipped"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("| baseline | 3/3 | 2/2 | 1/1 |"), "{text}");
+    let found = records(&run_folder(&results, "tactics"));
+    assert_eq!(found.len(), 3);
+    assert!(found.iter().all(|record| record["solved"] == true && record["solution_nodes"].is_u64()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let dir = scratch("errors");
+    let unknown = lab(&["nodes", "baseline", "razor-r9"], &dir);
+    assert!(!unknown.status.success());
+    let message = String::from_utf8_lossy(&unknown.stderr);
+    assert!(message.contains("unknown variant `razor-r9`") && message.contains("razor-r1"), "{message}");
+    let missing = lab(&["tactics", "baseline", "--suite", "/no/such/suite.epd"], &dir);
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("unknown suite"),
+        "{}",
+        String::from_utf8_lossy(&missing.stderr)
+    );
+    let listed = stdout(&lab(&["list"], &dir));
+    assert!(listed.contains("| razor-r1 | p003-3 | razor-r1 | plan 000, R1 | nodes_pct -5 to -3"), "{listed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
