@@ -8,8 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
-cargo build --release --quiet --bin prunelab
-bench_line=$("$target_dir/release/prunelab" bench | tail -n 1)
+# The default release build, in the lab's target folder (target/lab/cargo),
+# where the lab tests and the honesty check build too.
+build_dir="$target_dir/lab/cargo"
+CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet --bin prunelab
+bench_line=$("$build_dir/release/prunelab" bench | tail -n 1)
 if ! [[ $bench_line =~ ^Bench:\ ([0-9]+)\ nodes ]]; then
     echo "bench-signature: unexpected last line of prunelab bench: '$bench_line'" >&2
     exit 1

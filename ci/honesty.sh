@@ -110,7 +110,7 @@ trap 'rm -rf "$scratch"' EXIT
 # Resolve every feature list first, one line per variant (the baseline's is
 # empty): each build below replaces the binary.
 feature_lists=()
-bash ci/variant-features.sh "${selected[@]}" >"$scratch/features"
+PRUNELAB_BUILD_DIR="$build_dir" bash ci/variant-features.sh "${selected[@]}" >"$scratch/features"
 while IFS= read -r line; do
     feature_lists+=("$line")
 done <"$scratch/features"

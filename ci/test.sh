@@ -2,11 +2,11 @@
 # The whole test suite: README's test command and what .ci/run runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Unit, integration and feature tests, in release (perft, searches, and the
-# variant matrix against snapshots/).
-cargo test --release
-# The plans' guards are debug assertions in the hooks: run them in debug.
-cargo test --test guards
+# Unit, integration and feature tests (perft, searches, the lab end to end,
+# the variant matrix against snapshots/) in the `ci` profile: optimized,
+# without LTO, and with debug assertions, so the plans' guards (debug
+# assertions in the hooks) are checked by every search of every test.
+cargo test --profile ci
 # Every feature builds on its own; exclusive combinations are refused.
 bash ci/check-features.sh
 # The default build's bench equals the last `Bench: N` of the commit log.

@@ -13,7 +13,10 @@ if [ $# -eq 0 ]; then
     exit 2
 fi
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
-cargo build --release --quiet --bin prunelab
+# PRUNELAB_BUILD_DIR: the target folder to build in (ci/ scripts use the
+# lab's, target/lab/cargo, to share its dependencies).
+build_dir=${PRUNELAB_BUILD_DIR:-$target_dir}
+CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet --bin prunelab
 for variant in "$@"; do
-    "$target_dir/release/prunelab" variant-features "$variant" --dir variants
+    "$build_dir/release/prunelab" variant-features "$variant" --dir variants
 done

@@ -1,8 +1,8 @@
 //! The plans' guards: no razoring or futility in check or at PV nodes where
 //! the plan forbids it, no razoring near mate bounds. The hooks state these
-//! as `debug_assert!`s, so this test is meant for a debug build
-//! (`cargo test --test guards`, which ci/test.sh runs); in release it still
-//! checks that every family searches the positions to a legal move.
+//! as `debug_assert!`s, so this test is meant for a build with debug
+//! assertions: debug, or the `ci` profile ci/test.sh runs; in release it
+//! still checks that every family searches the positions to a legal move.
 
 use std::sync::atomic::AtomicBool;
 
