@@ -1,96 +1,130 @@
-//! Reads `variants/*.toml` and generates two files in `$OUT_DIR`:
+//! Reads `variants/*.toml`, the one place they are read, and generates two
+//! files in `$OUT_DIR`:
 //!
+//! - `variant_sources.rs`: every file's value tree (or why it is not TOML)
+//!   and the folder's digest, included by `src/variants/mod.rs`, which
+//!   validates and resolves them: `variants::load()`.
 //! - `variant_sets.rs`: one technique-set type per variant, so the variant
-//!   matrix and the lab run every variant in one build. It is included by
-//!   the programs that need it (the matrix test), not by the library, so the
-//!   engine binary does not compile a search per variant.
-//! - `compiled_variant.rs`: `COMPILED_VARIANTS`, the variants whose feature
-//!   set is exactly the one this build enables, so the binary can say which
-//!   variant it is. Included by `src/features.rs`.
-//!
-//! Each variant's features are its own plus its parents'. Every rule (unknown
-//! features, exclusive styles, broken parent chains) is checked by
-//! `prunelab::variants::load`; here a broken variant only matches nothing.
+//!   matrix runs every variant in one build. It is included by the matrix
+//!   test, not by the library, so the engine binary does not compile a
+//!   search per variant. Implications are resolved by `Techniques::of` at
+//!   compile time; a variant whose chain is broken gets no set (the library
+//!   reports why when it loads the variants).
 
-use std::collections::{BTreeMap, BTreeSet};
+#[path = "src/variants/source.rs"]
+#[allow(dead_code)] // what only the library uses
+mod source;
+
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Cargo features that are not pruning features of the catalogue: `full` is
-/// an alias for a variant's feature list, `tune` changes no search.
-/// tests/catalogue.rs holds the same list.
-const NOT_PRUNING_FEATURES: [&str; 3] = ["default", "tune", "full"];
-
-/// A variant as its file states it.
-struct VariantFile {
-    extends: Option<String>,
-    features: Vec<String>,
-}
+use source::{Source, Value};
 
 fn main() {
     println!("cargo:rerun-if-changed=variants");
-    println!("cargo:rerun-if-changed=Cargo.toml");
-    let variants = read_variants(Path::new("variants"));
-    let implications = cargo_feature_implications();
+    let dir = Path::new("variants");
+    let sources = read_sources(dir);
+    let digest = source::folder_digest(dir).unwrap_or(0);
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let out_dir = Path::new(&out_dir);
-    std::fs::write(out_dir.join("variant_sets.rs"), variant_sets(&variants)).unwrap();
-    std::fs::write(out_dir.join("compiled_variant.rs"), compiled_variant(&variants, &implications)).unwrap();
+    std::fs::write(out_dir.join("variant_sources.rs"), sources_code(&sources, digest)).unwrap();
+    std::fs::write(out_dir.join("variant_sets.rs"), variant_sets(&sources)).unwrap();
 }
 
-fn read_variants(dir: &Path) -> BTreeMap<String, VariantFile> {
-    let mut variants = BTreeMap::new();
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
+fn read_sources(dir: &Path) -> Vec<Source> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|dir| dir.filter_map(|entry| entry.ok().map(|entry| entry.path())).collect())
         .unwrap_or_default();
-    paths.retain(|path: &std::path::PathBuf| path.extension().is_some_and(|ext| ext == "toml"));
+    paths.retain(|path| path.extension().is_some_and(|ext| ext == "toml"));
     paths.sort();
-    for path in &paths {
-        println!("cargo:rerun-if-changed={}", path.display());
-        let parsed = std::fs::read_to_string(path).ok().and_then(|text| text.parse::<toml::Table>().ok());
-        let Some(table) = parsed else {
-            println!("cargo:warning=skipping {}: not readable TOML", path.display());
-            continue;
-        };
-        let Some(name) = table.get("name").and_then(|v| v.as_str()) else {
-            println!("cargo:warning=skipping {}: no name", path.display());
-            continue;
-        };
-        let extends = table.get("extends").and_then(|v| v.as_str()).map(str::to_string);
-        let features = table
-            .get("features")
-            .and_then(|v| v.as_array())
-            .map(|items| items.iter().filter_map(|item| item.as_str().map(str::to_string)).collect())
-            .unwrap_or_default();
-        variants.insert(name.to_string(), VariantFile { extends, features });
-    }
-    variants
+    paths
+        .iter()
+        .map(|path| {
+            println!("cargo:rerun-if-changed={}", path.display());
+            let table = std::fs::read_to_string(path)
+                .map_err(|error| error.to_string())
+                .and_then(|text| text.parse::<toml::Table>().map_err(|error| error.message().to_string()))
+                .map(|table| value_of(toml::Value::Table(table)));
+            Source { path: format!("variants/{}", path.file_name().unwrap().to_string_lossy()), table }
+        })
+        .collect()
 }
 
-/// The features of a variant and of every parent, and the length of its
-/// parent chain. A broken chain only ends the walk (see the module comment).
-fn chain_features<'a>(variants: &'a BTreeMap<String, VariantFile>, name: &'a str) -> (Vec<&'a str>, usize) {
-    let mut features = Vec::new();
-    let mut seen = Vec::new();
-    let mut current = Some(name);
-    while let Some(variant) = current {
-        if seen.contains(&variant) {
-            break;
+/// A TOML value as the shared value tree.
+fn value_of(value: toml::Value) -> Value {
+    match value {
+        toml::Value::String(text) => Value::String(text),
+        toml::Value::Integer(number) => Value::Integer(number),
+        toml::Value::Float(number) => Value::Float(number),
+        toml::Value::Boolean(flag) => Value::Boolean(flag),
+        toml::Value::Datetime(date) => Value::Datetime(date.to_string()),
+        toml::Value::Array(items) => Value::Array(items.into_iter().map(value_of).collect()),
+        toml::Value::Table(table) => {
+            Value::Table(table.into_iter().map(|(key, value)| (key, value_of(value))).collect())
         }
-        seen.push(variant);
-        let Some(file) = variants.get(variant) else { break };
-        features.extend(file.features.iter().map(String::as_str));
-        current = file.extends.as_deref();
     }
-    (features, seen.len())
 }
 
-fn variant_sets(variants: &BTreeMap<String, VariantFile>) -> String {
+fn sources_code(sources: &[Source], digest: u64) -> String {
+    let mut code = String::from("// Generated by build.rs from variants/*.toml.\n");
+    writeln!(code, "/// The digest of `variants/` when this build read it.\npub const SOURCES_DIGEST: u64 = {digest};")
+        .unwrap();
+    code.push_str(
+        "/// Every file of `variants/`, as this build read it.\npub fn sources() -> Vec<Source> {\n    vec![\n",
+    );
+    for source in sources {
+        let table = match &source.table {
+            Ok(value) => format!("Ok({})", value.to_code()),
+            Err(error) => format!("Err({error:?}.into())"),
+        };
+        writeln!(code, "        Source {{ path: {:?}.into(), table: {table} }},", source.path).unwrap();
+    }
+    code.push_str("    ]\n}\n");
+    code
+}
+
+/// A string or list of strings under `key` of a value tree's table.
+fn strings<'a>(table: &'a Value, key: &str) -> Vec<&'a str> {
+    let Value::Table(entries) = table else { return Vec::new() };
+    match entries.iter().find(|(name, _)| name == key).map(|(_, value)| value) {
+        Some(Value::String(text)) => vec![text.as_str()],
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(|item| if let Value::String(text) = item { Some(text.as_str()) } else { None })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every variant's features, its parents' included, by name; `None` when
+/// its parent chain is broken.
+fn chain_features<'a>(tables: &[&'a Value], name: &str) -> Option<Vec<&'a str>> {
+    let mut features = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut current = name.to_string();
+    loop {
+        if seen.contains(&current.as_str()) {
+            return None;
+        }
+        let table = tables.iter().find(|table| strings(table, "name") == [current.as_str()])?;
+        features.extend(strings(table, "features"));
+        seen.push(strings(table, "name")[0]);
+        match strings(table, "extends").first() {
+            Some(parent) => current = parent.to_string(),
+            None => return Some(features),
+        }
+    }
+}
+
+fn variant_sets(sources: &[Source]) -> String {
+    let tables: Vec<&Value> = sources.iter().filter_map(|source| source.table.as_ref().ok()).collect();
+    let mut names: Vec<&str> = tables.iter().filter_map(|table| strings(table, "name").first().copied()).collect();
+    names.sort();
+    names.dedup();
     let mut code = String::from("// Generated by build.rs from variants/*.toml.\n");
     let mut entries = String::new();
-    for (index, name) in variants.keys().enumerate() {
-        // Implications are resolved by `Techniques::of`.
-        let (features, _) = chain_features(variants, name);
+    for (index, name) in names.iter().enumerate() {
+        let Some(features) = chain_features(&tables, name) else { continue };
         let list: Vec<String> = features.iter().map(|feature| format!("{feature:?}")).collect();
         writeln!(code, "prunelab::technique_set!(Variant{index}, [{}]);", list.join(", ")).unwrap();
         writeln!(entries, "    ({name:?}, prunelab::matrix::search_as::<Variant{index}>),").unwrap();
@@ -102,76 +136,4 @@ fn variant_sets(variants: &BTreeMap<String, VariantFile>) -> String {
     )
     .unwrap();
     code
-}
-
-/// Cargo.toml's `[features]` table: each feature and what it switches on.
-fn cargo_feature_implications() -> BTreeMap<String, Vec<String>> {
-    let manifest: toml::Table =
-        std::fs::read_to_string("Cargo.toml").expect("Cargo.toml is readable").parse().expect("Cargo.toml parses");
-    let Some(features) = manifest.get("features").and_then(|v| v.as_table()) else { return BTreeMap::new() };
-    features
-        .iter()
-        .map(|(name, implied)| {
-            let implied = implied
-                .as_array()
-                .map(|items| items.iter().filter_map(|item| item.as_str().map(str::to_string)).collect())
-                .unwrap_or_default();
-            (name.clone(), implied)
-        })
-        .collect()
-}
-
-/// The names with everything they imply, transitively.
-fn close_over_implications<'a>(
-    names: impl IntoIterator<Item = &'a str>,
-    implications: &'a BTreeMap<String, Vec<String>>,
-) -> BTreeSet<&'a str> {
-    let mut closed = BTreeSet::new();
-    let mut pending: Vec<&str> = names.into_iter().collect();
-    while let Some(name) = pending.pop() {
-        if closed.insert(name) {
-            pending.extend(implications.get(name).into_iter().flatten().map(String::as_str));
-        }
-    }
-    closed
-}
-
-/// A feature name as Cargo spells it in `CARGO_FEATURE_<NAME>`: uppercase,
-/// with `-` as `_`. Cargo keeps other characters (`futility-2.1` is
-/// `CARGO_FEATURE_FUTILITY_2.1`), so `.` is mapped too, on both sides.
-fn env_spelling(feature: &str) -> String {
-    feature.chars().map(|c| if c == '-' || c == '.' { '_' } else { c.to_ascii_uppercase() }).collect()
-}
-
-/// The features this build enables, as `env_spelling`s.
-fn enabled_env_spellings() -> BTreeSet<String> {
-    std::env::vars_os().filter_map(|(key, _)| key.to_str()?.strip_prefix("CARGO_FEATURE_").map(env_spelling)).collect()
-}
-
-fn compiled_variant(variants: &BTreeMap<String, VariantFile>, implications: &BTreeMap<String, Vec<String>>) -> String {
-    // Cargo has already switched on what enabled features imply.
-    let enabled_spellings = enabled_env_spellings();
-    let enabled: BTreeSet<&str> = implications
-        .keys()
-        .map(String::as_str)
-        .filter(|feature| !NOT_PRUNING_FEATURES.contains(feature))
-        .filter(|feature| enabled_spellings.contains(&env_spelling(feature)))
-        .collect();
-    // Parents before children (`p003-3` before `full`), then by name.
-    let mut matching: Vec<(usize, &str)> = variants
-        .keys()
-        .filter_map(|name| {
-            let (features, chain_length) = chain_features(variants, name);
-            (close_over_implications(features, implications) == enabled).then_some((chain_length, name.as_str()))
-        })
-        .collect();
-    matching.sort();
-    let names: Vec<String> = matching.iter().map(|(_, name)| format!("{name:?}")).collect();
-    format!(
-        "// Generated by build.rs from variants/*.toml and the enabled Cargo features.\n\
-         /// The variants whose feature set is exactly this build's, parents first;\n\
-         /// empty for a feature set no variant has.\n\
-         pub const COMPILED_VARIANTS: &[&str] = &[{}];\n",
-        names.join(", ")
-    )
 }

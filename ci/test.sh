@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug
 # assertions in the hooks) are checked by every search of every test.
-cargo test --profile ci
+cargo test --workspace --profile ci
 # Every feature builds on its own; exclusive combinations are refused.
 bash ci/check-features.sh
 # The default build's bench equals the last `Bench: N` of the commit log.

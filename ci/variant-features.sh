@@ -16,7 +16,7 @@ target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_dire
 # PRUNELAB_BUILD_DIR: the target folder to build in (ci/ scripts use the
 # lab's, target/lab/cargo, to share its dependencies).
 build_dir=${PRUNELAB_BUILD_DIR:-$target_dir}
-CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet --bin prunelab
+CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet -p prunelab --bin prunelab
 for variant in "$@"; do
-    "$build_dir/release/prunelab" variant-features "$variant" --dir variants
+    "$build_dir/release/prunelab" variant-features "$variant"
 done

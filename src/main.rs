@@ -1,18 +1,17 @@
 //! The `prunelab` binary. Without a subcommand it speaks UCI on stdin/stdout,
 //! as GUIs, cutechess and OpenBench expect; the subcommands are tools:
 //! `bench [depth] [--stats]`, `perft <depth> [fen]`, `features [--all|--json]`,
-//! `matrix` and `spsa`.
+//! `matrix`, `variant-features` and `spsa`.
 
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
+use anyhow::{anyhow, bail, Context, Result};
 
 use prunelab::bench::{run_bench, DEFAULT_BENCH_DEPTH};
-use prunelab::features::{self, COMPILED_VARIANTS};
+use prunelab::features;
 use prunelab::matrix::{self, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::perft::divide;
 use prunelab::position::{move_to_uci, Position};
@@ -21,91 +20,151 @@ use prunelab::techniques::Compiled;
 use prunelab::time::nodes_per_second;
 use prunelab::uci;
 
-#[derive(Parser)]
-#[command(
-    name = "prunelab",
-    version,
-    about = "A chess engine built as a pruning laboratory (UCI without a subcommand)"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-}
+const USAGE: &str = "\
+prunelab: a chess engine built as a pruning laboratory
 
-#[derive(Subcommand)]
-enum Command {
-    /// Search the bench positions to a fixed depth; the last line is `Bench: <nodes> nodes <nps> nps`.
-    Bench {
-        /// Search depth (default: the tuned bench depth).
-        depth: Option<i32>,
-        /// Also print the search counters summed over all positions.
-        #[arg(long)]
-        stats: bool,
-    },
-    /// Count the leaf nodes of the move tree, split by root move.
-    Perft {
-        depth: u32,
-        /// The position, as one quoted argument or as separate words (default: `startpos`).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        fen: Vec<String>,
-    },
-    /// Name this binary's variant, then list its pruning features one per line.
-    Features {
-        /// Print the whole catalogue as a markdown table instead.
-        #[arg(long, conflicts_with = "json")]
-        all: bool,
-        /// Print one JSON object: `{"version":..,"variants":[..],"features":[..]}`.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Print the variant matrix's table for this build's technique set: what
-    /// `snapshots/<variant>.snap` holds for a build with that variant's features.
-    Matrix {
-        /// The node-count suite.
-        #[arg(long, default_value = SUITE_PATH)]
-        suite: PathBuf,
-        #[arg(long, default_value_t = DEPTH)]
-        depth: i32,
-        /// Hash size in MiB.
-        #[arg(long, default_value_t = HASH_MB)]
-        hash: usize,
-        /// The variant the header names; one this build is (default: all of them, joined by `/`).
-        #[arg(long)]
-        variant: Option<String>,
-    },
-    /// Print a variant's features, parents' and implied ones included, space-separated
-    /// (for the Makefile's VARIANT= and ci/honesty.sh).
-    #[command(hide = true)]
-    VariantFeatures {
-        name: String,
-        /// The variants folder.
-        #[arg(long, default_value = "variants")]
-        dir: PathBuf,
-    },
-    /// Print OpenBench SPSA input for the compiled techniques' tunables
-    /// (`name, int, value, min, max, c_end, r_end`); tune with a `tune` build.
-    Spsa,
-}
+Usage: prunelab [COMMAND]
+
+Without a command it speaks UCI on stdin and stdout.
+
+Commands:
+  bench [DEPTH] [--stats]        search the bench positions to a fixed depth; the last
+                                 line is `Bench: <nodes> nodes <nps> nps`
+  perft DEPTH [FEN|startpos]     count the leaf nodes of the move tree, split by root move
+  features [--all | --json]      this binary's variant and pruning features (--all: the
+                                 catalogue as a markdown table; --json: one JSON object)
+  matrix [--suite FILE] [--depth N] [--hash MB] [--variant NAME]
+                                 the variant matrix's table for this build
+  variant-features NAME...       each variant's features, parents' and implied ones
+                                 included, on one line (for make VARIANT= and ci/)
+  spsa                           OpenBench SPSA input for the compiled tunables
+  help, --help, -h               this text
+  --version, -V                  the version
+";
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let outcome = match cli.command {
-        None => {
-            uci::run(io::stdin().lock(), io::stdout());
-            Ok(())
-        }
-        Some(Command::Bench { depth, stats }) => bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH), stats),
-        Some(Command::Perft { depth, fen }) => perft(depth, &fen.join(" ")),
-        Some(Command::Features { all, json }) => print_features(all, json),
-        Some(Command::Matrix { suite, depth, hash, variant }) => print_matrix(&suite, depth, hash, variant),
-        Some(Command::VariantFeatures { name, dir }) => print_variant_features(&name, &dir),
-        Some(Command::Spsa) => print_spsa(),
-    };
-    match outcome {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("prunelab: {error:#}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<()> {
+    let Some((command, rest)) = args.split_first() else {
+        uci::run(io::stdin().lock(), io::stdout());
+        return Ok(());
+    };
+    let mut options = Options::new(rest);
+    match command.as_str() {
+        "bench" => {
+            let stats = options.flag("--stats");
+            let depth = options.positional("depth")?.unwrap_or(DEFAULT_BENCH_DEPTH);
+            options.done()?;
+            bench(depth, stats)
+        }
+        "perft" => {
+            let depth: u32 = options.positional("depth")?.ok_or_else(|| anyhow!("perft needs a depth"))?;
+            perft(depth, &options.remaining().join(" "))
+        }
+        "features" => {
+            let (all, json) = (options.flag("--all"), options.flag("--json"));
+            options.done()?;
+            if all && json {
+                bail!("features: --all and --json cannot be used together");
+            }
+            print_features(all, json)
+        }
+        "matrix" => {
+            let suite = options.value("--suite")?.unwrap_or_else(|| PathBuf::from(SUITE_PATH));
+            let depth = options.value("--depth")?.unwrap_or(DEPTH);
+            let hash = options.value("--hash")?.unwrap_or(HASH_MB);
+            let variant: Option<String> = options.value("--variant")?;
+            options.done()?;
+            print_matrix(&suite, depth, hash, variant)
+        }
+        "variant-features" => {
+            let names = options.remaining();
+            if names.is_empty() {
+                bail!("variant-features needs at least one variant name");
+            }
+            print_variant_features(&names)
+        }
+        "spsa" => {
+            options.done()?;
+            print_spsa()
+        }
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        "--version" | "-V" => {
+            println!("prunelab {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
+        other => bail!("unknown command `{other}`; run `prunelab --help` for the commands"),
+    }
+}
+
+/// A subcommand's arguments: flags, `--name value` options and positionals,
+/// each taken once; what is left over is an error.
+struct Options<'a> {
+    args: Vec<&'a str>,
+}
+
+impl<'a> Options<'a> {
+    fn new(args: &'a [String]) -> Self {
+        Options { args: args.iter().map(String::as_str).collect() }
+    }
+
+    /// Whether `--name` is given (and takes it).
+    fn flag(&mut self, name: &str) -> bool {
+        let before = self.args.len();
+        self.args.retain(|arg| *arg != name);
+        self.args.len() != before
+    }
+
+    /// The value of `--name value` or `--name=value`, parsed.
+    fn value<T: std::str::FromStr>(&mut self, name: &str) -> Result<Option<T>>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let prefix = format!("{name}=");
+        let Some(index) = self.args.iter().position(|arg| *arg == name || arg.starts_with(&prefix)) else {
+            return Ok(None);
+        };
+        let text = match self.args[index].strip_prefix(&prefix) {
+            Some(text) => text,
+            None if index + 1 < self.args.len() => self.args.remove(index + 1),
+            None => bail!("{name} needs a value"),
+        };
+        self.args.remove(index);
+        text.parse().map(Some).map_err(|error| anyhow!("{name} {text}: {error}"))
+    }
+
+    /// The first argument that is not an option, parsed.
+    fn positional<T: std::str::FromStr>(&mut self, what: &str) -> Result<Option<T>>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let Some(index) = self.args.iter().position(|arg| !arg.starts_with("--")) else { return Ok(None) };
+        let text = self.args.remove(index);
+        text.parse().map(Some).map_err(|error| anyhow!("{what} '{text}': {error}"))
+    }
+
+    /// Every argument not taken yet.
+    fn remaining(self) -> Vec<&'a str> {
+        self.args
+    }
+
+    /// Refuses arguments nobody took.
+    fn done(self) -> Result<()> {
+        match self.args.first() {
+            None => Ok(()),
+            Some(arg) => bail!("unexpected argument '{arg}'; run `prunelab --help` for the commands"),
         }
     }
 }
@@ -146,23 +205,37 @@ fn perft(depth: u32, fen: &str) -> Result<()> {
     Ok(())
 }
 
-/// `prunelab features --json`; the lab reads this exact shape.
-#[derive(serde::Serialize)]
-struct FeaturesReport {
-    version: &'static str,
-    variants: &'static [&'static str],
-    features: Vec<&'static str>,
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c if (c as u32) < 0x20 => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+fn json_list<S: AsRef<str>>(items: &[S]) -> String {
+    let items: Vec<String> = items.iter().map(|item| json_string(item.as_ref())).collect();
+    format!("[{}]", items.join(","))
 }
 
 fn print_features(all: bool, json: bool) -> Result<()> {
     let mut out = io::stdout().lock();
     if json {
-        let report = FeaturesReport {
-            version: env!("CARGO_PKG_VERSION"),
-            variants: COMPILED_VARIANTS,
-            features: features::compiled(),
-        };
-        writeln!(out, "{}", serde_json::to_string(&report)?)?;
+        // `{"version":..,"variants":[..],"features":[..]}`: the lab reads this shape.
+        writeln!(
+            out,
+            "{{\"version\":{},\"variants\":{},\"features\":{}}}",
+            json_string(env!("CARGO_PKG_VERSION")),
+            json_list(&features::compiled_variants()),
+            json_list(&features::compiled())
+        )?;
         return Ok(());
     }
     if all {
@@ -172,7 +245,7 @@ fn print_features(all: bool, json: bool) -> Result<()> {
             let implies = feature.implies.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
             writeln!(
                 out,
-                "| `{}` | {} | `src/prune/{}.rs` | {} | {} |",
+                "| `{}` | {} | `{}` | {} | {} |",
                 feature.name, implies, feature.technique, feature.source, feature.summary
             )?;
         }
@@ -189,7 +262,7 @@ fn print_features(all: bool, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn print_matrix(suite: &Path, depth: i32, hash_mb: usize, variant: Option<String>) -> Result<()> {
+fn print_matrix(suite: &std::path::Path, depth: i32, hash_mb: usize, variant: Option<String>) -> Result<()> {
     if !(1..=MAX_PLY as i32).contains(&depth) {
         bail!("matrix depth must be between 1 and {MAX_PLY}, got {depth}");
     }
@@ -198,7 +271,7 @@ fn print_matrix(suite: &Path, depth: i32, hash_mb: usize, variant: Option<String
     }
     let name = match variant {
         None => features::variant_label(),
-        Some(name) if COMPILED_VARIANTS.contains(&name.as_str()) => name,
+        Some(name) if features::compiled_variants().contains(&name) => name,
         Some(name) => bail!(
             "this binary is variant {}, not `{name}`: build one with `{name}`'s features (`make VARIANT={name}`)",
             features::variant_label()
@@ -210,10 +283,12 @@ fn print_matrix(suite: &Path, depth: i32, hash_mb: usize, variant: Option<String
     Ok(())
 }
 
-fn print_variant_features(name: &str, dir: &Path) -> Result<()> {
-    let variants = prunelab::variants::load_dir(dir)?;
-    let variant = prunelab::variants::find(&variants, name)?;
-    println!("{}", variant.features.join(" "));
+fn print_variant_features(names: &[&str]) -> Result<()> {
+    let variants = prunelab::variants::load()?;
+    for name in names {
+        let variant = prunelab::variants::find(&variants, name)?;
+        println!("{}", variant.features.join(" "));
+    }
     Ok(())
 }
 

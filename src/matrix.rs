@@ -15,7 +15,7 @@ use anyhow::{bail, Result};
 use crate::epd::read_epd_file;
 use crate::position::{move_to_uci, Position};
 use crate::search::{uci_score, SearchLimits, SearchResult, Searcher};
-use crate::stats::{SearchStats, Technique};
+use crate::stats::SearchStats;
 use crate::techniques::TechniqueSet;
 
 /// The suite, relative to the repository root.
@@ -34,28 +34,14 @@ pub fn search_as<T: TechniqueSet>(searcher: &mut Searcher, pos: &Position, limit
     searcher.search_with::<T>(pos, limits, &AtomicBool::new(false), &mut |_| {})
 }
 
-/// Catalogue technique counters, printed as `name attempts/cutoffs`.
-const COUNTER_NAMES: [(Technique, &str); 10] = [
-    (Technique::Razoring, "razor"),
-    (Technique::Futility, "fut"),
-    (Technique::FutilityNode, "fut_node"),
-    (Technique::MoveCount, "mcp"),
-    (Technique::SeePruning, "see_qs"),
-    (Technique::ProbCut, "probcut"),
-    (Technique::HistoryPruning, "hist"),
-    (Technique::Singular, "singular"),
-    (Technique::DeltaEnhanced, "delta_enh"),
-    (Technique::NullVerification, "nmp_verify"),
-];
-
+/// The techniques' counters that counted, as `name attempts/cutoffs`.
 fn counters(stats: &SearchStats) -> String {
-    COUNTER_NAMES
-        .iter()
-        .filter(|(technique, _)| stats.counters(*technique).attempts > 0)
-        .map(|(technique, name)| {
-            let counters = stats.counters(*technique);
-            format!("{name} {}/{}", counters.attempts, counters.cutoffs)
-        })
+    stats
+        .techniques
+        .snapshot_counters()
+        .into_iter()
+        .filter(|(_, attempts, _)| *attempts > 0)
+        .map(|(name, attempts, cutoffs)| format!("{name} {attempts}/{cutoffs}"))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -605,10 +605,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 }
                 let mut score;
                 if reduction > 0 {
-                    self.stats.lmr_reductions += 1;
+                    self.stats.techniques.lmr.reductions += 1;
                     score = -self.negamax::<NT::NonPvChild>(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
                     if score > alpha && !self.aborted {
-                        self.stats.lmr_researches += 1;
+                        self.stats.techniques.lmr.researches += 1;
                         score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                     }
                 } else {

@@ -1,7 +1,11 @@
 //! Search counters, kept per search and printed in the plans' formats.
 //!
-//! Counting never changes the search: these are plain increments that no
-//! search decision reads.
+//! The search's own counters live here; each technique keeps its counters
+//! in its file (`counters!`), gathered by the registry into
+//! [`TechniqueCounters`]. Counting never changes the search: these are
+//! plain increments that no search decision reads.
+
+use crate::techniques::{Tally, TechniqueCounters, Techniques};
 
 /// The kinds a cutting move is counted under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,58 +17,6 @@ pub enum CutoffKind {
 }
 
 const CUTOFF_KIND_NAMES: [&str; 4] = ["tt", "killer", "capture", "quiet"];
-
-/// The catalogue techniques that keep counters, one slot each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Technique {
-    Razoring = 0,
-    Futility = 1,
-    FutilityNode = 2,
-    MoveCount = 3,
-    SeePruning = 4,
-    ProbCut = 5,
-    HistoryPruning = 6,
-    Singular = 7,
-    DeltaEnhanced = 8,
-    NullVerification = 9,
-}
-
-pub const TECHNIQUE_COUNT: usize = 10;
-
-/// One technique's telemetry: attempts, cutoffs, cutoffs by depth bucket
-/// (the technique chooses its buckets) and technique-specific extras (for
-/// razoring: tactical and phase margin adjustments).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TechniqueCounters {
-    pub attempts: u64,
-    pub cutoffs: u64,
-    pub buckets: [u64; 8],
-    pub extra: [u64; 4],
-}
-
-impl TechniqueCounters {
-    fn add(&mut self, other: &TechniqueCounters) {
-        self.attempts += other.attempts;
-        self.cutoffs += other.cutoffs;
-        for (mine, theirs) in self.buckets.iter_mut().zip(other.buckets) {
-            *mine += theirs;
-        }
-        for (mine, theirs) in self.extra.iter_mut().zip(other.extra) {
-            *mine += theirs;
-        }
-    }
-
-    /// `att=X cut=Y cut%=Z.Z%`, the plans' common prefix.
-    pub fn rate(&self) -> String {
-        format!("att={} cut={} cut%={}%", self.attempts, self.cutoffs, percent(self.cutoffs, self.attempts))
-    }
-
-    /// `[a,b,...]` over the first `count` buckets.
-    pub fn buckets(&self, count: usize) -> String {
-        let shown: Vec<String> = self.buckets[..count].iter().map(u64::to_string).collect();
-        format!("[{}]", shown.join(","))
-    }
-}
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
@@ -81,13 +33,6 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     pub cutoffs_by_kind: [u64; 4],
     pub first_move_cutoffs_by_kind: [u64; 4],
-    pub null_attempts: u64,
-    pub null_cutoffs: u64,
-    pub rfp_attempts: u64,
-    pub rfp_cutoffs: u64,
-    pub delta_prunes: u64,
-    pub lmr_reductions: u64,
-    pub lmr_researches: u64,
     /// Zero-window searches of later moves at PV nodes, and how many of
     /// them beat alpha and were searched again with the full window.
     pub pvs_zero_window: u64,
@@ -95,8 +40,8 @@ pub struct SearchStats {
     pub aspiration_attempts: u64,
     pub aspiration_fail_lows: u64,
     pub aspiration_fail_highs: u64,
-    /// The catalogue techniques' counters, by `Technique`.
-    pub techniques: [TechniqueCounters; TECHNIQUE_COUNT],
+    /// Every technique's counters.
+    pub techniques: TechniqueCounters,
 }
 
 /// `part` as a percentage of `whole`, with one decimal.
@@ -106,6 +51,17 @@ pub fn percent(part: u64, whole: u64) -> String {
     } else {
         format!("{:.1}", part as f64 * 100.0 / whole as f64)
     }
+}
+
+/// `att=X cut=Y cut%=Z.Z%`, the plans' common prefix.
+pub fn rate(attempts: u64, cutoffs: u64) -> String {
+    format!("att={attempts} cut={cutoffs} cut%={}%", percent(cutoffs, attempts))
+}
+
+/// `[a,b,...]`, the plans' bucket lists.
+pub fn buckets(counts: &[u64]) -> String {
+    let shown: Vec<String> = counts.iter().map(u64::to_string).collect();
+    format!("[{}]", shown.join(","))
 }
 
 impl SearchStats {
@@ -131,13 +87,6 @@ impl SearchStats {
             first_move_cutoffs,
             cutoffs_by_kind,
             first_move_cutoffs_by_kind,
-            null_attempts,
-            null_cutoffs,
-            rfp_attempts,
-            rfp_cutoffs,
-            delta_prunes,
-            lmr_reductions,
-            lmr_researches,
             pvs_zero_window,
             pvs_researches,
             aspiration_attempts,
@@ -145,57 +94,44 @@ impl SearchStats {
             aspiration_fail_highs,
             techniques,
         } = other;
-        self.nodes += nodes;
-        self.qsearch_nodes += qsearch_nodes;
-        self.tt_probes += tt_probes;
-        self.tt_hits += tt_hits;
-        self.tt_cutoffs += tt_cutoffs;
-        self.illegal_tt_moves += illegal_tt_moves;
-        self.beta_cutoffs += beta_cutoffs;
-        self.first_move_cutoffs += first_move_cutoffs;
-        for kind in 0..4 {
-            self.cutoffs_by_kind[kind] += cutoffs_by_kind[kind];
-            self.first_move_cutoffs_by_kind[kind] += first_move_cutoffs_by_kind[kind];
-        }
-        self.null_attempts += null_attempts;
-        self.null_cutoffs += null_cutoffs;
-        self.rfp_attempts += rfp_attempts;
-        self.rfp_cutoffs += rfp_cutoffs;
-        self.delta_prunes += delta_prunes;
-        self.lmr_reductions += lmr_reductions;
-        self.lmr_researches += lmr_researches;
-        self.pvs_zero_window += pvs_zero_window;
-        self.pvs_researches += pvs_researches;
-        self.aspiration_attempts += aspiration_attempts;
-        self.aspiration_fail_lows += aspiration_fail_lows;
-        self.aspiration_fail_highs += aspiration_fail_highs;
-        for (mine, theirs) in self.techniques.iter_mut().zip(techniques) {
-            mine.add(theirs);
-        }
-    }
-
-    pub fn technique(&mut self, technique: Technique) -> &mut TechniqueCounters {
-        &mut self.techniques[technique as usize]
-    }
-
-    pub fn counters(&self, technique: Technique) -> &TechniqueCounters {
-        &self.techniques[technique as usize]
+        self.nodes.tally(nodes);
+        self.qsearch_nodes.tally(qsearch_nodes);
+        self.tt_probes.tally(tt_probes);
+        self.tt_hits.tally(tt_hits);
+        self.tt_cutoffs.tally(tt_cutoffs);
+        self.illegal_tt_moves.tally(illegal_tt_moves);
+        self.beta_cutoffs.tally(beta_cutoffs);
+        self.first_move_cutoffs.tally(first_move_cutoffs);
+        self.cutoffs_by_kind.tally(cutoffs_by_kind);
+        self.first_move_cutoffs_by_kind.tally(first_move_cutoffs_by_kind);
+        self.pvs_zero_window.tally(pvs_zero_window);
+        self.pvs_researches.tally(pvs_researches);
+        self.aspiration_attempts.tally(aspiration_attempts);
+        self.aspiration_fail_lows.tally(aspiration_fail_lows);
+        self.aspiration_fail_highs.tally(aspiration_fail_highs);
+        self.techniques.tally(techniques);
     }
 
     /// The `info string` lines (without that prefix), one per subject: the
-    /// baseline's, then those of the techniques `techniques` runs.
-    pub fn report_lines_for(&self, techniques: &crate::techniques::Techniques) -> Vec<String> {
-        let mut lines = self.report_lines();
-        if techniques.null_move.verifies() {
-            // Null-move verification reports the whole `null:` line.
-            lines.retain(|line| !line.starts_with("null:"));
+    /// search's, then those of the techniques `techniques` runs, then the
+    /// plans' `prune:` totals.
+    pub fn report_lines_for(&self, techniques: &Techniques) -> Vec<String> {
+        let mut lines = self.search_lines();
+        lines.extend(self.techniques.report(techniques));
+        if techniques.futility.any() || techniques.move_count.any() || techniques.razoring.any() {
+            let counters = &self.techniques;
+            lines.push(format!(
+                "prune: fut={} mcp={} razor={}",
+                counters.futility.cutoffs + counters.futility.node_cutoffs,
+                counters.move_count.cutoffs,
+                counters.razoring.cutoffs
+            ));
         }
-        lines.extend(crate::prune::report_lines(self, techniques));
         lines
     }
 
-    /// The baseline search's `info string` lines (without that prefix).
-    pub fn report_lines(&self) -> Vec<String> {
+    /// The search's own `info string` lines (without that prefix).
+    pub fn search_lines(&self) -> Vec<String> {
         let kinds = |counts: &[u64; 4]| {
             CUTOFF_KIND_NAMES
                 .iter()
@@ -227,20 +163,6 @@ impl SearchStats {
                 kinds(&self.first_move_cutoffs_by_kind)
             ),
             format!(
-                "null: att={} cut={} cut%={}%",
-                self.null_attempts,
-                self.null_cutoffs,
-                percent(self.null_cutoffs, self.null_attempts)
-            ),
-            format!(
-                "rfp: att={} cut={} cut%={}%",
-                self.rfp_attempts,
-                self.rfp_cutoffs,
-                percent(self.rfp_cutoffs, self.rfp_attempts)
-            ),
-            format!("delta: pruned={}", self.delta_prunes),
-            format!("lmr: reduced={} re={}", self.lmr_reductions, self.lmr_researches),
-            format!(
                 "pvs: zw={} re={} re%={}%",
                 self.pvs_zero_window,
                 self.pvs_researches,
@@ -260,17 +182,19 @@ mod tests {
 
     #[test]
     fn lines_follow_the_plans_formats() {
-        let stats = SearchStats {
-            null_attempts: 8,
-            null_cutoffs: 3,
+        let mut stats = SearchStats {
             aspiration_attempts: 5,
             aspiration_fail_lows: 1,
             aspiration_fail_highs: 2,
             ..Default::default()
         };
-        let lines = stats.report_lines();
+        stats.techniques.null_move.attempts = 8;
+        stats.techniques.null_move.cutoffs = 3;
+        let lines = stats.report_lines_for(&Techniques::BASELINE);
         assert!(lines.contains(&"null: att=8 cut=3 cut%=37.5%".to_string()), "{lines:?}");
         assert!(lines.contains(&"asp: att=5 low=1 high=2".to_string()), "{lines:?}");
+        assert_eq!(rate(0, 0), "att=0 cut=0 cut%=0.0%");
+        assert_eq!(buckets(&[1, 2]), "[1,2]");
     }
 
     #[test]
@@ -278,10 +202,12 @@ mod tests {
         let mut total = SearchStats::default();
         let mut one = SearchStats { nodes: 10, pvs_researches: 2, ..Default::default() };
         one.record_cutoff(CutoffKind::Killer, true);
+        one.techniques.razoring.by_depth[1] = 3;
         total.add(&one);
         total.add(&one);
         assert_eq!(total.nodes, 20);
         assert_eq!(total.pvs_researches, 4);
         assert_eq!(total.first_move_cutoffs_by_kind[CutoffKind::Killer as usize], 2);
+        assert_eq!(total.techniques.razoring.by_depth, [0, 6, 0, 0]);
     }
 }

@@ -1,20 +1,315 @@
-//! The technique set a search runs with: one value per technique, saying
-//! which phase of it (if any) is on.
+//! The technique registry's machinery: how a technique declares itself, and
+//! the technique set a search runs with.
+//!
+//! A technique is one file under `src/prune/`. In that file, and nowhere
+//! else, it declares with [`technique!`](crate::technique) its features
+//! (each a Cargo feature: what it implies, its plan phase, a summary), which
+//! of them are exclusive, and where a feature is known to act; with
+//! [`counters!`](crate::counters) its telemetry counters; with
+//! [`tunables!`](crate::tunables) its margins and limits; and by
+//! implementing [`Technique`] its telemetry lines and its tunables.
+//! `src/prune/mod.rs` registers the file with one line of
+//! [`registry!`](crate::registry), which generates the rest: the
+//! [`Techniques`] set, its baseline, `with`, the catalogue
+//! (`features::CATALOGUE`) and the per-search counters.
 //!
 //! The search is generic over a [`TechniqueSet`], whose `TECHNIQUES` is a
 //! constant, so every disabled hook folds away at compile time. A Cargo
-//! build uses [`Compiled`], derived from the features compiled in
-//! (`features::CATALOGUE`); the variant matrix instantiates other sets from
-//! feature lists through the same [`Techniques::from_features`], so a variant
-//! and the binary built with its features search identically.
+//! build uses [`Compiled`], derived from the features compiled in; the
+//! variant matrix instantiates other sets from feature lists through the
+//! same [`Techniques::of`], so a variant and the binary built with its
+//! features search identically.
+
+use std::fmt::Debug;
 
 use crate::features::{self, CATALOGUE};
-use crate::prune::{
-    delta::DeltaPruning, futility::Futility, history_pruning::HistoryPruning, lmr::LateMoveReductions,
-    move_count::MoveCountPruning, null_move::NullMovePruning, probcut::ProbCut, qsearch_order::QsearchOrder,
-    razoring::Razoring, reverse_futility::ReverseFutility, see_pruning::SeePruning, singular::SingularExtension,
-};
-use crate::tune::Tunable;
+pub use crate::prune::{TechniqueCounters, Techniques};
+
+/// One Cargo feature of the pruning catalogue, as its technique declares it.
+#[derive(Clone, Copy, Debug)]
+pub struct Feature {
+    pub name: &'static str,
+    /// Compiled into this binary: the one place a pruning feature is read.
+    pub compiled: bool,
+    /// Features this one switches on too (as in Cargo.toml).
+    pub implies: &'static [&'static str],
+    /// The technique's file, `src/prune/<technique>.rs`.
+    pub technique: &'static str,
+    /// The plan phase or published engine it reproduces.
+    pub source: &'static str,
+    pub summary: &'static str,
+    /// A position (FEN) and depth where the feature is known to act, for
+    /// features that do not act on seeds.epd at depth 10.
+    pub witness: Option<(&'static str, i32)>,
+}
+
+/// Features that cannot be on together: any two of them are refused.
+#[derive(Clone, Copy, Debug)]
+pub struct Exclusive {
+    /// What they are, for the message: "razoring styles".
+    pub what: &'static str,
+    pub features: &'static [&'static str],
+}
+
+/// Counters that add up: a search's totals over positions, a bench's over
+/// searches.
+pub trait Tally {
+    fn tally(&mut self, other: &Self);
+}
+
+impl Tally for u64 {
+    fn tally(&mut self, other: &Self) {
+        *self += other;
+    }
+}
+
+impl<const N: usize> Tally for [u64; N] {
+    fn tally(&mut self, other: &Self) {
+        for (mine, theirs) in self.iter_mut().zip(other) {
+            *mine += theirs;
+        }
+    }
+}
+
+/// A technique without counters of its own.
+impl Tally for () {
+    fn tally(&mut self, _: &Self) {}
+}
+
+/// What a technique tells the rest of the engine about itself, beyond its
+/// features (`technique!`) and its hooks (methods of the search's `Worker`).
+pub trait Technique: Copy + Debug + Eq {
+    /// The telemetry counters the technique keeps in each search.
+    type Counters: Tally + Copy + Debug + Default + Eq;
+
+    /// The technique's telemetry lines for a search, in the plans' formats;
+    /// none when the technique is off.
+    fn report(&self, counters: &Self::Counters) -> Vec<String>;
+
+    /// `(name, attempts, cutoffs)` for the variant matrix's counters column.
+    fn snapshot_counters(_counters: &Self::Counters) -> Vec<(&'static str, u64, u64)> {
+        Vec::new()
+    }
+
+    /// The tunables this configuration of the technique reads.
+    fn tunables(&self) -> Vec<&'static crate::tune::Tunable>;
+}
+
+/// Declares a technique's features as a set of flags, one per Cargo feature:
+///
+/// ```ignore
+/// technique! {
+///     /// Which razoring features are on.
+///     pub struct Razoring {
+///         r1: "razor-r1" [] "plan 000, R1" => "razoring at depth <= 2";
+///         r2: "razor-r2" ["razor-r1"] "plan 000, R2" => "tactical guard",
+///             witness "8/8/..." depth 8;
+///     }
+///     exclusive "razoring styles": ["razor-r1", "razor-sf"];
+/// }
+/// ```
+///
+/// It generates the struct, its `BASELINE` (nothing on), `with(feature)`,
+/// `any()`, `FEATURES` (the catalogue entries) and `EXCLUSIVE`, and a
+/// `compile_error!` for every exclusive pair a Cargo build enables.
+#[macro_export]
+macro_rules! technique {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$field_meta:meta])*
+                $field:ident: $feature:literal [$($implied:literal),*] $source:literal => $summary:literal
+                $(, witness $fen:literal depth $depth:literal)?;
+            )*
+        }
+        $( exclusive $what:literal: [$($exclusive:literal),+ $(,)?]; )*
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$field_meta])* pub $field: bool, )*
+        }
+
+        impl $name {
+            /// Nothing on.
+            pub const BASELINE: Self = Self { $( $field: false, )* };
+
+            /// The technique's features, in declaration order.
+            pub const FEATURES: &'static [$crate::techniques::Feature] = &[
+                $(
+                    $crate::techniques::Feature {
+                        name: $feature,
+                        compiled: cfg!(feature = $feature),
+                        implies: &[$($implied),*],
+                        technique: file!(),
+                        source: $source,
+                        summary: $summary,
+                        witness: $crate::technique!(@witness $($fen, $depth)?),
+                    },
+                )*
+            ];
+
+            /// Groups of features that cannot be on together.
+            pub const EXCLUSIVE: &'static [$crate::techniques::Exclusive] = &[
+                $( $crate::techniques::Exclusive { what: $what, features: &[$($exclusive),+] }, )*
+            ];
+
+            /// Switches one feature on (implications are the resolver's).
+            pub const fn with(self, feature: &str) -> Self {
+                #[allow(unused_mut)]
+                let mut next = self;
+                $( if $crate::techniques::same(feature, $feature) { next.$field = true; } )*
+                next
+            }
+
+            /// Whether any feature of the technique is on.
+            pub const fn any(&self) -> bool {
+                false $( || self.$field )*
+            }
+        }
+
+        $( $crate::exclusive_features!($what; $($exclusive),+); )*
+
+        /// One technique set per feature (with what it implies), for the
+        /// library's tests: `prune::feature_searches()`.
+        #[cfg(test)]
+        #[allow(non_camel_case_types)]
+        pub(crate) mod feature_searches {
+            $( $crate::technique_set!($field, [$feature]); )*
+            pub(crate) const ALL: &[(&str, $crate::matrix::SearchFn)] =
+                &[ $( ($feature, $crate::matrix::search_as::<$field>), )* ];
+        }
+    };
+    (@witness) => { None };
+    (@witness $fen:literal, $depth:literal) => { Some(($fen, $depth)) };
+}
+
+/// A `compile_error!` for every pair of exclusive features a build enables.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! exclusive_features {
+    ($what:literal; $first:literal $(, $rest:literal)*) => {
+        $(
+            #[cfg(all(feature = $first, feature = $rest))]
+            compile_error!(concat!($what, " are exclusive: `", $first, "` and `", $rest, "` are both enabled"));
+        )*
+        $crate::exclusive_features!($what; $($rest),*);
+    };
+    ($what:literal;) => {};
+}
+
+/// Declares a technique's telemetry counters: a struct of `u64` and
+/// `[u64; N]` fields that add up field by field.
+#[macro_export]
+macro_rules! counters {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$field_meta:meta])* pub $field:ident: $type:ty, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$field_meta])* pub $field: $type, )*
+        }
+
+        impl $crate::techniques::Tally for $name {
+            fn tally(&mut self, other: &Self) {
+                $( $crate::techniques::Tally::tally(&mut self.$field, &other.$field); )*
+            }
+        }
+    };
+}
+
+/// The technique registry: one line per technique file, `module: Type,`.
+/// Generates the module declarations, the [`Techniques`] set and the
+/// per-search [`TechniqueCounters`], in registry order (which is the order
+/// of telemetry lines and of the matrix's counters column).
+#[macro_export]
+macro_rules! registry {
+    ($( $(#[$meta:meta])* $module:ident: $name:ident, )*) => {
+        $( $(#[$meta])* pub mod $module; )*
+
+        /// A technique set: which features of each technique are on.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Techniques {
+            $( pub $module: $module::$name, )*
+        }
+
+        impl Techniques {
+            /// The baseline search: no catalogue feature on.
+            pub const BASELINE: Techniques = Techniques { $( $module: $module::$name::BASELINE, )* };
+
+            /// Switches one feature on; each technique recognises its own
+            /// names. Implications must already be resolved.
+            pub const fn with(self, feature: &str) -> Techniques {
+                Techniques { $( $module: self.$module.with(feature), )* }
+            }
+
+            /// The tunables of the techniques this set runs.
+            pub fn tunables(&self) -> Vec<&'static $crate::tune::Tunable> {
+                let mut list = Vec::new();
+                $( list.extend($crate::techniques::Technique::tunables(&self.$module)); )*
+                list
+            }
+        }
+
+        /// How many features the catalogue has.
+        pub const FEATURE_COUNT: usize = 0 $( + $module::$name::FEATURES.len() )*;
+        /// Every technique's features, in registry order.
+        pub const FEATURE_LISTS: &[&[$crate::techniques::Feature]] = &[ $( $module::$name::FEATURES, )* ];
+        /// Every technique's exclusive groups.
+        pub const EXCLUSIVE_LISTS: &[&[$crate::techniques::Exclusive]] = &[ $( $module::$name::EXCLUSIVE, )* ];
+
+        /// Every feature's name and a search with it (and what it implies) on.
+        #[cfg(test)]
+        pub(crate) fn feature_searches() -> Vec<(&'static str, $crate::matrix::SearchFn)> {
+            let mut all = Vec::new();
+            $( all.extend_from_slice($module::feature_searches::ALL); )*
+            all
+        }
+
+        /// Every technique's counters for one search.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct TechniqueCounters {
+            $( pub $module: <$module::$name as $crate::techniques::Technique>::Counters, )*
+        }
+
+        impl $crate::techniques::Tally for TechniqueCounters {
+            fn tally(&mut self, other: &Self) {
+                $( $crate::techniques::Tally::tally(&mut self.$module, &other.$module); )*
+            }
+        }
+
+        impl TechniqueCounters {
+            /// The telemetry lines of the techniques `set` runs.
+            pub fn report(&self, set: &Techniques) -> Vec<String> {
+                let mut lines = Vec::new();
+                $( lines.extend($crate::techniques::Technique::report(&set.$module, &self.$module)); )*
+                lines
+            }
+
+            /// `(name, attempts, cutoffs)` of every technique, registry order.
+            pub fn snapshot_counters(&self) -> Vec<(&'static str, u64, u64)> {
+                let mut list = Vec::new();
+                $( list.extend(<$module::$name as $crate::techniques::Technique>::snapshot_counters(&self.$module)); )*
+                list
+            }
+
+            /// Whether the technique of a file (`src/prune/<name>.rs`) counted anything.
+            pub fn counted_in(&self, technique_file: &str) -> bool {
+                $(
+                    if technique_file.ends_with(concat!("/", stringify!($module), ".rs")) {
+                        return self.$module != Default::default();
+                    }
+                )*
+                false
+            }
+        }
+    };
+}
 
 /// Byte-wise string equality usable in constant evaluation.
 pub const fn same(a: &str, b: &str) -> bool {
@@ -32,58 +327,7 @@ pub const fn same(a: &str, b: &str) -> bool {
     true
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Techniques {
-    pub null_move: NullMovePruning,
-    pub reverse_futility: ReverseFutility,
-    pub see_pruning: SeePruning,
-    pub futility: Futility,
-    pub delta: DeltaPruning,
-    pub move_count: MoveCountPruning,
-    pub razoring: Razoring,
-    pub probcut: ProbCut,
-    pub history_pruning: HistoryPruning,
-    pub lmr: LateMoveReductions,
-    pub qsearch_order: QsearchOrder,
-    pub singular: SingularExtension,
-}
-
 impl Techniques {
-    /// The baseline search: no catalogue feature on.
-    pub const BASELINE: Techniques = Techniques {
-        null_move: NullMovePruning::BASELINE,
-        reverse_futility: ReverseFutility::BASELINE,
-        see_pruning: SeePruning::BASELINE,
-        futility: Futility::BASELINE,
-        delta: DeltaPruning::BASELINE,
-        move_count: MoveCountPruning::BASELINE,
-        razoring: Razoring::BASELINE,
-        probcut: ProbCut::BASELINE,
-        history_pruning: HistoryPruning::BASELINE,
-        lmr: LateMoveReductions::BASELINE,
-        qsearch_order: QsearchOrder::BASELINE,
-        singular: SingularExtension::BASELINE,
-    };
-
-    /// Switches one feature on; each technique recognises its own names.
-    /// Implications must already be resolved.
-    pub const fn with(self, feature: &str) -> Techniques {
-        Techniques {
-            null_move: self.null_move.with(feature),
-            reverse_futility: self.reverse_futility.with(feature),
-            see_pruning: self.see_pruning.with(feature),
-            futility: self.futility.with(feature),
-            delta: self.delta.with(feature),
-            move_count: self.move_count.with(feature),
-            razoring: self.razoring.with(feature),
-            probcut: self.probcut.with(feature),
-            history_pruning: self.history_pruning.with(feature),
-            lmr: self.lmr.with(feature),
-            qsearch_order: self.qsearch_order.with(feature),
-            singular: self.singular.with(feature),
-        }
-    }
-
     /// Switches a feature on together with everything it implies, at compile
     /// time (unknown names change nothing; `from_features` checks names).
     pub const fn with_implied(self, feature: &str) -> Techniques {
@@ -117,32 +361,8 @@ impl Techniques {
     /// The set for a list of features: implications resolved, unknown names
     /// and exclusive combinations refused with a message naming them.
     pub fn from_features(names: &[&str]) -> Result<Techniques, String> {
-        let resolved = features::close_over_implications(names)?;
-        Razoring::check_exclusive(&resolved)?;
-        SeePruning::check_exclusive(&resolved)?;
+        let resolved = features::resolve(names)?;
         Ok(resolved.iter().fold(Techniques::BASELINE, |set, name| set.with(name)))
-    }
-
-    /// The tunables of the techniques this set runs.
-    pub fn tunables(&self) -> Vec<&'static Tunable> {
-        let mut list: Vec<&'static Tunable> = Vec::new();
-        let mut add = |on: bool, tunables: &[&'static Tunable]| {
-            if on {
-                list.extend_from_slice(tunables);
-            }
-        };
-        add(true, crate::prune::null_move::TUNABLES);
-        add(true, crate::prune::reverse_futility::TUNABLES);
-        add(self.see_pruning.is_on(), crate::prune::see_pruning::TUNABLES);
-        add(self.futility.is_on(), crate::prune::futility::TUNABLES);
-        add(true, crate::prune::delta::TUNABLES);
-        add(self.move_count.is_on(), crate::prune::move_count::TUNABLES);
-        add(self.razoring.is_on(), self.razoring.tunables());
-        add(self.probcut.is_on(), crate::prune::probcut::TUNABLES);
-        add(self.history_pruning.is_on(), crate::prune::history_pruning::TUNABLES);
-        add(self.singular.is_on(), crate::prune::singular::TUNABLES);
-        add(self.lmr.history, crate::prune::lmr::TUNABLES);
-        list
     }
 }
 
@@ -200,10 +420,9 @@ mod tests {
     }
 
     #[test]
-    fn exclusive_razoring_styles_are_refused() {
+    fn exclusive_features_are_refused_by_name() {
         let error = Techniques::from_features(&["razor-r2", "razor-sf"]).unwrap_err();
-        assert!(error.contains("razor-r2") || error.contains("razor-r1"), "{error}");
-        assert!(error.contains("razor-sf"), "{error}");
+        assert_eq!(error, "razoring styles are exclusive: `razor-r1` and `razor-sf` are both enabled");
     }
 
     #[test]
@@ -223,5 +442,20 @@ mod tests {
             let with = Techniques::from_features(&[feature.name]).unwrap();
             assert_ne!(with, Techniques::BASELINE, "{} changes nothing", feature.name);
         }
+    }
+
+    #[test]
+    fn counters_add_field_by_field() {
+        crate::counters! {
+            pub struct Example {
+                pub attempts: u64,
+                pub by_depth: [u64; 2],
+            }
+        }
+        let mut total = Example::default();
+        let one = Example { attempts: 3, by_depth: [1, 2] };
+        total.tally(&one);
+        total.tally(&one);
+        assert_eq!(total, Example { attempts: 6, by_depth: [2, 4] });
     }
 }

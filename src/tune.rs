@@ -1,59 +1,118 @@
 //! Tunables: each margin, depth limit and bonus is declared once, in its
-//! technique's file, with a default, a range and an SPSA step.
+//! technique's file, as `<TECHNIQUE>_<ROLE>: default, min, max, step;`.
+//! That one declaration gives the constant the search reads, the UCI option
+//! (`RAZOR_MARGIN_1` is `RazorMargin1`) and the OpenBench SPSA line
+//! (`name, int, value, min, max, c_end, r_end`).
 //!
 //! In a normal build a tunable reads as the technique set's constant and
 //! folds away. With the `tune` feature it is a runtime value: a UCI `spin`
-//! option, and a line of `prunelab spsa` in OpenBench's format
-//! (`name, int, value, min, max, c_end, r_end`). This file is the only place
-//! the `tune` feature is read.
-
-#[cfg(feature = "tune")]
-use std::sync::atomic::{AtomicI32, Ordering};
-
-/// Whether this build exposes tunables as options.
-pub const TUNING: bool = cfg!(feature = "tune");
+//! option. The `cfg_if!` below is the only place the `tune` feature is read.
 
 /// OpenBench's SPSA learning rate for every tunable.
 const SPSA_R_END: f64 = 0.002;
 
+/// The longest UCI name a tunable may have.
+const MAX_NAME: usize = 48;
+
+/// A tunable's UCI name from its constant's name: `RAZOR_MARGIN_1` gives
+/// `RazorMargin1`, at compile time.
+const fn camel_case(constant: &str) -> ([u8; MAX_NAME], usize) {
+    let bytes = constant.as_bytes();
+    let mut name = [0u8; MAX_NAME];
+    let mut length = 0;
+    let mut word_start = true;
+    let mut i = 0;
+    while i < bytes.len() {
+        let byte = bytes[i];
+        if byte == b'_' {
+            word_start = true;
+        } else {
+            assert!(length < MAX_NAME, "tunable name too long");
+            name[length] = if word_start { byte } else { byte.to_ascii_lowercase() };
+            length += 1;
+            word_start = false;
+        }
+        i += 1;
+    }
+    (name, length)
+}
+
+cfg_if::cfg_if! {
+    if #[cfg(feature = "tune")] {
+        use std::sync::atomic::{AtomicI32, Ordering};
+
+        /// Whether this build exposes tunables as options.
+        pub const TUNING: bool = true;
+
+        /// The option's current value.
+        #[derive(Debug)]
+        struct Setting(AtomicI32);
+
+        impl Setting {
+            const fn new(default: i32) -> Self {
+                Setting(AtomicI32::new(default))
+            }
+            fn value_or(&self, _configured: i32) -> i32 {
+                self.0.load(Ordering::Relaxed)
+            }
+            fn set(&self, value: i32, _name: &str) -> Result<(), String> {
+                self.0.store(value, Ordering::Relaxed);
+                Ok(())
+            }
+        }
+    } else {
+        /// Whether this build exposes tunables as options.
+        pub const TUNING: bool = false;
+
+        /// No runtime value: the search reads the technique set's constant.
+        #[derive(Debug)]
+        struct Setting;
+
+        impl Setting {
+            const fn new(_default: i32) -> Self {
+                Setting
+            }
+            #[inline(always)]
+            fn value_or(&self, configured: i32) -> i32 {
+                configured
+            }
+            fn set(&self, _value: i32, name: &str) -> Result<(), String> {
+                Err(format!("{name} is a tunable; build with the `tune` feature to set it"))
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct Tunable {
-    /// The UCI option name, `<Technique><Role>`.
-    pub name: &'static str,
+    name: [u8; MAX_NAME],
+    name_length: usize,
     pub default: i32,
     pub min: i32,
     pub max: i32,
     /// SPSA's final perturbation size (`c_end`).
     pub step: i32,
-    #[cfg(feature = "tune")]
-    value: AtomicI32,
+    setting: Setting,
 }
 
 impl Tunable {
-    pub const fn new(name: &'static str, default: i32, min: i32, max: i32, step: i32) -> Self {
+    /// A tunable named after its constant (`RAZOR_MARGIN_1`).
+    pub const fn new(constant: &str, default: i32, min: i32, max: i32, step: i32) -> Self {
         assert!(min <= default && default <= max && step > 0, "tunable default outside its range");
-        Tunable {
-            name,
-            default,
-            min,
-            max,
-            step,
-            #[cfg(feature = "tune")]
-            value: AtomicI32::new(default),
-        }
+        let (name, name_length) = camel_case(constant);
+        Tunable { name, name_length, default, min, max, step, setting: Setting::new(default) }
+    }
+
+    /// The UCI option name, `<Technique><Role>`.
+    pub fn name(&self) -> &str {
+        std::str::from_utf8(&self.name[..self.name_length]).expect("constant names are ASCII")
     }
 
     /// The value the search uses: `configured` (the technique set's constant)
     /// in a normal build, the option's current value in a tuning build.
     #[inline(always)]
     pub fn value_or(&self, configured: i32) -> i32 {
-        #[cfg(feature = "tune")]
-        {
-            let _ = configured;
-            self.value.load(Ordering::Relaxed)
-        }
-        #[cfg(not(feature = "tune"))]
-        configured
+        self.setting.value_or(configured)
     }
 
     /// The value of a tunable whose default does not depend on the phase.
@@ -65,41 +124,37 @@ impl Tunable {
     /// Sets the option (tuning builds only), refusing values out of range.
     pub fn set(&self, value: i32) -> Result<(), String> {
         if value < self.min || value > self.max {
-            return Err(format!("{} must be in {}..={}, got {value}", self.name, self.min, self.max));
+            return Err(format!("{} must be in {}..={}, got {value}", self.name(), self.min, self.max));
         }
-        #[cfg(feature = "tune")]
-        {
-            self.value.store(value, Ordering::Relaxed);
-            Ok(())
-        }
-        #[cfg(not(feature = "tune"))]
-        Err(format!("{} is a tunable; build with the `tune` feature to set it", self.name))
+        self.setting.set(value, self.name())
     }
 
     pub fn uci_option(&self) -> String {
-        format!("option name {} type spin default {} min {} max {}", self.name, self.default, self.min, self.max)
+        format!("option name {} type spin default {} min {} max {}", self.name(), self.default, self.min, self.max)
     }
 
     pub fn spsa_line(&self) -> String {
-        format!("{}, int, {}, {}, {}, {}, {}", self.name, self.default, self.min, self.max, self.step, SPSA_R_END)
+        format!("{}, int, {}, {}, {}, {}, {}", self.name(), self.default, self.min, self.max, self.step, SPSA_R_END)
     }
 }
 
-/// Declares a technique's tunables and its `TUNABLES` list:
-/// `IDENT = "UciName": default, min, max, step;`. A technique with several
-/// styles names one list per style: `tunables!(list R_CHAIN_TUNABLES; ...)`.
+/// Declares a technique's tunables and the list of them:
+/// `RAZOR_MARGIN_1: default, min, max, step;`. The list is `TUNABLES`, or
+/// the name given first (`tunables! { list CHAIN_TUNABLES; ... }`) when a
+/// technique has one per style.
 #[macro_export]
 macro_rules! tunables {
-    (list $list:ident; $( $(#[$doc:meta])* $ident:ident = $name:literal : $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
+    (list $list:ident; $( $(#[$doc:meta])* $ident:ident: $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
         $(
             $(#[$doc])*
-            pub static $ident: $crate::tune::Tunable = $crate::tune::Tunable::new($name, $default, $min, $max, $step);
+            pub static $ident: $crate::tune::Tunable =
+                $crate::tune::Tunable::new(stringify!($ident), $default, $min, $max, $step);
         )*
         /// These tunables, in declaration order.
         pub static $list: &[&$crate::tune::Tunable] = &[$(&$ident),*];
     };
-    ($( $(#[$doc:meta])* $ident:ident = $name:literal : $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
-        $crate::tunables!(list TUNABLES; $( $(#[$doc])* $ident = $name: $default, $min, $max, $step; )*);
+    ($( $(#[$doc:meta])* $ident:ident: $default:expr, $min:expr, $max:expr, $step:expr; )*) => {
+        $crate::tunables!(list TUNABLES; $( $(#[$doc])* $ident: $default, $min, $max, $step; )*);
     };
 }
 
@@ -110,7 +165,7 @@ pub fn compiled_tunables() -> Vec<&'static Tunable> {
 
 /// Finds a compiled tunable by its option name (case-insensitive, as UCI).
 pub fn find(name: &str) -> Option<&'static Tunable> {
-    compiled_tunables().into_iter().find(|tunable| tunable.name.eq_ignore_ascii_case(name))
+    compiled_tunables().into_iter().find(|tunable| tunable.name().eq_ignore_ascii_case(name))
 }
 
 #[cfg(test)]
@@ -118,11 +173,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn names_come_from_the_constant() {
+        assert_eq!(Tunable::new("RAZOR_MARGIN_1", 300, 100, 600, 20).name(), "RazorMargin1");
+        assert_eq!(Tunable::new("NULL_MOVE_STATIC_MARGIN", 90, 50, 200, 10).name(), "NullMoveStaticMargin");
+        assert_eq!(Tunable::new("MOVE_COUNT_LIMIT_10", 54, 25, 100, 5).name(), "MoveCountLimit10");
+    }
+
+    #[test]
     fn spsa_line_has_openbench_fields() {
-        let tunable = Tunable::new("RazorMargin1", 300, 100, 600, 20);
+        let tunable = Tunable::new("RAZOR_MARGIN_1", 300, 100, 600, 20);
         assert_eq!(tunable.spsa_line(), "RazorMargin1, int, 300, 100, 600, 20, 0.002");
         assert_eq!(tunable.uci_option(), "option name RazorMargin1 type spin default 300 min 100 max 600");
         assert!(tunable.set(601).is_err());
         assert_eq!(tunable.value_or(300), 300);
+    }
+
+    #[test]
+    fn every_compiled_tunable_has_a_unique_name() {
+        let names: Vec<&str> = crate::techniques::Techniques::BASELINE.tunables().iter().map(|t| t.name()).collect();
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[..i].contains(name), "{name} twice");
+        }
     }
 }

@@ -285,9 +285,9 @@ impl Engine {
             }
             _ => match tune::find(&name).filter(|_| tune::TUNING) {
                 Some(tunable) => {
-                    let text = need_value(tunable.name)?;
+                    let text = need_value(tunable.name())?;
                     let number: i32 = text.parse().map_err(|_| {
-                        format!("setoption {}: '{}' is not a whole number", tunable.name, shorten(text))
+                        format!("setoption {}: '{}' is not a whole number", tunable.name(), shorten(text))
                     })?;
                     tunable.set(number).map_err(|error| format!("setoption {error}"))?;
                 }

@@ -1,31 +1,76 @@
-//! The feature catalogue (src/features.rs) and Cargo.toml's `[features]`
-//! table describe the same features with the same implications, so a
-//! variant resolved in-process means what `cargo build --features` means.
+//! The registry (each technique file's `technique!`) and Cargo.toml's
+//! `[features]` table describe the same features with the same
+//! implications, so a variant resolved in-process means what `cargo build
+//! --features` means. Each failure names the feature.
 
-use prunelab::features::CATALOGUE;
+use prunelab::features::{close_over_implications, find, CATALOGUE};
+
+/// Cargo features that are not pruning features: `full` is an alias for a
+/// variant's feature list, `tune` changes no search.
+const NOT_PRUNING: [&str; 3] = ["default", "tune", "full"];
+
+fn cargo_features() -> toml::Table {
+    let manifest: toml::Table = include_str!("../Cargo.toml").parse().expect("Cargo.toml parses");
+    manifest["features"].as_table().expect("a [features] table").clone()
+}
+
+fn strings(value: &toml::Value) -> Vec<&str> {
+    value.as_array().expect("a list").iter().map(|item| item.as_str().expect("a string")).collect()
+}
 
 #[test]
-fn cargo_features_match_the_catalogue() {
-    let manifest: toml::Table = include_str!("../Cargo.toml").parse().expect("Cargo.toml parses");
-    let features = manifest["features"].as_table().expect("a [features] table");
-    let non_catalogue = ["default", "tune", "full"];
-    for (name, implies) in features {
-        if non_catalogue.contains(&name.as_str()) {
+fn every_cargo_feature_is_in_the_registry_with_the_same_implications() {
+    for (name, implies) in &cargo_features() {
+        if NOT_PRUNING.contains(&name.as_str()) {
             continue;
         }
-        let feature = prunelab::features::find(name).unwrap_or_else(|| panic!("{name} is not in the catalogue"));
-        let implies: Vec<&str> = implies.as_array().unwrap().iter().map(|value| value.as_str().unwrap()).collect();
-        assert_eq!(implies, feature.implies, "{name}: Cargo.toml and the catalogue disagree");
-    }
-    for feature in CATALOGUE {
-        assert!(features.contains_key(feature.name), "{} is missing from Cargo.toml", feature.name);
+        let feature = find(name).unwrap_or_else(|| {
+            panic!("Cargo.toml declares `{name}`, which no technique file declares (technique! in src/prune/)")
+        });
+        assert_eq!(
+            strings(implies),
+            feature.implies,
+            "`{name}`: Cargo.toml and {} disagree on what it implies",
+            feature.technique
+        );
     }
 }
 
 #[test]
-fn every_catalogue_entry_names_an_existing_technique_file() {
+fn every_registry_feature_is_a_cargo_feature() {
+    let declared = cargo_features();
     for feature in CATALOGUE {
-        let path = format!("{}/src/prune/{}.rs", env!("CARGO_MANIFEST_DIR"), feature.technique);
-        assert!(std::path::Path::new(&path).exists(), "{}: no {path}", feature.name);
+        assert!(
+            declared.contains_key(feature.name),
+            "`{}` ({}) is missing from Cargo.toml's [features]: add `\"{}\" = {:?}`",
+            feature.name,
+            feature.technique,
+            feature.name,
+            feature.implies
+        );
+    }
+}
+
+#[test]
+fn the_full_alias_is_the_full_variant() {
+    let declared = cargo_features();
+    let alias = strings(&declared["full"]);
+    let mut alias = close_over_implications(&alias).expect("`full` names catalogue features");
+    let variants = prunelab::variants::load().unwrap();
+    let mut variant = prunelab::variants::find(&variants, "full").unwrap().features.clone();
+    alias.sort_unstable();
+    variant.sort_unstable();
+    assert_eq!(alias, variant, "Cargo.toml's `full` and variants/full.toml disagree");
+}
+
+#[test]
+fn every_feature_is_in_a_variant() {
+    let variants = prunelab::variants::load().unwrap();
+    for feature in CATALOGUE {
+        assert!(
+            variants.iter().any(|variant| variant.features.contains(&feature.name)),
+            "`{}` is in no variant: give it a file in variants/ so the matrix snapshots it",
+            feature.name
+        );
     }
 }

@@ -15,35 +15,42 @@ use cozy_chess::{Board, Move, Piece};
 use crate::eval::PIECE_VALUES;
 use crate::search::Worker;
 use crate::see::captured_piece;
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which delta pruning features are on (the per-move test is always on:
+    /// it is part of the baseline).
+    pub struct DeltaPruning {
+        enhanced: "delta-enhanced" [] "plan 003, 1.3"
+            => "coarse qsearch delta filter; halved delta for minor or smaller victims";
+    }
+}
+
+counters! {
+    /// `delta:` and `delta_enh:` telemetry.
+    pub struct DeltaCounters {
+        /// Captures skipped by the per-move test.
+        pub prunes: u64,
+        /// `delta-enhanced`: nodes the coarse filter judged, and cut.
+        pub coarse_attempts: u64,
+        pub coarse_cutoffs: u64,
+        /// `delta-enhanced`: captures skipped only thanks to the halved margin.
+        pub halved_prunes: u64,
+    }
+}
 
 tunables! {
-    DELTA_MARGIN = "DeltaMargin": 200, 50, 500, 25;
-    DELTA_COARSE_MARGIN = "DeltaCoarseMargin": 975, 600, 1400, 25;
-    DELTA_COARSE_ENDGAME_MARGIN = "DeltaCoarseEndgameMargin": 600, 300, 1000, 25;
+    DELTA_MARGIN: 200, 50, 500, 25;
+    DELTA_COARSE_MARGIN: 975, 600, 1400, 25;
+    DELTA_COARSE_ENDGAME_MARGIN: 600, 300, 1000, 25;
 }
 
 /// At or below this game phase the position counts as an endgame.
 pub const ENDGAME_PHASE: i32 = 4;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeltaPruning {
-    pub enhanced: bool,
-}
-
 impl DeltaPruning {
-    pub const BASELINE: Self = DeltaPruning { enhanced: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "delta-enhanced") {
-            DeltaPruning { enhanced: true }
-        } else {
-            self
-        }
-    }
-
     /// The per-move margin for a victim of `captured_value`.
     pub fn margin(&self, captured_value: i32) -> i32 {
         if self.enhanced && captured_value <= PIECE_VALUES[Piece::Bishop as usize] {
@@ -70,10 +77,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if !delta.enhanced {
             return None;
         }
-        let counters = self.stats.technique(Technique::DeltaEnhanced);
-        counters.attempts += 1;
+        let counters = &mut self.stats.techniques.delta;
+        counters.coarse_attempts += 1;
         if stand_pat + delta.coarse_margin(phase) < alpha {
-            counters.cutoffs += 1;
+            counters.coarse_cutoffs += 1;
             return Some(stand_pat);
         }
         None
@@ -90,23 +97,42 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if stand_pat + captured_value + margin >= alpha {
             return false;
         }
-        self.stats.delta_prunes += 1;
+        self.stats.techniques.delta.prunes += 1;
         if margin != DELTA_MARGIN.get() {
             // Pruned only thanks to the halved margin? Count what the
             // enhancement adds.
             if stand_pat + captured_value + DELTA_MARGIN.get() >= alpha {
-                self.stats.technique(Technique::DeltaEnhanced).extra[0] += 1;
+                self.stats.techniques.delta.halved_prunes += 1;
             }
         }
         true
     }
 }
 
-pub fn report(stats: &SearchStats, config: &DeltaPruning) -> Option<String> {
-    config.enhanced.then(|| {
-        let counters = stats.counters(Technique::DeltaEnhanced);
-        format!("delta_enh: coarse_{} halved_prunes={}", counters.rate(), counters.extra[0])
-    })
+impl Technique for DeltaPruning {
+    type Counters = DeltaCounters;
+
+    /// `delta: pruned=N`, always (a baseline technique); with
+    /// `delta-enhanced`, `delta_enh: coarse_att=X cut=Y cut%=Z.Z% halved_prunes=H`.
+    fn report(&self, counters: &DeltaCounters) -> Vec<String> {
+        let mut lines = vec![format!("delta: pruned={}", counters.prunes)];
+        if self.enhanced {
+            lines.push(format!(
+                "delta_enh: coarse_{} halved_prunes={}",
+                crate::stats::rate(counters.coarse_attempts, counters.coarse_cutoffs),
+                counters.halved_prunes
+            ));
+        }
+        lines
+    }
+
+    fn snapshot_counters(counters: &DeltaCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("delta_enh", counters.coarse_attempts, counters.coarse_cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        TUNABLES.to_vec()
+    }
 }
 
 #[cfg(test)]

@@ -89,20 +89,63 @@
 use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
-use crate::stats::{SearchStats, Technique, TechniqueCounters};
-use crate::techniques::{same, TechniqueSet, COMPILED};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which futility features are on.
+    pub struct Futility {
+        phase_2_1: "futility-2.1" [] "plan 002, 2.1" => "move-level futility, margin 150 + 60 d, depth <= 4";
+        phase_2_2: "futility-2.2" ["futility-2.1"] "plan 002, 2.2" => "futility margin 130 + 75 d";
+        phase_2_3: "futility-2.3" ["futility-2.2"] "plan 002, 2.3" => "futility up to depth 6";
+        phase_2_4: "futility-2.4" ["futility-2.3"] "plan 002, 2.4 (Laser)" => "futility margin 115 + 90 d";
+        node_level: "futility-node" [] "plan 002, 2.1 as written"
+            => "node-level futility: return static eval when eval + 150 + 60 d <= alpha";
+        progressive: "futility-progressive" ["futility-2.1"] "plan 003, 1.1" => "futility to depth 7 with margins 150..825";
+        effective_depth: "futility-effective-depth" ["futility-2.1"] "plan 003, phase 2"
+            => "futility on depth minus the LMR reduction, gated on the child's PV status";
+        tactical_guards: "futility-tactical-guards" ["futility-2.1"] "plan 003"
+            => "no futility for checks, TT move, killers, countermove; depth <= 2 with a good capture";
+        victim: "futility-victim" [] "plan 003, priority 2"
+            => "extended futility at depths 4-7 using the best capturable victim";
+    }
+}
+
+counters! {
+    /// `fut:` and `fut_node:` telemetry.
+    pub struct FutilityCounters {
+        /// Moves the move-level tests judged, and pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Move-level cutoffs by node depth: d1-3, d4-6, d7-9, d10+.
+        pub by_depth: [u64; 4],
+        /// Move-level cutoffs by the depth they were judged at.
+        pub by_effective_depth: [u64; 4],
+        /// `futility-victim`: moves it judged, and pruned.
+        pub victim_attempts: u64,
+        pub victim_cutoffs: u64,
+        /// Tactical guards: TT moves, killers and countermoves kept.
+        pub guarded: u64,
+        /// Tactical guards: moves kept because a safe capture limits the depth.
+        pub capture_limited: u64,
+        /// `futility-node`: nodes judged, pruned, and pruned by depth.
+        pub node_attempts: u64,
+        pub node_cutoffs: u64,
+        pub node_by_depth: [u64; 4],
+    }
+}
 
 tunables! {
     /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
-    FUTILITY_MARGIN_BASE = "FutilityMarginBase": COMPILED.futility.margin_base(), 0, 400, 10;
+    FUTILITY_MARGIN_BASE: COMPILED.futility.margin_base(), 0, 400, 10;
     /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
-    FUTILITY_MARGIN_DEPTH = "FutilityMarginDepth": COMPILED.futility.depth_margin(), 0, 200, 5;
+    FUTILITY_MARGIN_DEPTH: COMPILED.futility.depth_margin(), 0, 200, 5;
     /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
     /// progressive: 7, capped by its table).
-    FUTILITY_MAX_DEPTH = "FutilityMaxDepth": COMPILED.futility.phase_max_depth(), 1, 10, 1;
+    FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 1, 10, 1;
     /// `futility-victim`: margin beyond the best capturable victim.
-    FUTILITY_VICTIM_MARGIN = "FutilityVictimMargin": 100, 0, 400, 10;
+    FUTILITY_VICTIM_MARGIN: 100, 0, 400, 10;
 }
 
 /// The plan 003 (1.1) margin table for depths 1-7.
@@ -121,73 +164,30 @@ pub const SAFE_CAPTURE_MAX_DEPTH: i32 = 2;
 /// defaults stay meaningful).
 const PHASES: [(i32, i32, i32); 5] = [(150, 60, 4), (150, 60, 4), (130, 75, 4), (130, 75, 6), (115, 90, 6)];
 
-/// `extra` slots of the `Futility` counters.
-const EXTRA_VICTIM_ATTEMPTS: usize = 0;
-const EXTRA_VICTIM_CUTOFFS: usize = 1;
-const EXTRA_GUARDED: usize = 2;
-const EXTRA_CAPTURE_LIMITED: usize = 3;
-/// `buckets` slots: 0..4 by node depth, 4..8 by effective depth.
-const EFFECTIVE_BUCKETS: usize = 4;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Futility {
-    /// Move-level phase of plan 002: 0 off, 1..=4 for 2.1..2.4.
-    pub move_phase: u8,
-    pub node_level: bool,
-    pub progressive: bool,
-    pub effective_depth: bool,
-    pub tactical_guards: bool,
-    pub victim: bool,
-}
-
 impl Futility {
-    pub const BASELINE: Self = Futility {
-        move_phase: 0,
-        node_level: false,
-        progressive: false,
-        effective_depth: false,
-        tactical_guards: false,
-        victim: false,
-    };
-
-    pub const fn with(self, feature: &str) -> Self {
-        let mut next = self;
-        let phase = if same(feature, "futility-2.1") {
-            1
-        } else if same(feature, "futility-2.2") {
-            2
-        } else if same(feature, "futility-2.3") {
-            3
-        } else if same(feature, "futility-2.4") {
+    /// Move-level phase of plan 002: 0 off, 1..=4 for 2.1..2.4.
+    pub const fn move_phase(&self) -> usize {
+        if self.phase_2_4 {
             4
+        } else if self.phase_2_3 {
+            3
+        } else if self.phase_2_2 {
+            2
+        } else if self.phase_2_1 {
+            1
         } else {
             0
-        };
-        if phase > next.move_phase {
-            next.move_phase = phase;
         }
-        if same(feature, "futility-node") {
-            next.node_level = true;
-        } else if same(feature, "futility-progressive") {
-            next.progressive = true;
-        } else if same(feature, "futility-effective-depth") {
-            next.effective_depth = true;
-        } else if same(feature, "futility-tactical-guards") {
-            next.tactical_guards = true;
-        } else if same(feature, "futility-victim") {
-            next.victim = true;
-        }
-        next
     }
 
     /// The phase's margin base (the plan number, before any tuning).
     pub const fn margin_base(&self) -> i32 {
-        PHASES[self.move_phase as usize].0
+        PHASES[self.move_phase()].0
     }
 
     /// The phase's margin per ply.
     pub const fn depth_margin(&self) -> i32 {
-        PHASES[self.move_phase as usize].1
+        PHASES[self.move_phase()].1
     }
 
     /// The phase's depth limit: 7 with the progressive table.
@@ -195,17 +195,13 @@ impl Futility {
         if self.progressive {
             PROGRESSIVE_MARGINS.len() as i32
         } else {
-            PHASES[self.move_phase as usize].2
+            PHASES[self.move_phase()].2
         }
-    }
-
-    pub const fn is_on(&self) -> bool {
-        self.move_phase > 0 || self.node_level || self.progressive || self.victim
     }
 
     /// Whether any move-level test (the 2.x chain or the victim test) is on.
     pub const fn move_level(&self) -> bool {
-        self.move_phase > 0 || self.progressive || self.victim
+        self.move_phase() > 0 || self.progressive || self.victim
     }
 
     /// The futility margin at `depth` (1-based; the progressive table is
@@ -286,14 +282,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if !futility.node_applies(node.depth, node.alpha) {
             return None;
         }
-        self.stats.technique(Technique::FutilityNode).attempts += 1;
+        self.stats.techniques.futility.node_attempts += 1;
         if !futility.is_futile(node.static_eval, node.alpha, node.depth) {
             return None;
         }
         debug_assert!(!NT::PV && node.alpha.abs() < MATE_BOUND);
-        let counters = self.stats.technique(Technique::FutilityNode);
-        counters.cutoffs += 1;
-        counters.buckets[bucket(node.depth)] += 1;
+        let counters = &mut self.stats.techniques.futility;
+        counters.node_cutoffs += 1;
+        counters.node_by_depth[bucket(node.depth)] += 1;
         Some(node.static_eval)
     }
 
@@ -318,17 +314,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // effective depth the child's.
         let gated_pv = if futility.effective_depth { candidate.child_is_pv } else { NT::PV };
         let judged_depth = futility.judged_depth(node.depth, candidate.reduction);
-        let phase_applies = futility.move_phase > 0 && !gated_pv && judged_depth <= futility.max_depth();
+        let phase_applies = futility.move_phase() > 0 && !gated_pv && judged_depth <= futility.max_depth();
         let victim_applies = futility.victim && !NT::PV && (VICTIM_MIN_DEPTH..=VICTIM_MAX_DEPTH).contains(&node.depth);
         if !phase_applies && !victim_applies {
             return false;
         }
         if futility.tactical_guards && (candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move) {
-            self.stats.technique(Technique::Futility).extra[EXTRA_GUARDED] += 1;
+            self.stats.techniques.futility.guarded += 1;
             return false;
         }
         debug_assert!(node.static_eval != NO_EVAL, "futility without a static eval");
-        self.stats.technique(Technique::Futility).attempts += 1;
+        self.stats.techniques.futility.attempts += 1;
 
         let mut pruned_by = None;
         if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
@@ -336,13 +332,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 && judged_depth > SAFE_CAPTURE_MAX_DEPTH
                 && self.has_safe_capture(board, node.ply)
             {
-                self.stats.technique(Technique::Futility).extra[EXTRA_CAPTURE_LIMITED] += 1;
+                self.stats.techniques.futility.capture_limited += 1;
             } else {
                 pruned_by = Some(Rule::Phase);
             }
         }
         if pruned_by.is_none() && victim_applies {
-            self.stats.technique(Technique::Futility).extra[EXTRA_VICTIM_ATTEMPTS] += 1;
+            self.stats.techniques.futility.victim_attempts += 1;
             // The victim's value is never negative: no capture can help
             // when the eval and the margin alone reach alpha.
             if futility.victim_is_futile(node.static_eval, 0, node.alpha)
@@ -366,63 +362,66 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 node.depth
             }
         };
-        let counters = self.stats.technique(Technique::Futility);
+        let counters = &mut self.stats.techniques.futility;
         counters.cutoffs += 1;
-        counters.buckets[bucket(node.depth)] += 1;
-        counters.buckets[EFFECTIVE_BUCKETS + bucket(bucket_depth)] += 1;
+        counters.by_depth[bucket(node.depth)] += 1;
+        counters.by_effective_depth[bucket(bucket_depth)] += 1;
         if rule == Rule::Victim {
-            counters.extra[EXTRA_VICTIM_CUTOFFS] += 1;
+            counters.victim_cutoffs += 1;
         }
         true
     }
 }
 
-/// `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]` plus the
-/// variants' fields, when a move-level test is on.
-fn move_line(counters: &TechniqueCounters, config: &Futility) -> String {
-    let mut line = format!("fut: {} fut_b={}", counters.rate(), counters.buckets(EFFECTIVE_BUCKETS));
-    if config.effective_depth {
-        let effective: Vec<String> = counters.buckets[EFFECTIVE_BUCKETS..].iter().map(u64::to_string).collect();
-        line.push_str(&format!(" fut_eff_b=[{}]", effective.join(",")));
-    }
-    if config.tactical_guards {
-        line.push_str(&format!(
-            " guarded={} capture_limited={}",
-            counters.extra[EXTRA_GUARDED], counters.extra[EXTRA_CAPTURE_LIMITED]
-        ));
-    }
-    if config.victim {
-        line.push_str(&format!(
-            " victim_att={} victim_cut={}",
-            counters.extra[EXTRA_VICTIM_ATTEMPTS], counters.extra[EXTRA_VICTIM_CUTOFFS]
-        ));
-    }
-    line
-}
+impl Technique for Futility {
+    type Counters = FutilityCounters;
 
-/// `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[d1-3,d4-6,d7-9,d10+]`.
-fn node_line(counters: &TechniqueCounters) -> String {
-    format!("fut_node: {} fut_node_b={}", counters.rate(), counters.buckets(EFFECTIVE_BUCKETS))
-}
-
-/// Every futility telemetry line: `fut:` for the move level, `fut_node:` for
-/// the node level, each only when on.
-pub fn report_lines(stats: &SearchStats, config: &Futility) -> Vec<String> {
-    let mut lines = Vec::new();
-    if config.move_level() {
-        lines.push(move_line(stats.counters(Technique::Futility), config));
+    /// `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]` plus the
+    /// features' fields, when a move-level test is on; `fut_node: ...` for
+    /// the node level.
+    fn report(&self, counters: &FutilityCounters) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self.move_level() {
+            let mut line = format!(
+                "fut: {} fut_b={}",
+                crate::stats::rate(counters.attempts, counters.cutoffs),
+                crate::stats::buckets(&counters.by_depth)
+            );
+            if self.effective_depth {
+                line.push_str(&format!(" fut_eff_b={}", crate::stats::buckets(&counters.by_effective_depth)));
+            }
+            if self.tactical_guards {
+                line.push_str(&format!(" guarded={} capture_limited={}", counters.guarded, counters.capture_limited));
+            }
+            if self.victim {
+                line.push_str(&format!(
+                    " victim_att={} victim_cut={}",
+                    counters.victim_attempts, counters.victim_cutoffs
+                ));
+            }
+            lines.push(line);
+        }
+        if self.node_level {
+            lines.push(format!(
+                "fut_node: {} fut_node_b={}",
+                crate::stats::rate(counters.node_attempts, counters.node_cutoffs),
+                crate::stats::buckets(&counters.node_by_depth)
+            ));
+        }
+        lines
     }
-    if config.node_level {
-        lines.push(node_line(stats.counters(Technique::FutilityNode)));
-    }
-    lines
-}
 
-/// The first of [`report_lines`], None when futility is off. It is the only
-/// line unless both the move and the node level are on; callers that print
-/// every line should use `report_lines`.
-pub fn report(stats: &SearchStats, config: &Futility) -> Option<String> {
-    report_lines(stats, config).into_iter().next()
+    fn snapshot_counters(counters: &FutilityCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("fut", counters.attempts, counters.cutoffs), ("fut_node", counters.node_attempts, counters.node_cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.any() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -474,16 +473,16 @@ mod tests {
 
     #[test]
     fn phases_resolve_whatever_the_order() {
-        let forward = Futility::BASELINE.with("futility-progressive").with("futility-2.1").with("futility-2.4");
-        let backward = Futility::BASELINE.with("futility-2.4").with("futility-2.1").with("futility-progressive");
+        let forward = Techniques::of(&["futility-progressive", "futility-2.1", "futility-2.4"]).futility;
+        let backward = Techniques::of(&["futility-2.4", "futility-2.1", "futility-progressive"]).futility;
         assert_eq!(forward, backward);
         assert_eq!(forward, set(&["futility-2.4", "futility-progressive"]));
-        assert_eq!((forward.move_phase, forward.phase_max_depth()), (4, 7));
-        assert!(!Futility::BASELINE.is_on() && !Futility::BASELINE.move_level());
-        assert!(set(&["futility-victim"]).move_level() && set(&["futility-victim"]).move_phase == 0);
-        assert!(set(&["futility-node"]).is_on() && !set(&["futility-node"]).move_level());
+        assert_eq!((forward.move_phase(), forward.phase_max_depth()), (4, 7));
+        assert!(!Futility::BASELINE.any() && !Futility::BASELINE.move_level());
+        assert!(set(&["futility-victim"]).move_level() && set(&["futility-victim"]).move_phase() == 0);
+        assert!(set(&["futility-node"]).any() && !set(&["futility-node"]).move_level());
         for feature in ["futility-progressive", "futility-effective-depth", "futility-tactical-guards"] {
-            assert_eq!(set(&[feature]).move_phase, 1, "{feature} implies 2.1");
+            assert_eq!(set(&[feature]).move_phase(), 1, "{feature} implies 2.1");
         }
     }
 
@@ -523,26 +522,30 @@ mod tests {
 
     #[test]
     fn report_lines_follow_the_plans_format() {
-        let mut stats = SearchStats::default();
-        assert!(report(&stats, &Futility::BASELINE).is_none());
-        let counters = stats.technique(Technique::Futility);
-        counters.attempts = 8;
-        counters.cutoffs = 3;
-        counters.buckets = [2, 1, 0, 0, 3, 0, 0, 0];
-        counters.extra = [4, 1, 5, 6];
-        stats.technique(Technique::FutilityNode).attempts = 4;
-        stats.technique(Technique::FutilityNode).cutoffs = 1;
-        stats.technique(Technique::FutilityNode).buckets[0] = 1;
-        assert_eq!(report(&stats, &set(&["futility-2.1"])).unwrap(), "fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0]");
+        let counters = FutilityCounters {
+            attempts: 8,
+            cutoffs: 3,
+            by_depth: [2, 1, 0, 0],
+            by_effective_depth: [3, 0, 0, 0],
+            victim_attempts: 4,
+            victim_cutoffs: 1,
+            guarded: 5,
+            capture_limited: 6,
+            node_attempts: 4,
+            node_cutoffs: 1,
+            node_by_depth: [1, 0, 0, 0],
+        };
+        assert!(Futility::BASELINE.report(&counters).is_empty());
+        assert_eq!(set(&["futility-2.1"]).report(&counters), ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0]"]);
         assert_eq!(
-            report_lines(&stats, &set(&["futility-effective-depth", "futility-tactical-guards", "futility-victim"])),
+            set(&["futility-effective-depth", "futility-tactical-guards", "futility-victim"]).report(&counters),
             ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0] fut_eff_b=[3,0,0,0] guarded=5 capture_limited=6 victim_att=4 victim_cut=1"]
         );
         assert_eq!(
-            report(&stats, &set(&["futility-node"])).unwrap(),
-            "fut_node: att=4 cut=1 cut%=25.0% fut_node_b=[1,0,0,0]"
+            set(&["futility-node"]).report(&counters),
+            ["fut_node: att=4 cut=1 cut%=25.0% fut_node_b=[1,0,0,0]"]
         );
-        assert_eq!(report_lines(&stats, &set(&["futility-2.1", "futility-node"])).len(), 2);
+        assert_eq!(set(&["futility-2.1", "futility-node"]).report(&counters).len(), 2);
     }
 
     #[test]
@@ -551,7 +554,7 @@ mod tests {
         assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base());
         assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin());
         assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.phase_max_depth());
-        let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name).collect();
+        let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name()).collect();
         assert_eq!(names, ["FutilityMarginBase", "FutilityMarginDepth", "FutilityMaxDepth", "FutilityVictimMargin"]);
     }
 
@@ -594,11 +597,13 @@ mod tests {
 
     const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
 
-    fn assert_fires<T: TechniqueSet>(technique: Technique) -> SearchResult {
+    /// The set's futility counters move, its node count differs from the
+    /// baseline's, and a second search gives the same count.
+    fn assert_fires<T: TechniqueSet>(moved: impl Fn(&FutilityCounters) -> u64) -> SearchResult {
         let baseline = search::<Baseline>(MIDDLEGAME, 8);
         let with = search::<T>(MIDDLEGAME, 8);
-        let counters = with.stats.counters(technique);
-        assert!(counters.attempts > 0 && counters.cutoffs > 0, "{counters:?}");
+        let counters = with.stats.techniques.futility;
+        assert!(moved(&counters) > 0, "{counters:?}");
         assert_ne!(with.nodes, baseline.nodes);
         assert_eq!(with.nodes, search::<T>(MIDDLEGAME, 8).nodes, "deterministic");
         with
@@ -606,19 +611,17 @@ mod tests {
 
     #[test]
     fn each_variant_fires_and_changes_the_search() {
-        assert_fires::<Phase21>(Technique::Futility);
-        assert_fires::<Phase24>(Technique::Futility);
-        assert_fires::<NodeLevel>(Technique::FutilityNode);
-        assert_fires::<Progressive>(Technique::Futility);
-        let effective = assert_fires::<EffectiveDepth>(Technique::Futility);
-        let effective = effective.stats.counters(Technique::Futility);
-        assert_eq!(effective.buckets[..4].iter().sum::<u64>(), effective.cutoffs);
-        assert_eq!(effective.buckets[4..].iter().sum::<u64>(), effective.cutoffs);
-        let guarded = assert_fires::<TacticalGuards>(Technique::Futility);
-        assert!(guarded.stats.counters(Technique::Futility).extra[EXTRA_GUARDED] > 0);
-        let victim = assert_fires::<Victim>(Technique::Futility);
-        assert!(victim.stats.counters(Technique::Futility).extra[EXTRA_VICTIM_CUTOFFS] > 0);
-        assert_fires::<Family>(Technique::Futility);
+        let move_level = |counters: &FutilityCounters| counters.cutoffs;
+        assert_fires::<Phase21>(move_level);
+        assert_fires::<Phase24>(move_level);
+        assert_fires::<NodeLevel>(|counters| counters.node_cutoffs);
+        assert_fires::<Progressive>(move_level);
+        let effective = assert_fires::<EffectiveDepth>(move_level).stats.techniques.futility;
+        assert_eq!(effective.by_depth.iter().sum::<u64>(), effective.cutoffs);
+        assert_eq!(effective.by_effective_depth.iter().sum::<u64>(), effective.cutoffs);
+        assert_fires::<TacticalGuards>(|counters| counters.guarded);
+        assert_fires::<Victim>(|counters| counters.victim_cutoffs);
+        assert_fires::<Family>(move_level);
     }
 
     /// The mates of `tests/features.rs`: quiet sacrifices and mating nets.

@@ -22,33 +22,37 @@
 //! should `HistoryPruningMaxDepth` be raised).
 
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Whether history pruning is on.
+    pub struct HistoryPruning {
+        enabled: "history-pruning" [] "plan 003"
+            => "prune quiet moves with history below -threshold * depth at depth <= 3";
+    }
+}
+
+counters! {
+    /// `history_prune:` telemetry.
+    pub struct HistoryPruningCounters {
+        /// Moves that met every condition but the history comparison, and pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Cutoffs at depths 1, 2 and 3+.
+        pub by_depth: [u64; 3],
+    }
+}
 
 tunables! {
     /// History below −(this × depth) prunes.
-    HISTORY_PRUNING_THRESHOLD = "HistoryPruningThreshold": 1024, 128, 8192, 128;
+    HISTORY_PRUNING_THRESHOLD: 1024, 128, 8192, 128;
     /// Prune at this depth and below.
-    HISTORY_PRUNING_MAX_DEPTH = "HistoryPruningMaxDepth": 3, 1, 6, 1;
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HistoryPruning {
-    pub enabled: bool,
+    HISTORY_PRUNING_MAX_DEPTH: 3, 1, 6, 1;
 }
 
 impl HistoryPruning {
-    pub const BASELINE: Self = HistoryPruning { enabled: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "history-pruning") {
-            HistoryPruning { enabled: true }
-        } else {
-            self
-        }
-    }
-
     pub const fn is_on(&self) -> bool {
         self.enabled
     }
@@ -82,23 +86,43 @@ impl<T: TechniqueSet> Worker<'_, T> {
         {
             return false;
         }
-        self.stats.technique(Technique::HistoryPruning).attempts += 1;
+        self.stats.techniques.history_pruning.attempts += 1;
         if candidate.history >= history_pruning_limit(node.depth) {
             return false;
         }
-        let counters = self.stats.technique(Technique::HistoryPruning);
+        let counters = &mut self.stats.techniques.history_pruning;
         counters.cutoffs += 1;
-        counters.buckets[bucket(node.depth)] += 1;
+        counters.by_depth[bucket(node.depth)] += 1;
         true
     }
 }
 
-/// `history_prune: att=X cut=Y cut%=Z.Z% hp_b=[d1,d2,d3]`.
-pub fn report(stats: &SearchStats, config: &HistoryPruning) -> Option<String> {
-    config.is_on().then(|| {
-        let counters = stats.counters(Technique::HistoryPruning);
-        format!("history_prune: {} hp_b={}", counters.rate(), counters.buckets(3))
-    })
+impl Technique for HistoryPruning {
+    type Counters = HistoryPruningCounters;
+
+    /// `history_prune: att=X cut=Y cut%=Z.Z% hp_b=[d1,d2,d3]`.
+    fn report(&self, counters: &HistoryPruningCounters) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        vec![format!(
+            "history_prune: {} hp_b={}",
+            crate::stats::rate(counters.attempts, counters.cutoffs),
+            crate::stats::buckets(&counters.by_depth)
+        )]
+    }
+
+    fn snapshot_counters(counters: &HistoryPruningCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("hist", counters.attempts, counters.cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.is_on() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -122,15 +146,11 @@ mod tests {
 
     #[test]
     fn report_only_when_on() {
-        assert_eq!(report(&SearchStats::default(), &HistoryPruning::BASELINE), None);
-        let mut stats = SearchStats::default();
-        let counters = stats.technique(Technique::HistoryPruning);
-        counters.attempts = 10;
-        counters.cutoffs = 3;
-        counters.buckets = [1, 0, 2, 0, 0, 0, 0, 0];
+        let counters = HistoryPruningCounters { attempts: 10, cutoffs: 3, by_depth: [1, 0, 2] };
+        assert!(HistoryPruning::BASELINE.report(&counters).is_empty());
         assert_eq!(
-            report(&stats, &HistoryPruning { enabled: true }).unwrap(),
-            "history_prune: att=10 cut=3 cut%=30.0% hp_b=[1,0,2]"
+            HistoryPruning { enabled: true }.report(&counters),
+            ["history_prune: att=10 cut=3 cut%=30.0% hp_b=[1,0,2]"]
         );
     }
 }

@@ -19,29 +19,47 @@
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::techniques::{same, TechniqueSet};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which late move reduction features are on (LMR itself is always on:
+    /// it is part of the baseline).
+    pub struct LateMoveReductions {
+        history: "lmr-history" [] "plan 003" => "LMR adjusted by history, more for late quiets with bad history";
+    }
+}
+
+counters! {
+    /// `lmr:` telemetry.
+    pub struct LmrCounters {
+        /// Moves searched reduced, and re-searched at full depth.
+        pub reductions: u64,
+        pub researches: u64,
+    }
+}
 
 tunables! {
     /// `lmr-history`: a ply less reduction per this much history.
-    LMR_HISTORY_DIVISOR = "LmrHistoryDivisor": 8192, 2048, 16384, 512;
+    LMR_HISTORY_DIVISOR: 8192, 2048, 16384, 512;
     /// `lmr-history`: quiet moves after this many get a ply more with bad history.
-    LMR_HISTORY_LATE_MOVE = "LmrHistoryLateMove": 15, 4, 40, 1;
+    LMR_HISTORY_LATE_MOVE: 15, 4, 40, 1;
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LateMoveReductions {
-    pub history: bool,
-}
+impl Technique for LateMoveReductions {
+    type Counters = LmrCounters;
 
-impl LateMoveReductions {
-    pub const BASELINE: Self = LateMoveReductions { history: false };
+    /// `lmr: reduced=X re=Y`, always (a baseline technique).
+    fn report(&self, counters: &LmrCounters) -> Vec<String> {
+        vec![format!("lmr: reduced={} re={}", counters.reductions, counters.researches)]
+    }
 
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "lmr-history") {
-            LateMoveReductions { history: true }
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.history {
+            TUNABLES.to_vec()
         } else {
-            self
+            Vec::new()
         }
     }
 }
@@ -170,5 +188,6 @@ mod tests {
     fn feature_switches_history_on() {
         assert_eq!(LateMoveReductions::BASELINE, LateMoveReductions { history: false });
         assert_eq!(LateMoveReductions::BASELINE.with("lmr-history"), LateMoveReductions { history: true });
+        assert_eq!(LateMoveReductions::BASELINE.with("lmp"), LateMoveReductions::BASELINE);
     }
 }

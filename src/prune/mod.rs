@@ -1,52 +1,85 @@
-//! Selectivity, one file per technique. Each file opens with what the
-//! technique is, its other names and the plan phase or engine each of its
-//! variants follows; its phases sit side by side; its configuration (which
-//! phase is on) is a small `Copy` value in the technique set
-//! (`techniques.rs`); its tunables are declared once at its top; and its
-//! hooks are `Worker` methods the search calls unconditionally, folding away
-//! when the technique is off.
+//! Selectivity, one file per technique, and the registry that lists them.
+//!
+//! Each file opens with what the technique is, its other names and the plan
+//! phase or engine each of its features follows; its phases sit side by
+//! side; it declares its features (`technique!`), its counters
+//! (`counters!`) and its tunables (`tunables!`) at its top; and its hooks are
+//! `Worker` methods the search calls unconditionally, folding away when the
+//! technique is off. See `techniques.rs` for the machinery.
 //!
 //! Baseline techniques (null move, reverse futility, delta pruning, late move
 //! reductions) are always on; the catalogue's features change or add to them.
+//!
+//! To add a technique: write its file, add its line below, declare its
+//! features in Cargo.toml, and give it a variant in `variants/`.
 
-pub mod delta;
-pub mod futility;
-pub mod history_pruning;
-pub mod lmr;
-pub mod move_count;
-pub mod null_move;
-pub mod probcut;
-pub mod qsearch_order;
-pub mod razoring;
-pub mod reverse_futility;
-pub mod see_pruning;
-pub mod singular;
+crate::registry! {
+    razoring: Razoring,
+    futility: Futility,
+    move_count: MoveCountPruning,
+    see_pruning: SeePruning,
+    probcut: ProbCut,
+    history_pruning: HistoryPruning,
+    singular: SingularExtension,
+    delta: DeltaPruning,
+    null_move: NullMovePruning,
+    reverse_futility: ReverseFutility,
+    lmr: LateMoveReductions,
+    qsearch_order: QsearchOrder,
+}
 
-use crate::stats::SearchStats;
-use crate::techniques::Techniques;
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
 
-/// The catalogue techniques' telemetry lines for the techniques `set` runs,
-/// in the plans' formats; techniques that are off print nothing.
-pub fn report_lines(stats: &SearchStats, set: &Techniques) -> Vec<String> {
-    let mut lines = Vec::new();
-    lines.extend(razoring::report(stats, &set.razoring));
-    lines.extend(futility::report_lines(stats, &set.futility));
-    lines.extend(move_count::report(stats, &set.move_count));
-    lines.extend(null_move::report(stats, &set.null_move));
-    lines.extend(see_pruning::report(stats, &set.see_pruning));
-    lines.extend(delta::report(stats, &set.delta));
-    lines.extend(probcut::report(stats, &set.probcut));
-    lines.extend(history_pruning::report(stats, &set.history_pruning));
-    lines.extend(singular::report(stats, &set.singular));
-    if set.futility.is_on() || set.move_count.is_on() || set.razoring.is_on() {
-        use crate::stats::Technique;
-        let cuts = |technique| stats.counters(technique).cutoffs;
-        lines.push(format!(
-            "prune: fut={} mcp={} razor={}",
-            cuts(Technique::Futility) + cuts(Technique::FutilityNode),
-            cuts(Technique::MoveCount),
-            cuts(Technique::Razoring)
-        ));
+    use crate::features::find;
+    use crate::matrix::{load_suite, search_as, SearchFn};
+    use crate::position::Position;
+    use crate::search::{SearchLimits, SearchResult, Searcher};
+    use crate::techniques::Techniques;
+
+    crate::technique_set!(Baseline, []);
+
+    /// The seeds' positions, from the node-count suite.
+    fn seeds() -> Vec<Position> {
+        let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join(crate::matrix::SUITE_PATH);
+        let positions = load_suite(&suite).expect("the node-count suite loads");
+        positions.into_iter().filter(|(id, _)| id.starts_with("seeds.")).map(|(_, pos)| pos).collect()
     }
-    lines
+
+    fn search(search: SearchFn, pos: &Position, depth: i32) -> SearchResult {
+        let mut searcher = Searcher::new(16);
+        searcher.new_game();
+        search(&mut searcher, pos, &SearchLimits { depth: Some(depth), ..Default::default() })
+    }
+
+    /// Every feature acts: on its witness position (or else the first seed
+    /// of seeds.epd at depth 10 where it does), its technique's counters
+    /// move, the node count differs from the baseline's, and its telemetry
+    /// differs from the baseline's. A new technique's features are tested
+    /// here without a line of their own.
+    #[test]
+    fn every_feature_acts_where_it_says() {
+        let searches = super::feature_searches();
+        assert_eq!(searches.len(), crate::features::CATALOGUE.len());
+        let seeds = seeds();
+        assert_eq!(seeds.len(), 10);
+        for (name, feature_search) in searches {
+            let feature = find(name).unwrap();
+            let (positions, depth) = match feature.witness {
+                Some((fen, depth)) => (vec![Position::from_fen(fen).expect("a witness is a legal FEN")], depth),
+                None => (seeds.clone(), 10),
+            };
+            let set = Techniques::from_features(&[name]).unwrap();
+            let acts = positions.iter().any(|pos| {
+                let baseline = search(search_as::<Baseline>, pos, depth);
+                let with = search(feature_search, pos, depth);
+                with.stats.techniques.counted_in(feature.technique)
+                    && with.nodes != baseline.nodes
+                    && with.stats.report_lines_for(&set) != baseline.stats.report_lines_for(&Techniques::BASELINE)
+            });
+            let place = feature.witness.map_or("seeds.epd".to_string(), |(fen, _)| fen.to_string());
+            assert!(acts, "{name} does not act on {place} at depth {depth}");
+        }
+    }
 }

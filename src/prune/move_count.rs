@@ -39,14 +39,43 @@
 //! been pruned.
 
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
 
-crate::tunables! {
+technique! {
+    /// Which move-count pruning features are on.
+    pub struct MoveCountPruning {
+        enabled: "lmp" [] "plan 002, 3.1" => "late move pruning with limits 3..50 for depths 1-8";
+        history_bonus: "lmp-history" ["lmp"] "plan 002, 3.2" => "+5 to the limit for moves with good history";
+        keep_countermove: "lmp-countermove" ["lmp"] "plan 002, 3.3" => "never prune the countermove";
+        depth_10: "lmp-depth-10" ["lmp"] "plan 003, 2.1" => "late move pruning to depth 10 (limits 48, 54)";
+    }
+}
+
+counters! {
+    /// `mcp:` telemetry.
+    pub struct MoveCountCounters {
+        /// Moves that met every condition but the move number, and pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Cutoffs at depths 1..7 and 8+.
+        pub by_depth: [u64; 8],
+        /// `lmp-history`: moves searched only thanks to the bonus.
+        pub history_kept: u64,
+        /// `lmp-countermove`: countermoves that would have been pruned.
+        pub countermove_kept: u64,
+        /// `lmp-depth-10`: cutoffs at depths 9 and 10.
+        pub depth_9: u64,
+        pub depth_10: u64,
+    }
+}
+
+tunables! {
     /// `lmp-history`: moves added to the limit for a move with good history.
-    LMP_HISTORY_BONUS = "LmpHistoryBonus": 5, 0, 20, 1;
+    LMP_HISTORY_BONUS: 5, 0, 20, 1;
     /// `lmp-history`: a move's history must be above this for the bonus.
-    LMP_HISTORY_THRESHOLD = "LmpHistoryThreshold": 4096, 0, 16384, 256;
+    LMP_HISTORY_THRESHOLD: 4096, 0, 16384, 256;
 }
 
 /// Plan 002 (3.1): the move-count limits for depths 1-8.
@@ -57,37 +86,7 @@ pub const LMP_DEPTH_10_LIMITS: [usize; 2] = [48, 54];
 pub const LMP_NOT_IMPROVING_NUMERATOR: usize = 3;
 pub const LMP_NOT_IMPROVING_DENOMINATOR: usize = 4;
 
-const EXTRA_HISTORY_KEPT: usize = 0;
-const EXTRA_COUNTERMOVE_KEPT: usize = 1;
-const EXTRA_DEPTH_9: usize = 2;
-const EXTRA_DEPTH_10: usize = 3;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveCountPruning {
-    pub enabled: bool,
-    pub history_bonus: bool,
-    pub keep_countermove: bool,
-    pub depth_10: bool,
-}
-
 impl MoveCountPruning {
-    pub const BASELINE: Self =
-        MoveCountPruning { enabled: false, history_bonus: false, keep_countermove: false, depth_10: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        let mut next = self;
-        if same(feature, "lmp") {
-            next.enabled = true;
-        } else if same(feature, "lmp-history") {
-            next.history_bonus = true;
-        } else if same(feature, "lmp-countermove") {
-            next.keep_countermove = true;
-        } else if same(feature, "lmp-depth-10") {
-            next.depth_10 = true;
-        }
-        next
-    }
-
     pub const fn is_on(&self) -> bool {
         self.enabled
     }
@@ -133,7 +132,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let Some(mut limit) = config.limit(node.depth, node.improving) else {
             return false;
         };
-        self.stats.technique(Technique::MoveCount).attempts += 1;
+        self.stats.techniques.move_count.attempts += 1;
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
             return false;
@@ -141,44 +140,63 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if config.history_bonus && candidate.history > LMP_HISTORY_THRESHOLD.get() {
             limit += LMP_HISTORY_BONUS.get() as usize;
             if !over(limit) {
-                self.stats.technique(Technique::MoveCount).extra[EXTRA_HISTORY_KEPT] += 1;
+                self.stats.techniques.move_count.history_kept += 1;
                 return false;
             }
         }
         if config.keep_countermove && candidate.is_counter_move {
-            self.stats.technique(Technique::MoveCount).extra[EXTRA_COUNTERMOVE_KEPT] += 1;
+            self.stats.techniques.move_count.countermove_kept += 1;
             return false;
         }
-        let counters = self.stats.technique(Technique::MoveCount);
+        let counters = &mut self.stats.techniques.move_count;
         counters.cutoffs += 1;
-        counters.buckets[bucket(node.depth)] += 1;
+        counters.by_depth[bucket(node.depth)] += 1;
         match node.depth {
-            9 => counters.extra[EXTRA_DEPTH_9] += 1,
-            10 => counters.extra[EXTRA_DEPTH_10] += 1,
+            9 => counters.depth_9 += 1,
+            10 => counters.depth_10 += 1,
             _ => {}
         }
         true
     }
 }
 
-/// `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1,d2,d3,d4,d5,d6,d7,d8+]`, then the
-/// phases' own counters.
-pub fn report(stats: &SearchStats, config: &MoveCountPruning) -> Option<String> {
-    if !config.is_on() {
-        return None;
+impl Technique for MoveCountPruning {
+    type Counters = MoveCountCounters;
+
+    /// `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1,d2,d3,d4,d5,d6,d7,d8+]`, then
+    /// the phases' own counters.
+    fn report(&self, counters: &MoveCountCounters) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        let mut line = format!(
+            "mcp: {} mcp_b={}",
+            crate::stats::rate(counters.attempts, counters.cutoffs),
+            crate::stats::buckets(&counters.by_depth)
+        );
+        if self.depth_10 {
+            line.push_str(&format!(" d9={} d10={}", counters.depth_9, counters.depth_10));
+        }
+        if self.history_bonus {
+            line.push_str(&format!(" hist_kept={}", counters.history_kept));
+        }
+        if self.keep_countermove {
+            line.push_str(&format!(" cm_kept={}", counters.countermove_kept));
+        }
+        vec![line]
     }
-    let counters = stats.counters(Technique::MoveCount);
-    let mut line = format!("mcp: {} mcp_b={}", counters.rate(), counters.buckets(8));
-    if config.depth_10 {
-        line.push_str(&format!(" d9={} d10={}", counters.extra[EXTRA_DEPTH_9], counters.extra[EXTRA_DEPTH_10]));
+
+    fn snapshot_counters(counters: &MoveCountCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("mcp", counters.attempts, counters.cutoffs)]
     }
-    if config.history_bonus {
-        line.push_str(&format!(" hist_kept={}", counters.extra[EXTRA_HISTORY_KEPT]));
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.is_on() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
     }
-    if config.keep_countermove {
-        line.push_str(&format!(" cm_kept={}", counters.extra[EXTRA_COUNTERMOVE_KEPT]));
-    }
-    Some(line)
 }
 
 #[cfg(test)]
@@ -247,14 +265,11 @@ mod tests {
 
     #[test]
     fn report_only_when_on() {
-        assert_eq!(report(&SearchStats::default(), &MoveCountPruning::BASELINE), None);
-        let mut stats = SearchStats::default();
-        let counters = stats.technique(Technique::MoveCount);
-        counters.attempts = 4;
-        counters.cutoffs = 1;
-        counters.buckets[2] = 1;
-        assert_eq!(report(&stats, &set(&["lmp"])).unwrap(), "mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0,0,0,0,0]");
-        let all = report(&stats, &set(&["lmp-history", "lmp-countermove", "lmp-depth-10"])).unwrap();
-        assert!(all.contains(" d9=0 d10=0 hist_kept=0 cm_kept=0"), "{all}");
+        let mut counters = MoveCountCounters { attempts: 4, cutoffs: 1, ..Default::default() };
+        counters.by_depth[2] = 1;
+        assert!(MoveCountPruning::BASELINE.report(&counters).is_empty());
+        assert_eq!(set(&["lmp"]).report(&counters), ["mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0,0,0,0,0]"]);
+        let all = set(&["lmp-history", "lmp-countermove", "lmp-depth-10"]).report(&counters);
+        assert!(all[0].contains(" d9=0 d10=0 hist_kept=0 cm_kept=0"), "{all:?}");
     }
 }

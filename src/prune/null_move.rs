@@ -19,43 +19,60 @@ use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
 use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which null-move features are on (null move itself is always on: it is
+    /// part of the baseline).
+    pub struct NullMovePruning {
+        // Verification needs a non-PV node of depth 10 or 12: deeper roots.
+        verify_12: "nmp-verify-12" [] "plan 002, 1.4" => "verify null-move fail-highs at depth >= 12",
+            witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
+        verify_10: "nmp-verify-10" ["nmp-verify-12"] "plan 002, 1.5" => "verify null-move fail-highs at depth >= 10",
+            witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 11;
+    }
+}
+
+counters! {
+    /// `null:` telemetry.
+    pub struct NullMoveCounters {
+        /// Null moves searched, and nodes they pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Verification searches, and those that failed low.
+        pub verifications: u64,
+        pub verify_fails: u64,
+    }
+}
 
 tunables! {
-    NULL_MOVE_MIN_DEPTH = "NullMoveMinDepth": 3, 1, 6, 1;
-    NULL_MOVE_BASE_REDUCTION = "NullMoveBaseReduction": 3, 1, 5, 1;
+    NULL_MOVE_MIN_DEPTH: 3, 1, 6, 1;
+    NULL_MOVE_BASE_REDUCTION: 3, 1, 5, 1;
     /// Plies of depth per extra ply of reduction.
-    NULL_MOVE_DEPTH_DIVISOR = "NullMoveDepthDivisor": 4, 2, 8, 1;
+    NULL_MOVE_DEPTH_DIVISOR: 4, 2, 8, 1;
     /// Centipawns of eval above beta per extra ply of reduction.
-    NULL_MOVE_EVAL_DIVISOR = "NullMoveEvalDivisor": 200, 50, 400, 25;
+    NULL_MOVE_EVAL_DIVISOR: 200, 50, 400, 25;
 }
 
 /// The most plies the eval margin adds to R.
 const NULL_MOVE_MAX_EVAL_REDUCTION: i32 = 3;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NullMovePruning {
-    /// Verify fail-highs at this depth and deeper; 0 means never.
-    pub verify_min_depth: i32,
-}
-
 impl NullMovePruning {
-    pub const BASELINE: Self = NullMovePruning { verify_min_depth: 0 };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "nmp-verify-10") {
-            NullMovePruning { verify_min_depth: 10 }
-        } else if same(feature, "nmp-verify-12") && self.verify_min_depth == 0 {
-            NullMovePruning { verify_min_depth: 12 }
+    /// Verify fail-highs at this depth and deeper; 0 means never.
+    pub const fn verify_min_depth(&self) -> i32 {
+        if self.verify_10 {
+            10
+        } else if self.verify_12 {
+            12
         } else {
-            self
+            0
         }
     }
 
     pub const fn verifies(&self) -> bool {
-        self.verify_min_depth > 0
+        self.verify_min_depth() > 0
     }
 }
 
@@ -86,7 +103,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // Nothing before a null move can repeat a position after it.
         null_board.set_halfmove_clock(0);
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
-        self.stats.null_attempts += 1;
+        self.stats.techniques.null_move.attempts += 1;
         let reduction = null_move_reduction(depth, node.static_eval, beta);
         self.stack[ply].current_move = None;
         self.stack[ply].moved_piece = None;
@@ -99,37 +116,44 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return None;
         }
 
-        let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth;
+        let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth();
         if verify_min_depth > 0 && depth >= verify_min_depth {
-            self.stats.technique(Technique::NullVerification).attempts += 1;
+            self.stats.techniques.null_move.verifications += 1;
             let verified = self.negamax::<Verification>(board, depth - reduction - 1, beta - 1, beta, ply);
             if self.aborted {
                 return None;
             }
             if verified < beta {
-                self.stats.technique(Technique::NullVerification).extra[0] += 1;
+                self.stats.techniques.null_move.verify_fails += 1;
                 return None;
             }
         }
-        self.stats.null_cutoffs += 1;
+        self.stats.techniques.null_move.cutoffs += 1;
         // A null-move mate is not a proven mate.
         Some(if score >= MATE_BOUND { beta } else { score })
     }
 }
 
-/// With verification on, the plans' `null:` line gains `verify_fail=`.
-pub fn report(stats: &SearchStats, config: &NullMovePruning) -> Option<String> {
-    config.verifies().then(|| {
-        let verification = stats.counters(Technique::NullVerification);
-        format!(
-            "null: att={} cut={} cut%={}% verify={} verify_fail={}",
-            stats.null_attempts,
-            stats.null_cutoffs,
-            crate::stats::percent(stats.null_cutoffs, stats.null_attempts),
-            verification.attempts,
-            verification.extra[0]
-        )
-    })
+impl Technique for NullMovePruning {
+    type Counters = NullMoveCounters;
+
+    /// `null: att=X cut=Y cut%=Z.Z%`, always (a baseline technique); with
+    /// verification, then `verify=V verify_fail=F`.
+    fn report(&self, counters: &NullMoveCounters) -> Vec<String> {
+        let mut line = format!("null: {}", crate::stats::rate(counters.attempts, counters.cutoffs));
+        if self.verifies() {
+            line.push_str(&format!(" verify={} verify_fail={}", counters.verifications, counters.verify_fails));
+        }
+        vec![line]
+    }
+
+    fn snapshot_counters(counters: &NullMoveCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("nmp_verify", counters.verifications, 0)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        TUNABLES.to_vec()
+    }
 }
 
 #[cfg(test)]
@@ -157,7 +181,7 @@ mod tests {
 
     #[test]
     fn verification_depths_follow_the_plan() {
-        let depth = |features: &[&str]| Techniques::from_features(features).unwrap().null_move.verify_min_depth;
+        let depth = |features: &[&str]| Techniques::from_features(features).unwrap().null_move.verify_min_depth();
         assert_eq!(depth(&[]), 0);
         assert_eq!(depth(&["nmp-verify-12"]), 12);
         assert_eq!(depth(&["nmp-verify-10"]), 10);

@@ -33,42 +33,47 @@ use cozy_chess::Board;
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
 use crate::see::see_ge;
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
+use crate::techniques::{Technique, TechniqueSet};
 use crate::tt::Bound;
-use crate::tunables;
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Whether ProbCut is on.
+    pub struct ProbCut {
+        enabled: "probcut" [] "plan 002, phase 5"
+            => "captures with SEE >= rbeta - eval cut when qsearch and a depth - 4 search beat beta + 100";
+    }
+}
+
+counters! {
+    /// `probcut:` telemetry.
+    pub struct ProbCutCounters {
+        /// Nodes that met the node conditions, and nodes cut.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Cutoffs at depths 5-6, 7-8, 9-10, 11+.
+        pub by_depth: [u64; 4],
+        /// Captures played.
+        pub moves: u64,
+        /// Depth − 4 searches their quiescence result earned.
+        pub deep_searches: u64,
+    }
+}
 
 tunables! {
     /// rbeta = beta + this.
-    PROBCUT_MARGIN = "ProbcutMargin": 100, 50, 300, 10;
+    PROBCUT_MARGIN: 100, 50, 300, 10;
     /// ProbCut runs at this depth and deeper.
-    PROBCUT_MIN_DEPTH = "ProbcutMinDepth": 5, 3, 10, 1;
+    PROBCUT_MIN_DEPTH: 5, 3, 10, 1;
     /// The confirming search runs at depth − this.
-    PROBCUT_DEPTH_REDUCTION = "ProbcutDepthReduction": 4, 2, 6, 1;
+    PROBCUT_DEPTH_REDUCTION: 4, 2, 6, 1;
 }
 
 /// A cut is stored as a lower bound at depth − this (Stockfish).
 pub const PROBCUT_TT_DEPTH_REDUCTION: i32 = 3;
 
-const EXTRA_MOVES: usize = 0;
-const EXTRA_DEEP_SEARCHES: usize = 1;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProbCut {
-    pub enabled: bool,
-}
-
 impl ProbCut {
-    pub const BASELINE: Self = ProbCut { enabled: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "probcut") {
-            ProbCut { enabled: true }
-        } else {
-            self
-        }
-    }
-
     pub const fn is_on(&self) -> bool {
         self.enabled
     }
@@ -101,7 +106,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (depth, ply) = (node.depth, node.ply);
         let rbeta = probcut_beta(node.beta);
         let see_threshold = rbeta - node.static_eval;
-        self.stats.technique(Technique::ProbCut).attempts += 1;
+        self.stats.techniques.probcut.attempts += 1;
 
         // The move loop regenerates this ply's list afterwards, so ProbCut
         // borrows it rather than allocating.
@@ -115,7 +120,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if !see_ge(board, mv, see_threshold) {
                 continue;
             }
-            self.stats.technique(Technique::ProbCut).extra[EXTRA_MOVES] += 1;
+            self.stats.techniques.probcut.moves += 1;
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.stack[ply].current_move = Some(mv);
@@ -124,7 +129,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.hash_path.push(node.hash);
             let mut score = -self.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
             if score >= rbeta && !self.aborted {
-                self.stats.technique(Technique::ProbCut).extra[EXTRA_DEEP_SEARCHES] += 1;
+                self.stats.techniques.probcut.deep_searches += 1;
                 let reduced_depth = depth - PROBCUT_DEPTH_REDUCTION.get();
                 score = -self.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
             }
@@ -142,9 +147,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     Bound::Lower,
                     ply,
                 );
-                let counters = self.stats.technique(Technique::ProbCut);
+                let counters = &mut self.stats.techniques.probcut;
                 counters.cutoffs += 1;
-                counters.buckets[bucket(depth)] += 1;
+                counters.by_depth[bucket(depth)] += 1;
                 result = Some(score);
                 break;
             }
@@ -157,18 +162,34 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D pc_b=[d5-6,d7-8,d9-10,d11+]`.
-pub fn report(stats: &SearchStats, config: &ProbCut) -> Option<String> {
-    config.is_on().then(|| {
-        let counters = stats.counters(Technique::ProbCut);
-        format!(
+impl Technique for ProbCut {
+    type Counters = ProbCutCounters;
+
+    /// `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D pc_b=[d5-6,d7-8,d9-10,d11+]`.
+    fn report(&self, counters: &ProbCutCounters) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        vec![format!(
             "probcut: {} moves={} deep={} pc_b={}",
-            counters.rate(),
-            counters.extra[EXTRA_MOVES],
-            counters.extra[EXTRA_DEEP_SEARCHES],
-            counters.buckets(4)
-        )
-    })
+            crate::stats::rate(counters.attempts, counters.cutoffs),
+            counters.moves,
+            counters.deep_searches,
+            crate::stats::buckets(&counters.by_depth)
+        )]
+    }
+
+    fn snapshot_counters(counters: &ProbCutCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("probcut", counters.attempts, counters.cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.is_on() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -201,8 +222,8 @@ mod tests {
 
     #[test]
     fn report_only_when_on() {
-        assert_eq!(report(&SearchStats::default(), &ProbCut::BASELINE), None);
-        let line = report(&SearchStats::default(), &ProbCut::BASELINE.with("probcut")).unwrap();
-        assert_eq!(line, "probcut: att=0 cut=0 cut%=0.0% moves=0 deep=0 pc_b=[0,0,0,0]");
+        assert!(ProbCut::BASELINE.report(&ProbCutCounters::default()).is_empty());
+        let lines = ProbCut::BASELINE.with("probcut").report(&ProbCutCounters::default());
+        assert_eq!(lines, ["probcut: att=0 cut=0 cut%=0.0% moves=0 deep=0 pc_b=[0,0,0,0]"]);
     }
 }

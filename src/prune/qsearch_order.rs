@@ -28,26 +28,44 @@ use cozy_chess::Move;
 
 use crate::movepick::{pick_next, ScoredMove};
 use crate::search::Worker;
-use crate::techniques::{same, TechniqueSet};
+use crate::techniques::{Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QsearchOrder {
-    pub tt_move_first: bool,
+technique! {
+    /// Whether quiescence tries the TT move first.
+    pub struct QsearchOrder {
+        tt_move_first: "qsearch-tt-first" [] "plan 003" => "the TT move first in quiescence";
+    }
 }
 
 impl QsearchOrder {
-    pub const BASELINE: Self = QsearchOrder { tt_move_first: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "qsearch-tt-first") {
-            QsearchOrder { tt_move_first: true }
-        } else {
-            self
-        }
-    }
-
     pub const fn is_on(&self) -> bool {
         self.tt_move_first
+    }
+}
+
+counters! {
+    /// `qs_order:` telemetry.
+    pub struct QsearchOrderCounters {
+        /// Quiescence nodes whose TT move was among their moves and went first.
+        pub tt_first: u64,
+    }
+}
+
+impl Technique for QsearchOrder {
+    type Counters = QsearchOrderCounters;
+
+    /// `qs_order: tt_first=N`.
+    fn report(&self, counters: &QsearchOrderCounters) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        vec![format!("qs_order: tt_first={}", counters.tt_first)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        Vec::new()
     }
 }
 
@@ -83,7 +101,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return;
         }
         if let Some(tt_move) = tt_move {
-            tt_move_first(moves, tt_move);
+            if tt_move_first(moves, tt_move) {
+                self.stats.techniques.qsearch_order.tt_first += 1;
+            }
         }
     }
 }

@@ -34,67 +34,76 @@ use cozy_chess::{Board, Piece};
 use crate::eval::material_balance;
 use crate::position::game_phase;
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
+use crate::techniques::{Technique, TechniqueSet};
 use crate::tt::Bound;
-use crate::tunables;
 use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
 
-/// Two razoring styles in one build: a compile error naming both.
-macro_rules! exclusive_styles {
-    ($first:literal $(, $rest:literal)*) => {
-        $(
-            #[cfg(all(feature = $first, feature = $rest))]
-            compile_error!(concat!("razoring styles are exclusive: `", $first, "` and `", $rest, "` are both enabled"));
-        )*
-        exclusive_styles!($($rest),*);
-    };
-    () => {};
+technique! {
+    /// Which razoring features are on; [`Razoring::style`] is what runs.
+    pub struct Razoring {
+        r1: "razor-r1" [] "plan 000 R1" => "razoring at depth <= 2, margins 300/500, null-window qsearch";
+        r2: "razor-r2" ["razor-r1"] "plan 000 R2" => "razoring tactical guard: +150 with a capture of SEE >= 0";
+        r3: "razor-r3" ["razor-r2"] "plan 000 R3" => "phase-aware razoring margins";
+        plan_4_1: "razor-plan-4.1" [] "plan 002, 4.1" => "razoring margin 300 at depth <= 2, full-window qsearch";
+        stockfish: "razor-sf" [] "Stockfish 2022" => "razoring at any depth when eval < alpha - 512 - 293 d^2";
+        heinz: "razor-heinz" [] "Heinz, limited razoring" => "depth 3 reduced to 2 when material + margin <= alpha";
+        hyatt: "razor-hyatt" [] "Hyatt/Romstad" => "drop into qsearch at depth <= 3 when eval + 300 < beta";
+        strelka: "razor-strelka" [] "Strelka 2.0" => "fail-hard razoring at depths 1-3 with max(q, value)";
+        crafty: "razor-crafty" [] "Crafty 15.17" => "reduce one more ply at depth 2 when value + 50 < alpha";
+    }
+    // The R chain (R1 within R2 within R3) counts as one style.
+    exclusive "razoring styles": [
+        "razor-r1", "razor-plan-4.1", "razor-sf", "razor-heinz", "razor-hyatt", "razor-strelka", "razor-crafty"
+    ];
 }
-exclusive_styles!(
-    "razor-r1",
-    "razor-plan-4.1",
-    "razor-sf",
-    "razor-heinz",
-    "razor-hyatt",
-    "razor-strelka",
-    "razor-crafty"
-);
 
-/// The features that start a style, in the order of `exclusive_styles!`.
-const STYLE_FEATURES: [&str; 7] =
-    ["razor-r1", "razor-plan-4.1", "razor-sf", "razor-heinz", "razor-hyatt", "razor-strelka", "razor-crafty"];
+counters! {
+    /// `razor:` telemetry.
+    pub struct RazorCounters {
+        /// Nodes that reached the qsearch probe (or the reduction).
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Cutoffs at depths 1, 2, 3 and 4+.
+        pub by_depth: [u64; 4],
+        /// R2: margins raised by the tactical guard.
+        pub tactical: u64,
+        /// R3: margins adjusted for the game phase.
+        pub phase: u64,
+    }
+}
 
 tunables! {
     list CHAIN_TUNABLES;
-    RAZOR_MARGIN_1 = "RazorMargin1": 300, 100, 600, 20;
-    RAZOR_MARGIN_2 = "RazorMargin2": 500, 200, 900, 20;
-    RAZOR_TACTICAL_BONUS = "RazorTacticalBonus": 150, 0, 400, 10;
-    RAZOR_ENDGAME_BONUS = "RazorEndgameBonus": 100, 0, 300, 10;
-    RAZOR_OPENING_REDUCTION = "RazorOpeningReduction": 50, 0, 200, 10;
+    RAZOR_MARGIN_1: 300, 100, 600, 20;
+    RAZOR_MARGIN_2: 500, 200, 900, 20;
+    RAZOR_TACTICAL_BONUS: 150, 0, 400, 10;
+    RAZOR_ENDGAME_BONUS: 100, 0, 300, 10;
+    RAZOR_OPENING_REDUCTION: 50, 0, 200, 10;
 }
-tunables! { list PLAN_TUNABLES; RAZOR_PLAN_MARGIN = "RazorPlanMargin": 300, 100, 600, 20; }
+tunables! { list PLAN_TUNABLES; RAZOR_PLAN_MARGIN: 300, 100, 600, 20; }
 tunables! {
     list STOCKFISH_TUNABLES;
-    RAZOR_SF_BASE = "RazorSfBase": 512, 200, 900, 20;
-    RAZOR_SF_DEPTH_MARGIN = "RazorSfDepthMargin": 293, 100, 500, 10;
+    RAZOR_SF_BASE: 512, 200, 900, 20;
+    RAZOR_SF_DEPTH_MARGIN: 293, 100, 500, 10;
 }
-tunables! { list HEINZ_TUNABLES; RAZOR_HEINZ_MARGIN = "RazorHeinzMargin": 900, 500, 1300, 25; }
-tunables! { list HYATT_TUNABLES; RAZOR_HYATT_MARGIN = "RazorHyattMargin": 300, 100, 600, 20; }
+tunables! { list HEINZ_TUNABLES; RAZOR_HEINZ_MARGIN: 900, 500, 1300, 25; }
+tunables! { list HYATT_TUNABLES; RAZOR_HYATT_MARGIN: 300, 100, 600, 20; }
 tunables! {
     list STRELKA_TUNABLES;
-    RAZOR_STRELKA_MARGIN_1 = "RazorStrelkaMargin1": 125, 50, 300, 10;
-    RAZOR_STRELKA_MARGIN_2 = "RazorStrelkaMargin2": 175, 50, 400, 10;
+    RAZOR_STRELKA_MARGIN_1: 125, 50, 300, 10;
+    RAZOR_STRELKA_MARGIN_2: 175, 50, 400, 10;
 }
-tunables! { list CRAFTY_TUNABLES; RAZOR_CRAFTY_MARGIN = "RazorCraftyMargin": 50, 0, 200, 10; }
+tunables! { list CRAFTY_TUNABLES; RAZOR_CRAFTY_MARGIN: 50, 0, 200, 10; }
 
 /// At or below this game phase, the plans' endgame; at or above the other,
 /// their opening.
 pub const ENDGAME_PHASE: i32 = 4;
 pub const OPENING_PHASE: i32 = 20;
 
+/// The razoring that runs: one style at most (the features are exclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Razoring {
+pub enum Style {
     Off,
     R1,
     R2,
@@ -117,65 +126,28 @@ pub enum RazorVerdict {
 }
 
 impl Razoring {
-    pub const BASELINE: Self = Razoring::Off;
-
-    pub const fn with(self, feature: &str) -> Self {
-        let next = if same(feature, "razor-r1") {
-            Razoring::R1
-        } else if same(feature, "razor-r2") {
-            Razoring::R2
-        } else if same(feature, "razor-r3") {
-            Razoring::R3
-        } else if same(feature, "razor-plan-4.1") {
-            Razoring::Plan41
-        } else if same(feature, "razor-sf") {
-            Razoring::Stockfish
-        } else if same(feature, "razor-heinz") {
-            Razoring::Heinz
-        } else if same(feature, "razor-hyatt") {
-            Razoring::Hyatt
-        } else if same(feature, "razor-strelka") {
-            Razoring::Strelka
-        } else if same(feature, "razor-crafty") {
-            Razoring::Crafty
+    /// The style these features select: within the R chain the latest phase.
+    pub const fn style(&self) -> Style {
+        if self.r3 {
+            Style::R3
+        } else if self.r2 {
+            Style::R2
+        } else if self.r1 {
+            Style::R1
+        } else if self.plan_4_1 {
+            Style::Plan41
+        } else if self.stockfish {
+            Style::Stockfish
+        } else if self.heinz {
+            Style::Heinz
+        } else if self.hyatt {
+            Style::Hyatt
+        } else if self.strelka {
+            Style::Strelka
+        } else if self.crafty {
+            Style::Crafty
         } else {
-            return self;
-        };
-        // Within the R chain the later phase wins, whatever the order.
-        match (self, next) {
-            (Razoring::R3, Razoring::R1 | Razoring::R2) | (Razoring::R2, Razoring::R1) => self,
-            _ => next,
-        }
-    }
-
-    pub const fn is_on(&self) -> bool {
-        !matches!(self, Razoring::Off)
-    }
-
-    /// The tunables of this style (R1 uses the chain's first two, R2 three).
-    pub fn tunables(&self) -> &'static [&'static Tunable] {
-        match self {
-            Razoring::Off => &[],
-            Razoring::R1 => &CHAIN_TUNABLES[..2],
-            Razoring::R2 => &CHAIN_TUNABLES[..3],
-            Razoring::R3 => CHAIN_TUNABLES,
-            Razoring::Plan41 => PLAN_TUNABLES,
-            Razoring::Stockfish => STOCKFISH_TUNABLES,
-            Razoring::Heinz => HEINZ_TUNABLES,
-            Razoring::Hyatt => HYATT_TUNABLES,
-            Razoring::Strelka => STRELKA_TUNABLES,
-            Razoring::Crafty => CRAFTY_TUNABLES,
-        }
-    }
-
-    /// Refuses two razoring styles in one feature list, naming both.
-    pub fn check_exclusive(features: &[&str]) -> Result<(), String> {
-        let styles: Vec<&str> = STYLE_FEATURES.iter().copied().filter(|style| features.contains(style)).collect();
-        match styles.as_slice() {
-            [first, second, ..] => {
-                Err(format!("razoring styles are exclusive: `{first}` and `{second}` are both enabled"))
-            }
-            _ => Ok(()),
+            Style::Off
         }
     }
 
@@ -211,6 +183,55 @@ fn opponent_piece_count(board: &Board) -> u32 {
     (theirs & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).len()
 }
 
+impl Technique for Razoring {
+    type Counters = RazorCounters;
+
+    /// `razor: att=X cut=Y cut%=Z.Z% razor_b=[d1,d2] tactical=T phase=P`.
+    fn report(&self, counters: &RazorCounters) -> Vec<String> {
+        let style = self.style();
+        if style == Style::Off {
+            return Vec::new();
+        }
+        let buckets = match style {
+            Style::R1 | Style::R2 | Style::R3 | Style::Plan41 => 2,
+            _ => 4,
+        };
+        let mut line = format!(
+            "razor: {} razor_b={}",
+            crate::stats::rate(counters.attempts, counters.cutoffs),
+            crate::stats::buckets(&counters.by_depth[..buckets])
+        );
+        if matches!(style, Style::R2 | Style::R3) {
+            line.push_str(&format!(" tactical={}", counters.tactical));
+        }
+        if style == Style::R3 {
+            line.push_str(&format!(" phase={}", counters.phase));
+        }
+        vec![line]
+    }
+
+    fn snapshot_counters(counters: &RazorCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("razor", counters.attempts, counters.cutoffs)]
+    }
+
+    /// The style's tunables (R1 reads the chain's first two, R2 three).
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        let list: &[&'static Tunable] = match self.style() {
+            Style::Off => &[],
+            Style::R1 => &CHAIN_TUNABLES[..2],
+            Style::R2 => &CHAIN_TUNABLES[..3],
+            Style::R3 => CHAIN_TUNABLES,
+            Style::Plan41 => PLAN_TUNABLES,
+            Style::Stockfish => STOCKFISH_TUNABLES,
+            Style::Heinz => HEINZ_TUNABLES,
+            Style::Hyatt => HYATT_TUNABLES,
+            Style::Strelka => STRELKA_TUNABLES,
+            Style::Crafty => CRAFTY_TUNABLES,
+        };
+        list.to_vec()
+    }
+}
+
 /// Depth bucket for `razor_b`: d1, d2, d3, d4+.
 fn bucket(depth: i32) -> usize {
     (depth.clamp(1, 4) - 1) as usize
@@ -220,38 +241,38 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 6: razoring. Runs after the TT probe and static eval, before
     /// move generation; the caller has excluded check.
     pub(crate) fn razoring<NT: NodeType>(&mut self, board: &Board, node: &Node) -> RazorVerdict {
-        let style = T::TECHNIQUES.razoring;
-        if NT::PV || !style.is_on() {
+        let style = T::TECHNIQUES.razoring.style();
+        if NT::PV || style == Style::Off {
             return RazorVerdict::Continue;
         }
         debug_assert!(!node.in_check, "razoring in check");
         let (depth, alpha, beta, eval, ply) = (node.depth, node.alpha, node.beta, node.static_eval, node.ply);
         match style {
-            Razoring::Off => RazorVerdict::Continue,
-            Razoring::R1 | Razoring::R2 | Razoring::R3 => {
+            Style::Off => RazorVerdict::Continue,
+            Style::R1 | Style::R2 | Style::R3 => {
                 if depth > 2 || alpha.abs() >= MATE_BOUND {
                     return RazorVerdict::Continue;
                 }
                 let mut margin = Razoring::chain_margin(depth);
-                if style == Razoring::R3 {
+                if style == Style::R3 {
                     let adjustment = Razoring::phase_adjustment(game_phase(board));
                     if adjustment != 0 {
                         margin += adjustment;
-                        self.stats.technique(Technique::Razoring).extra[1] += 1;
+                        self.stats.techniques.razoring.phase += 1;
                     }
                 }
                 if eval + margin > alpha {
                     return RazorVerdict::Continue;
                 }
                 // The tactical guard only matters when the node would razor.
-                if style != Razoring::R1 && self.has_safe_capture(board, ply) {
+                if style != Style::R1 && self.has_safe_capture(board, ply) {
                     margin += RAZOR_TACTICAL_BONUS.get();
-                    self.stats.technique(Technique::Razoring).extra[0] += 1;
+                    self.stats.techniques.razoring.tactical += 1;
                     if eval + margin > alpha {
                         return RazorVerdict::Continue;
                     }
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, alpha + 1, ply);
                 if self.aborted || score > alpha {
                     return RazorVerdict::Continue;
@@ -260,11 +281,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.count_razor_cut(depth);
                 RazorVerdict::Prune(score)
             }
-            Razoring::Plan41 => {
+            Style::Plan41 => {
                 if depth > 2 || alpha.abs() >= MATE_BOUND || eval + RAZOR_PLAN_MARGIN.get() > alpha {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, beta, ply);
                 if self.aborted || score > alpha {
                     return RazorVerdict::Continue;
@@ -272,11 +293,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.count_razor_cut(depth);
                 RazorVerdict::Prune(score)
             }
-            Razoring::Stockfish => {
+            Style::Stockfish => {
                 if eval >= alpha - Razoring::stockfish_margin(depth) {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha - 1, alpha, ply);
                 if self.aborted || score >= alpha || score.abs() >= MATE_BOUND {
                     return RazorVerdict::Continue;
@@ -284,7 +305,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.count_razor_cut(depth);
                 RazorVerdict::Prune(score)
             }
-            Razoring::Heinz => {
+            Style::Heinz => {
                 let material = material_balance(board, board.side_to_move());
                 if depth != 3
                     || node.extended
@@ -293,15 +314,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 self.count_razor_cut(depth);
                 RazorVerdict::Reduce(1)
             }
-            Razoring::Hyatt => {
+            Style::Hyatt => {
                 if depth > 3 || eval + RAZOR_HYATT_MARGIN.get() >= beta {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, beta, ply);
                 if self.aborted || score >= beta {
                     return RazorVerdict::Continue;
@@ -309,13 +330,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.count_razor_cut(depth);
                 RazorVerdict::Prune(score)
             }
-            Razoring::Strelka => {
+            Style::Strelka => {
                 let mut value = eval + RAZOR_STRELKA_MARGIN_1.get();
                 if value >= beta || depth > 3 {
                     return RazorVerdict::Continue;
                 }
                 if depth == 1 {
-                    self.stats.technique(Technique::Razoring).attempts += 1;
+                    self.stats.techniques.razoring.attempts += 1;
                     let score = self.qsearch::<NT>(board, beta - 1, beta, ply);
                     if self.aborted {
                         return RazorVerdict::Continue;
@@ -327,7 +348,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 if value >= beta {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, beta - 1, beta, ply);
                 if self.aborted || score >= beta {
                     return RazorVerdict::Continue;
@@ -335,11 +356,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.count_razor_cut(depth);
                 RazorVerdict::Prune(score.max(value))
             }
-            Razoring::Crafty => {
+            Style::Crafty => {
                 if depth != 2 || node.extended || eval + RAZOR_CRAFTY_MARGIN.get() >= alpha {
                     return RazorVerdict::Continue;
                 }
-                self.stats.technique(Technique::Razoring).attempts += 1;
+                self.stats.techniques.razoring.attempts += 1;
                 self.count_razor_cut(depth);
                 RazorVerdict::Reduce(1)
             }
@@ -347,30 +368,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 
     fn count_razor_cut(&mut self, depth: i32) {
-        let counters = self.stats.technique(Technique::Razoring);
+        let counters = &mut self.stats.techniques.razoring;
         counters.cutoffs += 1;
-        counters.buckets[bucket(depth)] += 1;
+        counters.by_depth[bucket(depth)] += 1;
     }
-}
-
-/// `razor: att=X cut=Y cut%=Z.Z% razor_b=[d1,d2] tactical=T phase=P`.
-pub fn report(stats: &SearchStats, config: &Razoring) -> Option<String> {
-    if !config.is_on() {
-        return None;
-    }
-    let counters = stats.counters(Technique::Razoring);
-    let buckets = match config {
-        Razoring::R1 | Razoring::R2 | Razoring::R3 | Razoring::Plan41 => 2,
-        _ => 4,
-    };
-    let mut line = format!("razor: {} razor_b={}", counters.rate(), counters.buckets(buckets));
-    if matches!(config, Razoring::R2 | Razoring::R3) {
-        line.push_str(&format!(" tactical={}", counters.extra[0]));
-    }
-    if *config == Razoring::R3 {
-        line.push_str(&format!(" phase={}", counters.extra[1]));
-    }
-    Some(line)
 }
 
 #[cfg(test)]
@@ -378,16 +379,17 @@ mod tests {
     use super::*;
     use crate::techniques::Techniques;
 
-    fn style(features: &[&str]) -> Razoring {
-        Techniques::from_features(features).unwrap().razoring
+    fn style(features: &[&str]) -> Style {
+        Techniques::from_features(features).unwrap().razoring.style()
     }
 
     #[test]
     fn the_r_chain_is_one_style_whatever_the_order() {
-        assert_eq!(style(&["razor-r1"]), Razoring::R1);
-        assert_eq!(style(&["razor-r2"]), Razoring::R2);
-        assert_eq!(style(&["razor-r3"]), Razoring::R3);
-        assert_eq!(Razoring::Off.with("razor-r3").with("razor-r1"), Razoring::R3);
+        assert_eq!(style(&["razor-r1"]), Style::R1);
+        assert_eq!(style(&["razor-r2"]), Style::R2);
+        assert_eq!(style(&["razor-r3"]), Style::R3);
+        assert_eq!(style(&["razor-sf"]), Style::Stockfish);
+        assert_eq!(Razoring::BASELINE.with("razor-r3").with("razor-r1").style(), Style::R3);
     }
 
     #[test]

@@ -23,54 +23,75 @@ use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
 use crate::search::{NodeType, Worker, MATE_BOUND};
-use crate::techniques::{same, TechniqueSet, COMPILED};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which reverse futility features are on (the technique itself is
+    /// always on: it is part of the baseline).
+    pub struct ReverseFutility {
+        margin_90: "nmp-margin-90" [] "plan 002, 1.1" => "static null move margin 90 cp per ply instead of 120";
+        depth_6: "rfp-depth-6" [] "plan 002, 1.2a" => "static null move up to depth 6 instead of 3";
+        no_material_gate: "rfp-no-material-gate" [] "plan 002, 1.2b"
+            => "no material-balance pre-check for static null move",
+            witness "4k3/PPP5/8/8/8/8/5r2/1K3b2 b - - 0 1" depth 10;
+        simple: "rfp-simple" ["rfp-depth-6", "rfp-no-material-gate"] "plan 002, 1.2c (Publius)"
+            => "static null move gated on non-pawn material instead of the material check";
+        progressive: "rfp-progressive" [] "plan 003, 1.2" => "static null move to depth 8 with the plan's margin table";
+    }
+}
+
+counters! {
+    /// `rfp:` telemetry.
+    pub struct ReverseFutilityCounters {
+        /// Nodes that passed the gates, and nodes pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+    }
+}
 
 tunables! {
     /// Centipawns of margin per ply (plan 002, phase 1.6).
-    NULL_MOVE_STATIC_MARGIN = "NullMoveStaticMargin": COMPILED.reverse_futility.depth_margin, 50, 200, 10;
+    NULL_MOVE_STATIC_MARGIN: COMPILED.reverse_futility.depth_margin(), 50, 200, 10;
     /// Material balance minus beta must exceed this (the baseline gate).
-    RFP_MATERIAL_GATE = "RfpMaterialGate": -200, -600, 0, 25;
+    RFP_MATERIAL_GATE: -200, -600, 0, 25;
     /// `rfp-simple`: non-pawn material of the side to move must exceed this.
-    RFP_ZUGZWANG_THRESHOLD = "RfpZugzwangThreshold": 330, 0, 1000, 25;
+    RFP_ZUGZWANG_THRESHOLD: 330, 0, 1000, 25;
 }
 
 /// The plan 003 (1.2) margin table for depths 1-8.
 pub const PROGRESSIVE_MARGINS: [i32; 8] = [85, 170, 255, 320, 375, 420, 455, 480];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ReverseFutility {
-    pub depth_margin: i32,
-    pub max_depth: i32,
-    pub material_gate: bool,
-    pub zugzwang_gate: bool,
-    pub progressive: bool,
-}
-
 impl ReverseFutility {
-    pub const BASELINE: Self = ReverseFutility {
-        depth_margin: 120,
-        max_depth: 3,
-        material_gate: true,
-        zugzwang_gate: false,
-        progressive: false,
-    };
-
-    pub const fn with(self, feature: &str) -> Self {
-        let mut next = self;
-        if same(feature, "nmp-margin-90") {
-            next.depth_margin = 90;
-        } else if same(feature, "rfp-depth-6") {
-            next.max_depth = if next.max_depth > 6 { next.max_depth } else { 6 };
-        } else if same(feature, "rfp-no-material-gate") {
-            next.material_gate = false;
-        } else if same(feature, "rfp-simple") {
-            next.zugzwang_gate = true;
-        } else if same(feature, "rfp-progressive") {
-            next.progressive = true;
-            next.max_depth = 8;
+    /// Centipawns of margin per ply: 120, or 90 from phase 1.1.
+    pub const fn depth_margin(&self) -> i32 {
+        if self.margin_90 {
+            90
+        } else {
+            120
         }
-        next
+    }
+
+    /// The deepest depth pruned: 3, 6 from phase 1.2a, 8 with the table.
+    pub const fn max_depth(&self) -> i32 {
+        if self.progressive {
+            8
+        } else if self.depth_6 {
+            6
+        } else {
+            3
+        }
+    }
+
+    /// The baseline's material-balance pre-check, until phase 1.2b.
+    pub const fn material_gate(&self) -> bool {
+        !self.no_material_gate
+    }
+
+    /// Phase 1.2c's non-pawn material gate.
+    pub const fn zugzwang_gate(&self) -> bool {
+        self.simple
     }
 
     /// The margin at `depth`.
@@ -78,7 +99,7 @@ impl ReverseFutility {
         if self.progressive {
             PROGRESSIVE_MARGINS[(depth.clamp(1, 8) - 1) as usize]
         } else {
-            NULL_MOVE_STATIC_MARGIN.value_or(self.depth_margin) * depth
+            NULL_MOVE_STATIC_MARGIN.value_or(self.depth_margin()) * depth
         }
     }
 
@@ -87,10 +108,10 @@ impl ReverseFutility {
     pub fn applies(&self, board: &Board, depth: i32, beta: i32) -> bool {
         let us = board.side_to_move();
         depth > 0
-            && depth <= self.max_depth
+            && depth <= self.max_depth()
             && beta.abs() < MATE_BOUND
-            && (!self.material_gate || material_balance(board, us) - beta > RFP_MATERIAL_GATE.get())
-            && (!self.zugzwang_gate || non_pawn_value(board) > RFP_ZUGZWANG_THRESHOLD.get())
+            && (!self.material_gate() || material_balance(board, us) - beta > RFP_MATERIAL_GATE.get())
+            && (!self.zugzwang_gate() || non_pawn_value(board) > RFP_ZUGZWANG_THRESHOLD.get())
     }
 }
 
@@ -109,13 +130,26 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if NT::PV || !rfp.applies(board, node.depth, node.beta) {
             return None;
         }
-        self.stats.rfp_attempts += 1;
+        self.stats.techniques.reverse_futility.attempts += 1;
         let margined = node.static_eval - rfp.margin(node.depth);
         if margined < node.beta {
             return None;
         }
-        self.stats.rfp_cutoffs += 1;
+        self.stats.techniques.reverse_futility.cutoffs += 1;
         Some(margined)
+    }
+}
+
+impl Technique for ReverseFutility {
+    type Counters = ReverseFutilityCounters;
+
+    /// `rfp: att=X cut=Y cut%=Z.Z%`, always (a baseline technique).
+    fn report(&self, counters: &ReverseFutilityCounters) -> Vec<String> {
+        vec![format!("rfp: {}", crate::stats::rate(counters.attempts, counters.cutoffs))]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        TUNABLES.to_vec()
     }
 }
 
@@ -136,10 +170,10 @@ mod tests {
 
     #[test]
     fn depth_limits_follow_each_phase() {
-        assert_eq!(set(&[]).max_depth, 3);
-        assert_eq!(set(&["rfp-depth-6"]).max_depth, 6);
-        assert_eq!(set(&["rfp-simple"]).max_depth, 6);
-        assert_eq!(set(&["rfp-progressive", "rfp-depth-6"]).max_depth, 8);
+        assert_eq!(set(&[]).max_depth(), 3);
+        assert_eq!(set(&["rfp-depth-6"]).max_depth(), 6);
+        assert_eq!(set(&["rfp-simple"]).max_depth(), 6);
+        assert_eq!(set(&["rfp-progressive", "rfp-depth-6"]).max_depth(), 8);
     }
 
     #[test]

@@ -7,70 +7,88 @@
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 
-#[cfg(all(feature = "see-prune-conservative", feature = "see-prune-aggressive"))]
-compile_error!("`see-prune-conservative` and `see-prune-aggressive` set the same threshold: pick one");
-
 use cozy_chess::{Board, Move};
 
 use crate::search::Worker;
 use crate::see::see_ge;
-use crate::stats::{SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet, COMPILED};
-use crate::tunables;
+use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Which SEE pruning threshold is on.
+    pub struct SeePruning {
+        conservative: "see-prune-conservative" [] "plan 002, 1.3" => "quiescence skips captures with SEE < -100";
+        aggressive: "see-prune-aggressive" [] "plan 002, 1.3 (aggressive)" => "quiescence skips captures with SEE < -75";
+    }
+    // The two thresholds are one setting.
+    exclusive "SEE pruning thresholds": ["see-prune-conservative", "see-prune-aggressive"];
+}
+
+counters! {
+    /// `see_qs:` telemetry.
+    pub struct SeePruningCounters {
+        /// Captures judged, and skipped.
+        pub attempts: u64,
+        pub cutoffs: u64,
+    }
+}
 
 tunables! {
     /// Captures whose SEE is below this are skipped in quiescence.
-    SEE_PRUNE_THRESHOLD = "SeePruneThreshold": match COMPILED.see_pruning.threshold { Some(t) => t, None => -100 }, -300, 0, 10;
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SeePruning {
-    pub threshold: Option<i32>,
+    SEE_PRUNE_THRESHOLD: match COMPILED.see_pruning.threshold() { Some(t) => t, None => -100 }, -300, 0, 10;
 }
 
 impl SeePruning {
-    pub const BASELINE: Self = SeePruning { threshold: None };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "see-prune-conservative") {
-            SeePruning { threshold: Some(-100) }
-        } else if same(feature, "see-prune-aggressive") {
-            SeePruning { threshold: Some(-75) }
+    /// The SEE below which quiescence skips a capture, when on.
+    pub const fn threshold(&self) -> Option<i32> {
+        if self.aggressive {
+            Some(-75)
+        } else if self.conservative {
+            Some(-100)
         } else {
-            self
+            None
         }
-    }
-
-    pub const fn is_on(&self) -> bool {
-        self.threshold.is_some()
-    }
-
-    pub fn check_exclusive(features: &[&str]) -> Result<(), String> {
-        if features.contains(&"see-prune-conservative") && features.contains(&"see-prune-aggressive") {
-            return Err("`see-prune-conservative` and `see-prune-aggressive` set the same threshold: pick one".into());
-        }
-        Ok(())
     }
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q4: whether a capture is skipped for losing material.
     pub(crate) fn see_prunes(&mut self, board: &Board, mv: Move) -> bool {
-        let Some(threshold) = T::TECHNIQUES.see_pruning.threshold else {
+        let Some(threshold) = T::TECHNIQUES.see_pruning.threshold() else {
             return false;
         };
-        let counters = self.stats.technique(Technique::SeePruning);
-        counters.attempts += 1;
+        self.stats.techniques.see_pruning.attempts += 1;
         if see_ge(board, mv, SEE_PRUNE_THRESHOLD.value_or(threshold)) {
             return false;
         }
-        self.stats.technique(Technique::SeePruning).cutoffs += 1;
+        self.stats.techniques.see_pruning.cutoffs += 1;
         true
     }
 }
 
-pub fn report(stats: &SearchStats, config: &SeePruning) -> Option<String> {
-    config.is_on().then(|| format!("see_qs: {}", stats.counters(Technique::SeePruning).rate()))
+impl Technique for SeePruning {
+    type Counters = SeePruningCounters;
+
+    /// `see_qs: att=X cut=Y cut%=Z.Z%`.
+    fn report(&self, counters: &SeePruningCounters) -> Vec<String> {
+        if !self.any() {
+            return Vec::new();
+        }
+        vec![format!("see_qs: {}", crate::stats::rate(counters.attempts, counters.cutoffs))]
+    }
+
+    fn snapshot_counters(counters: &SeePruningCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("see_qs", counters.attempts, counters.cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.any() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -79,8 +97,8 @@ mod tests {
 
     #[test]
     fn thresholds_follow_the_plan() {
-        assert_eq!(SeePruning::BASELINE.with("see-prune-conservative").threshold, Some(-100));
-        assert_eq!(SeePruning::BASELINE.with("see-prune-aggressive").threshold, Some(-75));
-        assert!(SeePruning::check_exclusive(&["see-prune-conservative", "see-prune-aggressive"]).is_err());
+        assert_eq!(SeePruning::BASELINE.threshold(), None);
+        assert_eq!(SeePruning::BASELINE.with("see-prune-conservative").threshold(), Some(-100));
+        assert_eq!(SeePruning::BASELINE.with("see-prune-aggressive").threshold(), Some(-75));
     }
 }

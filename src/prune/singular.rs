@@ -31,16 +31,35 @@
 use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
-use crate::stats::{percent, SearchStats, Technique};
-use crate::techniques::{same, TechniqueSet};
+use crate::stats::percent;
+use crate::techniques::{Technique, TechniqueSet};
 use crate::tt::{Bound, TtHit};
-use crate::tunables;
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Whether singular extension is on.
+    pub struct SingularExtension {
+        enabled: "singular-ext" [] "plan 003" => "singular extension of the TT move";
+    }
+}
+
+counters! {
+    /// `singular:` telemetry.
+    pub struct SingularCounters {
+        /// Exclusion searches, and the extensions they earned.
+        pub attempts: u64,
+        pub extensions: u64,
+        /// Extensions at depths 8-9, 10-11, 12-13, 14+.
+        pub by_depth: [u64; 4],
+    }
+}
 
 tunables! {
     /// Singular extension runs at this depth and deeper.
-    SINGULAR_MIN_DEPTH = "SingularMinDepth": 8, 4, 12, 1;
+    SINGULAR_MIN_DEPTH: 8, 4, 12, 1;
     /// singular_beta = tt_score − this × depth.
-    SINGULAR_BETA_MARGIN = "SingularBetaMargin": 2, 1, 8, 1;
+    SINGULAR_BETA_MARGIN: 2, 1, 8, 1;
 }
 
 /// The TT entry must come from a search at least depth − this deep.
@@ -48,22 +67,7 @@ pub const SINGULAR_TT_DEPTH_MARGIN: i32 = 3;
 /// The plies a singular TT move is extended by.
 pub const SINGULAR_EXTENSION: i32 = 1;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SingularExtension {
-    pub enabled: bool,
-}
-
 impl SingularExtension {
-    pub const BASELINE: Self = SingularExtension { enabled: false };
-
-    pub const fn with(self, feature: &str) -> Self {
-        if same(feature, "singular-ext") {
-            SingularExtension { enabled: true }
-        } else {
-            self
-        }
-    }
-
     pub const fn is_on(&self) -> bool {
         self.enabled
     }
@@ -113,32 +117,48 @@ impl<T: TechniqueSet> Worker<'_, T> {
         };
         debug_assert_eq!(node.tt_move, Some(candidate.mv), "singular test of a move that is not the TT move");
         let beta = singular_beta(hit.score, depth);
-        self.stats.technique(Technique::Singular).attempts += 1;
+        self.stats.techniques.singular.attempts += 1;
         self.stack[ply].excluded_move = Some(candidate.mv);
         let score = self.negamax::<NT::NonPvChild>(board, singular_depth(depth), beta - 1, beta, ply);
         self.stack[ply].excluded_move = None;
         if self.aborted || score >= beta {
             return 0;
         }
-        let counters = self.stats.technique(Technique::Singular);
-        counters.cutoffs += 1;
-        counters.buckets[bucket(depth)] += 1;
+        let counters = &mut self.stats.techniques.singular;
+        counters.extensions += 1;
+        counters.by_depth[bucket(depth)] += 1;
         SINGULAR_EXTENSION
     }
 }
 
-/// `singular: att=X ext=Y ext%=Z.Z% sing_b=[d8-9,d10-11,d12-13,d14+]`.
-pub fn report(stats: &SearchStats, config: &SingularExtension) -> Option<String> {
-    config.is_on().then(|| {
-        let counters = stats.counters(Technique::Singular);
-        format!(
+impl Technique for SingularExtension {
+    type Counters = SingularCounters;
+
+    /// `singular: att=X ext=Y ext%=Z.Z% sing_b=[d8-9,d10-11,d12-13,d14+]`.
+    fn report(&self, counters: &SingularCounters) -> Vec<String> {
+        if !self.is_on() {
+            return Vec::new();
+        }
+        vec![format!(
             "singular: att={} ext={} ext%={}% sing_b={}",
             counters.attempts,
-            counters.cutoffs,
-            percent(counters.cutoffs, counters.attempts),
-            counters.buckets(4)
-        )
-    })
+            counters.extensions,
+            percent(counters.extensions, counters.attempts),
+            crate::stats::buckets(&counters.by_depth)
+        )]
+    }
+
+    fn snapshot_counters(counters: &SingularCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("singular", counters.attempts, counters.extensions)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.is_on() {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -172,15 +192,11 @@ mod tests {
 
     #[test]
     fn report_only_when_on() {
-        assert_eq!(report(&SearchStats::default(), &SingularExtension::BASELINE), None);
-        let mut stats = SearchStats::default();
-        let counters = stats.technique(Technique::Singular);
-        counters.attempts = 8;
-        counters.cutoffs = 2;
-        counters.buckets[1] = 2;
+        let counters = SingularCounters { attempts: 8, extensions: 2, by_depth: [0, 2, 0, 0] };
+        assert!(SingularExtension::BASELINE.report(&counters).is_empty());
         assert_eq!(
-            report(&stats, &SingularExtension { enabled: true }).unwrap(),
-            "singular: att=8 ext=2 ext%=25.0% sing_b=[0,2,0,0]"
+            SingularExtension { enabled: true }.report(&counters),
+            ["singular: att=8 ext=2 ext%=25.0% sing_b=[0,2,0,0]"]
         );
     }
 }

@@ -44,7 +44,8 @@ fn find_root() -> Result<PathBuf> {
 impl Lab {
     pub fn open(global: GlobalArgs) -> Result<Lab> {
         let root = find_root()?;
-        let variants = variants::load_dir(&root.join("variants"))?;
+        variants::check_up_to_date(&root)?;
+        let variants = variants::load()?;
         Ok(Lab { root, variants, global })
     }
 

@@ -154,7 +154,7 @@ impl Clocks {
         self.remaining_ms[side] = self.remaining_ms[side].saturating_sub(elapsed_ms) + self.tc.increment_ms;
         self.moves_made[side] += 1;
         if let Some(moves) = self.tc.moves {
-            if self.moves_made[side] % moves == 0 {
+            if self.moves_made[side].is_multiple_of(moves) {
                 self.remaining_ms[side] += self.tc.base_ms;
             }
         }

@@ -20,13 +20,30 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The target folder holding this test's binaries; the lab's variant
+/// builds go under it, as in `tests/lab.rs`, so the two share them.
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_lab")).parent().unwrap().parent().unwrap().to_path_buf()
+}
+
 /// Runs `lab` in the repository (it looks for `variants/` there).
 fn lab(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lab"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", target_dir())
         .output()
         .expect("run lab")
+}
+
+/// The baseline engine, built once by `lab build` (the engine is another
+/// crate, so cargo gives this test no path to its binary).
+fn engine() -> &'static str {
+    static ENGINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ENGINE.get_or_init(|| {
+        assert_success(&lab(&["build", "baseline", "--quiet"]));
+        target_dir().join("lab").join("baseline").join("prunelab").to_string_lossy().into_owned()
+    })
 }
 
 fn assert_success(output: &Output) {
@@ -135,7 +152,7 @@ fn a_short_match_between_prunelab_binaries_adds_up() {
     let book = dir.join("book.epd");
     fs::write(&book, TINY_BOOK).unwrap();
     let results = dir.join("results");
-    let engine = env!("CARGO_BIN_EXE_prunelab");
+    let engine = engine();
     let output = lab(&[
         "match",
         "baseline",
@@ -334,7 +351,7 @@ fn an_engine_that_never_moves_loses_on_time_and_is_restarted() {
         "--binary",
         &format!("silent={}", silent.display()),
         "--binary",
-        &format!("baseline={}", env!("CARGO_BIN_EXE_prunelab")),
+        &format!("baseline={}", engine()),
         "--results",
         results.to_str().unwrap(),
         "--book",
@@ -405,7 +422,7 @@ fn bad_arguments_are_clear_errors() {
     let dir = scratch("errors");
     let results = dir.join("results");
     let results = results.to_str().unwrap();
-    let engine = format!("baseline={}", env!("CARGO_BIN_EXE_prunelab"));
+    let engine = format!("baseline={}", engine());
     for (args, message) in [
         (vec!["--tc", "0+1"], "base time must be positive"),
         (vec!["--binary", &engine, "--sprt", "5", "0"], "ELO0 must be below ELO1"),

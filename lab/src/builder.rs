@@ -86,7 +86,7 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     let features = lab.variant(variant)?.features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
-        .args(["build", "--release", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
+        .args(["build", "--release", "-p", "prunelab", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
         .arg("--features")
         .arg(&features)
         .current_dir(&lab.root)
@@ -105,8 +105,10 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     let destination = binary_path(lab, variant);
     let folder = destination.parent().expect("a file in a folder");
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    // Copy then rename, so a running match never sees half a binary.
-    let temporary = destination.with_extension("tmp");
+    // Copy then rename, so a running match never sees half a binary; the
+    // temporary name is the process's own, so two labs building the same
+    // variant at once do not rename each other's copy away.
+    let temporary = destination.with_extension(format!("tmp-{}", std::process::id()));
     std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
     std::fs::rename(&temporary, &destination)?;
     check_self_report(lab, variant, &destination)?;
