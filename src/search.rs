@@ -576,9 +576,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if !NT::ROOT
                 && searched_moves > 0
                 && best_score > -MATE_BOUND
-                && (self.futility_prunes_move::<NT>(board, &node, &candidate)
-                    || self.move_count_prunes::<NT>(&node, &candidate)
-                    || self.history_prunes::<NT>(&node, &candidate))
+                && self.prunes_move::<NT>(board, &node, &candidate)
             {
                 continue;
             }

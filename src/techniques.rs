@@ -22,8 +22,11 @@
 
 use std::fmt::Debug;
 
+use cozy_chess::Board;
+
 use crate::features::{self, CATALOGUE};
 pub use crate::prune::{TechniqueCounters, Techniques};
+use crate::search::{Candidate, Node, NodeType, Worker};
 
 /// One Cargo feature of the pruning catalogue, as its technique declares it.
 #[derive(Clone, Copy, Debug)]
@@ -93,6 +96,25 @@ pub trait Technique: Copy + Debug + Eq {
 
     /// The tunables this configuration of the technique reads.
     fn tunables(&self) -> Vec<&'static crate::tune::Tunable>;
+}
+
+/// The search's extension points that the registry calls for every
+/// technique, in registry order; each does nothing unless the technique
+/// says otherwise. (The node-level steps and quiescence call their
+/// techniques by name, in the plans' order: see `search.rs`.)
+pub(crate) trait Hooks {
+    /// Step 11a, move pruning: whether `candidate` is skipped without a
+    /// search. The search has excluded the root, the first move and nodes
+    /// whose every move so far is mated.
+    #[inline(always)]
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        _worker: &mut Worker<'_, T>,
+        _board: &Board,
+        _node: &Node,
+        _candidate: &Candidate,
+    ) -> bool {
+        false
+    }
 }
 
 /// Declares a technique's features as a set of flags, one per Cargo feature:
@@ -253,6 +275,20 @@ macro_rules! registry {
                 let mut list = Vec::new();
                 $( list.extend($crate::techniques::Technique::tunables(&self.$module)); )*
                 list
+            }
+        }
+
+        impl<T: $crate::techniques::TechniqueSet> $crate::search::Worker<'_, T> {
+            /// Step 11a: whether any technique skips the move, asking them
+            /// in registry order.
+            #[inline(always)]
+            pub(crate) fn prunes_move<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                node: &$crate::search::Node,
+                candidate: &$crate::search::Candidate,
+            ) -> bool {
+                false $( || <$module::$name as $crate::techniques::Hooks>::prunes_move::<T, NT>(self, board, node, candidate) )*
             }
         }
 

@@ -15,7 +15,7 @@ use cozy_chess::{Board, Move, Piece};
 use crate::eval::PIECE_VALUES;
 use crate::search::Worker;
 use crate::see::captured_piece;
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -108,6 +108,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         true
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for DeltaPruning {}
 
 impl Technique for DeltaPruning {
     type Counters = DeltaCounters;

@@ -89,7 +89,7 @@
 use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
-use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -370,6 +370,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
             counters.victim_cutoffs += 1;
         }
         true
+    }
+}
+
+impl Hooks for Futility {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        worker.futility_prunes_move::<NT>(board, node, candidate)
     }
 }
 

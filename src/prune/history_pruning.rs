@@ -22,7 +22,7 @@
 //! should `HistoryPruningMaxDepth` be raised).
 
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -94,6 +94,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counters.cutoffs += 1;
         counters.by_depth[bucket(node.depth)] += 1;
         true
+    }
+}
+
+impl Hooks for HistoryPruning {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &cozy_chess::Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        worker.history_prunes::<NT>(node, candidate)
     }
 }
 

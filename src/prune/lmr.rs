@@ -19,7 +19,7 @@
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -46,6 +46,9 @@ tunables! {
     /// `lmr-history`: quiet moves after this many get a ply more with bad history.
     LMR_HISTORY_LATE_MOVE: 15, 4, 40, 1;
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for LateMoveReductions {}
 
 impl Technique for LateMoveReductions {
     type Counters = LmrCounters;

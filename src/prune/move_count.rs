@@ -39,7 +39,7 @@
 //! been pruned.
 
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -157,6 +157,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
             _ => {}
         }
         true
+    }
+}
+
+impl Hooks for MoveCountPruning {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &cozy_chess::Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        worker.move_count_prunes::<NT>(node, candidate)
     }
 }
 

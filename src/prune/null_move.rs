@@ -19,7 +19,7 @@ use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
 use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -133,6 +133,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         Some(if score >= MATE_BOUND { beta } else { score })
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for NullMovePruning {}
 
 impl Technique for NullMovePruning {
     type Counters = NullMoveCounters;

@@ -33,7 +33,7 @@ use cozy_chess::Board;
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
 use crate::see::see_ge;
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -161,6 +161,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         result
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for ProbCut {}
 
 impl Technique for ProbCut {
     type Counters = ProbCutCounters;

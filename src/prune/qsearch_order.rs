@@ -28,7 +28,7 @@ use cozy_chess::Move;
 
 use crate::movepick::{pick_next, ScoredMove};
 use crate::search::Worker;
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique};
 
@@ -52,6 +52,9 @@ counters! {
         pub tt_first: u64,
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for QsearchOrder {}
 
 impl Technique for QsearchOrder {
     type Counters = QsearchOrderCounters;

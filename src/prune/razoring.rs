@@ -34,7 +34,7 @@ use cozy_chess::{Board, Piece};
 use crate::eval::material_balance;
 use crate::position::game_phase;
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -182,6 +182,9 @@ fn opponent_piece_count(board: &Board) -> u32 {
     let theirs = board.colors(!board.side_to_move());
     (theirs & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).len()
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for Razoring {}
 
 impl Technique for Razoring {
     type Counters = RazorCounters;

@@ -23,7 +23,7 @@ use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
 use crate::search::{NodeType, Worker, MATE_BOUND};
-use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -139,6 +139,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         Some(margined)
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for ReverseFutility {}
 
 impl Technique for ReverseFutility {
     type Counters = ReverseFutilityCounters;

@@ -11,7 +11,7 @@ use cozy_chess::{Board, Move};
 
 use crate::search::Worker;
 use crate::see::see_ge;
-use crate::techniques::{Technique, TechniqueSet, COMPILED};
+use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -66,6 +66,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         true
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for SeePruning {}
 
 impl Technique for SeePruning {
     type Counters = SeePruningCounters;

@@ -32,7 +32,7 @@ use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
 use crate::stats::percent;
-use crate::techniques::{Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tt::{Bound, TtHit};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -130,6 +130,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         SINGULAR_EXTENSION
     }
 }
+
+/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+impl Hooks for SingularExtension {}
 
 impl Technique for SingularExtension {
     type Counters = SingularCounters;
