@@ -26,6 +26,7 @@ crate::registry! {
     reverse_futility: ReverseFutility,
     lmr: LateMoveReductions,
     qsearch_order: QsearchOrder,
+    quiet_see: QuietSee,
 }
 
 #[cfg(test)]

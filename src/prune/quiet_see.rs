@@ -1,0 +1,108 @@
+//! SEE pruning of quiet moves: near the horizon, a quiet move that puts its
+//! piece where the opponent wins material by exchange is skipped without a
+//! search.
+//!
+//! Also called: "SEE pruning" (Ethereal's `SEEPruningDepth` with its quiet
+//! margin `SEEQuietMargin`), Stockfish's quiet-move `see_ge` test in its
+//! move loop. README's "Adding a technique" walks through this file.
+//!
+//! Phases, side by side:
+//! - `see-quiet` (Ethereal's SEE pruning of quiets): a quiet move (neither
+//!   a capture nor a promotion) that gives no check and is not the TT move,
+//!   at a non-PV node not in check, of depth ≤ 9 (`SeeQuietMaxDepth`), after
+//!   the first move, is skipped when its SEE is below −64·depth
+//!   (`SeeQuietMargin` per ply). Where it departs from Ethereal: non-PV
+//!   only and never in check or for the TT move (Ethereal prunes at every
+//!   node type, the TT move aside, and adjusts the margin by history).
+//!
+//! Telemetry: `see_quiet: att=X cut=Y cut%=Z.Z% sq_b=[d1-3,d4-6,d7-9]`: an
+//! attempt is a move that met every condition but the SEE test.
+
+use cozy_chess::Board;
+
+use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::see::see_ge;
+use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::tune::Tunable;
+use crate::{counters, technique, tunables};
+
+technique! {
+    /// Whether quiet moves are SEE-pruned.
+    pub struct QuietSee {
+        enabled: "see-quiet" [] "Ethereal (SEE pruning of quiets)"
+            => "prune quiet moves with SEE below -64 * depth at depth <= 9";
+    }
+}
+
+counters! {
+    /// `see_quiet:` telemetry.
+    pub struct QuietSeeCounters {
+        /// Moves that met every condition but the SEE test, and pruned.
+        pub attempts: u64,
+        pub cutoffs: u64,
+        /// Cutoffs at depths 1-3, 4-6, 7-9.
+        pub by_depth: [u64; 3],
+    }
+}
+
+tunables! {
+    /// Prune at this depth and below.
+    SEE_QUIET_MAX_DEPTH: 9, 1, 12, 1;
+    /// A move's SEE must reach −(this × depth) not to be pruned.
+    SEE_QUIET_MARGIN: 64, 0, 200, 8;
+}
+
+impl Hooks for QuietSee {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        if !T::TECHNIQUES.quiet_see.enabled
+            || NT::PV
+            || node.in_check
+            || node.depth > SEE_QUIET_MAX_DEPTH.get()
+            || !candidate.quiet
+            || candidate.gives_check
+            || candidate.is_tt_move
+        {
+            return false;
+        }
+        let counters = &mut worker.stats.techniques.quiet_see;
+        counters.attempts += 1;
+        if see_ge(board, candidate.mv, -SEE_QUIET_MARGIN.get() * node.depth) {
+            return false;
+        }
+        counters.cutoffs += 1;
+        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        true
+    }
+}
+
+impl Technique for QuietSee {
+    type Counters = QuietSeeCounters;
+
+    fn report(&self, counters: &QuietSeeCounters) -> Vec<String> {
+        if !self.enabled {
+            return Vec::new();
+        }
+        vec![format!(
+            "see_quiet: {} sq_b={}",
+            crate::stats::rate(counters.attempts, counters.cutoffs),
+            crate::stats::buckets(&counters.by_depth)
+        )]
+    }
+
+    fn snapshot_counters(counters: &QuietSeeCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("see_quiet", counters.attempts, counters.cutoffs)]
+    }
+
+    fn tunables(&self) -> Vec<&'static Tunable> {
+        if self.enabled {
+            TUNABLES.to_vec()
+        } else {
+            Vec::new()
+        }
+    }
+}
