@@ -11,9 +11,10 @@
 //!   compile time; a variant whose chain is broken gets no set (the library
 //!   reports why when it loads the variants).
 
-#[path = "src/variants/source.rs"]
+#[path = "../src/variants/source.rs"]
 #[allow(dead_code)] // what only the library uses
 mod source;
+mod variant_toml;
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -43,26 +44,10 @@ fn read_sources(dir: &Path) -> Vec<Source> {
             println!("cargo:rerun-if-changed={}", path.display());
             let table = std::fs::read_to_string(path)
                 .map_err(|error| error.to_string())
-                .and_then(|text| text.parse::<toml::Table>().map_err(|error| error.message().to_string()))
-                .map(|table| value_of(toml::Value::Table(table)));
+                .and_then(|text| variant_toml::read(&text));
             Source { path: format!("variants/{}", path.file_name().unwrap().to_string_lossy()), table }
         })
         .collect()
-}
-
-/// A TOML value as the shared value tree.
-fn value_of(value: toml::Value) -> Value {
-    match value {
-        toml::Value::String(text) => Value::String(text),
-        toml::Value::Integer(number) => Value::Integer(number),
-        toml::Value::Float(number) => Value::Float(number),
-        toml::Value::Boolean(flag) => Value::Boolean(flag),
-        toml::Value::Datetime(date) => Value::Datetime(date.to_string()),
-        toml::Value::Array(items) => Value::Array(items.into_iter().map(value_of).collect()),
-        toml::Value::Table(table) => {
-            Value::Table(table.into_iter().map(|(key, value)| (key, value_of(value))).collect())
-        }
-    }
 }
 
 fn sources_code(sources: &[Source], digest: u64) -> String {
