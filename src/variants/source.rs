@@ -84,7 +84,7 @@ pub fn folder_digest(dir: &std::path::Path) -> std::io::Result<u64> {
         }
     };
     for path in &paths {
-        feed(path.file_name().map(|name| name.as_encoded_bytes()).unwrap_or_default());
+        feed(path.file_name().unwrap_or_default().to_string_lossy().as_bytes());
         feed(&[0]);
         feed(&std::fs::read(path)?);
         feed(&[0]);
