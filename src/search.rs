@@ -25,7 +25,6 @@ use crate::movepick::{
     self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position};
-use crate::prune::razoring::RazorVerdict;
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
@@ -490,46 +489,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
             hash,
         };
 
-        // Node-level pruning: never in check, and not while searching for a
-        // singular move (the node is then not a real node of the tree).
+        // Steps 6-10. Node-level pruning, each technique in registry order:
+        // razoring, futility at node level, reverse futility, null move,
+        // ProbCut. Never in check, and not while searching for a singular
+        // move (the node is then not a real node of the tree).
         if !in_check && excluded_move.is_none() {
-            // Step 6. Razoring.
-            match self.razoring::<NT>(board, &node) {
-                RazorVerdict::Continue => {}
-                RazorVerdict::Prune(score) => return score,
-                RazorVerdict::Reduce(plies) => {
-                    depth -= plies;
-                    node.depth = depth;
-                    if depth <= 0 {
-                        return self.qsearch::<NT>(board, alpha, beta, ply);
-                    }
+            if let Some(score) = self.prune_node::<NT>(board, &mut node) {
+                return score;
+            }
+            if node.depth < depth {
+                depth = node.depth;
+                if depth <= 0 {
+                    return self.qsearch::<NT>(board, alpha, beta, ply);
                 }
-            }
-
-            // Step 7. Futility pruning at node level.
-            if let Some(score) = self.node_futility::<NT>(&node) {
-                return score;
-            }
-
-            // Step 8. Reverse futility pruning (static null move).
-            if let Some(score) = self.reverse_futility::<NT>(board, &node) {
-                return score;
-            }
-
-            // Step 9. Null move pruning, with verification where enabled.
-            if let Some(score) = self.null_move::<NT>(board, &node) {
-                return score;
-            }
-            if self.aborted {
-                return 0;
-            }
-
-            // Step 10. ProbCut.
-            if let Some(score) = self.probcut::<NT>(board, &node) {
-                return score;
-            }
-            if self.aborted {
-                return 0;
             }
         }
 
@@ -538,6 +510,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         movepick::generate(board, false, &mut moves);
         let hints = OrderingHints { tt_move, killers: node.killers, counter_move: node.counter_move };
         movepick::score_main(board, &mut moves, &hints, self.history);
+        self.order_moves::<NT>(board, &node, &mut moves);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -570,9 +543,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
             };
             candidate.reduction = self.late_move_reduction::<NT>(&node, &candidate);
 
-            // Step 11a. Move pruning: futility, move count, history. Never
-            // at the root, never before one move has been searched, and
-            // never when every move so far is a forced mate against us.
+            // Step 11a. Move pruning, each technique in registry order
+            // (futility, move count, history, ...). Never at the root, never
+            // before one move has been searched, and never when every move
+            // so far is a forced mate against us.
             if !NT::ROOT
                 && searched_moves > 0
                 && best_score > -MATE_BOUND
@@ -581,8 +555,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 continue;
             }
 
-            // Step 11b. Extensions.
-            let extension = self.singular_extension::<NT>(board, &node, &candidate);
+            // Step 11b. Extensions (singular) and per-move reductions.
+            let extension = self.extend_move::<NT>(board, &child, &node, &candidate);
             if self.aborted {
                 self.move_lists[ply] = moves;
                 return 0;
@@ -803,7 +777,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         alpha = alpha.max(best_score);
         let phase = game_phase(board);
         if !in_check {
-            if let Some(score) = self.coarse_delta(static_eval, alpha, phase) {
+            if let Some(score) = self.prune_qnode::<NT>(board, static_eval, alpha, phase) {
                 return score;
             }
         }
@@ -815,13 +789,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
             movepick::score_main(board, &mut moves, &OrderingHints::default(), self.history);
         } else {
             movepick::score_tactical(board, &mut moves);
-            self.order_qsearch(&mut moves, tt_hit.and_then(|hit| hit.mv));
+            self.order_captures::<NT>(&mut moves, tt_hit.and_then(|hit| hit.mv));
         }
         let mut best_move = None;
         let mut picked = 0;
         while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
-            if !in_check && (self.delta_prunes(board, mv, static_eval, alpha, phase) || self.see_prunes(board, mv)) {
+            if !in_check && self.prunes_capture::<NT>(board, mv, static_eval, alpha, phase) {
                 continue;
             }
             let mut child = board.clone();

@@ -22,9 +22,10 @@
 
 use std::fmt::Debug;
 
-use cozy_chess::Board;
+use cozy_chess::{Board, Move};
 
 use crate::features::{self, CATALOGUE};
+use crate::movepick::ScoredMove;
 pub use crate::prune::{TechniqueCounters, Techniques};
 use crate::search::{Candidate, Node, NodeType, Worker};
 
@@ -98,20 +99,103 @@ pub trait Technique: Copy + Debug + Eq {
     fn tunables(&self) -> Vec<&'static crate::tune::Tunable>;
 }
 
-/// The search's extension points that the registry calls for every
-/// technique, in registry order; each does nothing unless the technique
-/// says otherwise. (The node-level steps and quiescence call their
-/// techniques by name, in the plans' order: see `search.rs`.)
+/// What a node-level hook decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeVerdict {
+    Continue,
+    /// Return this score from the node.
+    Prune(i32),
+    /// Search the node this many plies shallower.
+    Reduce(i32),
+}
+
+/// The search's extension points. The registry asks every technique at each
+/// of them, in registry order (which is the pipeline's order, see
+/// `src/prune/mod.rs`); each does nothing unless the technique says
+/// otherwise, and reads its features from `T::TECHNIQUES`, so a build without
+/// them folds the call away.
+#[allow(unused_variables)]
 pub(crate) trait Hooks {
+    /// Steps 6-10, node-level pruning, after the static eval and before any
+    /// move is generated; never in check or in a singular-exclusion search.
+    #[inline(always)]
+    fn prune_node<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+    ) -> NodeVerdict {
+        NodeVerdict::Continue
+    }
+
+    /// Step 11, move ordering: adjusts the scores of the main search's
+    /// scored move list before the first pick.
+    #[inline(always)]
+    fn order_moves<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        moves: &mut [ScoredMove],
+    ) {
+    }
+
     /// Step 11a, move pruning: whether `candidate` is skipped without a
     /// search. The search has excluded the root, the first move and nodes
     /// whose every move so far is mated.
     #[inline(always)]
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        _worker: &mut Worker<'_, T>,
-        _board: &Board,
-        _node: &Node,
-        _candidate: &Candidate,
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        false
+    }
+
+    /// Step 11b, extensions: plies added to the move's depth (negative to
+    /// reduce it). `child` is the position after the move.
+    #[inline(always)]
+    fn extend_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        child: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        0
+    }
+
+    /// Step Q3, quiescence after stand pat (not in check): the score to
+    /// return when the node is hopeless.
+    #[inline(always)]
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
+        None
+    }
+
+    /// Step Q4, quiescence move ordering (not in check), after MVV-LVA.
+    #[inline(always)]
+    fn order_captures<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        moves: &mut [ScoredMove],
+        tt_move: Option<Move>,
+    ) {
+    }
+
+    /// Step Q4, quiescence move pruning (not in check): whether the capture
+    /// or promotion is skipped.
+    #[inline(always)]
+    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        mv: Move,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
     ) -> bool {
         false
     }
@@ -278,9 +362,47 @@ macro_rules! registry {
             }
         }
 
+        // The pipeline's steps, each asking every technique in registry order.
         impl<T: $crate::techniques::TechniqueSet> $crate::search::Worker<'_, T> {
-            /// Step 11a: whether any technique skips the move, asking them
-            /// in registry order.
+            /// Steps 6-10: node-level pruning. Returns the score to return;
+            /// a reduction lowers `node.depth` (the later techniques see the
+            /// reduced depth; at depth 0 the caller drops into quiescence).
+            #[inline(always)]
+            pub(crate) fn prune_node<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                node: &mut $crate::search::Node,
+            ) -> Option<i32> {
+                $(
+                    match <$module::$name as $crate::techniques::Hooks>::prune_node::<T, NT>(self, board, node) {
+                        $crate::techniques::NodeVerdict::Continue => {}
+                        $crate::techniques::NodeVerdict::Prune(score) => return Some(score),
+                        $crate::techniques::NodeVerdict::Reduce(plies) => {
+                            node.depth -= plies;
+                            if node.depth <= 0 {
+                                return None;
+                            }
+                        }
+                    }
+                    if self.aborted {
+                        return Some(0);
+                    }
+                )*
+                None
+            }
+
+            /// Step 11: every technique's move ordering.
+            #[inline(always)]
+            pub(crate) fn order_moves<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                node: &$crate::search::Node,
+                moves: &mut [$crate::movepick::ScoredMove],
+            ) {
+                $( <$module::$name as $crate::techniques::Hooks>::order_moves::<T, NT>(self, board, node, moves); )*
+            }
+
+            /// Step 11a: whether any technique skips the move.
             #[inline(always)]
             pub(crate) fn prunes_move<NT: $crate::search::NodeType>(
                 &mut self,
@@ -289,6 +411,71 @@ macro_rules! registry {
                 candidate: &$crate::search::Candidate,
             ) -> bool {
                 false $( || <$module::$name as $crate::techniques::Hooks>::prunes_move::<T, NT>(self, board, node, candidate) )*
+            }
+
+            /// Step 11b: the plies every technique adds to the move's depth.
+            #[inline(always)]
+            pub(crate) fn extend_move<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                child: &$crate::cozy_chess::Board,
+                node: &$crate::search::Node,
+                candidate: &$crate::search::Candidate,
+            ) -> i32 {
+                let mut extension = 0;
+                $(
+                    extension += <$module::$name as $crate::techniques::Hooks>::extend_move::<T, NT>(
+                        self, board, child, node, candidate,
+                    );
+                    if self.aborted {
+                        return 0;
+                    }
+                )*
+                extension
+            }
+
+            /// Step Q3: whether any technique ends a quiescence node.
+            #[inline(always)]
+            pub(crate) fn prune_qnode<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                stand_pat: i32,
+                alpha: i32,
+                phase: i32,
+            ) -> Option<i32> {
+                $(
+                    if let Some(score) =
+                        <$module::$name as $crate::techniques::Hooks>::prune_qnode::<T, NT>(self, board, stand_pat, alpha, phase)
+                    {
+                        return Some(score);
+                    }
+                )*
+                None
+            }
+
+            /// Step Q4: every technique's quiescence move ordering.
+            #[inline(always)]
+            pub(crate) fn order_captures<NT: $crate::search::NodeType>(
+                &mut self,
+                moves: &mut [$crate::movepick::ScoredMove],
+                tt_move: Option<$crate::cozy_chess::Move>,
+            ) {
+                $( <$module::$name as $crate::techniques::Hooks>::order_captures::<T, NT>(self, moves, tt_move); )*
+            }
+
+            /// Step Q4: whether any technique skips a quiescence move.
+            #[inline(always)]
+            pub(crate) fn prunes_capture<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                mv: $crate::cozy_chess::Move,
+                stand_pat: i32,
+                alpha: i32,
+                phase: i32,
+            ) -> bool {
+                false $( || <$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
+                    self, board, mv, stand_pat, alpha, phase,
+                ) )*
             }
         }
 

@@ -13,7 +13,7 @@
 use cozy_chess::{Board, Move, Piece};
 
 use crate::eval::PIECE_VALUES;
-use crate::search::Worker;
+use crate::search::{NodeType, Worker};
 use crate::see::captured_piece;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
@@ -109,8 +109,28 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for DeltaPruning {}
+impl Hooks for DeltaPruning {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &Board,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
+        worker.coarse_delta(stand_pat, alpha, phase)
+    }
+
+    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        mv: Move,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> bool {
+        worker.delta_prunes(board, mv, stand_pat, alpha, phase)
+    }
+}
 
 impl Technique for DeltaPruning {
     type Counters = DeltaCounters;

@@ -89,7 +89,7 @@
 use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
-use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -374,6 +374,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
 }
 
 impl Hooks for Futility {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
+        worker.node_futility::<NT>(node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+    }
+
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,

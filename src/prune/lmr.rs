@@ -47,7 +47,8 @@ tunables! {
     LMR_HISTORY_LATE_MOVE: 15, 4, 40, 1;
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
+/// The search asks for each move's reduction by name (Step 11, before the
+/// move-level hooks, which may judge a move at its reduced depth).
 impl Hooks for LateMoveReductions {}
 
 impl Technique for LateMoveReductions {

@@ -10,23 +10,29 @@
 //! Baseline techniques (null move, reverse futility, delta pruning, late move
 //! reductions) are always on; the catalogue's features change or add to them.
 //!
-//! To add a technique: write its file, add its line below, declare its
-//! features in Cargo.toml, and give it a variant in `variants/`.
+//! The registry's order is the pipeline's: at each step (`Hooks`) the search
+//! asks the techniques in this order, and telemetry lines and the matrix's
+//! counters column follow it. To add a technique: write its file, add its
+//! line below where its step runs, declare its features in Cargo.toml, and
+//! give it a variant in `variants/`.
 
 crate::registry! {
+    // Steps 6-10, node-level pruning, in this order.
     razoring: Razoring,
     futility: Futility,
-    move_count: MoveCountPruning,
-    see_pruning: SeePruning,
-    probcut: ProbCut,
-    history_pruning: HistoryPruning,
-    singular: SingularExtension,
-    delta: DeltaPruning,
-    null_move: NullMovePruning,
     reverse_futility: ReverseFutility,
-    lmr: LateMoveReductions,
-    qsearch_order: QsearchOrder,
+    null_move: NullMovePruning,
+    probcut: ProbCut,
+    // Step 11, the move loop: move pruning and extensions, in this order.
+    move_count: MoveCountPruning,
+    history_pruning: HistoryPruning,
     quiet_see: QuietSee,
+    singular: SingularExtension,
+    lmr: LateMoveReductions,
+    // Quiescence: the coarse filter, then move pruning and ordering.
+    delta: DeltaPruning,
+    see_pruning: SeePruning,
+    qsearch_order: QsearchOrder,
 }
 
 #[cfg(test)]

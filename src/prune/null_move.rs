@@ -19,7 +19,7 @@ use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
 use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -134,8 +134,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for NullMovePruning {}
+impl Hooks for NullMovePruning {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+        worker.null_move::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+    }
+}
 
 impl Technique for NullMovePruning {
     type Counters = NullMoveCounters;
@@ -150,8 +153,13 @@ impl Technique for NullMovePruning {
         vec![line]
     }
 
+    /// `null` null moves / cutoffs; `nmp_verify` verifications / the
+    /// cutoffs they confirmed.
     fn snapshot_counters(counters: &NullMoveCounters) -> Vec<(&'static str, u64, u64)> {
-        vec![("nmp_verify", counters.verifications, 0)]
+        vec![
+            ("null", counters.attempts, counters.cutoffs),
+            ("nmp_verify", counters.verifications, counters.verifications - counters.verify_fails),
+        ]
     }
 
     fn tunables(&self) -> Vec<&'static Tunable> {

@@ -33,7 +33,7 @@ use cozy_chess::Board;
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
 use crate::see::see_ge;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -162,8 +162,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for ProbCut {}
+impl Hooks for ProbCut {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+        worker.probcut::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+    }
+}
 
 impl Technique for ProbCut {
     type Counters = ProbCutCounters;

@@ -27,7 +27,7 @@
 use cozy_chess::Move;
 
 use crate::movepick::{pick_next, ScoredMove};
-use crate::search::Worker;
+use crate::search::{NodeType, Worker};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique};
@@ -53,8 +53,15 @@ counters! {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for QsearchOrder {}
+impl Hooks for QsearchOrder {
+    fn order_captures<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        moves: &mut [ScoredMove],
+        tt_move: Option<Move>,
+    ) {
+        worker.order_qsearch(moves, tt_move);
+    }
+}
 
 impl Technique for QsearchOrder {
     type Counters = QsearchOrderCounters;

@@ -34,7 +34,7 @@ use cozy_chess::{Board, Piece};
 use crate::eval::material_balance;
 use crate::position::game_phase;
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -116,15 +116,6 @@ pub enum Style {
     Crafty,
 }
 
-/// What razoring decided for a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RazorVerdict {
-    Continue,
-    Prune(i32),
-    /// Search the node this many plies shallower.
-    Reduce(i32),
-}
-
 impl Razoring {
     /// The style these features select: within the R chain the latest phase.
     pub const fn style(&self) -> Style {
@@ -183,8 +174,11 @@ fn opponent_piece_count(board: &Board) -> u32 {
     (theirs & !(board.pieces(Piece::Pawn) | board.pieces(Piece::King))).len()
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for Razoring {}
+impl Hooks for Razoring {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+        worker.razoring::<NT>(board, node)
+    }
+}
 
 impl Technique for Razoring {
     type Counters = RazorCounters;
@@ -243,18 +237,18 @@ fn bucket(depth: i32) -> usize {
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 6: razoring. Runs after the TT probe and static eval, before
     /// move generation; the caller has excluded check.
-    pub(crate) fn razoring<NT: NodeType>(&mut self, board: &Board, node: &Node) -> RazorVerdict {
+    pub(crate) fn razoring<NT: NodeType>(&mut self, board: &Board, node: &Node) -> NodeVerdict {
         let style = T::TECHNIQUES.razoring.style();
         if NT::PV || style == Style::Off {
-            return RazorVerdict::Continue;
+            return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "razoring in check");
         let (depth, alpha, beta, eval, ply) = (node.depth, node.alpha, node.beta, node.static_eval, node.ply);
         match style {
-            Style::Off => RazorVerdict::Continue,
+            Style::Off => NodeVerdict::Continue,
             Style::R1 | Style::R2 | Style::R3 => {
                 if depth > 2 || alpha.abs() >= MATE_BOUND {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 let mut margin = Razoring::chain_margin(depth);
                 if style == Style::R3 {
@@ -265,48 +259,48 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     }
                 }
                 if eval + margin > alpha {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 // The tactical guard only matters when the node would razor.
                 if style != Style::R1 && self.has_safe_capture(board, ply) {
                     margin += RAZOR_TACTICAL_BONUS.get();
                     self.stats.techniques.razoring.tactical += 1;
                     if eval + margin > alpha {
-                        return RazorVerdict::Continue;
+                        return NodeVerdict::Continue;
                     }
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, alpha + 1, ply);
                 if self.aborted || score > alpha {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.tt.store(node.hash, node.tt_move, score, eval, depth, Bound::Upper, ply);
                 self.count_razor_cut(depth);
-                RazorVerdict::Prune(score)
+                NodeVerdict::Prune(score)
             }
             Style::Plan41 => {
                 if depth > 2 || alpha.abs() >= MATE_BOUND || eval + RAZOR_PLAN_MARGIN.get() > alpha {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, beta, ply);
                 if self.aborted || score > alpha {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.count_razor_cut(depth);
-                RazorVerdict::Prune(score)
+                NodeVerdict::Prune(score)
             }
             Style::Stockfish => {
                 if eval >= alpha - Razoring::stockfish_margin(depth) {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha - 1, alpha, ply);
                 if self.aborted || score >= alpha || score.abs() >= MATE_BOUND {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.count_razor_cut(depth);
-                RazorVerdict::Prune(score)
+                NodeVerdict::Prune(score)
             }
             Style::Heinz => {
                 let material = material_balance(board, board.side_to_move());
@@ -315,57 +309,57 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     || material + RAZOR_HEINZ_MARGIN.get() > alpha
                     || opponent_piece_count(board) <= 3
                 {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 self.count_razor_cut(depth);
-                RazorVerdict::Reduce(1)
+                NodeVerdict::Reduce(1)
             }
             Style::Hyatt => {
                 if depth > 3 || eval + RAZOR_HYATT_MARGIN.get() >= beta {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, alpha, beta, ply);
                 if self.aborted || score >= beta {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.count_razor_cut(depth);
-                RazorVerdict::Prune(score)
+                NodeVerdict::Prune(score)
             }
             Style::Strelka => {
                 let mut value = eval + RAZOR_STRELKA_MARGIN_1.get();
                 if value >= beta || depth > 3 {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 if depth == 1 {
                     self.stats.techniques.razoring.attempts += 1;
                     let score = self.qsearch::<NT>(board, beta - 1, beta, ply);
                     if self.aborted {
-                        return RazorVerdict::Continue;
+                        return NodeVerdict::Continue;
                     }
                     self.count_razor_cut(depth);
-                    return RazorVerdict::Prune(score.max(value));
+                    return NodeVerdict::Prune(score.max(value));
                 }
                 value += RAZOR_STRELKA_MARGIN_2.get();
                 if value >= beta {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 let score = self.qsearch::<NT>(board, beta - 1, beta, ply);
                 if self.aborted || score >= beta {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.count_razor_cut(depth);
-                RazorVerdict::Prune(score.max(value))
+                NodeVerdict::Prune(score.max(value))
             }
             Style::Crafty => {
                 if depth != 2 || node.extended || eval + RAZOR_CRAFTY_MARGIN.get() >= alpha {
-                    return RazorVerdict::Continue;
+                    return NodeVerdict::Continue;
                 }
                 self.stats.techniques.razoring.attempts += 1;
                 self.count_razor_cut(depth);
-                RazorVerdict::Reduce(1)
+                NodeVerdict::Reduce(1)
             }
         }
     }

@@ -22,8 +22,8 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
-use crate::search::{NodeType, Worker, MATE_BOUND};
-use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
+use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -125,7 +125,7 @@ fn non_pawn_value(board: &Board) -> i32 {
 
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 8: returns the score to return when the node is pruned.
-    pub(crate) fn reverse_futility<NT: NodeType>(&mut self, board: &Board, node: &crate::search::Node) -> Option<i32> {
+    pub(crate) fn reverse_futility<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
         let rfp = T::TECHNIQUES.reverse_futility;
         if NT::PV || !rfp.applies(board, node.depth, node.beta) {
             return None;
@@ -140,8 +140,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for ReverseFutility {}
+impl Hooks for ReverseFutility {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+        worker.reverse_futility::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+    }
+}
 
 impl Technique for ReverseFutility {
     type Counters = ReverseFutilityCounters;
@@ -149,6 +152,10 @@ impl Technique for ReverseFutility {
     /// `rfp: att=X cut=Y cut%=Z.Z%`, always (a baseline technique).
     fn report(&self, counters: &ReverseFutilityCounters) -> Vec<String> {
         vec![format!("rfp: {}", crate::stats::rate(counters.attempts, counters.cutoffs))]
+    }
+
+    fn snapshot_counters(counters: &ReverseFutilityCounters) -> Vec<(&'static str, u64, u64)> {
+        vec![("rfp", counters.attempts, counters.cutoffs)]
     }
 
     fn tunables(&self) -> Vec<&'static Tunable> {

@@ -9,7 +9,7 @@
 
 use cozy_chess::{Board, Move};
 
-use crate::search::Worker;
+use crate::search::{NodeType, Worker};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
@@ -67,8 +67,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for SeePruning {}
+impl Hooks for SeePruning {
+    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        mv: Move,
+        _stand_pat: i32,
+        _alpha: i32,
+        _phase: i32,
+    ) -> bool {
+        worker.see_prunes(board, mv)
+    }
+}
 
 impl Technique for SeePruning {
     type Counters = SeePruningCounters;

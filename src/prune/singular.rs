@@ -131,8 +131,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 }
 
-/// Called by name in the pipeline (see `search.rs`), not through [`Hooks`].
-impl Hooks for SingularExtension {}
+impl Hooks for SingularExtension {
+    fn extend_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        _child: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        worker.singular_extension::<NT>(board, node, candidate)
+    }
+}
 
 impl Technique for SingularExtension {
     type Counters = SingularCounters;
