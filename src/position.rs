@@ -156,6 +156,33 @@ pub fn game_phase(board: &Board) -> i32 {
     (phase as i32).min(24)
 }
 
+/// The plans' three stages of a game on [`game_phase`]'s 0-24 scale: the
+/// endgame at or below 4, the opening at or above 20 (plan 000, R3), the
+/// middlegame between.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Opening,
+    Middlegame,
+    Endgame,
+}
+
+/// At or below this game phase, the plans' endgame.
+pub const ENDGAME_PHASE: i32 = 4;
+/// At or above this game phase, the plans' opening.
+pub const OPENING_PHASE: i32 = 20;
+
+impl Stage {
+    pub fn of(phase: i32) -> Stage {
+        if phase <= ENDGAME_PHASE {
+            Stage::Endgame
+        } else if phase >= OPENING_PHASE {
+            Stage::Opening
+        } else {
+            Stage::Middlegame
+        }
+    }
+}
+
 /// Every legal move of `board`, in generation order.
 pub fn legal_moves(board: &Board) -> Vec<Move> {
     let mut moves = Vec::new();

@@ -2,17 +2,25 @@
 //! even if the captured piece came for free with a safety margin.
 //!
 //! Phases, side by side:
-//! - Baseline: skip when stand pat + captured value + 200 < alpha, never in
-//!   the endgame (game phase ≤ 4, the plans' endgame), never for
-//!   promotions, never in check.
+//! - Baseline (plan 003, 1.3: the starting engine "already had
+//!   sophisticated delta pruning with phase-aware margins (200/100/50cp)"):
+//!   skip a capture when stand pat + captured value + margin < alpha, the
+//!   margin 200 in the opening, 100 in the middlegame, 50 in the endgame;
+//!   never for promotions, never in check. The plan gives three margins
+//!   and no phases; they are read as the plans' three stages
+//!   ([`Stage`](crate::position::Stage): opening at game phase ≥ 20,
+//!   endgame ≤ 4, as plan 000 R3 defines them), in the order the margins
+//!   are listed.
 //! - `delta-enhanced` (plan 003, 1.3): first a coarse filter, returning stand
-//!   pat when even winning a queen (975; 600 in the endgame) cannot reach
-//!   alpha; then the per-move margin is halved for victims worth a minor
-//!   piece or less.
+//!   pat when even winning a queen (975; 600 in the endgame, "rook +
+//!   minor") cannot reach alpha; then the per-move margin is halved for
+//!   victims worth a minor piece or less ("deltaMargin / 2"; major pieces
+//!   keep the stage's margin).
 
 use cozy_chess::{Board, Move, Piece};
 
 use crate::eval::PIECE_VALUES;
+use crate::position::Stage;
 use crate::search::{NodeType, Worker};
 use crate::see::captured_piece;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
@@ -42,27 +50,38 @@ counters! {
 }
 
 tunables! {
-    DELTA_MARGIN: 200, 50, 500, 25;
-    DELTA_COARSE_MARGIN: 975, 600, 1400, 25;
+    /// The per-move margin by stage (the baseline's 200/100/50).
+    DELTA_OPENING_MARGIN: 200, 50, 500, 25;
+    DELTA_MIDDLEGAME_MARGIN: 100, 25, 400, 25;
+    DELTA_ENDGAME_MARGIN: 50, 0, 300, 10;
+    /// `delta-enhanced`'s coarse filter (plan 003's "DeltaMargin", 500-1500).
+    DELTA_COARSE_MARGIN: 975, 500, 1500, 25;
     DELTA_COARSE_ENDGAME_MARGIN: 600, 300, 1000, 25;
 }
 
-/// At or below this game phase the position counts as an endgame.
-pub const ENDGAME_PHASE: i32 = 4;
-
 impl DeltaPruning {
-    /// The per-move margin for a victim of `captured_value`.
-    pub fn margin(&self, captured_value: i32) -> i32 {
+    /// The baseline's per-move margin at a game phase.
+    pub fn stage_margin(phase: i32) -> i32 {
+        match Stage::of(phase) {
+            Stage::Opening => DELTA_OPENING_MARGIN.get(),
+            Stage::Middlegame => DELTA_MIDDLEGAME_MARGIN.get(),
+            Stage::Endgame => DELTA_ENDGAME_MARGIN.get(),
+        }
+    }
+
+    /// The per-move margin for a victim of `captured_value` at a game phase.
+    pub fn margin(&self, captured_value: i32, phase: i32) -> i32 {
+        let margin = DeltaPruning::stage_margin(phase);
         if self.enhanced && captured_value <= PIECE_VALUES[Piece::Bishop as usize] {
-            DELTA_MARGIN.get() / 2
+            margin / 2
         } else {
-            DELTA_MARGIN.get()
+            margin
         }
     }
 
     /// The coarse filter's margin (`delta-enhanced`).
     pub fn coarse_margin(&self, phase: i32) -> i32 {
-        if phase <= ENDGAME_PHASE {
+        if Stage::of(phase) == Stage::Endgame {
             DELTA_COARSE_ENDGAME_MARGIN.get()
         } else {
             DELTA_COARSE_MARGIN.get()
@@ -88,22 +107,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// Step Q4: whether a capture is skipped by delta pruning.
     pub(crate) fn delta_prunes(&mut self, board: &Board, mv: Move, stand_pat: i32, alpha: i32, phase: i32) -> bool {
-        if mv.promotion.is_some() || phase <= ENDGAME_PHASE {
+        if mv.promotion.is_some() {
             return false;
         }
         let delta = T::TECHNIQUES.delta;
         let captured_value = captured_piece(board, mv).map_or(0, |piece| PIECE_VALUES[piece as usize]);
-        let margin = delta.margin(captured_value);
+        let margin = delta.margin(captured_value, phase);
         if stand_pat + captured_value + margin >= alpha {
             return false;
         }
         self.stats.techniques.delta.prunes += 1;
-        if margin != DELTA_MARGIN.get() {
-            // Pruned only thanks to the halved margin? Count what the
-            // enhancement adds.
-            if stand_pat + captured_value + DELTA_MARGIN.get() >= alpha {
-                self.stats.techniques.delta.halved_prunes += 1;
-            }
+        // Pruned only thanks to the halved margin: what the enhancement adds.
+        if stand_pat + captured_value + DeltaPruning::stage_margin(phase) >= alpha {
+            self.stats.techniques.delta.halved_prunes += 1;
         }
         true
     }
@@ -166,10 +182,11 @@ mod tests {
     fn margins_follow_each_phase() {
         let baseline = DeltaPruning::BASELINE;
         let enhanced = DeltaPruning::BASELINE.with("delta-enhanced");
-        assert_eq!(baseline.margin(100), 200);
-        assert_eq!(enhanced.margin(100), 100);
-        assert_eq!(enhanced.margin(330), 100);
-        assert_eq!(enhanced.margin(500), 200);
+        // Opening, middlegame, endgame: 200/100/50.
+        assert_eq!([24, 20, 19, 5, 4, 0].map(|phase| baseline.margin(100, phase)), [200, 200, 100, 100, 50, 50]);
+        assert_eq!([24, 12, 2].map(|phase| enhanced.margin(100, phase)), [100, 50, 25]);
+        assert_eq!(enhanced.margin(330, 24), 100);
+        assert_eq!(enhanced.margin(500, 24), 200);
         assert_eq!((enhanced.coarse_margin(24), enhanced.coarse_margin(4)), (975, 600));
     }
 }

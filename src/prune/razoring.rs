@@ -32,7 +32,7 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::material_balance;
-use crate::position::game_phase;
+use crate::position::{game_phase, Stage};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::tt::Bound;
@@ -96,11 +96,6 @@ tunables! {
 }
 tunables! { list CRAFTY_TUNABLES; RAZOR_CRAFTY_MARGIN: 50, 0, 200, 10; }
 
-/// At or below this game phase, the plans' endgame; at or above the other,
-/// their opening.
-pub const ENDGAME_PHASE: i32 = 4;
-pub const OPENING_PHASE: i32 = 20;
-
 /// The razoring that runs: one style at most (the features are exclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
@@ -153,12 +148,10 @@ impl Razoring {
 
     /// R3's phase adjustment.
     pub fn phase_adjustment(phase: i32) -> i32 {
-        if phase <= ENDGAME_PHASE {
-            RAZOR_ENDGAME_BONUS.get()
-        } else if phase >= OPENING_PHASE {
-            -RAZOR_OPENING_REDUCTION.get()
-        } else {
-            0
+        match Stage::of(phase) {
+            Stage::Endgame => RAZOR_ENDGAME_BONUS.get(),
+            Stage::Opening => -RAZOR_OPENING_REDUCTION.get(),
+            Stage::Middlegame => 0,
         }
     }
 
