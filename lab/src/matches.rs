@@ -42,7 +42,7 @@ use self::pgn::{game_to_pgn, PgnContext};
 use self::rules::{DrawRule, GameResult, ResignRule, Termination};
 use crate::lab::Lab;
 use crate::results::{self, RunDir};
-use crate::sprt::{self, Estimate, Model, Pentanomial, SprtStatus, Verdict, Wdl};
+use crate::statistics::{self, Estimate, Model, Pentanomial, SprtStatus, Verdict, Wdl};
 
 /// The book used when `--book` is not given, relative to the repository.
 const DEFAULT_BOOK: &str = "../shared/data/books/UHO_4060_v2.epd";
@@ -613,7 +613,8 @@ struct Recorder {
 impl Recorder {
     fn sprt_status(&self) -> Option<SprtStatus> {
         let penta = &self.tally.penta;
-        let current = self.summary.sprt.map(|s| sprt::sprt_penta(penta, s.elo0, s.elo1, s.alpha, s.beta, s.model));
+        let current =
+            self.summary.sprt.map(|s| statistics::sprt_penta(penta, s.elo0, s.elo1, s.alpha, s.beta, s.model));
         self.verdict.or(current)
     }
 
@@ -639,7 +640,7 @@ impl Recorder {
         }
         let line = completes_pair.then(|| {
             let sprt = self.summary.sprt.map(|s| s.as_tuple());
-            sprt::running_line(&self.tally.wdl, &self.tally.penta, sprt)
+            statistics::running_line(&self.tally.wdl, &self.tally.penta, sprt)
         });
         self.write_summary()?;
         Ok(line)
@@ -655,8 +656,8 @@ impl Recorder {
         summary.score_pct = (tally.games > 0)
             .then(|| 100.0 * (tally.wdl.wins as f64 + 0.5 * tally.wdl.draws as f64) / tally.games as f64);
         let has_pairs = tally.penta.pairs() > 0;
-        summary.elo = has_pairs.then(|| sprt::elo_penta(&tally.penta));
-        summary.nelo = has_pairs.then(|| sprt::nelo_penta(&tally.penta));
+        summary.elo = has_pairs.then(|| statistics::elo_penta(&tally.penta));
+        summary.nelo = has_pairs.then(|| statistics::nelo_penta(&tally.penta));
         summary.terminations = tally.terminations.clone();
         summary.average_plies = (tally.games > 0).then(|| tally.plies as f64 / tally.games as f64);
         for engine in &mut summary.engines {
