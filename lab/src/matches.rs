@@ -42,7 +42,8 @@ use self::pgn::{game_to_pgn, PgnContext};
 use self::rules::{DrawRule, GameResult, ResignRule, Termination};
 use crate::lab::Lab;
 use crate::results::{self, RunDir};
-use crate::statistics::{self, Estimate, Model, Pentanomial, SprtStatus, Verdict, Wdl};
+use crate::sprt_options::SprtOptions;
+use crate::statistics::{self, Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
 
 /// The book used when `--book` is not given, relative to the repository.
 const DEFAULT_BOOK: &str = "../shared/data/books/UHO_4060_v2.epd";
@@ -68,18 +69,8 @@ pub struct MatchArgs {
     /// Games to play, in pairs (default 100; with --sprt a cap of 1000).
     #[arg(long, value_name = "N")]
     pub games: Option<u64>,
-    /// Run an SPRT of H0 = ELO0 against H1 = ELO1; the match stops at its verdict.
-    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
-    pub sprt: Option<Vec<f64>>,
-    /// The SPRT's false positive rate.
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// The SPRT's false negative rate.
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    /// The Elo model of the SPRT bounds.
-    #[arg(long, value_enum, default_value_t = Model::Normalized)]
-    pub model: Model,
+    #[command(flatten)]
+    pub sprt: SprtOptions,
     /// Games played at the same time, each with its own engine processes.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
@@ -152,22 +143,6 @@ impl MatchArgs {
             }
         }
         Ok(None)
-    }
-}
-
-/// The SPRT's parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtSettings {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-    pub model: Model,
-}
-
-impl SprtSettings {
-    fn as_tuple(&self) -> (f64, f64, f64, f64, Model) {
-        (self.elo0, self.elo1, self.alpha, self.beta, self.model)
     }
 }
 
@@ -426,20 +401,6 @@ fn adjudication(args: &MatchArgs) -> Result<(Option<ResignRule>, Option<DrawRule
     Ok((resign, draw))
 }
 
-fn sprt_settings(args: &MatchArgs) -> Result<Option<SprtSettings>> {
-    let Some(bounds) = &args.sprt else { return Ok(None) };
-    let [elo0, elo1] = bounds[..] else { bail!("--sprt takes two numbers: ELO0 ELO1") };
-    if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-        bail!("--sprt {elo0} {elo1}: ELO0 must be below ELO1");
-    }
-    for (name, rate) in [("alpha", args.alpha), ("beta", args.beta)] {
-        if !(rate > 0.0 && rate < 0.5) {
-            bail!("--{name} {rate}: expected a probability between 0 and 0.5");
-        }
-    }
-    Ok(Some(SprtSettings { elo0, elo1, alpha: args.alpha, beta: args.beta, model: args.model }))
-}
-
 /// The `--resume` folder, if resuming.
 fn resume_dir(lab: &Lab, args: &MatchArgs) -> Result<Option<PathBuf>> {
     match &args.resume {
@@ -613,8 +574,7 @@ struct Recorder {
 impl Recorder {
     fn sprt_status(&self) -> Option<SprtStatus> {
         let penta = &self.tally.penta;
-        let current =
-            self.summary.sprt.map(|s| statistics::sprt_penta(penta, s.elo0, s.elo1, s.alpha, s.beta, s.model));
+        let current = self.summary.sprt.map(|settings| settings.on_pairs(penta));
         self.verdict.or(current)
     }
 
@@ -638,10 +598,8 @@ impl Recorder {
         if completes_pair {
             self.check_verdict();
         }
-        let line = completes_pair.then(|| {
-            let sprt = self.summary.sprt.map(|s| s.as_tuple());
-            statistics::running_line(&self.tally.wdl, &self.tally.penta, sprt)
-        });
+        let line = completes_pair
+            .then(|| statistics::running_line(&self.tally.wdl, &self.tally.penta, self.summary.sprt.as_ref()));
         self.write_summary()?;
         Ok(line)
     }
@@ -686,7 +644,7 @@ pub fn run_match(
         [engine_a.0.to_string(), engine_b.0.to_string()]
     };
     let binaries = [engine_a.1.to_path_buf(), engine_b.1.to_path_buf()];
-    let sprt = sprt_settings(settings)?;
+    let sprt = settings.sprt.settings()?;
     let (resign, draw) = adjudication(settings)?;
     let requested_games =
         settings.games.unwrap_or(if sprt.is_some() { DEFAULT_GAMES_WITH_SPRT } else { DEFAULT_GAMES });
@@ -1028,18 +986,18 @@ mod tests {
         assert_eq!(args.tc.to_string(), "10+0.1");
         assert_eq!((args.concurrency, args.seed, args.hash, args.time_margin), (1, 1, 16, 100));
         assert_eq!(adjudication(&args).unwrap(), (None, None));
-        assert!(sprt_settings(&args).unwrap().is_none());
+        assert!(args.sprt.settings().unwrap().is_none());
         let mut args = args;
         args.resign_score = Some(500);
         args.draw_movecount = Some(4);
-        args.sprt = Some(vec![0.0, 5.0]);
+        args.sprt.bounds = Some(vec![0.0, 5.0]);
         args.binaries = vec!["baseline=/bin/engine".into(), "bad".into()];
         let (resign, draw) = adjudication(&args).unwrap();
         assert_eq!(resign, Some(ResignRule { movecount: 3, score: 500 }));
         assert_eq!(draw, Some(DrawRule { movenumber: 34, movecount: 4, score: 20 }));
-        assert_eq!(sprt_settings(&args).unwrap().unwrap().elo1, 5.0);
-        args.sprt = Some(vec![5.0, 0.0]);
-        assert!(sprt_settings(&args).is_err());
+        assert_eq!(args.sprt.settings().unwrap().unwrap().elo1, 5.0);
+        args.sprt.bounds = Some(vec![5.0, 0.0]);
+        assert!(args.sprt.settings().is_err());
         assert_eq!(args.binary_override("baseline").unwrap(), Some(PathBuf::from("/bin/engine")));
         assert!(args.binary_override("other").is_err(), "the malformed entry is reported");
     }

@@ -4,20 +4,22 @@
 
 use std::io::Write;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{ArgGroup, Args};
 use serde_json::json;
 
 use crate::lab::GlobalArgs;
+use crate::sprt_options::SprtOptions;
 use crate::statistics::{
-    elo_penta, elo_wdl, fixed, format_penta, nelo_penta, nelo_wdl, sprt_penta, sprt_wdl, Estimate, Model, Pentanomial,
-    SprtStatus, Wdl,
+    elo_penta, elo_wdl, fixed, format_penta, nelo_penta, nelo_wdl, Estimate, Pentanomial, SprtSettings, SprtStatus, Wdl,
 };
 
 /// `lab sprt`: the SPRT and Elo of given results, e.g.
-/// `lab sprt --penta 3,40,100,45,2 --elo0 0 --elo1 5`.
+/// `lab sprt --penta 3,40,100,45,2 --sprt 0 5`.
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("outcomes").required(true).args(["penta", "wdl"])))]
+// An SPRT is what this command computes, so here its bounds are required.
+#[command(mut_arg("sprt", |arg| arg.required(true)))]
 pub struct SprtArgs {
     /// Game-pair results from the first engine's view: five counts
     /// LL,LD,DD+WL,WD,WW (fastchess's "Ptnml(0-2)", fishtest's pentanomial).
@@ -26,21 +28,8 @@ pub struct SprtArgs {
     /// Game results from the first engine's view: three counts W,D,L.
     #[arg(long, value_name = "W,D,L", allow_hyphen_values = true)]
     pub wdl: Option<String>,
-    /// The Elo of H0 (in the model's Elo).
-    #[arg(long, allow_negative_numbers = true)]
-    pub elo0: f64,
-    /// The Elo of H1 (in the model's Elo); more than elo0.
-    #[arg(long, allow_negative_numbers = true)]
-    pub elo1: f64,
-    /// The chance of accepting H1 when H0 holds, in (0, 0.5).
-    #[arg(long, default_value_t = 0.05)]
-    pub alpha: f64,
-    /// The chance of accepting H0 when H1 holds, in (0, 0.5).
-    #[arg(long, default_value_t = 0.05)]
-    pub beta: f64,
-    /// What elo0 and elo1 are: normalized Elo or logistic Elo.
-    #[arg(long, value_enum, default_value_t = Model::Normalized)]
-    pub model: Model,
+    #[command(flatten)]
+    pub sprt: SprtOptions,
 }
 
 /// The results `lab sprt` was given.
@@ -87,24 +76,15 @@ impl SprtArgs {
         }
     }
 
-    fn check_test(&self) -> Result<()> {
-        if !self.elo0.is_finite() || !self.elo1.is_finite() {
-            bail!("--elo0 and --elo1 must be finite numbers");
-        }
-        if self.elo0 >= self.elo1 {
-            bail!("--elo0 ({}) must be less than --elo1 ({})", self.elo0, self.elo1);
-        }
-        for (name, value) in [("--alpha", self.alpha), ("--beta", self.beta)] {
-            if !(value > 0.0 && value < 0.5) {
-                bail!("{name} must be in (0, 0.5), not {value}");
-            }
-        }
-        Ok(())
+    /// The SPRT to run, checked.
+    fn settings(&self) -> Result<SprtSettings> {
+        self.sprt.settings()?.ok_or_else(|| anyhow!("lab sprt needs the SPRT's bounds: --sprt ELO0 ELO1"))
     }
 }
 
 /// What `lab sprt` reports on its results.
 struct Report {
+    settings: SprtSettings,
     status: SprtStatus,
     elo: Estimate,
     nelo: Estimate,
@@ -112,17 +92,18 @@ struct Report {
 }
 
 impl Report {
-    fn new(args: &SprtArgs, results: &Results) -> Report {
-        let (elo0, elo1, alpha, beta, model) = (args.elo0, args.elo1, args.alpha, args.beta, args.model);
+    fn new(settings: SprtSettings, results: &Results) -> Report {
         match results {
             Results::Pairs(penta) => Report {
-                status: sprt_penta(penta, elo0, elo1, alpha, beta, model),
+                settings,
+                status: settings.on_pairs(penta),
                 elo: elo_penta(penta),
                 nelo: nelo_penta(penta),
                 games: penta.games(),
             },
             Results::Games(wdl) => Report {
-                status: sprt_wdl(wdl, elo0, elo1, alpha, beta, model),
+                settings,
+                status: settings.on_games(wdl),
                 elo: elo_wdl(wdl),
                 nelo: nelo_wdl(wdl),
                 games: wdl.games(),
@@ -139,19 +120,19 @@ impl Report {
     /// Elo 2.74 ± 18.38 (95%: -15.63 to 21.13)
     /// nElo 5.22 ± 34.93 (95%: -29.71 to 40.15)
     /// ```
-    fn text(&self, args: &SprtArgs, results: &Results) -> String {
-        let status = &self.status;
+    fn text(&self, results: &Results) -> String {
+        let (settings, status) = (&self.settings, &self.status);
         let mut text = format!(
             "LLR {} ({:.2}, {:.2}) [{:.2}, {:.2}] {}\nModel {}, alpha {}, beta {}\n",
             fixed(status.llr, 2),
             status.lower,
             status.upper,
-            args.elo0,
-            args.elo1,
+            settings.elo0,
+            settings.elo1,
             status.verdict,
-            args.model,
-            args.alpha,
-            args.beta
+            settings.model,
+            settings.alpha,
+            settings.beta
         );
         text += &match results {
             Results::Pairs(penta) => {
@@ -177,18 +158,18 @@ impl Report {
 
     /// The report for scripts: every number, the estimates `null` without
     /// games.
-    fn json(&self, args: &SprtArgs, results: &Results) -> serde_json::Value {
+    fn json(&self, results: &Results) -> serde_json::Value {
         let estimate = |estimate: &Estimate| {
             (self.games > 0).then(|| {
                 json!({"value": estimate.value, "low": estimate.low, "high": estimate.high, "error": estimate.error()})
             })
         };
         let mut report = json!({
-            "model": args.model.to_string(),
-            "elo0": args.elo0,
-            "elo1": args.elo1,
-            "alpha": args.alpha,
-            "beta": args.beta,
+            "model": self.settings.model.to_string(),
+            "elo0": self.settings.elo0,
+            "elo1": self.settings.elo1,
+            "alpha": self.settings.alpha,
+            "beta": self.settings.beta,
             "llr": self.status.llr,
             "lower": self.status.lower,
             "upper": self.status.upper,
@@ -209,14 +190,11 @@ impl Report {
 }
 
 pub fn command(args: &SprtArgs, global: &GlobalArgs) -> Result<()> {
-    args.check_test()?;
+    let settings = args.settings()?;
     let results = args.results()?;
-    let report = Report::new(args, &results);
-    let text = if global.json {
-        serde_json::to_string_pretty(&report.json(args, &results))? + "\n"
-    } else {
-        report.text(args, &results)
-    };
+    let report = Report::new(settings, &results);
+    let text =
+        if global.json { serde_json::to_string_pretty(&report.json(&results))? + "\n" } else { report.text(&results) };
     // Written, not printed, so a closed pipe (`| head`) is an error, not a panic.
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(())
@@ -225,29 +203,30 @@ pub fn command(args: &SprtArgs, global: &GlobalArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::statistics::Model;
 
     #[test]
     fn reports_for_people_and_scripts() {
-        let args = parse(&["--penta", "3,40,100,45,2", "--elo0", "0", "--elo1", "5"]).unwrap();
+        let args = parse(&["--penta", "3,40,100,45,2", "--sprt", "0", "5"]).unwrap();
         let results = args.results().unwrap();
-        let report = Report::new(&args, &results);
-        let text = report.text(&args, &results);
+        let report = Report::new(args.settings().unwrap(), &results);
+        let text = report.text(&results);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], format!("LLR {} (-2.94, 2.94) [0.00, 5.00] continue", fixed(report.status.llr, 2)));
         assert_eq!(lines[1], "Model normalized, alpha 0.05, beta 0.05");
         assert_eq!(lines[2], "Pairs 190 (380 games): Penta [3, 40, 100, 45, 2]");
         assert!(lines[3].starts_with("Elo ") && lines[4].starts_with("nElo "), "{text}");
-        let json = report.json(&args, &results);
+        let json = report.json(&results);
         assert_eq!((json["pairs"].as_u64(), json["games"].as_u64()), (Some(190), Some(380)));
         assert_eq!(json["model"], "normalized");
         assert_eq!(json["nelo"]["value"].as_f64(), Some(report.nelo.value));
 
-        let args = parse(&["--wdl", "0,0,0", "--elo0", "0", "--elo1", "5"]).unwrap();
+        let args = parse(&["--wdl", "0,0,0", "--sprt", "0", "5"]).unwrap();
         let results = args.results().unwrap();
-        let report = Report::new(&args, &results);
-        let text = report.text(&args, &results);
+        let report = Report::new(args.settings().unwrap(), &results);
+        let text = report.text(&results);
         assert!(text.contains("Games 0: W 0 D 0 L 0\nElo n/a\nnElo n/a\n"), "{text}");
-        assert!(report.json(&args, &results)["elo"].is_null());
+        assert!(report.json(&results)["elo"].is_null());
     }
 
     #[test]
@@ -285,25 +264,28 @@ mod tests {
 
     #[test]
     fn command_line_is_checked() {
-        let args = parse(&["--penta", "3,40,100,45,2", "--elo0", "-1.75", "--elo1", "0.25"]).unwrap();
+        let args = parse(&["--penta", "3,40,100,45,2", "--sprt", "-1.75", "0.25"]).unwrap();
         assert_eq!(
-            (args.elo0, args.elo1, args.alpha, args.beta, args.model),
-            (-1.75, 0.25, 0.05, 0.05, Model::Normalized)
+            args.settings().unwrap(),
+            SprtSettings { elo0: -1.75, elo1: 0.25, alpha: 0.05, beta: 0.05, model: Model::Normalized }
         );
         assert_eq!(args.results().unwrap(), Results::Pairs(Pentanomial([3, 40, 100, 45, 2])));
-        args.check_test().unwrap();
 
-        let args = parse(&["--wdl", "10,20,5", "--elo0", "0", "--elo1", "5", "--model", "logistic"]).unwrap();
+        let args = parse(&["--wdl", "10,20,5", "--sprt", "0", "5", "--model", "logistic"]).unwrap();
         assert_eq!(args.results().unwrap(), Results::Games(Wdl { wins: 10, draws: 20, losses: 5 }));
-        assert_eq!(args.model, Model::Logistic);
+        assert_eq!(args.settings().unwrap().model, Model::Logistic);
 
-        assert!(parse(&["--penta", "1,2,3,4,5", "--wdl", "1,2,3", "--elo0", "0", "--elo1", "5"]).is_err());
-        assert!(parse(&["--elo0", "0", "--elo1", "5"]).is_err());
-        let check = |line: &[&str]| format!("{:#}", parse(line).unwrap().check_test().unwrap_err());
-        assert!(check(&["--wdl", "1,2,3", "--elo0", "5", "--elo1", "5"]).contains("less than --elo1"));
-        assert!(check(&["--wdl", "1,2,3", "--elo0", "0", "--elo1", "5", "--alpha", "0.5"]).contains("--alpha"));
-        assert!(check(&["--wdl", "1,2,3", "--elo0", "0", "--elo1", "5", "--beta", "0"]).contains("--beta"));
-        let args = parse(&["--penta", "-1,2,3,4,5", "--elo0", "0", "--elo1", "5"]).unwrap();
+        assert!(parse(&["--penta", "1,2,3,4,5", "--wdl", "1,2,3", "--sprt", "0", "5"]).is_err());
+        assert!(parse(&["--sprt", "0", "5"]).is_err());
+        // Here the bounds are required, and the old spelling is gone.
+        let missing = parse(&["--penta", "1,2,3,4,5"]).unwrap_err().to_string();
+        assert!(missing.contains("--sprt <ELO0> <ELO1>"), "{missing}");
+        assert!(parse(&["--penta", "1,2,3,4,5", "--elo0", "0", "--elo1", "5"]).is_err());
+        let check = |line: &[&str]| format!("{:#}", parse(line).unwrap().settings().unwrap_err());
+        assert!(check(&["--wdl", "1,2,3", "--sprt", "5", "5"]).contains("ELO0 must be below ELO1"));
+        assert!(check(&["--wdl", "1,2,3", "--sprt", "0", "5", "--alpha", "0.5"]).contains("--alpha"));
+        assert!(check(&["--wdl", "1,2,3", "--sprt", "0", "5", "--beta", "0"]).contains("--beta"));
+        let args = parse(&["--penta", "-1,2,3,4,5", "--sprt", "0", "5"]).unwrap();
         assert!(format!("{:#}", args.results().unwrap_err()).contains("negative"));
     }
 }

@@ -426,6 +426,10 @@ fn bad_arguments_are_clear_errors() {
     for (args, message) in [
         (vec!["--tc", "0+1"], "base time must be positive"),
         (vec!["--binary", &engine, "--sprt", "5", "0"], "ELO0 must be below ELO1"),
+        (vec!["--binary", &engine, "--sprt", "0", "5", "--alpha", "0.7"], "--alpha 0.7: expected a probability"),
+        (vec!["--binary", &engine, "--sprt", "0", "5", "--beta", "0"], "--beta 0: expected a probability"),
+        // A rate without a test would be silently ignored.
+        (vec!["--binary", &engine, "--alpha", "0.1"], "--sprt <ELO0> <ELO1>"),
         (vec!["--binary", &engine, "--book", "/nonexistent/book.epd"], "cannot read the opening book"),
         (vec!["--binary", "baseline=/nonexistent/engine"], "no such file"),
         (vec!["--binary", "baseline"], "expected NAME=PATH"),
@@ -438,5 +442,38 @@ fn bad_arguments_are_clear_errors() {
         assert!(stderr.contains(message), "{full:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `lab match`, `lab ab` and `lab sprt` take the same SPRT options and
+/// check them the same way (`lab ab` before its long steps).
+#[test]
+fn every_command_spells_the_sprt_the_same() {
+    let dir = scratch("sprt-options");
+    let results = dir.join("results");
+    let results = results.to_str().unwrap();
+    let mut line = vec!["sprt", "--penta", "3,40,100,45,2", "--json"];
+    line.extend(["--sprt", "-1.75", "0.25", "--alpha", "0.05", "--beta", "0.1", "--model", "logistic"]);
+    let output = lab(&line);
+    assert_success(&output);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((report["elo0"].as_f64(), report["elo1"].as_f64()), (Some(-1.75), Some(0.25)));
+    assert_eq!((report["beta"].as_f64(), report["model"].as_str()), (Some(0.1), Some("logistic")));
+
+    let engine = format!("baseline={}", engine());
+    let commands: [&[&str]; 3] = [
+        &["sprt", "--penta", "3,40,100,45,2"],
+        &["ab", "baseline", "razor-r1"],
+        &["match", "baseline", "baseline", "--binary", &engine],
+    ];
+    for command in commands {
+        let mut line = command.to_vec();
+        line.extend(["--sprt", "5", "0", "--results", results, "--quiet"]);
+        let output = lab(&line);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{line:?} was accepted");
+        assert!(stderr.contains("--sprt 5 0: ELO0 must be below ELO1"), "{line:?}: {stderr}");
+    }
+    assert!(!dir.join("results").exists(), "no command got as far as a run folder");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -62,14 +62,14 @@ mod text;
 
 pub use self::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
 pub use self::outcomes::{Pentanomial, Wdl};
-pub use self::sprt::{sprt_penta, sprt_wdl, SprtStatus, Verdict};
+pub use self::sprt::{SprtSettings, SprtStatus, Verdict};
 pub use self::text::{fixed, format_penta, running_line};
 
 // The statistics together, as a report prints them.
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::statistics::sprt::llr_wdl;
+    use crate::statistics::sprt::{llr_wdl, sprt_penta};
     use crate::statistics::test_support::*;
 
     // Published: a fastchess run's report quoted in heofthetea/dhbw
@@ -102,7 +102,11 @@ mod tests {
             assert_eq!(estimate, Estimate::NONE);
         }
         assert_eq!(
-            running_line(&Wdl::default(), &Pentanomial::default(), Some((0.0, 5.0, 0.05, 0.05, Model::Normalized))),
+            running_line(
+                &Wdl::default(),
+                &Pentanomial::default(),
+                Some(&SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized })
+            ),
             "Games 0: W 0 L 0 D 0 | Penta [0, 0, 0, 0, 0] | Elo n/a | nElo n/a | LLR 0.00 (-2.94, 2.94) [0, 5]"
         );
     }

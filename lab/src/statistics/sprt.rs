@@ -50,6 +50,31 @@ impl SprtStatus {
     }
 }
 
+/// An SPRT: H0 = `elo0` against H1 = `elo1`, in `model`'s Elo, with false
+/// positive rate `alpha` and false negative rate `beta`.
+// A match's run.json stores it and `--resume` compares it with the new
+// arguments' JSON, so the field names are what earlier runs wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SprtSettings {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    pub model: Model,
+}
+
+impl SprtSettings {
+    /// The SPRT on game pairs.
+    pub fn on_pairs(&self, penta: &Pentanomial) -> SprtStatus {
+        sprt_penta(penta, self.elo0, self.elo1, self.alpha, self.beta, self.model)
+    }
+
+    /// The SPRT on single games (trinomial model).
+    pub fn on_games(&self, wdl: &Wdl) -> SprtStatus {
+        sprt_wdl(wdl, self.elo0, self.elo1, self.alpha, self.beta, self.model)
+    }
+}
+
 /// The SPRT's LLR bounds `(ln(beta/(1-alpha)), ln((1-beta)/alpha))`: Wald's
 /// approximation, as everyone uses it. The test stops at the first LLR
 /// outside them.
@@ -364,5 +389,17 @@ mod tests {
         assert_eq!(sprt_penta(&weak, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, Verdict::AcceptH0);
         let unsure = penta([2, 40, 72, 14, 0]);
         assert_eq!(sprt_penta(&unsure, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, Verdict::Continue);
+    }
+
+    // Runs started before this test existed stored exactly these names and
+    // values in run.json; `--resume` must still accept them.
+    #[test]
+    fn settings_serialize_as_earlier_runs_stored_them() {
+        let settings = SprtSettings { elo0: -1.75, elo1: 0.25, alpha: 0.05, beta: 0.1, model: Model::Normalized };
+        let stored = r#"{"elo0":-1.75,"elo1":0.25,"alpha":0.05,"beta":0.1,"model":"Normalized"}"#;
+        assert_eq!(serde_json::to_string(&settings).unwrap(), stored);
+        assert_eq!(serde_json::from_str::<SprtSettings>(stored).unwrap(), settings);
+        let logistic = SprtSettings { model: Model::Logistic, ..settings };
+        assert!(serde_json::to_string(&logistic).unwrap().ends_with(r#""model":"Logistic"}"#));
     }
 }

@@ -1,9 +1,9 @@
 //! How the statistics read as text: numbers without a negative zero, the
 //! pentanomial, estimates, the LLR, and the match runner's running line.
 
-use super::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
+use super::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate};
 use super::outcomes::{Pentanomial, Wdl};
-use super::sprt::{sprt_penta, SprtStatus};
+use super::sprt::{SprtSettings, SprtStatus};
 
 /// `value` with `decimals` decimals, and no "-" on a value that rounds to 0.
 pub fn fixed(value: f64, decimals: usize) -> String {
@@ -35,10 +35,10 @@ fn format_llr(status: &SprtStatus, elo0: f64, elo1: f64) -> String {
 
 /// The match runner's running line: games and W/L/D, the pentanomial, Elo
 /// and nElo (from the pairs once there are any, else from the games), and
-/// the LLR when an SPRT runs. `sprt` is `(elo0, elo1, alpha, beta, model)`.
+/// the LLR when an SPRT runs.
 ///
 /// `Games 120: W 40 L 35 D 45 | Penta [2, 15, 26, 14, 3] | Elo 14.5 ± 30.1 | nElo 20.3 ± 42.0 | LLR 0.52 (-2.94, 2.94) [0, 5]`
-pub fn running_line(wdl: &Wdl, penta: &Pentanomial, sprt: Option<(f64, f64, f64, f64, Model)>) -> String {
+pub fn running_line(wdl: &Wdl, penta: &Pentanomial, sprt: Option<&SprtSettings>) -> String {
     let (elo, nelo, games) = if penta.pairs() > 0 {
         (elo_penta(penta), nelo_penta(penta), penta.games())
     } else {
@@ -54,10 +54,9 @@ pub fn running_line(wdl: &Wdl, penta: &Pentanomial, sprt: Option<(f64, f64, f64,
         format_estimate(&elo, games),
         format_estimate(&nelo, games),
     );
-    if let Some((elo0, elo1, alpha, beta, model)) = sprt {
-        let status = sprt_penta(penta, elo0, elo1, alpha, beta, model);
+    if let Some(settings) = sprt {
         line.push_str(" | ");
-        line.push_str(&format_llr(&status, elo0, elo1));
+        line.push_str(&format_llr(&settings.on_pairs(penta), settings.elo0, settings.elo1));
     }
     line
 }
@@ -67,12 +66,16 @@ mod tests {
     use super::*;
     use crate::statistics::sprt::llr_penta;
     use crate::statistics::test_support::*;
+    use crate::statistics::Model;
+
+    const ZERO_TO_FIVE: SprtSettings =
+        SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
 
     #[test]
     fn running_lines() {
         let games = wdl(40, 45, 35);
         let pairs = penta([2, 15, 26, 14, 3]);
-        let line = running_line(&games, &pairs, Some((0.0, 5.0, 0.05, 0.05, Model::Normalized)));
+        let line = running_line(&games, &pairs, Some(&ZERO_TO_FIVE));
         let elo = elo_penta(&pairs);
         let nelo = nelo_penta(&pairs);
         let llr = llr_penta(&pairs, 0.0, 5.0, Model::Normalized);
