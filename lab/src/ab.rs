@@ -13,6 +13,7 @@ use crate::lab::Lab;
 use crate::list::{claim_text, measured_text};
 use crate::nodes::{self, percent_change, NodesArgs};
 use crate::runner::RunArgs;
+use crate::sprt_options::SprtOptions;
 use crate::tactics::{self, TacticsArgs};
 use crate::telemetry::Telemetry;
 use crate::{builder, matches};
@@ -46,9 +47,10 @@ pub struct AbArgs {
     /// depend on it; nps is measured under that load).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Go on into a match with this SPRT (normalized Elo bounds), e.g. `--sprt 0 5`.
-    #[arg(long, num_args = 2, value_names = ["ELO0", "ELO1"], allow_hyphen_values = true)]
-    pub sprt: Option<Vec<f64>>,
+    /// With `--sprt`, go on into a match that stops at the SPRT's verdict.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sprt: SprtOptions,
     /// The match's time control (with --sprt).
     #[arg(long, default_value = "10+0.1")]
     pub tc: String,
@@ -106,6 +108,8 @@ fn claims_section(
 
 pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     let (a, b) = (lab.variant(&args.a)?, lab.variant(&args.b)?);
+    // A bad --sprt is an error now, not after the node counts and tactics.
+    let sprt = args.sprt.settings()?;
     let variants = vec![args.a.clone(), args.b.clone()];
     let run = RunArgs { concurrency: args.concurrency, resume: None };
     builder::build_all(lab, &variants)?;
@@ -302,9 +306,9 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
         writeln!(page, "- tactics: {}", tactics_run.run_dir.display()).unwrap();
     }
 
-    if let Some(bounds) = &args.sprt {
-        lab.say(&format!("match: {} vs {} at {} with SPRT [{}, {}]", args.b, args.a, args.tc, bounds[0], bounds[1]));
-        let outcome = play_match(lab, args, bounds[0], bounds[1])?;
+    if let Some(sprt) = sprt {
+        lab.say(&format!("match: {} vs {} at {} with SPRT [{}, {}]", args.b, args.a, args.tc, sprt.elo0, sprt.elo1));
+        let outcome = play_match(lab, args)?;
         writeln!(page, "\n## Match: {} against {}, {}\n\n{outcome}", args.b, args.a, args.tc).unwrap();
     } else {
         writeln!(page, "\nNo match played: add `--sprt 0 5` to go on into an SPRT at {}.", args.tc).unwrap();
@@ -332,11 +336,11 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
 
 /// The SPRT match of `--sprt`, with B as the first engine, so its Elo is
 /// B's gain over A.
-fn play_match(lab: &Lab, args: &AbArgs, elo0: f64, elo1: f64) -> Result<String> {
+fn play_match(lab: &Lab, args: &AbArgs) -> Result<String> {
     let mut settings = matches::MatchArgs::new(&args.b, &args.a);
     settings.tc = args.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", args.tc))?;
     settings.games = Some(args.games);
-    settings.sprt = Some(vec![elo0, elo1]);
+    settings.sprt = args.sprt.clone();
     settings.concurrency = args.concurrency;
     settings.hash = args.hash;
     let (binary_b, binary_a) = (builder::binary_path(lab, &args.b), builder::binary_path(lab, &args.a));

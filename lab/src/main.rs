@@ -17,6 +17,8 @@ mod report;
 mod results;
 mod runner;
 mod sprt;
+mod sprt_options;
+mod statistics;
 mod suites;
 mod tactics;
 mod telemetry;

@@ -2,15 +2,20 @@
 //! engines that crash or play illegal moves, whose failures must be counted
 //! by name. Nothing here asserts on timing: the games' contents vary, their
 //! bookkeeping does not.
+//!
+//! The PGN is checked by code that did not write it: pgn-reader reads it and
+//! shakmaty, another move generator than the engine's, replays every move.
 
 use std::fs;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use prunelab::cozy_chess::{Board, GameStatus};
-use prunelab::position::parse_fen;
-use prunelab::san::parse_san;
+use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use serde_json::Value;
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::{Zobrist64, ZobristHash};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, KnownOutcome, Position};
 
 /// A fresh scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -74,70 +79,227 @@ fn summary(run: &Path) -> Value {
     serde_json::from_str(&fs::read_to_string(run.join("summary.json")).unwrap()).unwrap()
 }
 
-/// One PGN game: its tags and its SAN moves.
-struct PgnGame {
+/// One game of a PGN file, read by pgn-reader and replayed by shakmaty.
+#[derive(Debug)]
+struct CheckedGame {
     tags: Vec<(String, String)>,
+    /// The SAN moves, as written.
     moves: Vec<String>,
+    /// The result that ends the movetext.
+    outcome: Option<Outcome>,
+    /// The position after the last move.
+    end: Chess,
+    /// How often `end` occurred in the game, itself included (same pieces,
+    /// side to move, castling rights and legal en-passant captures).
+    end_occurrences: usize,
 }
 
-impl PgnGame {
+impl CheckedGame {
     fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(tag, _)| tag == name).map(|(_, value)| value.as_str())
     }
 }
 
-/// Splits a PGN file into games (tags, then movetext without comments,
-/// move numbers and the result).
-fn read_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
-        if tags.is_empty() {
-            return;
-        }
-        let mut moves = Vec::new();
-        let mut in_comment = false;
-        for word in movetext.split_whitespace() {
-            if in_comment || word.starts_with('{') {
-                in_comment = !word.ends_with('}');
-                continue;
-            }
-            if word.ends_with('.') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
-                continue;
-            }
-            moves.push(word.to_string());
-        }
-        games.push(PgnGame { tags: std::mem::take(tags), moves });
-        movetext.clear();
-    };
-    for line in text.lines() {
-        if let Some(inner) = line.strip_prefix('[').and_then(|line| line.strip_suffix(']')) {
-            if !movetext.trim().is_empty() {
-                flush(&mut tags, &mut movetext);
-            }
-            let (name, value) = inner.split_once(' ').unwrap();
-            tags.push((name.to_string(), value.trim_matches('"').to_string()));
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    flush(&mut tags, &mut movetext);
-    games
+/// A game while pgn-reader reads it: its tags, then its position as shakmaty
+/// plays the moves.
+struct GameInProgress {
+    tags: Vec<(String, String)>,
+    position: Chess,
+    moves: Vec<String>,
+    /// The position before the first move and after each move.
+    hashes: Vec<Zobrist64>,
+    outcome: Option<Outcome>,
 }
 
-/// Replays a game's SAN from its start; panics on an illegal move.
-fn replay(game: &PgnGame) -> Board {
-    let mut board = match game.tag("FEN") {
-        Some(fen) => parse_fen(fen).unwrap().0,
-        None => Board::default(),
-    };
-    for san in &game.moves {
-        let mv = parse_san(&board, san).unwrap_or_else(|error| panic!("{san}: {error}"));
-        board.play(mv);
+fn position_hash(position: &Chess) -> Zobrist64 {
+    position.zobrist_hash(EnPassantMode::Legal)
+}
+
+/// Replays each game from its `FEN` when `SetUp` is 1, else from the start
+/// position; the first move shakmaty finds illegal or ambiguous, or that is
+/// not written as shakmaty writes it (check and mate signs included), ends
+/// the game with an error.
+struct Replay;
+
+impl Visitor for Replay {
+    type Tags = Vec<(String, String)>;
+    type Movetext = GameInProgress;
+    type Output = Result<CheckedGame, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
     }
-    board
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        tags.push((String::from_utf8_lossy(name).into_owned(), value.decode_utf8_lossy().into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        let value = |name: &str| tags.iter().find(|(tag, _)| tag == name).map(|(_, value)| value.as_str());
+        let position = match (value("SetUp"), value("FEN")) {
+            (None, None) => Chess::default(),
+            (Some("1"), Some(fen)) => {
+                let parsed = Fen::from_ascii(fen.as_bytes()).map_err(|error| error.to_string()).and_then(|fen| {
+                    fen.into_position::<Chess>(CastlingMode::Standard).map_err(|error| error.to_string())
+                });
+                match parsed {
+                    Ok(position) => position,
+                    Err(error) => return ControlFlow::Break(Err(format!("FEN {fen}: {error}"))),
+                }
+            }
+            (setup, fen) => {
+                return ControlFlow::Break(Err(format!("SetUp {setup:?} without FEN {fen:?}, or the reverse")))
+            }
+        };
+        let hashes = vec![position_hash(&position)];
+        ControlFlow::Continue(GameInProgress { tags, position, moves: Vec::new(), hashes, outcome: None })
+    }
+
+    fn san(&mut self, game: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        let written = san_plus.to_string();
+        let mv = match san_plus.san.to_move(&game.position) {
+            Ok(mv) => mv,
+            Err(error) => return ControlFlow::Break(Err(format!("move {}: {written}: {error}", game.moves.len() + 1))),
+        };
+        let as_shakmaty_writes_it = SanPlus::from_move(game.position.clone(), mv).to_string();
+        if written != as_shakmaty_writes_it {
+            return ControlFlow::Break(Err(format!("{written} is {as_shakmaty_writes_it} in SAN")));
+        }
+        game.position.play_unchecked(mv);
+        game.hashes.push(position_hash(&game.position));
+        game.moves.push(written);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _game: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Break(Err("the runner writes no variations".to_string()))
+    }
+
+    fn outcome(&mut self, game: &mut Self::Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        game.outcome = Some(outcome);
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, game: Self::Movetext) -> Self::Output {
+        let last = *game.hashes.last().expect("the start position is hashed");
+        let end_occurrences = game.hashes.iter().filter(|&&hash| hash == last).count();
+        Ok(CheckedGame {
+            tags: game.tags,
+            moves: game.moves,
+            outcome: game.outcome,
+            end: game.position,
+            end_occurrences,
+        })
+    }
+}
+
+/// Every game of a PGN file, or what is wrong with the first bad one.
+fn read_pgn(text: &str) -> Result<Vec<CheckedGame>, String> {
+    let mut reader = Reader::new(text.as_bytes());
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut Replay).map_err(|error| error.to_string())? {
+        games.push(game.map_err(|error| format!("game {}: {error}", games.len() + 1))?);
+    }
+    Ok(games)
+}
+
+/// The game's `Result` tag, the result ending its movetext and its record
+/// agree, and the final position bears out how the record says it ended:
+/// checkmate and stalemate where shakmaty sees them (and nowhere else), the
+/// draw rules where they hold, adjudication as recorded, and a failing
+/// engine's loss.
+fn assert_ending_matches(game: &CheckedGame, record: &Value) {
+    let result = game.tag("Result").expect("a Result tag");
+    assert_eq!(game.outcome.map(|outcome| outcome.to_string()).as_deref(), Some(result), "movetext and Result tag");
+    assert_eq!(result, record["result"].as_str().unwrap(), "PGN and record");
+    let (end, draw) = (&game.end, KnownOutcome::Draw.to_string());
+    let termination = record["termination"].as_str().unwrap();
+    let (expected_result, termination_tag) = match termination {
+        "checkmate" => {
+            assert!(end.is_checkmate(), "not checkmate: {}", Fen::from_position(end, EnPassantMode::Legal));
+            (KnownOutcome::Decisive { winner: !end.turn() }.to_string(), "normal")
+        }
+        "stalemate" => {
+            assert!(end.is_stalemate(), "not stalemate: {}", Fen::from_position(end, EnPassantMode::Legal));
+            (draw, "normal")
+        }
+        "insufficient_material" => {
+            assert!(end.is_insufficient_material());
+            (draw, "normal")
+        }
+        "fifty_move_rule" => {
+            assert!(end.halfmoves() >= 100, "halfmove clock {}", end.halfmoves());
+            (draw, "normal")
+        }
+        "threefold_repetition" => {
+            assert!(game.end_occurrences >= 3, "the final position occurred {} times", game.end_occurrences);
+            (draw, "normal")
+        }
+        "draw_adjudication" => (draw, "adjudication"),
+        "resign_adjudication" => {
+            assert_ne!(result, draw, "a resignation decides the game");
+            (result.to_string(), "adjudication")
+        }
+        failure => {
+            let loser = record["failure"]["engine"].as_str().expect("a failure names its engine");
+            let winner = if game.tag("White") == Some(loser) { Color::Black } else { Color::White };
+            let tag = match failure {
+                "time_loss" => "time forfeit",
+                "crash" => "abandoned",
+                "illegal_move" | "protocol_error" => "rules infraction",
+                other => panic!("unknown termination {other}"),
+            };
+            (KnownOutcome::Decisive { winner }.to_string(), tag)
+        }
+    };
+    if !matches!(termination, "checkmate" | "stalemate") {
+        assert!(!end.is_checkmate() && !end.is_stalemate(), "{termination}, but the game was already over");
+    }
+    assert_eq!(result, expected_result, "{termination}");
+    assert_eq!(game.tag("Termination"), Some(termination_tag), "{termination}");
+}
+
+/// The record of the game with `game`'s `Round`.
+fn record_of<'a>(records: &'a [Value], game: &CheckedGame) -> &'a Value {
+    let round: u64 = game.tag("Round").unwrap().parse().unwrap();
+    records.iter().find(|record| record["round"] == round).expect("a record for each game")
+}
+
+/// A PGN game with the runner's tags that matter here, then `movetext`.
+fn pgn_game(result: &str, termination: &str, movetext: &str) -> String {
+    format!(
+        "[White \"a\"]\n[Black \"b\"]\n[Round \"1\"]\n[Result \"{result}\"]\n[Termination \"{termination}\"]\n\n\
+         {movetext}\n\n"
+    )
+}
+
+// The checks above are only worth what they catch.
+#[test]
+fn the_pgn_checks_catch_bad_moves_and_wrong_endings() {
+    let record =
+        |result: &str, termination: &str| serde_json::json!({"round": 1, "result": result, "termination": termination});
+    let mate = pgn_game("0-1", "normal", "1. f3 e5 2. g4 {+0.31/9 0.153s} Qh4# {Black mates} 0-1");
+    let games = read_pgn(&mate).unwrap();
+    assert_eq!(games[0].moves, ["f3", "e5", "g4", "Qh4#"]);
+    assert_ending_matches(&games[0], &record("0-1", "checkmate"));
+
+    let unmarked_mate = pgn_game("0-1", "normal", "1. f3 e5 2. g4 Qh4 0-1");
+    assert!(read_pgn(&unmarked_mate).unwrap_err().contains("Qh4 is Qh4# in SAN"));
+    let illegal = pgn_game("1-0", "normal", "1. e5 1-0");
+    assert!(read_pgn(&illegal).unwrap_err().contains("move 1: e5"));
+
+    let fails = |pgn: &str, record: Value| {
+        let games = read_pgn(pgn).unwrap();
+        std::panic::catch_unwind(|| assert_ending_matches(&games[0], &record)).is_err()
+    };
+    assert!(fails(&mate, record("0-1", "stalemate")), "mate recorded as stalemate");
+    assert!(fails(&mate, record("0-1", "resign_adjudication")), "mate recorded as adjudication");
+    assert!(fails(&pgn_game("0-1", "normal", "1. e4 e5 0-1"), record("0-1", "checkmate")), "no mate on the board");
+    assert!(fails(&pgn_game("1-0", "normal", "1. e4 e5 0-1"), record("1-0", "resign_adjudication")), "two results");
+    let draw = pgn_game("1/2-1/2", "adjudication", "1. e4 e5 1/2-1/2");
+    assert!(!fails(&draw, record("1/2-1/2", "draw_adjudication")));
+    assert!(fails(&draw, record("1/2-1/2", "threefold_repetition")), "no repetition on the board");
 }
 
 const TINY_BOOK: &str = "\
@@ -187,24 +349,20 @@ fn a_short_match_between_prunelab_binaries_adds_up() {
     assert_success(&output);
     let run = run_dir(&results);
 
-    let games = read_pgn(&fs::read_to_string(run.join("games.pgn")).unwrap());
+    let pgn = fs::read_to_string(run.join("games.pgn")).unwrap();
+    let games = read_pgn(&pgn).unwrap_or_else(|error| panic!("{error}\n{pgn}"));
     assert_eq!(games.len(), 4);
     let records = records(&run);
     assert_eq!(records.len(), 4);
     for game in &games {
-        let board = replay(game);
-        let round: u64 = game.tag("Round").unwrap().parse().unwrap();
-        let record = records.iter().find(|record| record["round"] == round).expect("a record for each game");
+        let record = record_of(&records, game);
         assert_eq!(game.tag("Result").unwrap(), record["result"].as_str().unwrap());
         assert_eq!(game.tag("White").unwrap(), record["white"].as_str().unwrap());
         assert_eq!(game.moves.len() as u64, record["plies"].as_u64().unwrap());
+        assert_eq!(game.tag("PlyCount"), Some(game.moves.len().to_string().as_str()));
         assert!(game.tag("FEN").is_some() && game.tag("SetUp") == Some("1"));
         assert_eq!(game.tag("TimeControl"), Some("1+0.01"));
-        match record["termination"].as_str().unwrap() {
-            "checkmate" => assert_eq!(board.status(), GameStatus::Won),
-            "stalemate" => assert_eq!(board.status(), GameStatus::Drawn),
-            _ => {}
-        }
+        assert_ending_matches(game, record);
     }
     // Each pair plays one opening with both colour assignments.
     for pair in 0..2 {
@@ -323,9 +481,12 @@ fn crashes_and_illegal_moves_lose_and_are_counted_by_name() {
     assert!(markdown.contains("| Failures: crasher | 0 time losses, 2 crashes, 0 illegal moves, 0 protocol errors |"));
 
     let pgn = fs::read_to_string(run.join("games.pgn")).unwrap();
-    let games = read_pgn(&pgn);
+    let games = read_pgn(&pgn).unwrap_or_else(|error| panic!("{error}\n{pgn}"));
     assert_eq!(games.len(), 4);
     assert!(games.iter().all(|game| game.moves.is_empty()));
+    for game in &games {
+        assert_ending_matches(game, record_of(&records, game));
+    }
     assert!(pgn.contains("[Termination \"rules infraction\"]") && pgn.contains("[Termination \"abandoned\"]"));
     fs::remove_dir_all(&dir).unwrap();
 }
@@ -426,6 +587,10 @@ fn bad_arguments_are_clear_errors() {
     for (args, message) in [
         (vec!["--tc", "0+1"], "base time must be positive"),
         (vec!["--binary", &engine, "--sprt", "5", "0"], "ELO0 must be below ELO1"),
+        (vec!["--binary", &engine, "--sprt", "0", "5", "--alpha", "0.7"], "--alpha 0.7: expected a probability"),
+        (vec!["--binary", &engine, "--sprt", "0", "5", "--beta", "0"], "--beta 0: expected a probability"),
+        // A rate without a test would be silently ignored.
+        (vec!["--binary", &engine, "--alpha", "0.1"], "--sprt <ELO0> <ELO1>"),
         (vec!["--binary", &engine, "--book", "/nonexistent/book.epd"], "cannot read the opening book"),
         (vec!["--binary", "baseline=/nonexistent/engine"], "no such file"),
         (vec!["--binary", "baseline"], "expected NAME=PATH"),
@@ -438,5 +603,38 @@ fn bad_arguments_are_clear_errors() {
         assert!(stderr.contains(message), "{full:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `lab match`, `lab ab` and `lab sprt` take the same SPRT options and
+/// check them the same way (`lab ab` before its long steps).
+#[test]
+fn every_command_spells_the_sprt_the_same() {
+    let dir = scratch("sprt-options");
+    let results = dir.join("results");
+    let results = results.to_str().unwrap();
+    let mut line = vec!["sprt", "--penta", "3,40,100,45,2", "--json"];
+    line.extend(["--sprt", "-1.75", "0.25", "--alpha", "0.05", "--beta", "0.1", "--model", "logistic"]);
+    let output = lab(&line);
+    assert_success(&output);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((report["elo0"].as_f64(), report["elo1"].as_f64()), (Some(-1.75), Some(0.25)));
+    assert_eq!((report["beta"].as_f64(), report["model"].as_str()), (Some(0.1), Some("logistic")));
+
+    let engine = format!("baseline={}", engine());
+    let commands: [&[&str]; 3] = [
+        &["sprt", "--penta", "3,40,100,45,2"],
+        &["ab", "baseline", "razor-r1"],
+        &["match", "baseline", "baseline", "--binary", &engine],
+    ];
+    for command in commands {
+        let mut line = command.to_vec();
+        line.extend(["--sprt", "5", "0", "--results", results, "--quiet"]);
+        let output = lab(&line);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{line:?} was accepted");
+        assert!(stderr.contains("--sprt 5 0: ELO0 must be below ELO1"), "{line:?}: {stderr}");
+    }
+    assert!(!dir.join("results").exists(), "no command got as far as a run folder");
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -20,6 +20,12 @@ pub struct PgnContext<'a> {
     pub comments: bool,
 }
 
+/// The PGN `Date` of today.
+pub fn pgn_date() -> String {
+    let format = time::macros::format_description!("[year].[month].[day]");
+    time::OffsetDateTime::now_utc().format(&format).unwrap_or_else(|_| "????.??.??".to_string())
+}
+
 /// PGN export lines are at most 80 characters.
 const LINE_WIDTH: usize = 80;
 
