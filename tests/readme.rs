@@ -12,9 +12,5 @@ fn readme_catalogue_is_the_binarys() {
     let begin = readme.find("<!-- catalogue:").expect("README marks its catalogue");
     let body_start = begin + readme[begin..].find('\n').unwrap() + 1;
     let end = readme.find("<!-- end of catalogue -->").expect("README ends its catalogue");
-    assert_eq!(
-        &readme[body_start..end],
-        table,
-        "README's catalogue is stale: paste the output of `prunelab features --all` between its markers"
-    );
+    assert_eq!(&readme[body_start..end], table, "README's catalogue is stale: run `bash ci/readme-catalogue.sh`");
 }

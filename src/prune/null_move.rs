@@ -5,8 +5,18 @@
 //! - Baseline (the plans' starting point): non-PV nodes, not in check, not
 //!   straight after another null move, static eval ≥ beta, and the side to
 //!   move has a piece other than pawns and king (zugzwang is then rare).
-//!   Adaptive R: 3, plus a ply per four of depth, plus up to three more the
-//!   further the eval is above beta. A null-move mate is returned as beta.
+//!   R = 2, a ply more from depth 6 and another from depth 12, and no eval
+//!   term: plan 003 (2.3) proposes "R=3 base instead of R=2" and "eval-based
+//!   R adjustment" as changes, so the starting engine had neither; the depth
+//!   steps are the starting engine's (SeaJay's published search of that
+//!   time), which the plans do not state. A null-move mate is returned as
+//!   beta. (Plan 002's 1.4 snippet shows only the non-mate return; the
+//!   engine it describes returned beta for a mate, as this one does.)
+//! - `nmp-r3-eval` (plan 003, 2.3, "Null Move Refinement"): R = 3, a ply
+//!   more per four plies of depth, and up to three more the further the
+//!   static eval is above beta (a ply per 200 cp). The plan gives no
+//!   formula; this is Stockfish's shape of it, and this repository's
+//!   baseline until the baseline was read from plan 003.
 //! - `nmp-verify-12` (plan 002, 1.4): a fail-high at depth ≥ 12 is verified
 //!   by a null-window search of the node itself at depth − R − 1 in which
 //!   null move is off for the whole subtree. The subtree's node type is
@@ -19,7 +29,7 @@ use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
 use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -27,6 +37,7 @@ technique! {
     /// Which null-move features are on (null move itself is always on: it is
     /// part of the baseline).
     pub struct NullMovePruning {
+        r3_eval: "nmp-r3-eval" [] "plan 003, 2.3" => "null-move R = 3 + depth/4 + up to 3 for eval above beta (R = 2 before)";
         // Verification needs a non-PV node of depth 10 or 12: deeper roots.
         verify_12: "nmp-verify-12" [] "plan 002, 1.4" => "verify null-move fail-highs at depth >= 12",
             witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
@@ -49,10 +60,11 @@ counters! {
 
 tunables! {
     NULL_MOVE_MIN_DEPTH: 3, 1, 6, 1;
-    NULL_MOVE_BASE_REDUCTION: 3, 1, 5, 1;
-    /// Plies of depth per extra ply of reduction.
+    /// R before any depth or eval term (2; 3 with `nmp-r3-eval`).
+    NULL_MOVE_BASE_REDUCTION: COMPILED.null_move.base_reduction(), 1, 5, 1;
+    /// `nmp-r3-eval`: plies of depth per extra ply of reduction.
     NULL_MOVE_DEPTH_DIVISOR: 4, 2, 8, 1;
-    /// Centipawns of eval above beta per extra ply of reduction.
+    /// `nmp-r3-eval`: centipawns of eval above beta per extra ply of reduction.
     NULL_MOVE_EVAL_DIVISOR: 200, 50, 400, 25;
 }
 
@@ -82,11 +94,26 @@ pub fn null_move_applies(board: &Board, depth: i32, static_eval: i32, beta: i32)
     depth >= NULL_MOVE_MIN_DEPTH.get() && static_eval >= beta && non_pawn_material(board, board.side_to_move())
 }
 
-/// The depth reduction R; the null move is searched at `depth − R − 1`.
-pub fn null_move_reduction(depth: i32, static_eval: i32, beta: i32) -> i32 {
-    NULL_MOVE_BASE_REDUCTION.get()
-        + depth / NULL_MOVE_DEPTH_DIVISOR.get()
-        + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR.get()).min(NULL_MOVE_MAX_EVAL_REDUCTION)
+impl NullMovePruning {
+    /// R before any depth or eval term.
+    pub const fn base_reduction(&self) -> i32 {
+        if self.r3_eval {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// The depth reduction R; the null move is searched at `depth − R − 1`.
+    pub fn reduction(&self, depth: i32, static_eval: i32, beta: i32) -> i32 {
+        let base = NULL_MOVE_BASE_REDUCTION.value_or(self.base_reduction());
+        if self.r3_eval {
+            base + depth / NULL_MOVE_DEPTH_DIVISOR.get()
+                + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR.get()).min(NULL_MOVE_MAX_EVAL_REDUCTION)
+        } else {
+            base + i32::from(depth >= 6) + i32::from(depth >= 12)
+        }
+    }
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
@@ -104,7 +131,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         null_board.set_halfmove_clock(0);
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
         self.stats.techniques.null_move.attempts += 1;
-        let reduction = null_move_reduction(depth, node.static_eval, beta);
+        let reduction = T::TECHNIQUES.null_move.reduction(depth, node.static_eval, beta);
         self.stack[ply].current_move = None;
         self.stack[ply].moved_piece = None;
         self.stack[ply + 1].null_move_played = true;
@@ -173,11 +200,15 @@ mod tests {
     use crate::techniques::Techniques;
 
     #[test]
+    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the features")]
     fn reduction_grows_with_depth_and_eval_margin() {
-        assert_eq!(null_move_reduction(3, 0, 0), 3);
-        assert_eq!(null_move_reduction(8, 0, 0), 5);
-        assert_eq!(null_move_reduction(8, 450, 0), 7);
-        assert_eq!(null_move_reduction(8, 5000, 0), 8);
+        let baseline = NullMovePruning::BASELINE;
+        assert_eq!([3, 5, 6, 11, 12, 20].map(|depth| baseline.reduction(depth, 900, 0)), [2, 2, 3, 3, 4, 4]);
+        let r3_eval = NullMovePruning::BASELINE.with("nmp-r3-eval");
+        assert_eq!(r3_eval.reduction(3, 0, 0), 3);
+        assert_eq!(r3_eval.reduction(8, 0, 0), 5);
+        assert_eq!(r3_eval.reduction(8, 450, 0), 7);
+        assert_eq!(r3_eval.reduction(8, 5000, 0), 8);
     }
 
     #[test]
