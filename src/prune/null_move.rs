@@ -17,13 +17,19 @@
 //!   static eval is above beta (a ply per 200 cp). The plan gives no
 //!   formula; this is Stockfish's shape of it, and this repository's
 //!   baseline until the baseline was read from plan 003.
-//! - `nmp-verify-12` (plan 002, 1.4): a fail-high at depth ≥ 12 is verified
-//!   by a null-window search of the node itself at depth − R − 1 in which
-//!   null move is off for the whole subtree. The subtree's node type is
-//!   `Verification`, whose `NULL_MOVE` is false, so this is a compile-time
-//!   fact. If the verification fails low the node is searched normally;
-//!   otherwise the null score is returned (beta for a mate score).
+//! - `nmp-verify-12` (plan 002, 1.4: "Verification search at reduced depth",
+//!   `negamax(board, depth - nullMoveReduction - 1, ply, beta - 1, beta,
+//!   ..., false)`): a fail-high at depth ≥ 12 is verified by a null-window,
+//!   non-PV search of the node itself at depth − R − 1, an ordinary search
+//!   in which null move stays allowed (the call's last argument is the
+//!   node's PV flag). If the verification fails low the node is searched
+//!   normally; otherwise the null score is returned (beta for a mate score).
 //! - `nmp-verify-10` (1.5): the same from depth 10.
+//! - `nmp-verify-no-null` (the other reading of 1.4, after Stockfish's
+//!   verification and this repository's until the plan was read again):
+//!   the verification subtree searches without null move. Its node type is
+//!   `Verification`, whose `NULL_MOVE` is false, so this is a compile-time
+//!   fact.
 
 use cozy_chess::Board;
 
@@ -43,6 +49,9 @@ technique! {
             witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
         verify_10: "nmp-verify-10" ["nmp-verify-12"] "plan 002, 1.5" => "verify null-move fail-highs at depth >= 10",
             witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 11;
+        no_null_verification: "nmp-verify-no-null" ["nmp-verify-12"] "plan 002, 1.4 (null-free reading)"
+            => "the verification subtree searches without null move",
+            witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
     }
 }
 
@@ -146,7 +155,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth();
         if verify_min_depth > 0 && depth >= verify_min_depth {
             self.stats.techniques.null_move.verifications += 1;
-            let verified = self.negamax::<Verification>(board, depth - reduction - 1, beta - 1, beta, ply);
+            let verify_depth = depth - reduction - 1;
+            let verified = if T::TECHNIQUES.null_move.no_null_verification {
+                self.negamax::<Verification>(board, verify_depth, beta - 1, beta, ply)
+            } else {
+                self.negamax::<NT::NonPvChild>(board, verify_depth, beta - 1, beta, ply)
+            };
             if self.aborted {
                 return None;
             }
