@@ -451,6 +451,8 @@ fn fen_holds(text: &str) -> Result<(), TestCaseError> {
         Ok((position, warnings)) => {
             prop_assert!(warnings.iter().all(|warning| !warning.is_empty()), "an empty warning");
             let fen = position.board().to_string();
+            // No move gives check with three pieces at once.
+            prop_assert!(position.board().checkers().len() <= 2, "accepted with three checkers: {}", fen);
             match parse_fen(&fen) {
                 Ok((again, repairs)) => {
                     prop_assert_eq!(again.to_string(), fen.clone(), "the board's FEN reads back differently");
