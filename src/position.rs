@@ -356,6 +356,16 @@ pub fn parse_fen(fen: &str) -> Result<(Board, Vec<String>), String> {
     }
 
     let board = builder.build().map_err(|error| format!("invalid position (cozy-chess: {error})"))?;
+    // cozy-chess's builder accepts any number of checkers (its FEN reader does not).
+    if board.checkers().len() > 2 {
+        let checkers: Vec<String> = board.checkers().into_iter().map(|square| square.to_string()).collect();
+        return Err(format!(
+            "{} king is in check from {} pieces ({}); no move gives more than a double check",
+            color_name(board.side_to_move()),
+            checkers.len(),
+            checkers.join(" ")
+        ));
+    }
     let board = match en_passant_square {
         Some(square) => with_en_passant(&builder, board, square, &mut warnings),
         None => board,

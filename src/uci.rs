@@ -5,6 +5,10 @@
 //! process as well as through the binary. Because the search runs on its own
 //! thread, `isready` and `stop` are answered while it thinks.
 //!
+//! Each line is first read into a [`Command`] by [`Command::parse`], which
+//! only reads (no search, no output, no allocation of tables), and is then
+//! carried out; tests can so feed any line to the parser alone.
+//!
 //! Protocol choices:
 //! - Bad input (an unknown command, a malformed `position`, `go` or
 //!   `setoption`) is answered with `info string error: <what is wrong>` and
@@ -34,7 +38,7 @@ use crate::position::{move_to_uci, Position};
 use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
 use crate::techniques::COMPILED;
 use crate::time::{limits_for, nodes_per_second, GoParams};
-use crate::tune;
+use crate::tune::{self, Tunable};
 
 /// The search thread's stack: the search recurses up to `MAX_PLY` deep, with
 /// move lists in each frame, so the default 2 MiB is not a comfortable margin.
@@ -102,6 +106,79 @@ enum Flow {
     Quit,
 }
 
+/// A command line read into what it asks for; nothing has been carried out.
+#[derive(Debug)]
+pub enum Command {
+    Uci,
+    IsReady,
+    /// `debug on|off`: accepted, and changes nothing.
+    Debug(bool),
+    SetOption(OptionSetting),
+    UciNewGame,
+    /// The position with every move played, and the FEN's repair warnings.
+    Position {
+        position: Position,
+        warnings: Vec<String>,
+    },
+    Go(GoParams),
+    Stop,
+    Quit,
+    /// `d`: print the board.
+    Display,
+    /// `eval`: print the static evaluation.
+    Eval,
+}
+
+/// A `setoption` whose name and value are known to be valid.
+#[derive(Debug)]
+pub enum OptionSetting {
+    HashMb(u64),
+    /// Only one thread is supported, so the one valid value changes nothing.
+    Threads,
+    MoveOverheadMs(u64),
+    SearchStats(bool),
+    /// A tuning build's tunable; its range is checked when it is set.
+    Tunable(&'static Tunable, i32),
+}
+
+impl Command {
+    /// Reads one command line; `Ok(None)` for a blank line. Bad input is an
+    /// error saying what is wrong, ready to be printed after `info string error: `.
+    pub fn parse(line: &str) -> Result<Option<Command>, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.split_first() {
+            None => Ok(None),
+            Some((&name, args)) => Command::from_words(name, args).map(Some),
+        }
+    }
+
+    /// The command `name` with its arguments `args`.
+    fn from_words(name: &str, args: &[&str]) -> Result<Command, String> {
+        let command = match name {
+            "uci" => Command::Uci,
+            "isready" => Command::IsReady,
+            "debug" => match args {
+                ["on"] => Command::Debug(true),
+                ["off"] => Command::Debug(false),
+                _ => return Err("debug: expected 'on' or 'off'".to_string()),
+            },
+            "setoption" => Command::SetOption(parse_option_setting(args)?),
+            "ucinewgame" => Command::UciNewGame,
+            "position" => {
+                let (position, warnings) = parse_position(args)?;
+                Command::Position { position, warnings }
+            }
+            "go" => Command::Go(GoParams::parse(args)?),
+            "stop" => Command::Stop,
+            "quit" => Command::Quit,
+            "d" => Command::Display,
+            "eval" => Command::Eval,
+            other => return Err(format!("unknown command '{}'", shorten(other))),
+        };
+        Ok(command)
+    }
+}
+
 /// The output, shared by the command loop and the search thread; every line
 /// is written and flushed whole under the lock.
 #[derive(Clone)]
@@ -160,51 +237,59 @@ impl Engine {
 
     fn execute(&mut self, line: &str) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&command, args)) = words.split_first() else {
+        let Some((&name, args)) = words.split_first() else {
             return Flow::Continue;
         };
         self.collect_finished_search();
-        let outcome = match command {
-            "uci" => {
-                self.print_identity();
-                Ok(())
-            }
-            "isready" => {
-                self.out.line("readyok");
-                Ok(())
-            }
-            "debug" => match args {
-                ["on"] | ["off"] => Ok(()),
-                _ => Err("debug: expected 'on' or 'off'".to_string()),
-            },
-            "setoption" => self.set_option(args),
-            "ucinewgame" => {
+        let outcome = match self.refusal_while_searching(name) {
+            Some(refusal) => Err(refusal),
+            None => Command::from_words(name, args).and_then(|command| self.carry_out(command)),
+        };
+        outcome.unwrap_or_else(|message| {
+            self.out.line(&format!("info string error: {message}"));
+            Flow::Continue
+        })
+    }
+
+    /// `go` and `setoption` during a search are refused before they are
+    /// read, so the answer does not depend on what they say.
+    fn refusal_while_searching(&self, name: &str) -> Option<String> {
+        if !self.is_searching() {
+            return None;
+        }
+        match name {
+            "go" => Some("go: already searching; send stop first".to_string()),
+            "setoption" => Some("setoption: not allowed while searching; send stop first".to_string()),
+            _ => None,
+        }
+    }
+
+    fn carry_out(&mut self, command: Command) -> Result<Flow, String> {
+        match command {
+            Command::Uci => self.print_identity(),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Debug(_) => {}
+            Command::SetOption(setting) => self.set_option(setting)?,
+            Command::UciNewGame => {
                 self.stop_search();
                 self.searcher_mut().new_game();
-                Ok(())
             }
-            "position" => self.set_position(args),
-            "go" => self.go(args),
-            "stop" => {
-                self.stop_search();
-                Ok(())
+            Command::Position { position, warnings } => {
+                for warning in warnings {
+                    self.out.line(&format!("info string warning: {warning}"));
+                }
+                self.position = position;
             }
-            "quit" => return Flow::Quit,
-            "d" => {
-                self.display();
-                Ok(())
-            }
-            "eval" => {
+            Command::Go(params) => self.go(&params)?,
+            Command::Stop => self.stop_search(),
+            Command::Quit => return Ok(Flow::Quit),
+            Command::Display => self.display(),
+            Command::Eval => {
                 let score = eval::evaluate(self.position.board());
                 self.out.line(&format!("info string eval: {score} cp (side to move)"));
-                Ok(())
             }
-            other => Err(format!("unknown command '{}'", shorten(other))),
-        };
-        if let Err(message) = outcome {
-            self.out.line(&format!("info string error: {message}"));
         }
-        Flow::Continue
+        Ok(Flow::Continue)
     }
 
     fn print_identity(&self) {
@@ -255,63 +340,24 @@ impl Engine {
         self.searcher = Some(search.thread.join().unwrap_or_else(|_| Searcher::new(hash_mb)));
     }
 
-    /// `setoption name <name> [value <value>]`; names are case-insensitive.
-    fn set_option(&mut self, args: &[&str]) -> Result<(), String> {
-        if self.is_searching() {
-            return Err("setoption: not allowed while searching; send stop first".to_string());
-        }
-        let (name, value) = parse_setoption(args)?;
-        let value = value.as_deref();
-        let need_value = |option: &str| value.ok_or_else(|| format!("setoption {option}: missing value"));
-        match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mb = HASH.parse(need_value(HASH.name)?)?;
+    fn set_option(&mut self, setting: OptionSetting) -> Result<(), String> {
+        match setting {
+            OptionSetting::HashMb(mb) => {
                 self.options.hash_mb = mb;
                 self.searcher_mut().set_hash(mb as usize);
             }
-            "threads" => {
-                THREADS.parse(need_value(THREADS.name)?)?;
+            OptionSetting::Threads => {}
+            OptionSetting::MoveOverheadMs(ms) => self.options.move_overhead_ms = ms,
+            OptionSetting::SearchStats(on) => self.options.search_stats = on,
+            OptionSetting::Tunable(tunable, value) => {
+                tunable.set(value).map_err(|error| format!("setoption {error}"))?
             }
-            "move overhead" => {
-                self.options.move_overhead_ms = MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?;
-            }
-            "searchstats" => {
-                let text = need_value(SEARCH_STATS)?;
-                self.options.search_stats = match text.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
-                };
-            }
-            _ => match tune::find(&name).filter(|_| tune::TUNING) {
-                Some(tunable) => {
-                    let text = need_value(tunable.name())?;
-                    let number: i32 = text.parse().map_err(|_| {
-                        format!("setoption {}: '{}' is not a whole number", tunable.name(), shorten(text))
-                    })?;
-                    tunable.set(number).map_err(|error| format!("setoption {error}"))?;
-                }
-                None => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
-            },
         }
         Ok(())
     }
 
-    fn set_position(&mut self, args: &[&str]) -> Result<(), String> {
-        let (position, warnings) = parse_position(args)?;
-        for warning in warnings {
-            self.out.line(&format!("info string warning: {warning}"));
-        }
-        self.position = position;
-        Ok(())
-    }
-
-    fn go(&mut self, args: &[&str]) -> Result<(), String> {
-        if self.is_searching() {
-            return Err("go: already searching; send stop first".to_string());
-        }
-        let params = GoParams::parse(args)?;
-        let limits = limits_for(&params, self.position.board().side_to_move(), self.options.move_overhead_ms);
+    fn go(&mut self, params: &GoParams) -> Result<(), String> {
+        let limits = limits_for(params, self.position.board().side_to_move(), self.options.move_overhead_ms);
         let job = SearchJob {
             position: self.position.clone(),
             limits,
@@ -476,6 +522,41 @@ fn first_legal_move(board: &Board) -> Option<Move> {
         first.is_some()
     });
     first
+}
+
+/// `setoption name <name> [value <value>]`: the option and its checked
+/// value; names are case-insensitive.
+fn parse_option_setting(args: &[&str]) -> Result<OptionSetting, String> {
+    let (name, value) = parse_setoption(args)?;
+    let value = value.as_deref();
+    let need_value = |option: &str| value.ok_or_else(|| format!("setoption {option}: missing value"));
+    let setting = match name.to_ascii_lowercase().as_str() {
+        "hash" => OptionSetting::HashMb(HASH.parse(need_value(HASH.name)?)?),
+        "threads" => {
+            THREADS.parse(need_value(THREADS.name)?)?;
+            OptionSetting::Threads
+        }
+        "move overhead" => OptionSetting::MoveOverheadMs(MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?),
+        "searchstats" => {
+            let text = need_value(SEARCH_STATS)?;
+            match text.to_ascii_lowercase().as_str() {
+                "true" => OptionSetting::SearchStats(true),
+                "false" => OptionSetting::SearchStats(false),
+                _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
+            }
+        }
+        _ => match tune::find(&name).filter(|_| tune::TUNING) {
+            Some(tunable) => {
+                let text = need_value(tunable.name())?;
+                let number: i32 = text
+                    .parse()
+                    .map_err(|_| format!("setoption {}: '{}' is not a whole number", tunable.name(), shorten(text)))?;
+                OptionSetting::Tunable(tunable, number)
+            }
+            None => return Err(format!("setoption: unknown option '{}'", shorten(&name))),
+        },
+    };
+    Ok(setting)
 }
 
 /// Splits `setoption` arguments into the name and the optional value; both
@@ -645,6 +726,42 @@ mod tests {
         ] {
             assert!(parse_position(&words(bad)).is_err(), "accepted 'position {bad}'");
         }
+    }
+
+    #[test]
+    fn reads_command_lines_without_carrying_them_out() {
+        assert!(matches!(Command::parse(" \t\r\n"), Ok(None)));
+        assert!(matches!(Command::parse("debug on"), Ok(Some(Command::Debug(true)))));
+        assert!(matches!(
+            Command::parse("setoption name move overhead value 30"),
+            Ok(Some(Command::SetOption(OptionSetting::MoveOverheadMs(30))))
+        ));
+        assert!(matches!(Command::parse("go depth 3"), Ok(Some(Command::Go(GoParams { depth: Some(3), .. })))));
+        // Read, not started: reading a line can never hang.
+        assert!(matches!(Command::parse("go infinite"), Ok(Some(Command::Go(GoParams { infinite: true, .. })))));
+        let Ok(Some(Command::Position { position, warnings })) = Command::parse("position startpos moves e2e4") else {
+            panic!("position startpos moves e2e4 is refused");
+        };
+        assert_eq!((position.history().len(), warnings.len()), (1, 0));
+        assert_eq!(
+            Command::parse("setoption name Hash value 0").unwrap_err(),
+            "setoption Hash: 0 is out of range 1..=65536"
+        );
+        assert_eq!(Command::parse("foo bar").unwrap_err(), "unknown command 'foo'");
+    }
+
+    #[test]
+    fn go_and_setoption_during_a_search_are_refused_before_they_are_read() {
+        let lines = session("go infinite\nsetoption name Hash value 0\ngo banana\nstop\n");
+        let errors: Vec<&String> = lines.iter().filter(|line| line.starts_with("info string error")).collect();
+        assert_eq!(
+            errors,
+            [
+                "info string error: setoption: not allowed while searching; send stop first",
+                "info string error: go: already searching; send stop first",
+            ]
+        );
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
     }
 
     #[test]

@@ -132,6 +132,15 @@ fn side_not_to_move_in_check_is_refused() {
 }
 
 #[test]
+fn triple_check_is_refused() {
+    assert_refused("4r2k/8/3n1n2/8/4K3/8/8/8 w - - 0 1", &["white king", "3 pieces", "d6 f6 e8", "double check"]);
+    // Found by tests/fuzz.rs: the white king on d3 is attacked from b2, e5 and h3.
+    assert_refused("NnNNNNNN/PPPPPPPp/pppppppn/nP2n3/6n1/3K3r/1n6/3k4 w - - 0 0", &["3 pieces", "b2 h3 e5"]);
+    // A double check is a position chess can reach.
+    assert!(parse_fen("4r2k/8/5n2/8/4K3/8/8/8 w - - 0 1").is_ok());
+}
+
+#[test]
 fn bad_en_passant_and_clock_text_are_refused() {
     assert_refused("4k3/8/8/8/8/8/8/4K3 w - e9 0 1", &["en passant", "e9"]);
     assert_refused("4k3/8/8/8/8/8/8/4K3 w - 1 0 1", &["en passant"]);
