@@ -7,7 +7,8 @@ use super::Value;
 
 /// The value tree of a variant file, or why it is not valid TOML.
 pub fn read(text: &str) -> Result<Value, String> {
-    let table: toml::Table = text.parse().map_err(|error: toml::de::Error| error.message().to_string())?;
+    // The error's text names the line and column; its bare message can be empty.
+    let table: toml::Table = text.parse().map_err(|error: toml::de::Error| error.to_string().trim_end().to_string())?;
     Ok(value_of(toml::Value::Table(table)))
 }
 

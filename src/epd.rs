@@ -13,7 +13,7 @@ use std::path::Path;
 use anyhow::Context;
 use cozy_chess::{Board, Move};
 
-use crate::position::parse_fen;
+use crate::position::{parse_fen, shorten};
 use crate::san::parse_san;
 
 /// An operation: opcode and operands.
@@ -155,7 +155,7 @@ fn parse_operations(text: &str) -> Result<(Vec<Operation>, Option<String>), Stri
         }
     }
     if in_quotes {
-        return Err(format!("unterminated quoted string in operations '{}'", text.trim()));
+        return Err(format!("unterminated quoted string in operations '{}'", shorten(text.trim())));
     }
 
     let mut operations: Vec<Operation> = terminated
@@ -182,7 +182,7 @@ fn parse_operation(operation: &str) -> Result<Operation, String> {
     let well_formed = opcode.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
         && opcode.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !well_formed {
-        return Err(format!("bad opcode '{opcode}' in operation '{operation}'"));
+        return Err(format!("bad opcode '{}' in operation '{}'", shorten(opcode), shorten(operation)));
     }
     let unquoted =
         operands.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')).filter(|inner| !inner.contains('"'));

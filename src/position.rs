@@ -183,6 +183,16 @@ impl Stage {
     }
 }
 
+/// Long garbage is cut before it is echoed back in an error message.
+pub fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    if text.chars().count() <= MAX_CHARS {
+        text.to_string()
+    } else {
+        text.chars().take(MAX_CHARS).chain("...".chars()).collect()
+    }
+}
+
 /// Every legal move of `board`, in generation order.
 pub fn legal_moves(board: &Board) -> Vec<Move> {
     let mut moves = Vec::new();
@@ -232,7 +242,7 @@ fn parse_uci_syntax(text: &str) -> Result<Move, String> {
     let square = |at: usize| -> Result<Square, String> {
         text[at..at + 2]
             .parse::<Square>()
-            .map_err(|_| format!("malformed UCI move '{text}': '{}' is not a square", &text[at..at + 2]))
+            .map_err(|_| format!("malformed UCI move '{}': '{}' is not a square", shorten(text), &text[at..at + 2]))
     };
     let from = square(0)?;
     let to = square(2)?;
@@ -244,7 +254,8 @@ fn parse_uci_syntax(text: &str) -> Result<Move, String> {
         Some(b'n' | b'N') => Some(Piece::Knight),
         Some(&other) => {
             return Err(format!(
-                "malformed UCI move '{text}': promotion piece '{}' is not one of q, r, b, n",
+                "malformed UCI move '{}': promotion piece '{}' is not one of q, r, b, n",
+                shorten(text),
                 other as char
             ))
         }
@@ -345,7 +356,7 @@ pub fn parse_fen(fen: &str) -> Result<(Board, Vec<String>), String> {
     builder.side_to_move = match side {
         "w" => Color::White,
         "b" => Color::Black,
-        other => return Err(format!("bad side to move '{other}': expected 'w' or 'b'")),
+        other => return Err(format!("bad side to move '{}': expected 'w' or 'b'", shorten(other))),
     };
     check_side_not_to_move_is_safe(&builder)?;
     builder.castle_rights = parse_castling(&builder, castling, &mut warnings)?;
@@ -379,7 +390,11 @@ type Placement = [Option<(Piece, Color)>; Square::NUM];
 fn parse_placement(field: &str) -> Result<Placement, String> {
     let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != 8 {
-        return Err(format!("bad board field '{field}': it has {} ranks separated by '/'; expected 8", rows.len()));
+        return Err(format!(
+            "bad board field '{}': it has {} ranks separated by '/'; expected 8",
+            shorten(field),
+            rows.len()
+        ));
     }
     let mut placement: Placement = [None; Square::NUM];
     for (row_index, row) in rows.iter().enumerate() {
@@ -403,7 +418,10 @@ fn parse_placement(field: &str) -> Result<Placement, String> {
             files += 1;
         }
         if files != 8 {
-            return Err(format!("bad board field: rank {rank_name} ('{row}') covers {files} files; expected 8"));
+            return Err(format!(
+                "bad board field: rank {rank_name} ('{}') covers {files} files; expected 8",
+                shorten(row)
+            ));
         }
     }
     Ok(placement)
@@ -495,12 +513,13 @@ fn parse_castling(
             'q' => (Color::Black, File::A),
             _ => {
                 return Err(format!(
-                    "bad castling field '{field}': '{letter}' is not one of K, Q, k, q (use '-' for none)"
+                    "bad castling field '{}': '{letter}' is not one of K, Q, k, q (use '-' for none)",
+                    shorten(field)
                 ))
             }
         };
         if seen.contains(letter) {
-            return Err(format!("bad castling field '{field}': '{letter}' appears twice"));
+            return Err(format!("bad castling field '{}': '{letter}' appears twice", shorten(field)));
         }
         seen.push(letter);
 
@@ -526,8 +545,9 @@ fn parse_en_passant(builder: &BoardBuilder, field: &str, warnings: &mut Vec<Stri
     if field == "-" {
         return Ok(None);
     }
-    let square: Square =
-        field.parse().map_err(|_| format!("bad en passant field '{field}': expected a square like e3 or '-'"))?;
+    let square: Square = field
+        .parse()
+        .map_err(|_| format!("bad en passant field '{}': expected a square like e3 or '-'", shorten(field)))?;
     let pusher = !builder.side_to_move;
     let expected_rank = Rank::Third.relative_to(pusher);
     if square.rank() != expected_rank {
@@ -598,7 +618,7 @@ fn parse_fullmove_number(field: &str, warnings: &mut Vec<String>) -> Result<u16,
 /// A non-negative decimal number; absurdly long ones saturate instead of failing.
 fn parse_clock(field: &str, what: &str) -> Result<u64, String> {
     if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("bad {what} '{field}': expected a non-negative whole number"));
+        return Err(format!("bad {what} '{}': expected a non-negative whole number", shorten(field)));
     }
     Ok(field.parse::<u64>().unwrap_or(u64::MAX))
 }

@@ -153,8 +153,10 @@ impl Searcher {
     }
 
     /// Resizes (and so clears) the transposition table.
-    pub fn set_hash(&mut self, mb: usize) {
-        self.tt = TranspositionTable::new(mb);
+    /// Fails, keeping the table it has, when the memory cannot be had.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TranspositionTable::try_new(mb)?;
+        Ok(())
     }
 
     /// `ucinewgame`: clears the transposition table and every history.

@@ -59,9 +59,22 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
+    /// A table of `megabytes` MiB; panics if the memory cannot be had (use
+    /// [`TranspositionTable::try_new`] for a size that comes from outside).
     pub fn new(megabytes: usize) -> Self {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable { buckets: vec![Bucket::default(); count], generation: 0 }
+        Self::try_new(megabytes).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A table of `megabytes` MiB, or why the memory cannot be had.
+    pub fn try_new(megabytes: usize) -> Result<Self, String> {
+        let bytes = megabytes.max(1).checked_mul(1024 * 1024).ok_or_else(|| format!("{megabytes} MiB is too large"))?;
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate a {megabytes} MiB transposition table"))?;
+        buckets.resize(count, Bucket::default());
+        Ok(TranspositionTable { buckets, generation: 0 })
     }
 
     pub fn clear(&mut self) {
@@ -228,6 +241,13 @@ fn unpack_move(packed: u16) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::search::MATE;
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        let Err(error) = TranspositionTable::try_new(usize::MAX) else { panic!("usize::MAX MiB allocated") };
+        assert!(error.contains("too large"), "{error}");
+        assert!(TranspositionTable::try_new(1).is_ok());
+    }
 
     #[test]
     fn moves_survive_packing() {

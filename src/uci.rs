@@ -34,7 +34,7 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 
 use crate::eval;
 use crate::features;
-use crate::position::{move_to_uci, Position};
+use crate::position::{move_to_uci, shorten, Position};
 use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
 use crate::techniques::COMPILED;
 use crate::time::{limits_for, nodes_per_second, GoParams};
@@ -343,8 +343,11 @@ impl Engine {
     fn set_option(&mut self, setting: OptionSetting) -> Result<(), String> {
         match setting {
             OptionSetting::HashMb(mb) => {
+                let kept = self.options.hash_mb;
+                self.searcher_mut()
+                    .set_hash(mb as usize)
+                    .map_err(|error| format!("setoption Hash: {error}; keeping {kept} MiB"))?;
                 self.options.hash_mb = mb;
-                self.searcher_mut().set_hash(mb as usize);
             }
             OptionSetting::Threads => {}
             OptionSetting::MoveOverheadMs(ms) => self.options.move_overhead_ms = ms,
@@ -622,16 +625,6 @@ fn piece_letter(board: &Board, square: Square) -> char {
     match color {
         Color::White => letter.to_ascii_uppercase(),
         Color::Black => letter,
-    }
-}
-
-/// Long garbage is cut before it is echoed back in an error message.
-pub(crate) fn shorten(text: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    if text.chars().count() <= MAX_CHARS {
-        text.to_string()
-    } else {
-        text.chars().take(MAX_CHARS).chain("...".chars()).collect()
     }
 }
 

@@ -505,6 +505,26 @@ fn bad_input_is_reported_and_changes_nothing() {
     engine.go_legal("depth 1", &position);
 }
 
+/// The largest hash the option allows (64 GiB) is more than this kind of
+/// machine has: the engine says so, keeps its table and goes on. On a machine
+/// that has it, the option is silent.
+#[test]
+fn a_hash_the_machine_cannot_give_is_refused_and_the_engine_goes_on() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Hash value 65536");
+    let replies = engine.sync();
+    assert!(
+        replies.is_empty()
+            || (replies.len() == 1
+                && replies[0].starts_with("info string error: setoption Hash: cannot allocate")
+                && replies[0].ends_with("keeping 16 MiB")),
+        "{replies:?}"
+    );
+    engine.send("setoption name Hash value 1");
+    assert!(engine.sync().is_empty());
+    engine.go_legal("depth 3", &Board::default());
+}
+
 #[test]
 fn accepted_options_are_silent_and_search_stats_come_before_bestmove() {
     let mut engine = Engine::start();
