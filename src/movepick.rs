@@ -128,11 +128,18 @@ pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) 
     });
 }
 
-/// Scores a main-search move list.
-pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints, history: &History) {
+/// Scores a main-search move list; returns how many of the killers and the
+/// countermove offered are not moves of this list (the TT move is checked
+/// for legality by the search itself).
+pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints, history: &History) -> u64 {
     let us = board.side_to_move();
+    let offered = [hints.killers[0], hints.killers[1], hints.counter_move];
+    let mut found = [false; 3];
     for entry in list.iter_mut() {
         let mv = entry.mv;
+        for (found, offered) in found.iter_mut().zip(offered) {
+            *found |= offered == Some(mv);
+        }
         let (kind, score) = if Some(mv) == hints.tt_move {
             (MoveKind::TtMove, 4_000_000)
         } else if mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
@@ -157,6 +164,7 @@ pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints,
         entry.kind = kind;
         entry.score = score;
     }
+    offered.iter().zip(found).filter(|(offered, found)| offered.is_some() && !found).count() as u64
 }
 
 /// Scores a quiescence move list by MVV-LVA.

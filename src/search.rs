@@ -369,24 +369,29 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut delta = ASPIRATION_WINDOW;
         let mut alpha = (previous_score - delta).max(-INFINITY);
         let mut beta = (previous_score + delta).min(INFINITY);
-        loop {
-            self.stats.aspiration_attempts += 1;
+        let (mut failed_low, mut failed_high) = (false, false);
+        let score = loop {
             let score = self.negamax::<Root>(root, depth, alpha, beta, 0);
             if self.aborted {
-                return score;
+                break score;
             }
             if score <= alpha {
-                self.stats.aspiration_fail_lows += 1;
+                failed_low = true;
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
             } else if score >= beta {
-                self.stats.aspiration_fail_highs += 1;
+                failed_high = true;
                 beta = (score + delta).min(INFINITY);
             } else {
-                return score;
+                break score;
             }
+            // The plans' `asp: att=` counts these re-searches.
+            self.stats.aspiration_researches += 1;
             delta += delta / 2;
-        }
+        };
+        self.stats.aspiration_fail_lows += u64::from(failed_low);
+        self.stats.aspiration_fail_highs += u64::from(failed_high);
+        score
     }
 
     /// Polls the limits; sets `aborted` once any is reached.
@@ -511,7 +516,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, false, &mut moves);
         let hints = OrderingHints { tt_move, killers: node.killers, counter_move: node.counter_move };
-        movepick::score_main(board, &mut moves, &hints, self.history);
+        self.stats.rejected_hints += movepick::score_main(board, &mut moves, &hints, self.history);
         self.order_moves::<NT>(board, &node, &mut moves);
 
         let original_alpha = alpha;

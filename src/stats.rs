@@ -37,9 +37,14 @@ pub struct SearchStats {
     /// them beat alpha and were searched again with the full window.
     pub pvs_zero_window: u64,
     pub pvs_researches: u64,
-    pub aspiration_attempts: u64,
+    /// Root searches repeated because the aspiration window failed, and the
+    /// iterations in which it failed low and high (the plans' `asp:`).
+    pub aspiration_researches: u64,
     pub aspiration_fail_lows: u64,
     pub aspiration_fail_highs: u64,
+    /// Killers and countermoves that are not moves of the node they were
+    /// offered to (with `illegal_tt_moves`, the plans' `illegal:`).
+    pub rejected_hints: u64,
     /// Every technique's counters.
     pub techniques: TechniqueCounters,
 }
@@ -56,6 +61,11 @@ pub fn percent(part: u64, whole: u64) -> String {
 /// `att=X cut=Y cut%=Z.Z%`, the plans' common prefix.
 pub fn rate(attempts: u64, cutoffs: u64) -> String {
     format!("att={attempts} cut={cutoffs} cut%={}%", percent(cutoffs, attempts))
+}
+
+/// The plans' depth buckets for `fut_b` and `mcp_b`: d1-3, d4-6, d7-9, d10+.
+pub fn depth_bucket(depth: i32) -> usize {
+    ((depth.max(1) - 1) / 3).min(3) as usize
 }
 
 /// `[a,b,...]`, the plans' bucket lists.
@@ -89,9 +99,10 @@ impl SearchStats {
             first_move_cutoffs_by_kind,
             pvs_zero_window,
             pvs_researches,
-            aspiration_attempts,
+            aspiration_researches,
             aspiration_fail_lows,
             aspiration_fail_highs,
+            rejected_hints,
             techniques,
         } = other;
         self.nodes.tally(nodes);
@@ -106,9 +117,10 @@ impl SearchStats {
         self.first_move_cutoffs_by_kind.tally(first_move_cutoffs_by_kind);
         self.pvs_zero_window.tally(pvs_zero_window);
         self.pvs_researches.tally(pvs_researches);
-        self.aspiration_attempts.tally(aspiration_attempts);
+        self.aspiration_researches.tally(aspiration_researches);
         self.aspiration_fail_lows.tally(aspiration_fail_lows);
         self.aspiration_fail_highs.tally(aspiration_fail_highs);
+        self.rejected_hints.tally(rejected_hints);
         self.techniques.tally(techniques);
     }
 
@@ -168,10 +180,17 @@ impl SearchStats {
                 self.pvs_researches,
                 percent(self.pvs_researches, self.pvs_zero_window)
             ),
+            // `att`: re-searches over all iterations; `low`/`high`: iterations
+            // whose window failed low/high at least once (plan 003).
             format!(
                 "asp: att={} low={} high={}",
-                self.aspiration_attempts, self.aspiration_fail_lows, self.aspiration_fail_highs
+                self.aspiration_researches, self.aspiration_fail_lows, self.aspiration_fail_highs
             ),
+            // `first`: rejected TT moves, the first move a node would try;
+            // `total`: every rejected candidate, killers and countermoves too
+            // (plan 003's line; moves are generated legal here, so the
+            // candidates are what can be illegal).
+            format!("illegal: first={} total={}", self.illegal_tt_moves, self.illegal_tt_moves + self.rejected_hints),
         ]
     }
 }
@@ -183,9 +202,11 @@ mod tests {
     #[test]
     fn lines_follow_the_plans_formats() {
         let mut stats = SearchStats {
-            aspiration_attempts: 5,
+            aspiration_researches: 5,
             aspiration_fail_lows: 1,
             aspiration_fail_highs: 2,
+            illegal_tt_moves: 2,
+            rejected_hints: 3,
             ..Default::default()
         };
         stats.techniques.null_move.attempts = 8;
@@ -193,6 +214,7 @@ mod tests {
         let lines = stats.report_lines_for(&Techniques::BASELINE);
         assert!(lines.contains(&"null: att=8 cut=3 cut%=37.5%".to_string()), "{lines:?}");
         assert!(lines.contains(&"asp: att=5 low=1 high=2".to_string()), "{lines:?}");
+        assert!(lines.contains(&"illegal: first=2 total=5".to_string()), "{lines:?}");
         assert_eq!(rate(0, 0), "att=0 cut=0 cut%=0.0%");
         assert_eq!(buckets(&[1, 2]), "[1,2]");
     }

@@ -21,7 +21,7 @@ fn baseline_prints_the_search_and_the_baseline_techniques_only() {
     let result = searcher.search_with::<Baseline>(&Position::startpos(), &limits, &AtomicBool::new(false), &mut |_| {});
     let lines = result.stats.report_lines_for(&Techniques::BASELINE);
     let subjects: Vec<&str> = lines.iter().map(|line| line.split(':').next().unwrap()).collect();
-    assert_eq!(subjects, ["nodes", "tt", "cutoffs", "first", "pvs", "asp", "rfp", "null", "lmr", "delta"]);
+    assert_eq!(subjects, ["nodes", "tt", "cutoffs", "first", "pvs", "asp", "illegal", "rfp", "null", "lmr", "delta"]);
     assert_eq!(result.stats.techniques.razoring, Default::default());
     assert_eq!(result.stats.techniques.futility, Default::default());
 }

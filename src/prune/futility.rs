@@ -89,6 +89,7 @@
 use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
+use crate::stats::depth_bucket;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -257,10 +258,6 @@ impl Futility {
     }
 }
 
-/// Depth bucket for `fut_b`: d1-3, d4-6, d7-9, d10+.
-pub fn bucket(depth: i32) -> usize {
-    ((depth.max(1) - 1) / 3).min(3) as usize
-}
 
 /// Which move-level test pruned a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,7 +286,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         debug_assert!(!NT::PV && node.alpha.abs() < MATE_BOUND);
         let counters = &mut self.stats.techniques.futility;
         counters.node_cutoffs += 1;
-        counters.node_by_depth[bucket(node.depth)] += 1;
+        counters.node_by_depth[depth_bucket(node.depth)] += 1;
         Some(node.static_eval)
     }
 
@@ -364,8 +361,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         };
         let counters = &mut self.stats.techniques.futility;
         counters.cutoffs += 1;
-        counters.by_depth[bucket(node.depth)] += 1;
-        counters.by_effective_depth[bucket(bucket_depth)] += 1;
+        counters.by_depth[depth_bucket(node.depth)] += 1;
+        counters.by_effective_depth[depth_bucket(bucket_depth)] += 1;
         if rule == Rule::Victim {
             counters.victim_cutoffs += 1;
         }
@@ -532,7 +529,7 @@ mod tests {
 
     #[test]
     fn buckets_group_depths_by_three() {
-        assert_eq!([1, 3, 4, 6, 7, 9, 10, 30].map(bucket), [0, 0, 1, 1, 2, 2, 3, 3]);
+        assert_eq!([1, 3, 4, 6, 7, 9, 10, 30].map(depth_bucket), [0, 0, 1, 1, 2, 2, 3, 3]);
     }
 
     #[test]

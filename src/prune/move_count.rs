@@ -39,6 +39,7 @@
 //! been pruned.
 
 use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::stats::depth_bucket;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -59,8 +60,8 @@ counters! {
         /// Moves that met every condition but the move number, and pruned.
         pub attempts: u64,
         pub cutoffs: u64,
-        /// Cutoffs at depths 1..7 and 8+.
-        pub by_depth: [u64; 8],
+        /// Cutoffs at depths 1-3, 4-6, 7-9 and 10+ (the plans' `mcp_b`).
+        pub by_depth: [u64; 4],
         /// `lmp-history`: moves searched only thanks to the bonus.
         pub history_kept: u64,
         /// `lmp-countermove`: countermoves that would have been pruned.
@@ -112,10 +113,6 @@ impl MoveCountPruning {
     }
 }
 
-/// Depth bucket for `mcp_b`: d1..d7, then d8+ (8-10).
-fn bucket(depth: i32) -> usize {
-    (depth.clamp(1, 8) - 1) as usize
-}
 
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 11a: whether a late quiet move is skipped. The caller has
@@ -150,7 +147,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         let counters = &mut self.stats.techniques.move_count;
         counters.cutoffs += 1;
-        counters.by_depth[bucket(node.depth)] += 1;
+        counters.by_depth[depth_bucket(node.depth)] += 1;
         match node.depth {
             9 => counters.depth_9 += 1,
             10 => counters.depth_10 += 1,
@@ -174,8 +171,8 @@ impl Hooks for MoveCountPruning {
 impl Technique for MoveCountPruning {
     type Counters = MoveCountCounters;
 
-    /// `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1,d2,d3,d4,d5,d6,d7,d8+]`, then
-    /// the phases' own counters.
+    /// `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`, then the
+    /// phases' own counters.
     fn report(&self, counters: &MoveCountCounters) -> Vec<String> {
         if !self.is_on() {
             return Vec::new();
@@ -269,17 +266,13 @@ mod tests {
         assert_eq!(MoveCountPruning::BASELINE.limit(3, true), None);
     }
 
-    #[test]
-    fn buckets_merge_depths_8_to_10() {
-        assert_eq!([1, 7, 8, 9, 10].map(bucket), [0, 6, 7, 7, 7]);
-    }
 
     #[test]
     fn report_only_when_on() {
         let mut counters = MoveCountCounters { attempts: 4, cutoffs: 1, ..Default::default() };
         counters.by_depth[2] = 1;
         assert!(MoveCountPruning::BASELINE.report(&counters).is_empty());
-        assert_eq!(set(&["lmp"]).report(&counters), ["mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0,0,0,0,0]"]);
+        assert_eq!(set(&["lmp"]).report(&counters), ["mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0]"]);
         let all = set(&["lmp-history", "lmp-countermove", "lmp-depth-10"]).report(&counters);
         assert!(all[0].contains(" d9=0 d10=0 hist_kept=0 cm_kept=0"), "{all:?}");
     }
