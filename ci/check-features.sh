@@ -22,6 +22,7 @@ expect_refusal() {
     fi
 }
 expect_refusal "razor-r2 razor-sf" 'razoring styles are exclusive: `razor-r1` and `razor-sf`'
+expect_refusal "razor-r3 razor-r2-skip" "readings of plan 000's R2 are exclusive"
 expect_refusal "razor-hyatt razor-crafty" 'razoring styles are exclusive: `razor-hyatt` and `razor-crafty`'
 expect_refusal "see-prune-conservative see-prune-aggressive" 'see-prune-conservative` and `see-prune-aggressive'
 echo "check-features: exclusive combinations are refused by name"

@@ -167,6 +167,27 @@ pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints,
     offered.iter().zip(found).filter(|(offered, found)| offered.is_some() && !found).count() as u64
 }
 
+/// Appends the quiet moves that give check (neither captures nor
+/// promotions), after every capture of a scored quiescence list, for a
+/// quiescence that tries checks.
+pub fn push_quiet_checks(board: &Board, list: &mut Vec<ScoredMove>) {
+    let mut all = Vec::new();
+    generate(board, false, &mut all);
+    for entry in all {
+        if entry.mv.promotion.is_some() || is_capture(board, entry.mv) {
+            continue;
+        }
+        let mut child = board.clone();
+        child.play_unchecked(entry.mv);
+        if !child.checkers().is_empty() {
+            list.push(ScoredMove { mv: entry.mv, kind: MoveKind::Quiet, score: QUIET_CHECK_SCORE });
+        }
+    }
+}
+
+/// Below every MVV-LVA score, so quiet checks come after the captures.
+const QUIET_CHECK_SCORE: i32 = -1_000_000;
+
 /// Scores a quiescence move list by MVV-LVA.
 pub fn score_tactical(board: &Board, list: &mut [ScoredMove]) {
     for entry in list.iter_mut() {

@@ -216,6 +216,8 @@ pub(crate) struct PlyState {
     pub static_eval: i32,
     /// The move played from this ply (`None` for a null move).
     pub current_move: Option<Move>,
+    /// The plies that move was extended by (step 11b; 0 for a null move).
+    pub extension: i32,
     pub moved_piece: Option<Piece>,
     /// This node was reached by a null move.
     pub null_move_played: bool,
@@ -233,6 +235,7 @@ impl Default for PlyState {
         PlyState {
             static_eval: NO_EVAL,
             current_move: None,
+            extension: 0,
             moved_piece: None,
             null_move_played: false,
             excluded_move: None,
@@ -255,7 +258,8 @@ pub(crate) struct Node {
     pub static_eval: i32,
     /// The static eval is above the one two plies earlier.
     pub improving: bool,
-    /// The node's depth was extended (check extension).
+    /// The node's depth was extended: it is in check (the check
+    /// extension), or the move that led to it was extended (step 11b).
     pub extended: bool,
     pub tt_hit: Option<TtHit>,
     /// The TT move, when legal here.
@@ -488,7 +492,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             in_check,
             static_eval,
             improving,
-            extended: in_check,
+            extended: in_check || (ply > 0 && self.stack[ply - 1].extension > 0),
             tt_hit,
             tt_move,
             killers: self.stack[ply].killers,
@@ -571,6 +575,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
             // Step 11c. Search the move: late move reductions and PVS.
             self.stack[ply].current_move = Some(mv);
+            self.stack[ply].extension = extension;
             self.stack[ply].moved_piece = board.piece_on(mv.from);
             self.stack[ply + 1].null_move_played = false;
             self.hash_path.push(hash);
@@ -747,7 +752,29 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// Quiescence: stand pat, then captures and queen promotions by MVV-LVA;
     /// every evasion when in check.
-    pub(crate) fn qsearch<NT: NodeType>(&mut self, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn qsearch<NT: NodeType>(&mut self, board: &Board, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.quiescence::<NT, false>(board, alpha, beta, ply)
+    }
+
+    /// Quiescence whose first ply also tries the quiet moves that give check
+    /// (Crafty's `QuiesceChecks`); the plies below are plain quiescence.
+    pub(crate) fn qsearch_with_checks<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.quiescence::<NT, true>(board, alpha, beta, ply)
+    }
+
+    fn quiescence<NT: NodeType, const CHECKS: bool>(
+        &mut self,
+        board: &Board,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         // Step Q1. Bookkeeping, limits and draws.
         if self.aborted {
             return 0;
@@ -797,12 +824,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
         } else {
             movepick::score_tactical(board, &mut moves);
             self.order_captures::<NT>(&mut moves, tt_hit.and_then(|hit| hit.mv));
+            if CHECKS {
+                movepick::push_quiet_checks(board, &mut moves);
+            }
         }
         let mut best_move = None;
         let mut picked = 0;
-        while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
+        while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
-            if !in_check && self.prunes_capture::<NT>(board, mv, static_eval, alpha, phase) {
+            let is_quiet_check = kind == MoveKind::Quiet;
+            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, mv, static_eval, alpha, phase) {
                 continue;
             }
             let mut child = board.clone();
