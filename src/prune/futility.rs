@@ -13,8 +13,10 @@
 //! move, `reverse_futility.rs`) is the mirror test against beta.
 //!
 //! Phases, side by side (a move is "prunable" when it is quiet — neither a
-//! capture nor a promotion —, does not give check, is not the node's first
-//! legal move, and the side to move is not in check):
+//! capture nor a promotion —, is not the node's first legal move, and the
+//! side to move is not in check; a move that gives check is prunable too,
+//! as in the plans, unless `futility-tactical-guards` or
+//! `futility-keep-checks` is on):
 //!
 //! | feature | plan | depth limit | margin at depth d |
 //! | --- | --- | --- | --- |
@@ -22,29 +24,43 @@
 //! | `futility-2.2` | plan 002, 2.2 | d ≤ 4 | 130 + 75·d |
 //! | `futility-2.3` | plan 002, 2.3 | d ≤ 6 | 130 + 75·d |
 //! | `futility-2.4` | plan 002, 2.4 (Laser) | d ≤ 6 | 115 + 90·d |
-//! | `futility-progressive` | plan 003, 1.1 | d ≤ 7 | 150, 300, 450, 600, 675, 750, 825 |
+//! | `futility-progressive` | plan 003, 1.1 | d ≤ 7 | 150·min(d, 4): 150, 300, 450, 600, 600, 600, 600 |
+//! | `futility-progressive-75` | plan 003, "what worked" | d ≤ 7 | 150, 300, 450, 600, 675, 750, 825 |
 //!
 //! The 2.x phases are a chain (each implies the one before), at non-PV nodes
-//! only: a prunable move is skipped when `static_eval + margin(d) ≤ alpha`.
-//! The margin and the depth limit are the tunables `FutilityMarginBase`,
-//! `FutilityMarginDepth` and `FutilityMaxDepth`, whose defaults are the
-//! compiled phase's numbers.
+//! only, with 2.1's gates (`abs(alpha)` and `abs(beta)` below the mate
+//! bound, as the plan's code has them): a prunable move is skipped when
+//! `static_eval + margin(d) ≤ alpha`. The margin and the depth limit are
+//! the tunables `FutilityMarginBase` (50-200), `FutilityMarginDepth`
+//! (50-150, the plan's 2.5 ranges) and `FutilityMaxDepth` (0-10), whose
+//! defaults are the compiled phase's numbers.
+//!
+//! - `futility-keep-checks` (implies 2.1; not a plan phase): moves that give
+//!   check are never pruned, at any phase. This repository's move-level
+//!   futility had this guard until the plans were read again; the plans
+//!   put it in plan 003's tactical guards only.
 //!
 //! - `futility-node` (plan 002, 2.1 as written): the plan's code for 2.1 read
 //!   as a node-level test. Before any move is generated, a non-PV node not in
 //!   check with `depth ≤ 4` returns `static_eval` when
-//!   `static_eval + 150 + 60·depth ≤ alpha`. One guard goes beyond the plan:
-//!   `|alpha| < MATE_BOUND` (with a mate score as alpha the test would return
-//!   a static eval as if it bounded a mate). The literal test cuts nodes whose
+//!   `static_eval + 150 + 60·depth ≤ alpha`, with the plan's gates: |alpha|
+//!   and |beta| below the mate bound. The literal test cuts nodes whose
 //!   saving reply is a capture or a quiet mate, which is what makes the
 //!   comparison with the move-level reading worth having: after the quiet
 //!   sacrifice 1.Qg6 in `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w`
 //!   the mating side is a queen down, so it never sees the mate in two.
 //!   With a 2.x phase or the progressive table on, it uses the same margin
 //!   and depth limit as the move-level test.
-//! - `futility-progressive` (plan 003, 1.1; implies 2.1): the margin table
-//!   [`PROGRESSIVE_MARGINS`] for depths 1-7 replaces the 2.x formula (at
-//!   every phase), and the depth limit is 7.
+//! - `futility-progressive` (plan 003, 1.1: "futilityMargin = futilityBase *
+//!   min(depth, 4)", "depth 1: 150, 2: 300, 3: 450, 4-7: 600 (capped)";
+//!   implies 2.1): that margin replaces the 2.x formula (at every phase),
+//!   and the depth limit is 7. `FutilityProgressiveBase` is futilityBase.
+//! - `futility-progressive-75` (plan 003's other account of the same
+//!   change, under "What Worked": "Linear growth depths 1-4 (150cp per
+//!   depth), Slower growth depths 5-7 (+75cp per depth)"; implies 2.1):
+//!   margins 150, 300, 450, 600, 675, 750, 825. The plan describes 1.1 both
+//!   ways; this is the table this repository used first. The two readings
+//!   are exclusive.
 //! - `futility-effective-depth` (plan 003, phase 2; implies 2.1; the idea of
 //!   Stockfish's `lmrDepth`): the depth limit and the margin are taken at
 //!   the effective depth `max(depth − reduction, 1)`, where `reduction` is
@@ -54,8 +70,8 @@
 //!   the child's PV status (`candidate.child_is_pv`) instead of the node's,
 //!   so later moves of a PV node may be pruned too.
 //! - `futility-tactical-guards` (plan 003; implies 2.1): the TT move, the
-//!   killers and the countermove are never pruned (moves giving check never
-//!   are, at any phase); and when the side to move has a capture with
+//!   killers and the countermove are never pruned, nor are moves giving
+//!   check ("Gives-check guard"); and when the side to move has a capture with
 //!   SEE ≥ 0, futility applies only at (effective) depth ≤ 2. That capture
 //!   test generates the captures, so it runs only for a move that would
 //!   otherwise be pruned, and its answer is cached per ply and position.
@@ -103,7 +119,11 @@ technique! {
         phase_2_4: "futility-2.4" ["futility-2.3"] "plan 002, 2.4 (Laser)" => "futility margin 115 + 90 d";
         node_level: "futility-node" [] "plan 002, 2.1 as written"
             => "node-level futility: return static eval when eval + 150 + 60 d <= alpha";
-        progressive: "futility-progressive" ["futility-2.1"] "plan 003, 1.1" => "futility to depth 7 with margins 150..825";
+        progressive: "futility-progressive" ["futility-2.1"] "plan 003, 1.1" => "futility to depth 7, margin 150 min(d, 4)";
+        progressive_75: "futility-progressive-75" ["futility-2.1"] "plan 003, 1.1 (what-worked reading)"
+            => "futility to depth 7 with margins 150..600, then +75 a ply to 825";
+        keep_checks: "futility-keep-checks" ["futility-2.1"] "this repository's guard (not a plan phase)"
+            => "move-level futility never prunes a move that gives check";
         effective_depth: "futility-effective-depth" ["futility-2.1"] "plan 003, phase 2"
             => "futility on depth minus the LMR reduction, gated on the child's PV status";
         tactical_guards: "futility-tactical-guards" ["futility-2.1"] "plan 003"
@@ -111,6 +131,7 @@ technique! {
         victim: "futility-victim" [] "plan 003, priority 2"
             => "extended futility at depths 4-7 using the best capturable victim";
     }
+    exclusive "readings of plan 003's 1.1": ["futility-progressive", "futility-progressive-75"];
 }
 
 counters! {
@@ -139,18 +160,22 @@ counters! {
 
 tunables! {
     /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
-    FUTILITY_MARGIN_BASE: COMPILED.futility.margin_base(), 0, 400, 10;
+    FUTILITY_MARGIN_BASE: COMPILED.futility.margin_base(), 50, 200, 5;
     /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
-    FUTILITY_MARGIN_DEPTH: COMPILED.futility.depth_margin(), 0, 200, 5;
+    FUTILITY_MARGIN_DEPTH: COMPILED.futility.depth_margin(), 50, 150, 5;
     /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
-    /// progressive: 7, capped by its table).
-    FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 1, 10, 1;
+    /// progressive: 7).
+    FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 0, 10, 1;
+    /// `futility-progressive`: futilityBase, the margin per ply up to depth 4.
+    FUTILITY_PROGRESSIVE_BASE: 150, 50, 300, 10;
     /// `futility-victim`: margin beyond the best capturable victim.
     FUTILITY_VICTIM_MARGIN: 100, 0, 400, 10;
 }
 
-/// The plan 003 (1.1) margin table for depths 1-7.
-pub const PROGRESSIVE_MARGINS: [i32; 7] = [150, 300, 450, 600, 675, 750, 825];
+/// Plan 003 (1.1): progressive futility's depth limit, and the depth its
+/// margin stops growing at (`min(depth, 4)`).
+pub const PROGRESSIVE_MAX_DEPTH: i32 = 7;
+pub const PROGRESSIVE_CAP_DEPTH: i32 = 4;
 
 /// `futility-victim` applies at node depths in this range.
 pub const VICTIM_MIN_DEPTH: i32 = 4;
@@ -191,25 +216,39 @@ impl Futility {
         PHASES[self.move_phase()].1
     }
 
-    /// The phase's depth limit: 7 with the progressive table.
+    /// Either reading of plan 003's progressive margins.
+    pub const fn is_progressive(&self) -> bool {
+        self.progressive || self.progressive_75
+    }
+
+    /// The phase's depth limit: 7 with progressive margins.
     pub const fn phase_max_depth(&self) -> i32 {
-        if self.progressive {
-            PROGRESSIVE_MARGINS.len() as i32
+        if self.is_progressive() {
+            PROGRESSIVE_MAX_DEPTH
         } else {
             PHASES[self.move_phase()].2
         }
     }
 
-    /// Whether any move-level test (the 2.x chain or the victim test) is on.
-    pub const fn move_level(&self) -> bool {
-        self.move_phase() > 0 || self.progressive || self.victim
+    /// Whether moves that give check are never pruned.
+    pub const fn keeps_checks(&self) -> bool {
+        self.tactical_guards || self.keep_checks
     }
 
-    /// The futility margin at `depth` (1-based; the progressive table is
-    /// clamped to its depths).
+    /// Whether any move-level test (the 2.x chain or the victim test) is on.
+    pub const fn move_level(&self) -> bool {
+        self.move_phase() > 0 || self.victim
+    }
+
+    /// The futility margin at `depth` (1-based).
     pub fn margin(&self, depth: i32) -> i32 {
+        let base = FUTILITY_PROGRESSIVE_BASE.get();
+        let capped = depth.clamp(1, PROGRESSIVE_CAP_DEPTH);
         if self.progressive {
-            PROGRESSIVE_MARGINS[(depth.clamp(1, PROGRESSIVE_MARGINS.len() as i32) - 1) as usize]
+            base * capped
+        } else if self.progressive_75 {
+            // Half the base per ply beyond the cap: 675, 750, 825.
+            base * capped + base / 2 * (depth - PROGRESSIVE_CAP_DEPTH).max(0)
         } else {
             FUTILITY_MARGIN_BASE.value_or(self.margin_base())
                 + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin()) * depth
@@ -218,12 +257,7 @@ impl Futility {
 
     /// Futility applies at or below this depth.
     pub fn max_depth(&self) -> i32 {
-        let limit = FUTILITY_MAX_DEPTH.value_or(self.phase_max_depth());
-        if self.progressive {
-            limit.min(PROGRESSIVE_MARGINS.len() as i32)
-        } else {
-            limit
-        }
+        FUTILITY_MAX_DEPTH.value_or(self.phase_max_depth())
     }
 
     /// The depth the move-level test judges a move at: the node's depth, or
@@ -242,9 +276,14 @@ impl Futility {
         static_eval + self.margin(depth) <= alpha
     }
 
+    /// Plan 002's 2.1 gates: no mate score on either side of the window.
+    pub fn window_allows(alpha: i32, beta: i32) -> bool {
+        alpha.abs() < MATE_BOUND && beta.abs() < MATE_BOUND
+    }
+
     /// Whether the node-level test may run (the caller excludes check and PV).
-    pub fn node_applies(&self, depth: i32, alpha: i32) -> bool {
-        self.node_level && depth <= self.max_depth() && alpha.abs() < MATE_BOUND
+    pub fn node_applies(&self, depth: i32, alpha: i32, beta: i32) -> bool {
+        self.node_level && depth <= self.max_depth() && Futility::window_allows(alpha, beta)
     }
 
     /// `futility-victim`'s margin.
@@ -276,7 +315,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return None;
         }
         debug_assert!(!node.in_check && node.static_eval != NO_EVAL, "node futility in check");
-        if !futility.node_applies(node.depth, node.alpha) {
+        if !futility.node_applies(node.depth, node.alpha, node.beta) {
             return None;
         }
         self.stats.techniques.futility.node_attempts += 1;
@@ -304,20 +343,27 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         debug_assert!(!NT::ROOT, "futility at the root");
         // Plan 002's preconditions, common to every move-level test.
-        if node.in_check || !candidate.quiet || candidate.gives_check || candidate.move_number <= 1 {
+        if node.in_check || !candidate.quiet || candidate.move_number <= 1 {
             return false;
         }
         // The PV status the 2.x test is gated on: the node's, or with the
         // effective depth the child's.
         let gated_pv = if futility.effective_depth { candidate.child_is_pv } else { NT::PV };
         let judged_depth = futility.judged_depth(node.depth, candidate.reduction);
-        let phase_applies = futility.move_phase() > 0 && !gated_pv && judged_depth <= futility.max_depth();
+        let phase_applies = futility.move_phase() > 0
+            && !gated_pv
+            && judged_depth <= futility.max_depth()
+            && Futility::window_allows(node.alpha, node.beta);
         let victim_applies = futility.victim && !NT::PV && (VICTIM_MIN_DEPTH..=VICTIM_MAX_DEPTH).contains(&node.depth);
         if !phase_applies && !victim_applies {
             return false;
         }
-        if futility.tactical_guards && (candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move) {
+        let guarded_move = candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move;
+        if futility.tactical_guards && (guarded_move || candidate.gives_check) {
             self.stats.techniques.futility.guarded += 1;
+            return false;
+        }
+        if futility.keep_checks && candidate.gives_check {
             return false;
         }
         debug_assert!(node.static_eval != NO_EVAL, "futility without a static eval");
@@ -348,7 +394,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return false;
         };
 
-        debug_assert!(!node.in_check && candidate.quiet && !candidate.gives_check && candidate.move_number > 1);
+        debug_assert!(!node.in_check && candidate.quiet && candidate.move_number > 1);
         let bucket_depth = match rule {
             Rule::Phase => {
                 debug_assert!(futility.effective_depth || !NT::PV, "parent-gated futility at a PV node");
@@ -460,10 +506,10 @@ mod tests {
         assert_eq!(margins(set(&["futility-2.2"])), [205, 280, 355, 430]);
         assert_eq!(margins(set(&["futility-2.3"])), [205, 280, 355, 430, 505, 580]);
         assert_eq!(margins(set(&["futility-2.4"])), [205, 295, 385, 475, 565, 655]);
-        assert_eq!(margins(set(&["futility-progressive"])), PROGRESSIVE_MARGINS);
-        assert_eq!(PROGRESSIVE_MARGINS, [150, 300, 450, 600, 675, 750, 825]);
+        assert_eq!(margins(set(&["futility-progressive"])), [150, 300, 450, 600, 600, 600, 600]);
+        assert_eq!(margins(set(&["futility-progressive-75"])), [150, 300, 450, 600, 675, 750, 825]);
         // The table replaces the formula at every phase.
-        assert_eq!(margins(set(&["futility-2.4", "futility-progressive"])), PROGRESSIVE_MARGINS);
+        assert_eq!(margins(set(&["futility-2.4", "futility-progressive"])), [150, 300, 450, 600, 600, 600, 600]);
         // futility-node alone is plan 002's 2.1 code: 150 + 60·d to depth 4.
         assert_eq!(margins(set(&["futility-node"])), [210, 270, 330, 390]);
         assert_eq!(set(&["futility-victim"]).victim_margin(), 100);
@@ -479,6 +525,7 @@ mod tests {
         assert_eq!(limit(&["futility-2.4"]), 6);
         assert_eq!(limit(&["futility-progressive"]), 7);
         assert_eq!(limit(&["futility-2.4", "futility-progressive"]), 7);
+        assert_eq!(limit(&["futility-progressive-75"]), 7);
         assert_eq!(limit(&["futility-node"]), 4);
         assert_eq!((VICTIM_MIN_DEPTH, VICTIM_MAX_DEPTH, SAFE_CAPTURE_MAX_DEPTH), (4, 7, 2));
     }
@@ -518,13 +565,14 @@ mod tests {
     }
 
     #[test]
-    fn node_level_needs_depth_and_a_non_mate_alpha() {
+    fn node_level_needs_depth_and_a_window_without_mate_scores() {
         let config = set(&["futility-node"]);
-        assert!(config.node_applies(4, 0));
-        assert!(!config.node_applies(5, 0));
-        assert!(!config.node_applies(2, MATE_BOUND));
-        assert!(!config.node_applies(2, -MATE_BOUND));
-        assert!(!set(&["futility-2.4"]).node_applies(1, 0));
+        assert!(config.node_applies(4, 0, 1));
+        assert!(!config.node_applies(5, 0, 1));
+        assert!(!config.node_applies(2, MATE_BOUND, MATE_BOUND + 1));
+        assert!(!config.node_applies(2, -MATE_BOUND, 0));
+        assert!(!config.node_applies(2, 0, MATE_BOUND));
+        assert!(!set(&["futility-2.4"]).node_applies(1, 0, 1));
     }
 
     #[test]
@@ -567,7 +615,16 @@ mod tests {
         assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin());
         assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.phase_max_depth());
         let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name()).collect();
-        assert_eq!(names, ["FutilityMarginBase", "FutilityMarginDepth", "FutilityMaxDepth", "FutilityVictimMargin"]);
+        assert_eq!(
+            names,
+            [
+                "FutilityMarginBase",
+                "FutilityMarginDepth",
+                "FutilityMaxDepth",
+                "FutilityProgressiveBase",
+                "FutilityVictimMargin"
+            ]
+        );
     }
 
     crate::technique_set!(Baseline, []);
