@@ -256,7 +256,8 @@ pub(crate) struct Node {
     pub in_check: bool,
     /// `NO_EVAL` in check.
     pub static_eval: i32,
-    /// The static eval is above the one two plies earlier.
+    /// The static eval is known and above the one two plies earlier, which
+    /// is known too (plan 002, 3.1).
     pub improving: bool,
     /// The node's depth was extended: it is in check (the check
     /// extension), or the move that led to it was extended (step 11b).
@@ -482,7 +483,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.stack[ply].best_victim = None;
         self.stack[ply + 1].killers = [None; 2];
         let two_plies_back = if ply >= 2 { self.stack[ply - 2].static_eval } else { NO_EVAL };
-        let improving = !in_check && (two_plies_back == NO_EVAL || static_eval > two_plies_back);
+        // Plan 002 (3.1): improving only when both evals are known.
+        let improving = !in_check && two_plies_back != NO_EVAL && static_eval > two_plies_back;
 
         let mut node = Node {
             depth,

@@ -6,34 +6,42 @@
 //! `LateMovePruningCounts`), Stockfish's `moveCountPruning` / `skipQuiets`.
 //!
 //! Phases, side by side:
-//! - `lmp` (plan 002, 3.1): non-PV, not in check, depth ≤ 8. A quiet move
-//!   (neither a capture nor a promotion) that gives no check and is neither
-//!   a killer nor the TT move is skipped when its 1-based move number
-//!   (pruned moves included) exceeds the limit for the depth,
-//!   [`LMP_LIMITS`]: 3, 6, 12, 18, 24, 32, 40, 50 for depths 1-8. When the
-//!   position is not improving (its static eval is not above the one two
-//!   plies earlier) the limit is scaled by ×3/4 in integer arithmetic,
-//!   rounded down: 2, 4, 9, 13, 18, 24, 30, 37.
-//!   Quiet moves that give check are never pruned. The plan does not say
-//!   (Stockfish's and Ethereal's move-count pruning do prune them), but with
-//!   checks pruned the lab's mate-in-two check position
-//!   (`2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w`) is no longer
-//!   found at depth 8 (cp 160 instead of mate 2): this engine orders quiet
-//!   checks by history only, so a mating check can sit past the limit.
+//! - `lmp` (plan 002, 3.1: "Don't prune captures, promotions, or killers"):
+//!   non-PV, not in check, depth ≤ 8, after the first move. A quiet move
+//!   (neither a capture nor a promotion) that is not a killer is skipped
+//!   when its 1-based move number (pruned moves included) exceeds the limit
+//!   for the depth: 3, 6, 12, 18, 24, 32, 40, 50 for depths 1-8 (the
+//!   tunables `MoveCountLimit1`..`MoveCountLimit8`). When the position is
+//!   not improving the limit is scaled by ×3/4 in integer arithmetic,
+//!   rounded down (2, 4, 9, 13, 18, 24, 30, 37). Improving is the plan's:
+//!   true only when both the node's static eval and the one two plies
+//!   earlier are known and the node's is higher; an unknown eval (in check,
+//!   or the root's first plies) means not improving. (The plan's engine
+//!   took an eval of 0 for unknown; here unknown is unknown.) Checks and the
+//!   TT move are prunable, as the plan writes it.
+//! - `lmp-keep-checks` (implies `lmp`; not a plan phase): moves that give
+//!   check and the TT move are never pruned, this repository's guard until
+//!   the plan was read again. (With checks pruned, the lab's mate-in-two
+//!   `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w` is found later:
+//!   this engine orders quiet checks by history only.)
 //! - `lmp-history` (3.2): +5 (`LmpHistoryBonus`) to the limit, after the
 //!   ×3/4 scaling, for moves whose butterfly history is above
-//!   `LmpHistoryThreshold`, 4096 by default: a quarter of the history range
-//!   (±16384), reached only by a move that has cut off repeatedly (a cutoff
-//!   at depth d adds 128·d − 64).
+//!   `LmpHistoryThreshold`. The plan's threshold is 1000 on its engine's
+//!   history scale, which ages at 8192 by halving; this engine's history
+//!   saturates at 16384, so the same share of the range is 2000, the
+//!   default. (A cutoff at depth d adds 128·d − 64 here.)
 //! - `lmp-countermove` (3.3): the countermove is never pruned.
 //! - `lmp-depth-10` (plan 003, 2.1): depths 9 and 10 too, with limits 48 and
-//!   54 ([`LMP_DEPTH_10_LIMITS`]; ×3/4 gives 36 and 40). 48 is below the 50
-//!   of depth 8: those are the plan's numbers and they are kept as written.
+//!   54 (`MoveCountLimit9`, `MoveCountLimit10`, with the plan's SPSA lines:
+//!   `MoveCountLimit9, int, 48, 20, 90, 4, 0.002`; ×3/4 gives 36 and 40).
+//!   48 is below the 50 of depth 8: those are the plan's numbers, kept as
+//!   written. Plan 003 names the limits from depth 3 (its engine did not
+//!   prune at depths 1-2); plan 002 gives limits from depth 1, so every
+//!   depth has one.
 //!
-//! Telemetry: `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1,..,d7,d8+]`, where an
-//! attempt is a move that met every condition but the move number, and the
-//! buckets count cutoffs by depth, the last one depths 8-10 (9 and 10 only
-//! with `lmp-depth-10`, which adds `d9=.. d10=..` to split it). With
+//! Telemetry: `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`
+//! (plan 003's buckets), where an attempt is a move that met every
+//! condition but the move number. `lmp-depth-10` adds `d9=.. d10=..`; with
 //! `lmp-history`, `hist_kept=` counts moves searched only thanks to the
 //! bonus; with `lmp-countermove`, `cm_kept=` countermoves that would have
 //! been pruned.
@@ -48,6 +56,8 @@ technique! {
     /// Which move-count pruning features are on.
     pub struct MoveCountPruning {
         enabled: "lmp" [] "plan 002, 3.1" => "late move pruning with limits 3..50 for depths 1-8";
+        keep_checks: "lmp-keep-checks" ["lmp"] "this repository's guard (not a plan phase)"
+            => "late move pruning never prunes a check or the TT move";
         history_bonus: "lmp-history" ["lmp"] "plan 002, 3.2" => "+5 to the limit for moves with good history";
         keep_countermove: "lmp-countermove" ["lmp"] "plan 002, 3.3" => "never prune the countermove";
         depth_10: "lmp-depth-10" ["lmp"] "plan 003, 2.1" => "late move pruning to depth 10 (limits 48, 54)";
@@ -73,16 +83,42 @@ counters! {
 }
 
 tunables! {
+    list LIMIT_TUNABLES;
+    /// Plan 002 (3.1): the move-count limits for depths 1-8.
+    MOVE_COUNT_LIMIT_1: 3, 1, 8, 1;
+    MOVE_COUNT_LIMIT_2: 6, 2, 12, 1;
+    MOVE_COUNT_LIMIT_3: 12, 5, 24, 1;
+    MOVE_COUNT_LIMIT_4: 18, 8, 34, 2;
+    MOVE_COUNT_LIMIT_5: 24, 10, 45, 2;
+    MOVE_COUNT_LIMIT_6: 32, 13, 60, 3;
+    MOVE_COUNT_LIMIT_7: 40, 17, 75, 3;
+    MOVE_COUNT_LIMIT_8: 50, 21, 92, 4;
+    /// Plan 003 (2.1): depths 9 and 10, with the plan's SPSA lines.
+    MOVE_COUNT_LIMIT_9: 48, 20, 90, 4;
+    MOVE_COUNT_LIMIT_10: 54, 25, 100, 5;
+}
+tunables! {
+    list HISTORY_TUNABLES;
     /// `lmp-history`: moves added to the limit for a move with good history.
     LMP_HISTORY_BONUS: 5, 0, 20, 1;
-    /// `lmp-history`: a move's history must be above this for the bonus.
-    LMP_HISTORY_THRESHOLD: 4096, 0, 16384, 256;
+    /// `lmp-history`: a move's history must be above this for the bonus
+    /// (the plan's 1000 on its engine's scale; see the header).
+    LMP_HISTORY_THRESHOLD: 2000, 0, 16384, 250;
 }
 
-/// Plan 002 (3.1): the move-count limits for depths 1-8.
-pub const LMP_LIMITS: [usize; 8] = [3, 6, 12, 18, 24, 32, 40, 50];
-/// Plan 003 (2.1): the limits for depths 9 and 10.
-pub const LMP_DEPTH_10_LIMITS: [usize; 2] = [48, 54];
+/// The limits by depth, 1-10.
+static LIMITS: [&Tunable; 10] = [
+    &MOVE_COUNT_LIMIT_1,
+    &MOVE_COUNT_LIMIT_2,
+    &MOVE_COUNT_LIMIT_3,
+    &MOVE_COUNT_LIMIT_4,
+    &MOVE_COUNT_LIMIT_5,
+    &MOVE_COUNT_LIMIT_6,
+    &MOVE_COUNT_LIMIT_7,
+    &MOVE_COUNT_LIMIT_8,
+    &MOVE_COUNT_LIMIT_9,
+    &MOVE_COUNT_LIMIT_10,
+];
 /// The ×3/4 scaling of a position that is not improving.
 pub const LMP_NOT_IMPROVING_NUMERATOR: usize = 3;
 pub const LMP_NOT_IMPROVING_DENOMINATOR: usize = 4;
@@ -107,8 +143,7 @@ impl MoveCountPruning {
         if !self.enabled || depth < 1 || depth > self.max_depth() {
             return None;
         }
-        let depth = depth as usize;
-        let base = if depth <= LMP_LIMITS.len() { LMP_LIMITS[depth - 1] } else { LMP_DEPTH_10_LIMITS[depth - 9] };
+        let base = LIMITS[(depth - 1) as usize].get() as usize;
         Some(if improving { base } else { base * LMP_NOT_IMPROVING_NUMERATOR / LMP_NOT_IMPROVING_DENOMINATOR })
     }
 }
@@ -123,7 +158,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return false;
         }
         debug_assert!(!NT::ROOT && candidate.move_number > 1, "move-count pruning at the root or on the first move");
-        if node.in_check || !candidate.quiet || candidate.gives_check || candidate.is_killer || candidate.is_tt_move {
+        if node.in_check || !candidate.quiet || candidate.is_killer {
+            return false;
+        }
+        if config.keep_checks && (candidate.gives_check || candidate.is_tt_move) {
             return false;
         }
         let Some(mut limit) = config.limit(node.depth, node.improving) else {
@@ -199,11 +237,14 @@ impl Technique for MoveCountPruning {
     }
 
     fn tunables(&self) -> Vec<&'static Tunable> {
+        let mut list = Vec::new();
         if self.is_on() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
+            list.extend_from_slice(&LIMIT_TUNABLES[..self.max_depth() as usize]);
         }
+        if self.history_bonus {
+            list.extend_from_slice(HISTORY_TUNABLES);
+        }
+        list
     }
 }
 
@@ -252,7 +293,20 @@ mod tests {
     #[test]
     fn history_bonus_and_threshold() {
         assert_eq!(LMP_HISTORY_BONUS.get(), 5);
-        assert_eq!(LMP_HISTORY_THRESHOLD.get(), 4096);
+        assert_eq!(LMP_HISTORY_THRESHOLD.get(), 2000);
+    }
+
+    #[test]
+    fn limits_are_tunables_with_plan_003s_spsa_lines() {
+        assert_eq!(MOVE_COUNT_LIMIT_9.spsa_line(), "MoveCountLimit9, int, 48, 20, 90, 4, 0.002");
+        assert_eq!(MOVE_COUNT_LIMIT_10.spsa_line(), "MoveCountLimit10, int, 54, 25, 100, 5, 0.002");
+        let names = |features: &[&str]| -> Vec<String> {
+            set(features).tunables().iter().map(|tunable| tunable.name().to_string()).collect()
+        };
+        assert_eq!(names(&["lmp"]).len(), 8);
+        assert_eq!(names(&["lmp-depth-10"]).last().unwrap(), "MoveCountLimit10");
+        assert!(names(&["lmp-history"]).contains(&"LmpHistoryThreshold".to_string()));
+        assert!(names(&[]).is_empty());
     }
 
     #[test]
