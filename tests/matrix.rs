@@ -82,4 +82,50 @@ fn matrix_snapshots() {
         }
     }
     assert!(failed.is_empty(), "snapshots differ or are missing for: {}", failed.join(", "));
+    every_variant_acts_against_its_parent(&variants, &tables);
+}
+
+/// The total of a matrix table: its last line, `total | <nodes>`.
+fn total_nodes(table: &str) -> u64 {
+    let last = table.lines().last().expect("a table");
+    last.rsplit('|').next().unwrap().trim().parse().expect("the total line")
+}
+
+fn search_nodes(name: &str, fen: &str, depth: i32) -> u64 {
+    let search = VARIANT_SEARCHES.iter().find(|(variant, _)| *variant == name).expect("a search").1;
+    let mut searcher = prunelab::search::Searcher::new(HASH_MB);
+    searcher.new_game();
+    let limits = prunelab::search::SearchLimits { depth: Some(depth), ..Default::default() };
+    search(&mut searcher, &prunelab::position::Position::from_fen(fen).unwrap(), &limits).nodes
+}
+
+/// Every variant that adds features searches differently from its parent:
+/// on the node-count suite at depth 10, or, where that does not show it,
+/// at the `[witness]` its file names. Each witness is checked too.
+fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String, String)]) {
+    let total = |name: &str| total_nodes(&tables.iter().find(|(variant, _)| variant == name).unwrap().1);
+    for variant in variants {
+        let (Some(parent), false) = (&variant.file.extends, variant.file.features.is_empty()) else { continue };
+        if let Some(witness) = &variant.file.witness {
+            let (with, without) = (
+                search_nodes(variant.name(), &witness.fen, witness.depth),
+                search_nodes(parent, &witness.fen, witness.depth),
+            );
+            assert_ne!(
+                with,
+                without,
+                "{}: its witness ({} at depth {}) shows no change",
+                variant.name(),
+                witness.fen,
+                witness.depth
+            );
+        } else {
+            assert_ne!(
+                total(variant.name()),
+                total(parent),
+                "{} searches exactly as {parent} on the node-count suite: give its file a [witness] where the plan says it acts",
+                variant.name()
+            );
+        }
+    }
 }

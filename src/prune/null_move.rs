@@ -25,6 +25,12 @@
 //!   node's PV flag). If the verification fails low the node is searched
 //!   normally; otherwise the null score is returned (beta for a mate score).
 //! - `nmp-verify-10` (1.5): the same from depth 10.
+//!
+//!   Neither acts in the plans' depth-10 measurements: from a depth-10
+//!   root, the only node of depth 10 is the root itself (a PV node), and
+//!   deeper nodes exist only through check extensions, so p002-1.4 searches
+//!   exactly as p002-1.3 on the seeds and p002-1.5 almost so. Their
+//!   variants' witnesses are depth-11 and depth-13 searches, where they act.
 //! - `nmp-verify-no-null` (the other reading of 1.4, after Stockfish's
 //!   verification and this repository's until the plan was read again):
 //!   the verification subtree searches without null move. Its node type is

@@ -9,15 +9,34 @@
 //!   move's material balance minus beta exceeds −200; margin 120 cp × depth.
 //! - `nmp-margin-90` (plan 002, 1.1): margin 90 cp × depth.
 //! - `rfp-depth-6` (1.2a): depth ≤ 6.
-//! - `rfp-no-material-gate` (1.2b): no material-balance pre-check.
+//! - `rfp-no-material-gate` (1.2b, "Implementation Option A - Remove the
+//!   check entirely"): no material-balance pre-check. It rarely changes a
+//!   search: the gate refuses only nodes whose material is more than 200
+//!   below beta, where a cutoff needs the eval to exceed the material by
+//!   200 plus the margin. On the plan's own test position
+//!   (`r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4`,
+//!   "Should see fewer nodes with the fix") it adds 576 attempts at depth 8
+//!   and no cutoff, and on seeds.epd at depth 10 none either; the plan's
+//!   premise ("This PREVENTS pruning when we're ahead!") misreads the gate,
+//!   which blocks only when behind. Its variant's witness is a position with
+//!   compensation for material, where it acts.
+//! - `rfp-material-ahead` (1.2b, "Option B - Invert the logic"): prune only
+//!   when the side to move's material balance is ≥ 0. Exclusive with
+//!   Option A.
 //! - `rfp-simple` (1.2c, Publius): evaluate directly, gated instead on the
-//!   side to move having non-pawn material above a zugzwang threshold (more
-//!   than one minor piece: 330 cp); implies 1.2a and 1.2b.
-//! - 1.6: the per-ply margin is the tunable `NullMoveStaticMargin` (50-200).
+//!   side to move's non-pawn material being above the engine's
+//!   `ZUGZWANG_THRESHOLD`; implies 1.2a and 1.2b. The plan names the
+//!   constant without its value; the plans' engine used a rook and a bishop
+//!   (830) for it, the default of `RfpZugzwangThreshold`.
+//! - 1.6: the per-ply margin is the tunable `NullMoveStaticMargin`, range
+//!   50-200 as 1.6's SPSA configuration has it (1.2's note says 50-300).
 //! - `rfp-progressive` (plan 003, 1.2): depth ≤ 8 with the plan's margin
-//!   table 85, 170, 255, 320, 375, 420, 455, 480. The plan also states a
-//!   formula, 255 + (d − 3)·42.5, which gives other numbers (e.g. 297 at
-//!   depth 4, not 320); the table is what the plan measured, so it is used.
+//!   table 85, 170, 255, 320, 375, 420, 455, 480.
+//! - `rfp-progressive-formula` (plan 003, 1.2, its formula): depth ≤ 8,
+//!   85·d to depth 3, then 255 + (d − 3)·42.5 (rounded down): 297, 340,
+//!   382, 425, 467. The plan states both the table and the formula, and
+//!   they disagree from depth 4; 85 is `ReverseFutilityMargin` (plan 003's
+//!   appendix, 50-150). The two readings are exclusive.
 
 use cozy_chess::{Board, Piece};
 
@@ -38,8 +57,14 @@ technique! {
             witness "4k3/PPP5/8/8/8/8/5r2/1K3b2 b - - 0 1" depth 10;
         simple: "rfp-simple" ["rfp-depth-6", "rfp-no-material-gate"] "plan 002, 1.2c (Publius)"
             => "static null move gated on non-pawn material instead of the material check";
+        material_ahead: "rfp-material-ahead" [] "plan 002, 1.2b (Option B)"
+            => "static null move only when materially ahead or equal";
         progressive: "rfp-progressive" [] "plan 003, 1.2" => "static null move to depth 8 with the plan's margin table";
+        progressive_formula: "rfp-progressive-formula" [] "plan 003, 1.2 (its formula)"
+            => "static null move to depth 8 with margins 85 d, then 255 + 42.5 (d - 3)";
     }
+    exclusive "readings of plan 002's 1.2b": ["rfp-no-material-gate", "rfp-material-ahead"];
+    exclusive "readings of plan 003's 1.2": ["rfp-progressive", "rfp-progressive-formula"];
 }
 
 counters! {
@@ -56,8 +81,11 @@ tunables! {
     NULL_MOVE_STATIC_MARGIN: COMPILED.reverse_futility.depth_margin(), 50, 200, 10;
     /// Material balance minus beta must exceed this (the baseline gate).
     RFP_MATERIAL_GATE: -200, -600, 0, 25;
-    /// `rfp-simple`: non-pawn material of the side to move must exceed this.
-    RFP_ZUGZWANG_THRESHOLD: 330, 0, 1000, 25;
+    /// `rfp-simple`: non-pawn material of the side to move must exceed this
+    /// (the plans' engine's ZUGZWANG_THRESHOLD, a rook and a bishop).
+    RFP_ZUGZWANG_THRESHOLD: 830, 0, 1500, 25;
+    /// `rfp-progressive-formula`: the margin per ply to depth 3 (85).
+    REVERSE_FUTILITY_MARGIN: 85, 50, 150, 5;
 }
 
 /// The plan 003 (1.2) margin table for depths 1-8.
@@ -75,7 +103,7 @@ impl ReverseFutility {
 
     /// The deepest depth pruned: 3, 6 from phase 1.2a, 8 with the table.
     pub const fn max_depth(&self) -> i32 {
-        if self.progressive {
+        if self.progressive || self.progressive_formula {
             8
         } else if self.depth_6 {
             6
@@ -84,9 +112,10 @@ impl ReverseFutility {
         }
     }
 
-    /// The baseline's material-balance pre-check, until phase 1.2b.
+    /// The baseline's material-balance pre-check, until phase 1.2b removes
+    /// it (Option A) or replaces it (Option B).
     pub const fn material_gate(&self) -> bool {
-        !self.no_material_gate
+        !self.no_material_gate && !self.material_ahead
     }
 
     /// Phase 1.2c's non-pawn material gate.
@@ -98,6 +127,13 @@ impl ReverseFutility {
     pub fn margin(&self, depth: i32) -> i32 {
         if self.progressive {
             PROGRESSIVE_MARGINS[(depth.clamp(1, 8) - 1) as usize]
+        } else if self.progressive_formula {
+            let base = REVERSE_FUTILITY_MARGIN.get();
+            if depth <= 3 {
+                base * depth
+            } else {
+                base * 3 + base * (depth - 3) / 2
+            }
         } else {
             NULL_MOVE_STATIC_MARGIN.value_or(self.depth_margin()) * depth
         }
@@ -112,6 +148,7 @@ impl ReverseFutility {
             && beta.abs() < MATE_BOUND
             && (!self.material_gate() || material_balance(board, us) - beta > RFP_MATERIAL_GATE.get())
             && (!self.zugzwang_gate() || non_pawn_value(board) > RFP_ZUGZWANG_THRESHOLD.get())
+            && (!self.material_ahead || material_balance(board, us) >= 0)
     }
 }
 
@@ -199,10 +236,28 @@ mod tests {
     }
 
     #[test]
-    fn simple_gate_needs_more_than_a_minor_piece() {
-        let rook = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
-        let knight = Board::from_fen("4k3/8/8/8/8/8/8/N3K3 w - - 0 1", false).unwrap();
-        assert!(set(&["rfp-simple"]).applies(&rook, 5, 0));
-        assert!(!set(&["rfp-simple"]).applies(&knight, 5, -2000));
+    fn simple_gate_needs_more_than_a_rook_and_a_bishop() {
+        let queen = Board::from_fen("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1", false).unwrap();
+        let rook_bishop = Board::from_fen("4k3/8/8/8/8/8/8/R2BK3 w - - 0 1", false).unwrap();
+        assert!(set(&["rfp-simple"]).applies(&queen, 5, 0));
+        assert!(!set(&["rfp-simple"]).applies(&rook_bishop, 5, -2000));
+    }
+
+    #[test]
+    fn option_b_prunes_only_when_ahead_or_equal() {
+        let down_a_pawn = Board::from_fen("4k3/pp6/8/8/8/8/P7/4K3 w - - 0 1", false).unwrap();
+        let level = Board::from_fen("4k3/p7/8/8/8/8/P7/4K3 w - - 0 1", false).unwrap();
+        let ahead = set(&["rfp-material-ahead"]);
+        assert!(!ahead.applies(&down_a_pawn, 2, -500));
+        assert!(ahead.applies(&level, 2, 400));
+        // The baseline gate (balance − beta > −200) would refuse `level` at beta 400.
+        assert!(!set(&[]).applies(&level, 2, 400));
+    }
+
+    #[test]
+    fn the_formula_reading_of_plan_003s_table() {
+        let formula = set(&["rfp-progressive-formula"]);
+        assert_eq!((1..=8).map(|d| formula.margin(d)).collect::<Vec<_>>(), [85, 170, 255, 297, 340, 382, 425, 467]);
+        assert_eq!(formula.max_depth(), 8);
     }
 }

@@ -12,6 +12,9 @@
 //! nodes_pct = [-5, -3]          # depth-10 node change vs the parent, %
 //! "razor.cut%" = [5, 10]        # a telemetry rate over the suite, %
 //! "pvs.re%" = [0, 7]
+//! [witness]                     # optional: where it acts, when the
+//! fen = "4k3/PPP5/8/8/8/8/5r2/1K3b2 b - - 0 1"  # node-count suite at
+//! depth = 8                     # depth 10 does not show it
 //! ```
 //!
 //! A rate claim is named after the engine's telemetry line and key
@@ -47,6 +50,17 @@ pub struct VariantFile {
     /// against the parent, in percent) and telemetry rates such as
     /// `razor.cut%`, each a `[low, high]` range.
     pub expect: Vec<(String, (f64, f64))>,
+    /// A position and depth where the variant's search differs from its
+    /// parent's, for a variant whose effect the node-count suite at depth
+    /// 10 does not show (the matrix test checks it).
+    pub witness: Option<Witness>,
+}
+
+/// A position (FEN) and a depth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Witness {
+    pub fen: String,
+    pub depth: i32,
 }
 
 impl VariantFile {
@@ -64,7 +78,7 @@ impl VariantFile {
 pub const NODES_PCT: &str = "nodes_pct";
 
 /// The keys a variant file may have.
-const KEYS: [&str; 7] = ["name", "description", "extends", "features", "source", "sprt", "expect"];
+const KEYS: [&str; 8] = ["name", "description", "extends", "features", "source", "sprt", "expect", "witness"];
 
 /// Whether `key` names a claim: `nodes_pct` or a telemetry rate
 /// `<subject>.<key>%`.
@@ -148,7 +162,13 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
         }
         Some(other) => bail!("`expect` must be a table of claims, found {}", other.kind()),
     }
+    let witness = match get("witness") {
+        None => None,
+        Some(value @ Value::Table(_)) => Some(parse_witness(value)?),
+        Some(other) => bail!("`witness` must be a table with `fen` and `depth`, found {}", other.kind()),
+    };
     Ok(VariantFile {
+        witness,
         description: optional_string("description")?.unwrap_or_default(),
         extends: optional_string("extends")?,
         features,
@@ -157,6 +177,21 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
         expect,
         name,
     })
+}
+
+fn parse_witness(table: &Value) -> Result<Witness> {
+    let Value::Table(entries) = table else { bail!("`witness` must be a table") };
+    let get = |key: &str| entries.iter().find(|(name, _)| name == key).map(|(_, value)| value);
+    if let Some((key, _)) = entries.iter().find(|(key, _)| key != "fen" && key != "depth") {
+        bail!("witness.{key}: a witness has `fen` and `depth`");
+    }
+    let fen = string(get("fen").ok_or_else(|| anyhow!("witness: missing `fen`"))?, "witness.fen")?;
+    crate::position::Position::from_fen(&fen).map_err(|error| anyhow!("witness.fen: {error}"))?;
+    let depth = match get("depth") {
+        Some(Value::Integer(depth)) if (1..=crate::search::MAX_PLY as i64 - 1).contains(depth) => *depth as i32,
+        _ => bail!("witness.depth must be a whole number from 1 to {}", crate::search::MAX_PLY - 1),
+    };
+    Ok(Witness { fen, depth })
 }
 
 /// Resolves parents, checks every rule, and returns the variants sorted by
@@ -260,6 +295,7 @@ mod tests {
             source: String::new(),
             sprt: None,
             expect: Vec::new(),
+            witness: None,
         }
     }
 
@@ -318,6 +354,11 @@ mod tests {
         assert!(error(&[name.clone(), ("features", Value::Integer(3))]).contains("list of strings"));
         assert!(error(&[("features", Value::Array(vec![]))]).contains("missing `name`"));
         assert!(error(&[name.clone(), ("extend", text("baseline"))]).contains("unknown key `extend`"));
+        let witness = |entries: &[(&str, Value)]| table(entries);
+        let bad_fen = witness(&[("fen", text("8/8/8/8/8/8/8/8 w - - 0 1")), ("depth", Value::Integer(8))]);
+        assert!(error(&[name.clone(), ("witness", bad_fen)]).contains("witness.fen"));
+        let no_depth = witness(&[("fen", text("4k3/8/8/8/8/8/8/4K3 w - - 0 1")), ("depth", Value::Integer(0))]);
+        assert!(error(&[name.clone(), ("witness", no_depth)]).contains("witness.depth"));
         let nan = Value::Array(vec![Value::Float(f64::NAN), Value::Integer(1)]);
         assert!(error(&[name, ("sprt", nan)]).contains("finite number"));
         let broken = Source { path: "variants/x.toml".into(), table: Err("expected `=`".into()) };
