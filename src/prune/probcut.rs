@@ -7,9 +7,17 @@
 //! no statistics), Stockfish's "Step 11. ProbCut".
 //!
 //! Phases, side by side:
-//! - `probcut` (plan 002, phase 5): non-PV, not in check, not in a
-//!   singular-exclusion search (both excluded by the caller), depth ≥ 5
-//!   (`ProbcutMinDepth`), |beta| below the mate bound. With
+//! - `probcut` (plan 003, 3.2: "Cut nodes where shallow search predicts
+//!   fail-high"; plan 002's phase 5.1, "Shallow search to predict deep
+//!   failures", has no more detail): non-PV, not in check, not in a
+//!   singular-exclusion search (both excluded by the caller), depth ≥ 5,
+//!   |beta| below the mate bound; the node itself is searched at depth − 4
+//!   with beta raised by 100 (the plan's `negamax(depth - 4, -beta -
+//!   probcutMargin, -beta)`, read from the node's side: the window (beta,
+//!   beta + 100)); a score ≥ beta + 100 is returned. No move is made and no
+//!   capture chosen: that is the plan's whole description.
+//! - `probcut-sf` (Stockfish's ProbCut, this repository's `probcut` until
+//!   the plan was read again): the same node conditions. With
 //!   `rbeta = beta + 100` (`ProbcutMargin`), every capture (and queen
 //!   promotion, as in Stockfish's capture stage) in MVV-LVA order with
 //!   `SEE ≥ rbeta − static_eval` is played and first checked by a null-window
@@ -20,13 +28,12 @@
 //!   the node returns that score. Like Stockfish, the cut is stored in the
 //!   transposition table as a lower bound at depth − 3 with the capture as
 //!   its move. Stockfish's extra gate (skip when a TT entry of depth ≥
-//!   depth − 3 already scores below rbeta) is not part of the plan and is
-//!   left out.
+//!   depth − 3 already scores below rbeta) is left out.
 //!
 //! Telemetry: `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D
 //! pc_b=[d5-6,d7-8,d9-10,d11+]`: an attempt is a node that met the node
-//! conditions, `moves` counts captures played, `deep` the depth − 4 searches
-//! their quiescence result earned, and the buckets count cutoffs by depth.
+//! conditions, `moves` counts captures played (`probcut-sf`), `deep` the
+//! depth − 4 searches, and the buckets count cutoffs by depth.
 
 use cozy_chess::Board;
 
@@ -39,11 +46,14 @@ use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
 technique! {
-    /// Whether ProbCut is on.
+    /// Which ProbCut is on.
     pub struct ProbCut {
-        enabled: "probcut" [] "plan 002, phase 5"
+        plan: "probcut" [] "plan 003, 3.2 (plan 002, 5.1)"
+            => "a depth - 4 search of the node beating beta + 100 cuts it";
+        stockfish: "probcut-sf" [] "Stockfish"
             => "captures with SEE >= rbeta - eval cut when qsearch and a depth - 4 search beat beta + 100";
     }
+    exclusive "ProbCut styles": ["probcut", "probcut-sf"];
 }
 
 counters! {
@@ -75,7 +85,7 @@ pub const PROBCUT_TT_DEPTH_REDUCTION: i32 = 3;
 
 impl ProbCut {
     pub const fn is_on(&self) -> bool {
-        self.enabled
+        self.plan || self.stockfish
     }
 }
 
@@ -97,6 +107,21 @@ fn bucket(depth: i32) -> usize {
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 10: the score to return when a capture's reduced search proves
     /// the node fails high.
+    /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
+    /// window (beta, rbeta).
+    fn plan_probcut<NT: NodeType>(&mut self, board: &Board, node: &Node, rbeta: i32) -> Option<i32> {
+        self.stats.techniques.probcut.deep_searches += 1;
+        let reduced_depth = node.depth - PROBCUT_DEPTH_REDUCTION.get();
+        let score = self.negamax::<NT::NonPvChild>(board, reduced_depth, node.beta, rbeta, node.ply);
+        if self.aborted || score < rbeta {
+            return None;
+        }
+        let counters = &mut self.stats.techniques.probcut;
+        counters.cutoffs += 1;
+        counters.by_depth[bucket(node.depth)] += 1;
+        Some(score)
+    }
+
     pub(crate) fn probcut<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
         if !T::TECHNIQUES.probcut.is_on() || NT::PV || !probcut_applies(node.depth, node.beta) {
             return None;
@@ -105,8 +130,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
         debug_assert!(self.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
         let (depth, ply) = (node.depth, node.ply);
         let rbeta = probcut_beta(node.beta);
-        let see_threshold = rbeta - node.static_eval;
         self.stats.techniques.probcut.attempts += 1;
+        if T::TECHNIQUES.probcut.plan {
+            return self.plan_probcut::<NT>(board, node, rbeta);
+        }
+        let see_threshold = rbeta - node.static_eval;
 
         // The move loop regenerates this ply's list afterwards, so ProbCut
         // borrows it rather than allocating.
