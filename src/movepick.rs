@@ -29,6 +29,19 @@ pub struct ScoredMove {
     score: i32,
 }
 
+impl ScoredMove {
+    /// The move's ordering score (higher is tried first).
+    pub fn score(&self) -> i32 {
+        self.score
+    }
+
+    /// Lowers the move's ordering score, for a technique's ordering hook
+    /// that moves it back among its kind.
+    pub fn lower_score(&mut self, by: i32) {
+        self.score -= by;
+    }
+}
+
 /// Ordering context: the moves a node already knows to be promising.
 #[derive(Clone, Copy, Default)]
 pub struct OrderingHints {

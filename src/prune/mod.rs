@@ -23,7 +23,8 @@ crate::registry! {
     reverse_futility: ReverseFutility,
     null_move: NullMovePruning,
     probcut: ProbCut,
-    // Step 11, the move loop: move pruning and extensions, in this order.
+    // Step 11, the move loop: ordering, move pruning and extensions, in this order.
+    see_ordering: SeeOrdering,
     move_count: MoveCountPruning,
     history_pruning: HistoryPruning,
     quiet_see: QuietSee,
