@@ -27,6 +27,12 @@
 //! | `futility-progressive` | plan 003, 1.1 | d ≤ 7 | 150·min(d, 4): 150, 300, 450, 600, 600, 600, 600 |
 //! | `futility-progressive-75` | plan 003, "what worked" | d ≤ 7 | 150, 300, 450, 600, 675, 750, 825 |
 //!
+//! The plan's words for each: 2.1 "Add futility pruning with very
+//! conservative margins ... staticEval <= alpha - 150 - 60*depth"; 2.2
+//! "Adjust margins from 150+60*depth to 130+75*depth"; 2.3 "Enable futility
+//! pruning up to depth 6 (from depth 4)"; 2.4 "Adjust to Laser's proven
+//! formula: 115 + 90*depth".
+//!
 //! The 2.x phases are a chain (each implies the one before), at non-PV nodes
 //! only, with 2.1's gates (`abs(alpha)` and `abs(beta)` below the mate
 //! bound, as the plan's code has them): a prunable move is skipped when
@@ -61,7 +67,9 @@
 //!   margins 150, 300, 450, 600, 675, 750, 825. The plan describes 1.1 both
 //!   ways; this is the table this repository used first. The two readings
 //!   are exclusive.
-//! - `futility-effective-depth` (plan 003, phase 2; implies 2.1; the idea of
+//! - `futility-effective-depth` (plan 003, phase 2: "Use (depth - reduction)
+//!   for futility decisions", with "childIsPV = (isPvNode && legalMoveCount
+//!   == 1)"; implies 2.1; the idea of
 //!   Stockfish's `lmrDepth`): the depth limit and the margin are taken at
 //!   the effective depth `max(depth − reduction, 1)`, where `reduction` is
 //!   the late move reduction the move would get, so a late quiet move at a
@@ -69,18 +77,23 @@
 //!   search; the floor of 1 keeps the frontier's margin as the smallest. It is gated on
 //!   the child's PV status (`candidate.child_is_pv`) instead of the node's,
 //!   so later moves of a PV node may be pruned too.
-//! - `futility-tactical-guards` (plan 003; implies 2.1): the TT move, the
+//! - `futility-tactical-guards` (plan 003, "Tactical Guards
+//!   Implementation": "Skip futility if move gives check", "If parent has
+//!   SEE >= 0 captures, limit futility to effectiveDepth <= 2", "Never prune
+//!   TT move, killers, or countermoves"; implies 2.1): the TT move, the
 //!   killers and the countermove are never pruned, nor are moves giving
 //!   check ("Gives-check guard"); and when the side to move has a capture with
 //!   SEE ≥ 0, futility applies only at (effective) depth ≤ 2. That capture
 //!   test generates the captures, so it runs only for a move that would
 //!   otherwise be pruned, and its answer is cached per ply and position.
-//! - `futility-victim` (plan 003, priority 2): extended futility with the
+//! - `futility-victim` (plan 003, priority 2: "staticEval + bestVictimValue +
+//!   margin < alpha", "at depths 4-7"): extended futility with the
 //!   victim's value, at non-PV nodes of depth 4-7: a prunable quiet move is
 //!   skipped when `static_eval + best_victim + margin < alpha`, where
 //!   `best_victim` is the value of the most valuable enemy piece the side to
 //!   move can capture (legal captures; 0 when there is none) and the margin
-//!   is the tunable `FutilityVictimMargin` (100 cp: about a pawn of
+//!   is the tunable `FutilityVictimMargin` (the plan gives none; 100 cp:
+//!   about a pawn of
 //!   positional gain beyond winning that piece). It is independent of the
 //!   2.x chain and may be on alone.
 //!

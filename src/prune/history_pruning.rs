@@ -6,15 +6,20 @@
 //! pruning" does the same with its counter-move and follow-up histories.
 //!
 //! Phases, side by side:
-//! - `history-pruning` (plan 003): non-PV, not in check, depth ≤ 3
+//! - `history-pruning` (plan 003, 3.3: "Prune moves with very negative
+//!   history at shallow depths"; plan 002, 5.2: "Prune moves with
+//!   consistently bad history"): non-PV, not in check, depth ≤ 3
 //!   (`HistoryPruningMaxDepth`). A quiet move (neither a capture nor a
 //!   promotion) that does not give check and is neither a killer nor the TT
 //!   move is skipped when its history is below −`HistoryPruningThreshold`·depth.
-//!   The threshold is 1024 by default: −1024, −2048, −3072 at depths 1-3, so
-//!   at depth 3 a move must sit in the bottom ~19 % of the ±16384 history range;
-//!   a cutoff at depth d moves history by 128·d − 64, so that takes a run of
-//!   failures, not one. The countermove has no exemption (the plan names
-//!   killers and the TT move only).
+//!   The plans give no number and no exemption: the depth limit, the
+//!   threshold and the exemptions (those of move-count pruning's guards, and
+//!   Stockfish's shape, −k·depth) are this file's. The threshold is 1024 by
+//!   default: −1024, −2048, −3072 at depths 1-3, so at depth 3 a move must
+//!   sit in the bottom ~19 % of the ±16384 history range; a cutoff at depth
+//!   d moves history by 128·d − 64, so that takes a run of failures, not
+//!   one. Plan 003's "consider continuation history" is not done: this
+//!   engine has butterfly history only.
 //!
 //! Telemetry: `history_prune: att=X cut=Y cut%=Z.Z% hp_b=[d1,d2,d3]`; an
 //! attempt is a move that met every condition but the history comparison,
@@ -29,7 +34,7 @@ use crate::{counters, technique, tunables};
 technique! {
     /// Whether history pruning is on.
     pub struct HistoryPruning {
-        enabled: "history-pruning" [] "plan 003"
+        enabled: "history-pruning" [] "plan 003, 3.3 (plan 002, 5.2)"
             => "prune quiet moves with history below -threshold * depth at depth <= 3";
     }
 }

@@ -6,16 +6,19 @@
 //! - Baseline: quiet moves from the fourth legal move on, at depth ≥ 3, not
 //!   in check, not killers, not giving check. The reduction is
 //!   `0.75 + ln(depth)·ln(move number) / 2.25`, one ply less at PV nodes.
-//! - `lmr-history` (plan 003, also Stockfish's and Ethereal's history
-//!   term in LMR): the reduction of a reducible move (the baseline's
+//! - `lmr-history` (plan 003, priority 3: "Increase reduction for moves 15+
+//!   with bad history; Add history-based reduction adjustments"; the
+//!   history term is Stockfish's and Ethereal's too): the reduction of a
+//!   reducible move (the baseline's
 //!   conditions decide which moves are reduced) is lowered by
 //!   `history / 8192` (`LmrHistoryDivisor`), rounding toward zero: one ply
 //!   less from +8192, two at the +16384 bound, one more from −8192, two at
 //!   −16384, unchanged in between. A quiet move after the 15th
 //!   (`LmrHistoryLateMove`: move number > 15, pruned moves counted) with
 //!   bad history (< 0) gets one more ply. The result is never below 0 (the
-//!   search also keeps it below the new depth). No counter of its own: the
-//!   baseline's `lmr: reduced=` line shows its effect.
+//!   search also keeps it below the new depth). The divisor is this file's:
+//!   the plan gives no number. Its effect shows in the `lmr: reduced= re=`
+//!   line (the plan's "monitor re-search rate").
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType, Worker};
@@ -27,7 +30,7 @@ technique! {
     /// Which late move reduction features are on (LMR itself is always on:
     /// it is part of the baseline).
     pub struct LateMoveReductions {
-        history: "lmr-history" [] "plan 003" => "LMR adjusted by history, more for late quiets with bad history";
+        history: "lmr-history" [] "plan 003, priority 3" => "LMR adjusted by history, more for late quiets with bad history";
     }
 }
 

@@ -5,7 +5,9 @@
 //!
 //! Phases, side by side:
 //! - Baseline: captures and queen promotions by MVV-LVA.
-//! - `qsearch-tt-first` (plan 003): the TT move, when it is one of the
+//! - `qsearch-tt-first` (plan 003, priority 1: "Don't let queen promotions
+//!   override TT move / Move TT move to absolute front in qsearch"): the TT
+//!   move, when it is one of the
 //!   quiescence moves, always first, ahead of queen promotions; the rest keep
 //!   their MVV-LVA order. A TT move that is not in the quiescence list (a
 //!   quiet move or an under-promotion stored by the main search) is not
@@ -35,7 +37,7 @@ use crate::{counters, technique};
 technique! {
     /// Whether quiescence tries the TT move first.
     pub struct QsearchOrder {
-        tt_move_first: "qsearch-tt-first" [] "plan 003" => "the TT move first in quiescence";
+        tt_move_first: "qsearch-tt-first" [] "plan 003, priority 1" => "the TT move first in quiescence";
     }
 }
 

@@ -7,8 +7,11 @@
 //! - Baseline (the plans' starting point): non-PV, not in check,
 //!   0 < depth ≤ 3, |beta| below the mate bound, and only when the side to
 //!   move's material balance minus beta exceeds −200; margin 120 cp × depth.
-//! - `nmp-margin-90` (plan 002, 1.1): margin 90 cp × depth.
-//! - `rfp-depth-6` (1.2a): depth ≤ 6.
+//! - `nmp-margin-90` (plan 002, 1.1: "Null Move Static Margin ... Reduce
+//!   from 120cp to 90cp"): margin 90 cp × depth. The plan calls reverse
+//!   futility its "null move static margin", hence the feature's name.
+//! - `rfp-depth-6` (1.2a: "Increase static null move pruning from depth <=
+//!   3 to depth <= 6"): depth ≤ 6.
 //! - `rfp-no-material-gate` (1.2b, "Implementation Option A - Remove the
 //!   check entirely"): no material-balance pre-check. It rarely changes a
 //!   search: the gate refuses only nodes whose material is more than 200

@@ -2,8 +2,13 @@
 //! exchange evaluation.
 //!
 //! Phases, side by side:
-//! - `see-prune-conservative` (plan 002, 1.3): skip captures with SEE < −100.
-//! - `see-prune-aggressive` (1.3, aggressive reading): threshold −75.
+//! - `see-prune-conservative` (plan 002, 1.3: "Switch default SEE pruning
+//!   from 'off' to 'conservative' / Conservative uses -100cp threshold"):
+//!   quiescence skips captures with SEE < −100. The plan does not say where
+//!   its engine's SEE pruning runs; its stated purpose ("eliminating clearly
+//!   bad exchanges" among captures) is quiescence's, and that is where.
+//! - `see-prune-aggressive` (1.3's other mode, "aggressive -75cp"): the
+//!   threshold −75.
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 

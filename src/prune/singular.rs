@@ -10,17 +10,20 @@
 //! general test of a move against its siblings.
 //!
 //! Phases, side by side:
-//! - `singular-ext` (plan 003): only the TT move, not at the root, at depth
-//!   ≥ 8 (`SingularMinDepth`), when the TT entry is a lower or exact bound
-//!   from depth ≥ depth − 3, its score is not a mate score, and the node is
-//!   not itself a singular-exclusion search. With
+//! - `singular-ext` (plan 003, priority 4: "Extend singular moves that are
+//!   much better than alternatives"): the plan gives no condition or
+//!   number, so they are Stockfish's. Only the TT move, not at the root, at
+//!   depth ≥ 8 (`SingularMinDepth`), when the TT entry is a lower or exact
+//!   bound from depth ≥ depth − 3, its score is not a mate score, and the
+//!   node is not itself a singular-exclusion search. With
 //!   `singular_beta = tt_score − 2·depth` (`SingularBetaMargin` per ply, the
-//!   plan's margin; Stockfish has used the same 2·depth) and
+//!   margin Stockfish has used) and
 //!   `singular_depth = (depth − 1) / 2`, the node is searched again at
 //!   singular_depth in the null window (singular_beta − 1, singular_beta)
 //!   without the TT move; a fail low (< singular_beta) extends the TT move
-//!   by one ply. The plan has no multi-cut (Stockfish returns singular_beta
-//!   when it is ≥ beta) and no negative extensions; neither is done here.
+//!   by one ply. Stockfish's multi-cut (returning singular_beta when it is
+//!   ≥ beta) and negative extensions are left out: the plan asks for an
+//!   extension only.
 //!   The exclusion search keeps the node type's null-window child type, so
 //!   inside a null-move verification subtree null move stays off.
 //!
@@ -40,7 +43,7 @@ use crate::{counters, technique, tunables};
 technique! {
     /// Whether singular extension is on.
     pub struct SingularExtension {
-        enabled: "singular-ext" [] "plan 003" => "singular extension of the TT move";
+        enabled: "singular-ext" [] "plan 003, priority 4" => "singular extension of the TT move";
     }
 }
 
