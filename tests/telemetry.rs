@@ -1,0 +1,131 @@
+//! The telemetry lines of a razor-r3 build and of `full`, pinned key by key:
+//! the plans' keys first and in the plans' order (plan 000's `razor:`, plan
+//! 003's `fut_b`, `mcp_b`, `asp:`, `null:`, `prune:`, `illegal:`), each value
+//! of the shape the plans print. The searches are the variants' own, from
+//! the same generated technique sets as the variant matrix.
+
+use prunelab::position::Position;
+use prunelab::search::{SearchLimits, Searcher};
+use prunelab::stats::SearchStats;
+
+include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
+
+/// What a value looks like.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// A whole number.
+    Count,
+    /// `12.3%`.
+    Percent,
+    /// `[a,b,...]` with this many whole numbers.
+    Buckets(usize),
+}
+
+fn matches(value: &str, shape: Shape) -> bool {
+    let is_count = |text: &str| !text.is_empty() && text.bytes().all(|byte| byte.is_ascii_digit());
+    match shape {
+        Shape::Count => is_count(value),
+        Shape::Percent => value
+            .strip_suffix('%')
+            .and_then(|number| number.split_once('.'))
+            .is_some_and(|(whole, tenth)| is_count(whole) && tenth.len() == 1 && is_count(tenth)),
+        Shape::Buckets(count) => value
+            .strip_prefix('[')
+            .and_then(|rest| rest.strip_suffix(']'))
+            .is_some_and(|inner| inner.split(',').filter(|item| is_count(item)).count() == count),
+    }
+}
+
+/// Checks that the line of `subject` has exactly these keys, in this order,
+/// with values of these shapes.
+fn assert_line(lines: &[String], subject: &str, keys: &[(&str, Shape)]) {
+    let prefix = format!("{subject}: ");
+    let line = lines
+        .iter()
+        .find(|line| line.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no `{subject}:` line in {lines:#?}"));
+    let fields: Vec<(&str, &str)> = line[prefix.len()..]
+        .split(' ')
+        .map(|field| field.split_once('=').unwrap_or_else(|| panic!("`{field}` is not key=value in `{line}`")))
+        .collect();
+    let found: Vec<&str> = fields.iter().map(|(key, _)| *key).collect();
+    let wanted: Vec<&str> = keys.iter().map(|(key, _)| *key).collect();
+    assert_eq!(found, wanted, "keys of `{line}`");
+    for ((key, value), (_, shape)) in fields.iter().zip(keys) {
+        assert!(matches(value, *shape), "`{key}={value}` in `{line}` is not {shape:?}");
+    }
+}
+
+fn telemetry_of(variant: &str) -> Vec<String> {
+    let variants = prunelab::variants::load().unwrap();
+    let techniques = prunelab::variants::find(&variants, variant).unwrap().techniques;
+    let search = VARIANT_SEARCHES.iter().find(|(name, _)| *name == variant).unwrap().1;
+    let mut total = SearchStats::default();
+    // A middlegame, an endgame and a tactical position, as the plans measure.
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1",
+        "8/5p2/2R2Pk1/5r1p/5P1P/5KP1/8/8 b - - 26 82",
+        "r1b1k2r/pp4pp/3Bpp2/3p4/6q1/8/PQ3PPP/1R2R1K1 w kq - 2 17",
+    ] {
+        let mut searcher = Searcher::new(16);
+        searcher.new_game();
+        let limits = SearchLimits { depth: Some(9), ..Default::default() };
+        total.add(&search(&mut searcher, &Position::from_fen(fen).unwrap(), &limits).stats);
+    }
+    total.report_lines_for(&techniques)
+}
+
+use Shape::{Buckets, Count, Percent};
+
+const RATE: [(&str, Shape); 3] = [("att", Count), ("cut", Count), ("cut%", Percent)];
+
+fn with_rate(more: &[(&'static str, Shape)]) -> Vec<(&'static str, Shape)> {
+    RATE.iter().chain(more).copied().collect()
+}
+
+fn assert_common_lines(lines: &[String]) {
+    assert_line(lines, "asp", &[("att", Count), ("low", Count), ("high", Count)]);
+    assert_line(lines, "illegal", &[("first", Count), ("total", Count)]);
+    assert_line(lines, "null", &with_rate(&[("verify", Count), ("verify_fail", Count)]));
+    assert_line(lines, "rfp", &RATE);
+    assert_line(
+        lines,
+        "fut",
+        &with_rate(&[("fut_b", Buckets(4)), ("fut_eff_b", Buckets(4)), ("guarded", Count), ("capture_limited", Count)]),
+    );
+    assert_line(lines, "mcp", &with_rate(&[("mcp_b", Buckets(4)), ("hist_kept", Count), ("cm_kept", Count)]));
+    assert_line(lines, "prune", &[("fut", Count), ("mcp", Count), ("razor", Count)]);
+    assert_line(lines, "pvs", &[("zw", Count), ("re", Count), ("re%", Percent)]);
+}
+
+#[test]
+fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
+    let lines = telemetry_of("razor-r3");
+    assert_common_lines(&lines);
+    assert_line(
+        &lines,
+        "razor",
+        &with_rate(&[
+            ("razor_b", Buckets(2)),
+            ("tactical", Count),
+            ("tactical%", Percent),
+            ("phase", Count),
+            ("probes", Count),
+            ("confirm%", Percent),
+        ]),
+    );
+}
+
+#[test]
+fn full_prints_every_line_in_the_plans_formats() {
+    let lines = telemetry_of("full");
+    assert_common_lines(&lines);
+    assert!(lines.iter().all(|line| !line.starts_with("razor:")), "full has no razoring: {lines:#?}");
+}
+
+#[test]
+fn the_shapes_refuse_what_they_should() {
+    assert!(matches("12.5%", Percent) && !matches("12%", Percent) && !matches("12.50%", Percent));
+    assert!(matches("[1,2,3,4]", Buckets(4)) && !matches("[1,2,3]", Buckets(4)) && !matches("1,2,3,4", Buckets(4)));
+    assert!(matches("0", Count) && !matches("-1", Count) && !matches("", Count));
+}
