@@ -167,7 +167,13 @@ impl SearchStats {
                 self.tt_cutoffs,
                 self.illegal_tt_moves
             ),
-            format!("cutoffs: total={} {}", self.beta_cutoffs, kinds(&self.cutoffs_by_kind)),
+            // `tt%`: the TT move's share of cutoffs (plan 003's "TT move cutoffs").
+            format!(
+                "cutoffs: total={} {} tt%={}%",
+                self.beta_cutoffs,
+                kinds(&self.cutoffs_by_kind),
+                percent(self.cutoffs_by_kind[CutoffKind::TtMove as usize], self.beta_cutoffs)
+            ),
             format!(
                 "first: cut={} first%={}% {}",
                 self.first_move_cutoffs,

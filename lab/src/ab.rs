@@ -9,15 +9,14 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
+use crate::claims::{self, Evidence, NodeChange};
 use crate::lab::Lab;
-use crate::list::{claim_text, measured_text};
 use crate::nodes::{self, percent_change, NodesArgs};
 use crate::runner::RunArgs;
 use crate::sprt_options::SprtOptions;
 use crate::tactics::{self, TacticsArgs};
-use crate::telemetry::Telemetry;
 use crate::{builder, matches};
-use prunelab::variants::{Variant, NODES_PCT};
+use prunelab::variants::{Claim, Variant};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct AbArgs {
@@ -59,50 +58,17 @@ pub struct AbArgs {
     pub games: u64,
 }
 
-/// A claim set against what was measured.
-fn judge(metric: &str, claim: (f64, f64), measured: Option<f64>) -> String {
-    match measured {
-        None => "not measured".to_string(),
-        Some(value) if value >= claim.0 && value <= claim.1 => {
-            format!("{} (within the claim)", measured_text(metric, value))
-        }
-        Some(value) => format!("{} (outside the claim)", measured_text(metric, value)),
-    }
-}
-
-/// The claims of `variant`, measured where this run can measure them: node
-/// change needs the parent as `reference`; rates come from its telemetry.
-fn claims_section(
-    out: &mut String,
-    variant: &Variant,
-    reference: &str,
-    node_change: Option<f64>,
-    telemetry: &Telemetry,
-) {
+/// The claims of `variant`, each judged on what this run measured.
+fn claims_section(out: &mut String, variant: &Variant, evidence: &Evidence) {
     let parent = variant.file.extends.as_deref().unwrap_or("none");
-    if variant.file.expect.is_empty() {
+    if variant.file.claims.is_empty() {
         writeln!(out, "- `{}` claims nothing (parent `{parent}`; source: {}).", variant.name(), variant.file.source)
             .unwrap();
         return;
     }
-    for (metric, range) in &variant.file.expect {
-        let measured = if metric == NODES_PCT {
-            if parent == reference {
-                judge(metric, *range, node_change)
-            } else {
-                format!("claimed against `{parent}`, not `{reference}`: run `lab ab {parent} {}`", variant.name())
-            }
-        } else {
-            judge(metric, *range, telemetry.rate(metric))
-        };
-        writeln!(
-            out,
-            "- `{}` ({}): {} → measured {measured}",
-            variant.name(),
-            variant.file.source,
-            claim_text(metric, *range)
-        )
-        .unwrap();
+    for claim in &variant.file.claims {
+        let judgement = claims::judge(variant, claim, evidence);
+        writeln!(out, "- `{}` ({}): {} → {judgement}", variant.name(), variant.file.source, claim.text()).unwrap();
     }
 }
 
@@ -173,17 +139,20 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     let tactic_totals = tactics_run.as_ref().map(|(run, _)| tactics::totals(&run.suite, &run.records, &variants));
 
     // The verdict in one table; the sections below give the detail.
-    let node_claim = b.file.expect_nodes_pct().filter(|_| b.file.extends.as_deref() == Some(args.a.as_str())).map_or(
-        "-".to_string(),
-        |range| {
-            let verdict = match node_change {
-                Some(change) if change >= range.0 && change <= range.1 => "holds",
-                Some(_) => "does not hold",
-                None => "not measured",
-            };
-            format!("{:+} to {:+}%: {verdict}", range.0, range.1)
-        },
-    );
+    let evidence_b = Evidence {
+        reference: Some(args.a.as_str()),
+        node_change: node_change.map(|percent| {
+            (NodeChange { percent, interval: None }, format!("{} at depth {}", nodes_run.suite.name, args.depth))
+        }),
+        telemetry: Some(&test.telemetry),
+        solved: Vec::new(),
+    };
+    let node_claim = b
+        .file
+        .claims
+        .iter()
+        .find(|claim| matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)))
+        .map_or("-".to_string(), |claim| format!("{}: {}", claim.text(), claims::judge(b, claim, &evidence_b).word()));
     writeln!(page, "\n| measure | {} | {} | change | claim |", args.a, args.b).unwrap();
     writeln!(page, "|---|---:|---:|---:|---|").unwrap();
     writeln!(
@@ -297,8 +266,12 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     }
 
     writeln!(page, "\n## Claims from the variant files\n").unwrap();
-    claims_section(&mut page, b, &args.a, node_change, &test.telemetry);
-    claims_section(&mut page, a, &args.b, None, &base.telemetry);
+    claims_section(&mut page, b, &evidence_b);
+    claims_section(
+        &mut page,
+        a,
+        &Evidence { reference: Some(args.b.as_str()), telemetry: Some(&base.telemetry), ..Default::default() },
+    );
 
     writeln!(page, "\n## Results\n").unwrap();
     writeln!(page, "- nodes: {}", nodes_run.run_dir.display()).unwrap();

@@ -7,25 +7,6 @@ use clap::Args;
 use crate::builder;
 use crate::lab::Lab;
 
-/// A claim range as the plans write it: a node change is signed, a rate is
-/// a percentage.
-pub fn claim_text(metric: &str, (low, high): (f64, f64)) -> String {
-    if metric == prunelab::variants::NODES_PCT {
-        format!("{metric} {low:+} to {high:+}")
-    } else {
-        format!("{metric} {low} to {high}")
-    }
-}
-
-/// A measured value in the claim's own form.
-pub fn measured_text(metric: &str, value: f64) -> String {
-    if metric == prunelab::variants::NODES_PCT {
-        format!("{value:+.1}")
-    } else {
-        format!("{value:.1}")
-    }
-}
-
 pub fn command(lab: &Lab) -> Result<()> {
     if lab.global.json {
         let rows: Vec<_> = lab
@@ -39,8 +20,8 @@ pub fn command(lab: &Lab) -> Result<()> {
                     "own_features": variant.file.features,
                     "features": variant.features,
                     "source": variant.file.source,
-                    "expect": variant.file.expect.iter().map(|(metric, (low, high))| (metric.clone(), serde_json::json!([low, high]))).collect::<serde_json::Map<_, _>>(),
-                    "sprt": variant.file.sprt.map(|(elo0, elo1)| vec![elo0, elo1]),
+                    "claims": variant.file.claims.iter().map(|claim| serde_json::json!({"key": claim.key(), "claim": claim.text()})).collect::<Vec<_>>(),
+                    "sprt": variant.file.sprt.as_ref().map(|sprt| serde_json::json!({"bounds": [sprt.bounds.0, sprt.bounds.1], "tc": sprt.tc, "hash": sprt.hash_mb})),
                 })
             })
             .collect();
@@ -51,8 +32,7 @@ pub fn command(lab: &Lab) -> Result<()> {
     println!("|---|---|---|---|---|---|");
     for variant in &lab.variants {
         let adds = if variant.file.features.is_empty() { "-".to_string() } else { variant.file.features.join(" ") };
-        let claims: Vec<String> =
-            variant.file.expect.iter().map(|(metric, range)| claim_text(metric, *range)).collect();
+        let claims: Vec<String> = variant.file.claims.iter().map(|claim| claim.text()).collect();
         println!(
             "| {} | {} | {} | {} | {} | {} |",
             variant.name(),
@@ -60,7 +40,13 @@ pub fn command(lab: &Lab) -> Result<()> {
             adds,
             if variant.file.source.is_empty() { "-" } else { &variant.file.source },
             if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
-            variant.file.sprt.map_or("-".to_string(), |(elo0, elo1)| format!("[{elo0}, {elo1}]"))
+            variant.file.sprt.as_ref().map_or("-".to_string(), |sprt| format!(
+                "[{}, {}] at {}{}",
+                sprt.bounds.0,
+                sprt.bounds.1,
+                sprt.tc,
+                sprt.hash_mb.map_or(String::new(), |mb| format!(", Hash {mb}"))
+            ))
         );
     }
     lab.say(&format!("{} variants; `lab list --json` gives every feature each one compiles in", lab.variants.len()));

@@ -8,6 +8,7 @@
 
 mod ab;
 mod builder;
+mod claims;
 mod engine;
 mod lab;
 mod list;

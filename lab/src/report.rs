@@ -13,13 +13,12 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 
+use crate::claims::{self, Evidence, Judgement, NodeChange};
 use crate::lab::Lab;
-use crate::list::{claim_text, measured_text};
 use crate::nodes::{percent_change, NodesRecord};
 use crate::results::{read_records, read_run, runs_of, write_atomically};
 use crate::tactics::TacticsRecord;
 use crate::telemetry::Telemetry;
-use prunelab::variants::NODES_PCT;
 
 /// Where a node count was measured: suite and depth.
 type Setting = (String, u64);
@@ -269,28 +268,29 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
     writeln!(out, "|---|---|---|---:|---|").unwrap();
-    for variant in lab.variants.iter().filter(|variant| !variant.file.expect.is_empty()) {
+    for variant in lab.variants.iter().filter(|variant| !variant.file.claims.is_empty()) {
         let measured = measured_by_variant.get(variant.name());
-        for (metric, range) in &variant.file.expect {
-            let value = measured.and_then(|measured| {
-                if metric == NODES_PCT {
-                    measured.change_vs_parent
-                } else {
-                    measured.telemetry.rate(metric)
-                }
-            });
-            let verdict = match value {
-                None => "not measured",
-                Some(value) if value >= range.0 && value <= range.1 => "holds",
-                Some(_) => "does not hold",
+        let evidence = Evidence {
+            reference: measured.and(variant.file.extends.as_deref()),
+            node_change: measured
+                .and_then(|measured| measured.change_vs_parent)
+                .map(|percent| (NodeChange { percent, interval: None }, "the nodes run of the report".to_string())),
+            telemetry: measured.map(|measured| &measured.telemetry),
+            solved: Vec::new(),
+        };
+        for claim in &variant.file.claims {
+            let judgement = claims::judge(variant, claim, &evidence);
+            let measured = match &judgement {
+                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) => measured.clone(),
+                Judgement::NotMeasured(why) => why.clone(),
             };
             writeln!(
                 out,
-                "| {} | {} | {} | {} | {verdict} |",
+                "| {} | {} | {} | {measured} | {} |",
                 variant.name(),
                 variant.file.source,
-                claim_text(metric, *range),
-                value.map_or("-".to_string(), |value| measured_text(metric, value))
+                claim.text(),
+                judgement.word()
             )
             .unwrap();
         }

@@ -69,6 +69,9 @@ impl Telemetry {
         let (subject, key) = name.strip_suffix('%')?.split_once('.')?;
         let (part, whole) = match (subject, key) {
             ("tt", "hit") => ("hits".to_string(), "probes".to_string()),
+            ("cutoffs", "tt") => ("tt".to_string(), "total".to_string()),
+            ("razor", "tactical") => ("tactical".to_string(), "att".to_string()),
+            ("razor", "confirm") => ("cut".to_string(), "probes".to_string()),
             ("pvs", "re") => ("re".to_string(), "zw".to_string()),
             ("nodes", "qs") => ("qs".to_string(), "total".to_string()),
             (_, key) => {

@@ -179,6 +179,9 @@ fn bad_input_gets_a_clear_error() {
         String::from_utf8_lossy(&missing.stderr)
     );
     let listed = stdout(&lab(&["list"], &dir));
-    assert!(listed.contains("| razor-r1 | p003-3 | razor-r1 | plan 000, R1 | nodes_pct -5 to -3"), "{listed}");
+    assert!(
+        listed.contains("| razor-r1 | p003-3 | razor-r1 | plan 000, R1 | -5% to -3% nodes at depth 10;"),
+        "{listed}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,29 +1,45 @@
 //! Variants: named feature sets in `variants/*.toml`, each optionally
-//! extending a parent, with the plan's source and its claimed effect.
+//! extending a parent (the plans' base: the previous phase), with its source
+//! in the plans and the claims its plan makes for it.
 //!
 //! ```toml
-//! name = "razor-r2"
-//! description = "Razoring R2: tactical guard."
-//! extends = "razor-r1"          # optional parent
-//! features = ["razor-r2"]       # added to the parent's
-//! source = "plan 000, R2"
-//! sprt = [0.0, 5.0]             # optional SPRT bounds from the plan
-//! [expect]                      # optional claims, checked by the lab
-//! nodes_pct = [-5, -3]          # depth-10 node change vs the parent, %
-//! "razor.cut%" = [5, 10]        # a telemetry rate over the suite, %
+//! name = "razor-r1"
+//! description = "Razoring R1 on the plan-003 chain's end."
+//! extends = "p003-3"            # the parent: what it is measured against
+//! features = ["razor-r1"]       # added to the parent's
+//! source = "plan 000, R1"
+//!
+//! [expect]                      # the plan's claims, against the parent
+//! nodes_pct = [-5, -3]          # node change at depth 10, in percent
+//! "razor.cut%" = [5, 10]        # a telemetry rate, in percent
 //! "pvs.re%" = [0, 7]
-//! [witness]                     # optional: where it acts, when the
-//! fen = "4k3/PPP5/8/8/8/8/5r2/1K3b2 b - - 0 1"  # node-count suite at
-//! depth = 8                     # depth 10 does not show it
+//! "wac.solved" = "not-below-parent"
+//!
+//! [sprt]                        # the plan's SPRT for the phase
+//! bounds = [0.0, 5.0]           # normalized Elo
+//! tc = "10+0.1"
+//! hash = 8                      # MiB, when the plan sets it
+//!
+//! [witness]                     # where it acts, when the node-count
+//! fen = "4k3/PPP5/8/8/8/8/5r2/1K3b2 b - - 0 1"  # suite at depth 10
+//! depth = 8                     # does not show it
 //! ```
 //!
-//! A rate claim is named after the engine's telemetry line and key
-//! (`info string razor: att=.. cut=.. cut%=..` gives `razor.cut%`).
+//! Claims (`[expect]`):
+//! - `nodes_pct = [low, high]`: the node change at depth 10 against the
+//!   parent, in percent (the range the plan gives);
+//! - `nodes = "fewer" | "more" | "similar"`: the direction, where the plan
+//!   gives only a direction ("similar": within ±2%);
+//! - `"<line>.<key>%" = [low, high]`: a telemetry rate in percent, named
+//!   after the engine's `info string <line>: ... <key>%=` (`razor.cut%`);
+//! - `"<suite>.solved" = "not-below-parent"`: the tactical suite (`wac`,
+//!   `arasan`, `zugzwang`) is solved at least as often as by the parent
+//!   ("no zugzwang failures", "fewer tactical misses").
 //!
 //! build.rs reads the files (see [`source`]); [`load`] turns what it read
 //! into variant files and resolves them, refusing with a message naming the
-//! culprit: a malformed file or claim, a missing parent, a cycle, an unknown
-//! feature (listing the valid ones), an exclusive combination, and a
+//! culprit: a malformed file, claim or SPRT, a missing parent, a cycle, an
+//! unknown feature (listing the valid ones), an exclusive combination, and a
 //! duplicate name.
 
 pub mod source;
@@ -45,15 +61,94 @@ pub struct VariantFile {
     pub extends: Option<String>,
     pub features: Vec<String>,
     pub source: String,
-    pub sprt: Option<(f64, f64)>,
-    /// The claimed effects, sorted by key: `nodes_pct` (depth-10 node change
-    /// against the parent, in percent) and telemetry rates such as
-    /// `razor.cut%`, each a `[low, high]` range.
-    pub expect: Vec<(String, (f64, f64))>,
+    /// The plan's SPRT for this phase.
+    pub sprt: Option<SprtPlan>,
+    /// The plan's claims, in file order.
+    pub claims: Vec<Claim>,
     /// A position and depth where the variant's search differs from its
     /// parent's, for a variant whose effect the node-count suite at depth
     /// 10 does not show (the matrix test checks it).
     pub witness: Option<Witness>,
+}
+
+/// A plan's SPRT for a phase: normalized-Elo bounds, time control, hash.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtPlan {
+    pub bounds: (f64, f64),
+    /// `base+increment` in seconds, as the plans write it: `10+0.1`.
+    pub tc: String,
+    pub hash_mb: Option<u32>,
+}
+
+/// Which way the node count goes, where a plan gives only that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Fewer,
+    More,
+    Similar,
+}
+
+/// "Similar" node counts differ by at most this much, in percent.
+pub const SIMILAR_NODES_PCT: f64 = 2.0;
+
+impl Direction {
+    /// Whether a node change (in percent) goes this way.
+    pub fn holds_for(self, change_pct: f64) -> bool {
+        match self {
+            Direction::Fewer => change_pct < 0.0,
+            Direction::More => change_pct > 0.0,
+            Direction::Similar => change_pct.abs() <= SIMILAR_NODES_PCT,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Fewer => "fewer",
+            Direction::More => "more",
+            Direction::Similar => "similar",
+        }
+    }
+}
+
+/// One claim of a plan about a variant, against its parent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Claim {
+    /// `nodes_pct`: the node change at depth 10, in percent.
+    NodeChange { low: f64, high: f64 },
+    /// `nodes`: the node change's direction.
+    NodeDirection(Direction),
+    /// A telemetry rate in percent: `line` and `key` of `<line>.<key>%`.
+    Rate { line: String, key: String, low: f64, high: f64 },
+    /// The suite is solved at least as often as by the parent.
+    SolvedNotBelowParent { suite: String },
+}
+
+/// The tactical suites a solved claim may name.
+pub const CLAIM_SUITES: [&str; 3] = ["wac", "arasan", "zugzwang"];
+
+impl Claim {
+    /// The claim's key in `[expect]`.
+    pub fn key(&self) -> String {
+        match self {
+            Claim::NodeChange { .. } => NODES_PCT.to_string(),
+            Claim::NodeDirection(_) => NODES.to_string(),
+            Claim::Rate { line, key, .. } => format!("{line}.{key}%"),
+            Claim::SolvedNotBelowParent { suite } => format!("{suite}.solved"),
+        }
+    }
+
+    /// What the claim says, for verdicts and lists.
+    pub fn text(&self) -> String {
+        match self {
+            Claim::NodeChange { low, high } => format!("{low:+}% to {high:+}% nodes at depth 10"),
+            Claim::NodeDirection(Direction::Similar) => {
+                format!("similar nodes at depth 10 (within ±{SIMILAR_NODES_PCT}%)")
+            }
+            Claim::NodeDirection(direction) => format!("{} nodes at depth 10", direction.name()),
+            Claim::Rate { line, key, low, high } => format!("{line} {key}% between {low}% and {high}%"),
+            Claim::SolvedNotBelowParent { suite } => format!("{suite} solved no less often than by the parent"),
+        }
+    }
 }
 
 /// A position (FEN) and a depth.
@@ -63,32 +158,91 @@ pub struct Witness {
     pub depth: i32,
 }
 
-impl VariantFile {
-    /// The claimed depth-10 node change against the parent, in percent.
-    pub fn expect_nodes_pct(&self) -> Option<(f64, f64)> {
-        self.claim(NODES_PCT)
-    }
-
-    pub fn claim(&self, metric: &str) -> Option<(f64, f64)> {
-        self.expect.iter().find(|(name, _)| name == metric).map(|(_, range)| *range)
-    }
-}
-
-/// The node-change claim's key in `[expect]`.
+/// The node-change claims' keys in `[expect]`.
 pub const NODES_PCT: &str = "nodes_pct";
+pub const NODES: &str = "nodes";
 
 /// The keys a variant file may have.
 const KEYS: [&str; 8] = ["name", "description", "extends", "features", "source", "sprt", "expect", "witness"];
 
-/// Whether `key` names a claim: `nodes_pct` or a telemetry rate
-/// `<subject>.<key>%`.
-fn is_claim_key(key: &str) -> bool {
-    let is_word = |word: &str| !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    key == NODES_PCT
-        || key
-            .strip_suffix('%')
-            .and_then(|rate| rate.split_once('.'))
-            .is_some_and(|(subject, name)| is_word(subject) && is_word(name))
+fn is_word(word: &str) -> bool {
+    !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn range(value: &Value, what: &str) -> Result<(f64, f64)> {
+    let (low, high) = number_pair(value, what)?;
+    if low > high {
+        bail!("{what}: the range [{low}, {high}] is upside down");
+    }
+    Ok((low, high))
+}
+
+/// One `[expect]` entry as a claim.
+fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
+    let what = format!("expect.{key}");
+    if key == NODES_PCT {
+        let (low, high) = range(value, &what)?;
+        return Ok(Claim::NodeChange { low, high });
+    }
+    if key == NODES {
+        let direction = match value {
+            Value::String(text) if text == "fewer" => Direction::Fewer,
+            Value::String(text) if text == "more" => Direction::More,
+            Value::String(text) if text == "similar" => Direction::Similar,
+            _ => bail!("{what} must be \"fewer\", \"more\" or \"similar\""),
+        };
+        return Ok(Claim::NodeDirection(direction));
+    }
+    if let Some(suite) = key.strip_suffix(".solved") {
+        if !CLAIM_SUITES.contains(&suite) {
+            bail!("{what}: the suite must be one of {}", CLAIM_SUITES.join(", "));
+        }
+        return match value {
+            Value::String(text) if text == "not-below-parent" => {
+                Ok(Claim::SolvedNotBelowParent { suite: suite.to_string() })
+            }
+            _ => bail!("{what} must be \"not-below-parent\""),
+        };
+    }
+    if let Some((line, rate_key)) = key.strip_suffix('%').and_then(|rate| rate.split_once('.')) {
+        if is_word(line) && is_word(rate_key) {
+            let (low, high) = range(value, &what)?;
+            if low < 0.0 || high > 100.0 {
+                bail!("{what}: a rate is a percentage, 0 to 100");
+            }
+            return Ok(Claim::Rate { line: line.to_string(), key: rate_key.to_string(), low, high });
+        }
+    }
+    bail!(
+        "{what}: a claim is `nodes_pct`, `nodes`, a telemetry rate such as `\"razor.cut%\"` or a suite's \
+         `\"wac.solved\"`"
+    )
+}
+
+/// `[sprt]`: bounds, time control, hash.
+fn parse_sprt(value: &Value) -> Result<SprtPlan> {
+    let Value::Table(entries) = value else { bail!("`sprt` must be a table with `bounds` and `tc`") };
+    let get = |key: &str| entries.iter().find(|(name, _)| name == key).map(|(_, value)| value);
+    if let Some((key, _)) = entries.iter().find(|(key, _)| !["bounds", "tc", "hash"].contains(&key.as_str())) {
+        bail!("sprt.{key}: an SPRT has `bounds`, `tc` and `hash`");
+    }
+    let bounds = number_pair(get("bounds").ok_or_else(|| anyhow!("sprt: missing `bounds`"))?, "sprt.bounds")?;
+    if bounds.0 >= bounds.1 {
+        bail!("sprt.bounds: [{}, {}] must have ELO0 below ELO1", bounds.0, bounds.1);
+    }
+    let tc = string(get("tc").ok_or_else(|| anyhow!("sprt: missing `tc`"))?, "sprt.tc")?;
+    let positive = |text: &str, allow_zero: bool| {
+        text.parse::<f64>().is_ok_and(|x| x.is_finite() && (x > 0.0 || allow_zero && x == 0.0))
+    };
+    if !tc.split_once('+').is_some_and(|(base, increment)| positive(base, false) && positive(increment, true)) {
+        bail!("sprt.tc: '{tc}' is not base+increment in seconds, such as 10+0.1");
+    }
+    let hash_mb = match get("hash") {
+        None => None,
+        Some(Value::Integer(mb)) if (1..=65536).contains(mb) => Some(*mb as u32),
+        Some(_) => bail!("sprt.hash must be a whole number of MiB from 1 to 65536"),
+    };
+    Ok(SprtPlan { bounds, tc, hash_mb })
 }
 
 /// A variant with its parent chain resolved.
@@ -145,22 +299,16 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
         }
         Some(other) => bail!("`features` must be a list of strings, found {}", other.kind()),
     };
-    let mut expect = Vec::new();
-    match get("expect") {
-        None => {}
+    let claims = match get("expect") {
+        None => Vec::new(),
         Some(Value::Table(claims)) => {
-            for (key, value) in claims {
-                if !is_claim_key(key) {
-                    bail!("expect.{key}: a claim is `nodes_pct` or a telemetry rate such as `\"razor.cut%\"`");
-                }
-                let (low, high) = number_pair(value, &format!("expect.{key}"))?;
-                if low > high {
-                    bail!("expect.{key}: the range [{low}, {high}] is upside down");
-                }
-                expect.push((key.clone(), (low, high)));
-            }
+            claims.iter().map(|(key, value)| parse_claim(key, value)).collect::<Result<Vec<_>>>()?
         }
         Some(other) => bail!("`expect` must be a table of claims, found {}", other.kind()),
+    };
+    let node_claims = claims.iter().filter(|claim| matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)));
+    if node_claims.count() > 1 {
+        bail!("expect: `nodes_pct` and `nodes` both claim the node change; keep one");
     }
     let witness = match get("witness") {
         None => None,
@@ -173,8 +321,8 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
         extends: optional_string("extends")?,
         features,
         source: optional_string("source")?.unwrap_or_default(),
-        sprt: get("sprt").map(|value| number_pair(value, "sprt")).transpose()?,
-        expect,
+        sprt: get("sprt").map(parse_sprt).transpose()?,
+        claims,
         name,
     })
 }
@@ -294,7 +442,7 @@ mod tests {
             features: features.iter().map(|f| f.to_string()).collect(),
             source: String::new(),
             sprt: None,
-            expect: Vec::new(),
+            claims: Vec::new(),
             witness: None,
         }
     }
@@ -331,25 +479,56 @@ mod tests {
 
     #[test]
     fn files_parse_with_their_claims() {
-        let claims = table(&[("nodes_pct", pair(-5, -3)), ("razor.cut%", pair(5, 10))]);
+        let claims = table(&[
+            ("nodes_pct", pair(-5, -3)),
+            ("razor.cut%", pair(5, 10)),
+            ("zugzwang.solved", text("not-below-parent")),
+        ]);
+        let sprt = table(&[
+            ("bounds", Value::Array(vec![Value::Integer(0), Value::Float(5.0)])),
+            ("tc", text("10+0.1")),
+            ("hash", Value::Integer(8)),
+        ]);
         let parsed = parse_table(&table(&[
             ("name", text("x")),
             ("extends", text("baseline")),
             ("features", Value::Array(vec![text("lmp")])),
-            ("sprt", Value::Array(vec![Value::Integer(0), Value::Float(5.0)])),
+            ("sprt", sprt),
             ("expect", claims),
         ]))
         .unwrap();
-        assert_eq!(parsed.sprt, Some((0.0, 5.0)));
-        assert_eq!(parsed.expect_nodes_pct(), Some((-5.0, -3.0)));
-        assert_eq!(parsed.claim("razor.cut%"), Some((5.0, 10.0)));
+        assert_eq!(parsed.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "10+0.1".into(), hash_mb: Some(8) }));
+        assert_eq!(
+            parsed.claims,
+            [
+                Claim::NodeChange { low: -5.0, high: -3.0 },
+                Claim::Rate { line: "razor".into(), key: "cut".into(), low: 5.0, high: 10.0 },
+                Claim::SolvedNotBelowParent { suite: "zugzwang".into() },
+            ]
+        );
+        assert_eq!(parsed.claims[1].key(), "razor.cut%");
+        let direction = parse_table(&table(&[("name", text("y")), ("expect", table(&[("nodes", text("more"))]))]));
+        assert_eq!(direction.unwrap().claims, [Claim::NodeDirection(Direction::More)]);
+        assert!(Direction::Similar.holds_for(-1.9) && !Direction::Similar.holds_for(2.1));
+        assert!(Direction::Fewer.holds_for(-0.1) && !Direction::Fewer.holds_for(0.0));
     }
 
     #[test]
     fn malformed_files_are_refused_with_the_reason() {
         let error = |entries: &[(&str, Value)]| parse_table(&table(entries)).unwrap_err().to_string();
         let name = ("name", text("x"));
-        assert!(error(&[name.clone(), ("expect", table(&[("nodes", pair(1, 2))]))]).contains("expect.nodes"));
+        assert!(error(&[name.clone(), ("expect", table(&[("nodez", pair(1, 2))]))]).contains("expect.nodez"));
+        assert!(error(&[name.clone(), ("expect", table(&[("nodes", text("less"))]))]).contains("\"fewer\""));
+        let both = table(&[("nodes", text("more")), ("nodes_pct", pair(1, 2))]);
+        assert!(error(&[name.clone(), ("expect", both)]).contains("keep one"));
+        assert!(error(&[name.clone(), ("expect", table(&[("chess960.solved", text("not-below-parent"))]))])
+            .contains("suite must be"));
+        assert!(error(&[name.clone(), ("expect", table(&[("razor.cut%", pair(5, 200))]))]).contains("0 to 100"));
+        let bad_tc = table(&[("bounds", pair(0, 5)), ("tc", text("10"))]);
+        assert!(error(&[name.clone(), ("sprt", bad_tc)]).contains("base+increment"));
+        let upside_down = table(&[("bounds", pair(5, 0)), ("tc", text("10+0.1"))]);
+        assert!(error(&[name.clone(), ("sprt", upside_down)]).contains("ELO0 below ELO1"));
+        assert!(error(&[name.clone(), ("sprt", pair(0, 5))]).contains("`sprt` must be a table"));
         assert!(error(&[name.clone(), ("expect", table(&[("nodes_pct", pair(2, 1))]))]).contains("upside down"));
         assert!(error(&[name.clone(), ("features", Value::Integer(3))]).contains("list of strings"));
         assert!(error(&[("features", Value::Array(vec![]))]).contains("missing `name`"));
@@ -360,7 +539,7 @@ mod tests {
         let no_depth = witness(&[("fen", text("4k3/8/8/8/8/8/8/4K3 w - - 0 1")), ("depth", Value::Integer(0))]);
         assert!(error(&[name.clone(), ("witness", no_depth)]).contains("witness.depth"));
         let nan = Value::Array(vec![Value::Float(f64::NAN), Value::Integer(1)]);
-        assert!(error(&[name, ("sprt", nan)]).contains("finite number"));
+        assert!(error(&[name, ("sprt", table(&[("bounds", nan), ("tc", text("10+0.1"))]))]).contains("finite number"));
         let broken = Source { path: "variants/x.toml".into(), table: Err("expected `=`".into()) };
         assert!(parse_sources(&[broken]).unwrap_err().to_string().contains("variants/x.toml: not valid TOML"));
     }
