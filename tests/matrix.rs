@@ -65,6 +65,20 @@ fn matrix_snapshots() {
         tables
     });
 
+    // A reviewer's summary first (variant, total nodes, positions moved,
+    // best moves changed), then insta's diffs of each snapshot.
+    let diffs: Vec<_> = tables
+        .iter()
+        .map(|(name, table)| {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots").join(format!("{name}.snap"));
+            let before = std::fs::read_to_string(path).ok();
+            prunelab::matrix::diff_tables(name, before.as_deref(), Some(table))
+        })
+        .collect();
+    if diffs.iter().any(|diff| diff.changed()) {
+        eprintln!("\nThe variant matrix moved:\n\n{}", prunelab::matrix::diff_summary(&diffs));
+    }
+
     // Check every snapshot before failing, so one run shows every diff.
     let mut failed = Vec::new();
     for (name, table) in &tables {
