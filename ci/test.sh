@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 # without LTO, and with debug assertions, so the plans' guards (debug
 # assertions in the hooks) are checked by every search of every test.
 cargo test --workspace --profile ci
+# The trace feature (lab blame): a traced search visits the untraced nodes.
+cargo test --profile ci -p prunelab --features trace --test trace
 # The engine's rust-version is true for the committed lockfile.
 bash ci/msrv.sh
 # Every feature builds on its own; exclusive combinations are refused.

@@ -19,6 +19,7 @@ pub mod see;
 pub mod stats;
 pub mod techniques;
 pub mod time;
+pub mod trace;
 pub mod tt;
 pub mod tune;
 pub mod uci;

@@ -28,6 +28,7 @@ use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
+use crate::trace::{TraceEvent, TraceKind, Tracer};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
 pub const MAX_PLY: usize = 128;
@@ -78,6 +79,8 @@ pub struct SearchResult {
     pub depth: i32,
     pub nodes: u64,
     pub stats: SearchStats,
+    /// The decisions along the traced line (`trace` builds only).
+    pub trace: Vec<TraceEvent>,
 }
 
 /// `cp N` or `mate N` as UCI wants it.
@@ -145,14 +148,26 @@ pub struct Searcher {
     tt: TranspositionTable,
     history: Box<History>,
     counter_moves: Box<CounterMoves>,
+    tracer: Tracer,
 }
 
 impl Searcher {
     pub fn new(hash_mb: usize) -> Self {
-        Searcher { tt: TranspositionTable::new(hash_mb), history: History::new(), counter_moves: CounterMoves::new() }
+        Searcher {
+            tt: TranspositionTable::new(hash_mb),
+            history: History::new(),
+            counter_moves: CounterMoves::new(),
+            tracer: Tracer::new(),
+        }
     }
 
     /// Resizes (and so clears) the transposition table.
+    /// Traces `line` (moves from the root) in the next searches: a `trace`
+    /// build records the decisions along it in `SearchResult::trace`.
+    pub fn set_trace_line(&mut self, line: Vec<Move>) {
+        self.tracer.set_line(line);
+    }
+
     /// Fails, keeping the table it has, when the memory cannot be had.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.tt = TranspositionTable::try_new(mb)?;
@@ -193,6 +208,7 @@ impl Searcher {
             tt: &mut self.tt,
             history: &mut self.history,
             counter_moves: &mut self.counter_moves,
+            tracer: &mut self.tracer,
             limits,
             stop,
             started: Instant::now(),
@@ -295,6 +311,7 @@ pub(crate) struct Worker<'a, T: TechniqueSet> {
     pub tt: &'a mut TranspositionTable,
     pub history: &'a mut History,
     pub counter_moves: &'a mut CounterMoves,
+    pub tracer: &'a mut Tracer,
     pub limits: &'a SearchLimits,
     pub stop: &'a AtomicBool,
     pub started: Instant,
@@ -326,6 +343,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             depth: 0,
             nodes: 0,
             stats: SearchStats::default(),
+            trace: Vec::new(),
         };
         if root_moves.is_empty() {
             result.score = if root.checkers().is_empty() { 0 } else { -MATE };
@@ -336,6 +354,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut previous_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
+            self.tracer.start_iteration(depth);
             let score = self.aspiration(root, depth, previous_score);
             if self.aborted {
                 break;
@@ -362,6 +381,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         result.nodes = self.stats.nodes;
         result.stats = self.stats.clone();
+        result.trace = self.tracer.take_events();
         result
     }
 
@@ -472,6 +492,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if let (false, None, Some(hit)) = (NT::PV, excluded_move, tt_hit) {
             if hit.depth >= depth && tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
+                if self.traces(ply) {
+                    let detail = format!(
+                        "{:?} bound {} from depth {} (window {alpha}, {beta})",
+                        hit.bound, hit.score, hit.depth
+                    );
+                    self.trace(ply, depth, TraceKind::TtCutoff, "search", "baseline", detail);
+                }
                 return hit.score;
             }
         }
@@ -610,6 +637,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
             };
             self.hash_path.pop();
             searched_moves += 1;
+            if self.traces_move(ply, mv) {
+                let reduced = if searched_moves > 1 { candidate.reduction.min(new_depth - 1).max(0) } else { 0 };
+                let detail = format!(
+                    "move {} searched to depth {new_depth} (first reduced by {reduced}), window ({alpha}, {beta}): score {score}",
+                    candidate.move_number
+                );
+                self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", detail);
+            }
 
             // Step 11d. Update the best move.
             if self.aborted {
@@ -628,6 +663,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 }
                 if score >= beta {
                     self.record_cutoff(board, mv, kind, depth, ply, &moves[..picked - 1], searched_moves == 1);
+                    if self.traces(ply) {
+                        self.trace_cut_before(board, ply, depth, mv, score, &moves[..picked]);
+                    }
                     break;
                 }
             }
@@ -744,6 +782,22 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
+    /// Traces a beta cutoff at a node of the traced line that came before
+    /// the line's move was picked (`tried`: the moves picked so far).
+    fn trace_cut_before(&mut self, board: &Board, ply: usize, depth: i32, mv: Move, score: i32, tried: &[ScoredMove]) {
+        let Some(line_move) = self.traced_move(ply) else { return };
+        if tried.iter().any(|entry| entry.mv == line_move) {
+            return;
+        }
+        let detail = format!(
+            "{} cut off at move {} (score {score}) before the line's {}",
+            crate::position::move_to_uci(board, mv),
+            tried.len(),
+            crate::position::move_to_uci(board, line_move)
+        );
+        self.trace(ply, depth, TraceKind::CutBefore, "search", "baseline", detail);
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1];
         let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -799,6 +853,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if let (false, Some(hit)) = (NT::PV, tt_hit) {
             if tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
+                if self.traces(ply) {
+                    let detail = format!("quiescence: {:?} bound {} (window {alpha}, {beta})", hit.bound, hit.score);
+                    self.trace(ply, 0, TraceKind::TtCutoff, "search", "baseline", detail);
+                }
                 return hit.score;
             }
         }
@@ -808,12 +866,25 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let original_alpha = alpha;
         let mut best_score = if in_check { -INFINITY } else { static_eval };
         if best_score >= beta {
+            if self.traces(ply) {
+                let detail = format!("quiescence stands pat: static eval {best_score} >= beta {beta}");
+                self.trace(ply, 0, TraceKind::StandPat, "search", "baseline", detail);
+            }
             return best_score;
+        }
+        if !in_check && self.traces(ply) {
+            if let Some(line_move) = self.traced_move(ply).filter(|&mv| is_quiet(board, mv)) {
+                let detail = format!(
+                    "quiescence tries captures and queen promotions only: the line's quiet {} is not searched",
+                    crate::position::move_to_uci(board, line_move)
+                );
+                self.trace(ply, 0, TraceKind::MoveSkipped, "search", "baseline", detail);
+            }
         }
         alpha = alpha.max(best_score);
         let phase = game_phase(board);
         if !in_check {
-            if let Some(score) = self.prune_qnode::<NT>(board, static_eval, alpha, phase) {
+            if let Some(score) = self.prune_qnode::<NT>(board, ply, static_eval, alpha, phase) {
                 return score;
             }
         }
@@ -835,7 +906,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
             let is_quiet_check = kind == MoveKind::Quiet;
-            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, mv, static_eval, alpha, phase) {
+            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, mv, static_eval, alpha, phase) {
                 continue;
             }
             let mut child = board.clone();

@@ -170,6 +170,7 @@ pub(crate) trait Hooks {
     fn prune_qnode<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
+        ply: usize,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
@@ -192,6 +193,7 @@ pub(crate) trait Hooks {
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
+        ply: usize,
         mv: Move,
         stand_pat: i32,
         alpha: i32,
@@ -439,14 +441,15 @@ macro_rules! registry {
             pub(crate) fn prune_qnode<NT: $crate::search::NodeType>(
                 &mut self,
                 board: &$crate::cozy_chess::Board,
+                ply: usize,
                 stand_pat: i32,
                 alpha: i32,
                 phase: i32,
             ) -> Option<i32> {
                 $(
-                    if let Some(score) =
-                        <$module::$name as $crate::techniques::Hooks>::prune_qnode::<T, NT>(self, board, stand_pat, alpha, phase)
-                    {
+                    if let Some(score) = <$module::$name as $crate::techniques::Hooks>::prune_qnode::<T, NT>(
+                        self, board, ply, stand_pat, alpha, phase,
+                    ) {
                         return Some(score);
                     }
                 )*
@@ -468,13 +471,14 @@ macro_rules! registry {
             pub(crate) fn prunes_capture<NT: $crate::search::NodeType>(
                 &mut self,
                 board: &$crate::cozy_chess::Board,
+                ply: usize,
                 mv: $crate::cozy_chess::Move,
                 stand_pat: i32,
                 alpha: i32,
                 phase: i32,
             ) -> bool {
                 false $( || <$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
-                    self, board, mv, stand_pat, alpha, phase,
+                    self, board, ply, mv, stand_pat, alpha, phase,
                 ) )*
             }
         }

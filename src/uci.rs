@@ -127,6 +127,9 @@ pub enum Command {
     Display,
     /// `eval`: print the static evaluation.
     Eval,
+    /// `trace [moves...]`: record the search's decisions along this line
+    /// from the current position (a `trace` build; none: stop tracing).
+    Trace(Vec<String>),
 }
 
 /// A `setoption` whose name and value are known to be valid.
@@ -173,6 +176,7 @@ impl Command {
             "quit" => Command::Quit,
             "d" => Command::Display,
             "eval" => Command::Eval,
+            "trace" => Command::Trace(args.iter().map(|word| word.to_string()).collect()),
             other => return Err(format!("unknown command '{}'", shorten(other))),
         };
         Ok(command)
@@ -260,6 +264,7 @@ impl Engine {
         match name {
             "go" => Some("go: already searching; send stop first".to_string()),
             "setoption" => Some("setoption: not allowed while searching; send stop first".to_string()),
+            "trace" => Some("trace: not allowed while searching; send stop first".to_string()),
             _ => None,
         }
     }
@@ -288,6 +293,7 @@ impl Engine {
                 let score = eval::evaluate(self.position.board());
                 self.out.line(&format!("info string eval: {score} cp (side to move)"));
             }
+            Command::Trace(moves) => self.set_trace_line(&moves)?,
         }
         Ok(Flow::Continue)
     }
@@ -356,6 +362,20 @@ impl Engine {
                 tunable.set(value).map_err(|error| format!("setoption {error}"))?
             }
         }
+        Ok(())
+    }
+
+    /// `trace`: the moves from the current position, each legal in turn.
+    fn set_trace_line(&mut self, moves: &[String]) -> Result<(), String> {
+        if !crate::trace::TRACING {
+            return Err("trace: this build has no `trace` feature (build with --features trace)".to_string());
+        }
+        let mut position = self.position.clone();
+        let line = moves
+            .iter()
+            .map(|text| position.play_uci(text).map_err(|error| format!("trace: {error}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.searcher_mut().set_trace_line(line);
         Ok(())
     }
 
@@ -454,6 +474,9 @@ impl SearchJob {
                     for line in result.stats.report_lines_for(&COMPILED) {
                         out.line(&format!("info string {line}"));
                     }
+                }
+                for event in &result.trace {
+                    out.line(&format!("info string trace {event}"));
                 }
                 bestmove_line(root, &result)
             }

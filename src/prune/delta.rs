@@ -24,6 +24,7 @@ use crate::position::Stage;
 use crate::search::{NodeType, Worker};
 use crate::see::captured_piece;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -91,7 +92,7 @@ impl DeltaPruning {
 
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q3: the enhanced coarse filter; returns stand pat when hopeless.
-    pub(crate) fn coarse_delta(&mut self, stand_pat: i32, alpha: i32, phase: i32) -> Option<i32> {
+    pub(crate) fn coarse_delta(&mut self, ply: usize, stand_pat: i32, alpha: i32, phase: i32) -> Option<i32> {
         let delta = T::TECHNIQUES.delta;
         if !delta.enhanced {
             return None;
@@ -100,13 +101,25 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counters.coarse_attempts += 1;
         if stand_pat + delta.coarse_margin(phase) < alpha {
             counters.coarse_cutoffs += 1;
+            if self.traces(ply) {
+                let detail = format!("coarse delta: stand pat {stand_pat} + {} < alpha {alpha}", delta.coarse_margin(phase));
+                self.trace(ply, 0, TraceKind::NodePruned, "delta", "delta-enhanced", detail);
+            }
             return Some(stand_pat);
         }
         None
     }
 
     /// Step Q4: whether a capture is skipped by delta pruning.
-    pub(crate) fn delta_prunes(&mut self, board: &Board, mv: Move, stand_pat: i32, alpha: i32, phase: i32) -> bool {
+    pub(crate) fn delta_prunes(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        mv: Move,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> bool {
         if mv.promotion.is_some() {
             return false;
         }
@@ -118,8 +131,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         self.stats.techniques.delta.prunes += 1;
         // Pruned only thanks to the halved margin: what the enhancement adds.
-        if stand_pat + captured_value + DeltaPruning::stage_margin(phase) >= alpha {
+        let halved = stand_pat + captured_value + DeltaPruning::stage_margin(phase) >= alpha;
+        if halved {
             self.stats.techniques.delta.halved_prunes += 1;
+        }
+        if self.traces_move(ply, mv) {
+            let detail = format!("delta: stand pat {stand_pat} + victim {captured_value} + margin {margin} < alpha {alpha}");
+            let feature = if halved { "delta-enhanced" } else { "baseline" };
+            self.trace(ply, 0, TraceKind::MoveSkipped, "delta", feature, detail);
         }
         true
     }
@@ -129,22 +148,24 @@ impl Hooks for DeltaPruning {
     fn prune_qnode<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         _board: &Board,
+        ply: usize,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
     ) -> Option<i32> {
-        worker.coarse_delta(stand_pat, alpha, phase)
+        worker.coarse_delta(ply, stand_pat, alpha, phase)
     }
 
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
+        ply: usize,
         mv: Move,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
     ) -> bool {
-        worker.delta_prunes(board, mv, stand_pat, alpha, phase)
+        worker.delta_prunes(board, ply, mv, stand_pat, alpha, phase)
     }
 }
 

@@ -119,6 +119,7 @@ use cozy_chess::Board;
 
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
 use crate::stats::depth_bucket;
+use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -243,6 +244,22 @@ impl Futility {
         }
     }
 
+    /// The feature whose margin and depth the move-level test uses.
+    pub const fn phase_feature(&self) -> &'static str {
+        if self.progressive {
+            "futility-progressive"
+        } else if self.progressive_75 {
+            "futility-progressive-75"
+        } else {
+            match self.move_phase() {
+                4 => "futility-2.4",
+                3 => "futility-2.3",
+                2 => "futility-2.2",
+                _ => "futility-2.1",
+            }
+        }
+    }
+
     /// Whether moves that give check are never pruned.
     pub const fn keeps_checks(&self) -> bool {
         self.tactical_guards || self.keep_checks
@@ -339,6 +356,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let counters = &mut self.stats.techniques.futility;
         counters.node_cutoffs += 1;
         counters.node_by_depth[depth_bucket(node.depth)] += 1;
+        if self.traces(node.ply) {
+            let detail = format!(
+                "node futility at depth {}: eval {} + margin {} <= alpha {}: returns the eval",
+                node.depth,
+                node.static_eval,
+                futility.margin(node.depth),
+                node.alpha
+            );
+            self.trace(node.ply, node.depth, TraceKind::NodePruned, "futility", "futility-node", detail);
+        }
         Some(node.static_eval)
     }
 
@@ -424,6 +451,31 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counters.by_effective_depth[depth_bucket(bucket_depth)] += 1;
         if rule == Rule::Victim {
             counters.victim_cutoffs += 1;
+        }
+        if self.traces_move(node.ply, candidate.mv) {
+            let (feature, detail) = match rule {
+                Rule::Phase => (
+                    futility.phase_feature(),
+                    format!(
+                        "futility at depth {judged_depth}: eval {} + margin {} <= alpha {}",
+                        node.static_eval,
+                        futility.margin(judged_depth),
+                        node.alpha
+                    ),
+                ),
+                Rule::Victim => (
+                    "futility-victim",
+                    format!(
+                        "victim futility at depth {}: eval {} + best victim {} + {} < alpha {}",
+                        node.depth,
+                        node.static_eval,
+                        self.best_victim_value(board, node.ply),
+                        futility.victim_margin(),
+                        node.alpha
+                    ),
+                ),
+            };
+            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "futility", feature, detail);
         }
         true
     }

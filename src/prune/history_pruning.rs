@@ -28,6 +28,7 @@
 
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -98,6 +99,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let counters = &mut self.stats.techniques.history_pruning;
         counters.cutoffs += 1;
         counters.by_depth[bucket(node.depth)] += 1;
+        if self.traces_move(node.ply, candidate.mv) {
+            let detail = format!(
+                "history {} < {} at depth {}",
+                candidate.history,
+                history_pruning_limit(node.depth),
+                node.depth
+            );
+            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "history_pruning", "history-pruning", detail);
+        }
         true
     }
 }

@@ -48,6 +48,7 @@
 
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::stats::depth_bucket;
+use crate::trace::TraceKind;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -190,6 +191,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
             9 => counters.depth_9 += 1,
             10 => counters.depth_10 += 1,
             _ => {}
+        }
+        if self.traces_move(node.ply, candidate.mv) {
+            let feature = if node.depth > 8 { "lmp-depth-10" } else { "lmp" };
+            let detail = format!(
+                "move {} > limit {limit} at depth {} ({}improving)",
+                candidate.move_number,
+                node.depth,
+                if node.improving { "" } else { "not " }
+            );
+            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
         }
         true
     }

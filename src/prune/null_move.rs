@@ -42,6 +42,7 @@ use cozy_chess::Board;
 use crate::position::non_pawn_material;
 use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
+use crate::trace::TraceKind;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -95,6 +96,26 @@ impl NullMovePruning {
             12
         } else {
             0
+        }
+    }
+
+    /// The feature that sets R.
+    pub const fn feature(&self) -> &'static str {
+        if self.r3_eval {
+            "nmp-r3-eval"
+        } else {
+            "baseline"
+        }
+    }
+
+    /// The feature that sets the verification.
+    pub const fn verify_feature(&self) -> &'static str {
+        if self.no_null_verification {
+            "nmp-verify-no-null"
+        } else if self.verify_10 {
+            "nmp-verify-10"
+        } else {
+            "nmp-verify-12"
         }
     }
 
@@ -176,6 +197,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
         self.stats.techniques.null_move.cutoffs += 1;
+        if self.traces(ply) {
+            let null_move = T::TECHNIQUES.null_move;
+            let verified = if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
+            let feature = if verified.is_empty() { null_move.feature() } else { null_move.verify_feature() };
+            let detail = format!("null move at depth {depth}, R {reduction}: score {score} >= beta {beta}{verified}");
+            self.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
+        }
         // A null-move mate is not a proven mate.
         Some(if score >= MATE_BOUND { beta } else { score })
     }

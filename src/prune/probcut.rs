@@ -41,6 +41,7 @@ use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -119,6 +120,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let counters = &mut self.stats.techniques.probcut;
         counters.cutoffs += 1;
         counters.by_depth[bucket(node.depth)] += 1;
+        if self.traces(node.ply) {
+            let detail = format!("probcut: depth {reduced_depth} search {score} >= beta {} + margin = {rbeta}", node.beta);
+            self.trace(node.ply, node.depth, TraceKind::NodePruned, "probcut", "probcut", detail);
+        }
         Some(score)
     }
 
@@ -178,6 +183,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 let counters = &mut self.stats.techniques.probcut;
                 counters.cutoffs += 1;
                 counters.by_depth[bucket(depth)] += 1;
+                if self.traces(ply) {
+                    let detail = format!(
+                        "probcut: capture {} searched to depth {} gives {score} >= rbeta {rbeta}",
+                        crate::position::move_to_uci(board, mv),
+                        depth - PROBCUT_DEPTH_REDUCTION.get()
+                    );
+                    self.trace(ply, depth, TraceKind::NodePruned, "probcut", "probcut-sf", detail);
+                }
                 result = Some(score);
                 break;
             }

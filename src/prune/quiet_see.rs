@@ -23,6 +23,7 @@ use cozy_chess::Board;
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -76,6 +77,10 @@ impl Hooks for QuietSee {
         }
         counters.cutoffs += 1;
         counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        if worker.traces_move(node.ply, candidate.mv) {
+            let detail = format!("SEE below -{} x depth {}", SEE_QUIET_MARGIN.get(), node.depth);
+            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "quiet_see", "see-quiet", detail);
+        }
         true
     }
 }

@@ -88,6 +88,7 @@ use crate::position::{game_phase, Stage};
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
 use crate::stats::{percent, rate};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tt::Bound;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -235,6 +236,58 @@ impl Razoring {
 }
 
 impl Style {
+    /// The feature that selects the style.
+    pub const fn feature(self) -> &'static str {
+        match self {
+            Style::Off => "baseline",
+            Style::R1 => "razor-r1",
+            Style::R2 => "razor-r2",
+            Style::R2Skip => "razor-r2-skip",
+            Style::R3 => "razor-r3",
+            Style::Plan41 => "razor-plan-4.1",
+            Style::Plan003 => "razor-p003",
+            Style::Stockfish => "razor-sf",
+            Style::Heinz => "razor-heinz",
+            Style::Hyatt => "razor-hyatt",
+            Style::Strelka => "razor-strelka",
+            Style::Crafty => "razor-crafty",
+            Style::CraftyNode => "razor-crafty-node",
+        }
+    }
+
+    /// The test the style makes at `node`, with its numbers, for traces.
+    fn test(self, board: &Board, node: &Node) -> String {
+        let (depth, alpha, beta, eval) = (node.depth, node.alpha, node.beta, node.static_eval);
+        match self {
+            Style::R1 | Style::R2 | Style::R2Skip | Style::R3 => {
+                let mut margin = Razoring::chain_margin(depth);
+                if self == Style::R3 {
+                    margin += Razoring::phase_adjustment(game_phase(board));
+                }
+                format!("razor d{depth}: eval {eval} + margin {margin} <= alpha {alpha}; qsearch(alpha, alpha + 1) <= alpha")
+            }
+            Style::Plan41 => format!("razor d{depth}: eval {eval} + {} < alpha {alpha}; qsearch <= alpha", RAZOR_PLAN_MARGIN.get()),
+            Style::Plan003 => {
+                format!("razor d{depth}: eval {eval} + {} < alpha {alpha}", RAZOR_P003_DEPTH_MARGIN.get() * depth)
+            }
+            Style::Stockfish => format!(
+                "razor d{depth}: eval {eval} < alpha {alpha} - {}; qsearch(alpha - 1, alpha) < alpha",
+                Razoring::stockfish_margin(depth)
+            ),
+            Style::Heinz => format!(
+                "limited razor d3: material {} + {} <= alpha {alpha}",
+                material_balance(board, board.side_to_move()),
+                RAZOR_HEINZ_MARGIN.get()
+            ),
+            Style::Hyatt => {
+                format!("razor d{depth}: eval {eval} + {} < beta {beta}; qsearch with checks < beta", RAZOR_HYATT_MARGIN.get())
+            }
+            Style::Strelka => format!("strelka razor d{depth}: eval {eval} + margins < beta {beta}"),
+            Style::CraftyNode => format!("crafty razor d2: eval {eval} + {} < alpha {alpha}", RAZOR_CRAFTY_MARGIN.get()),
+            Style::Crafty | Style::Off => String::new(),
+        }
+    }
+
     /// Whether the style razors PV nodes too (never the root).
     const fn razors_pv_nodes(self) -> bool {
         matches!(self, Style::Stockfish | Style::Heinz | Style::Crafty)
@@ -249,7 +302,17 @@ fn opponent_piece_count(board: &Board) -> u32 {
 
 impl Hooks for Razoring {
     fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        worker.razoring::<NT>(board, node)
+        let verdict = worker.razoring::<NT>(board, node);
+        if verdict != NodeVerdict::Continue && worker.traces(node.ply) {
+            let style = T::TECHNIQUES.razoring.style();
+            let (kind, outcome) = match verdict {
+                NodeVerdict::Prune(score) => (TraceKind::NodePruned, format!("returns {score}")),
+                _ => (TraceKind::NodeReduced, "one ply shallower".to_string()),
+            };
+            let detail = format!("{}: {outcome}", style.test(board, node));
+            worker.trace(node.ply, node.depth, kind, "razoring", style.feature(), detail);
+        }
+        verdict
     }
 
     fn extend_move<T: TechniqueSet, NT: NodeType>(
@@ -431,10 +494,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         self.stats.techniques.razoring.attempts += 1;
         // The child's eval, from the side that made the move.
-        if -evaluate(child) + RAZOR_CRAFTY_MARGIN.get() >= node.alpha {
+        let value = -evaluate(child);
+        if value + RAZOR_CRAFTY_MARGIN.get() >= node.alpha {
             return 0;
         }
         self.count_razoring(node.depth);
+        if self.traces_move(node.ply, candidate.mv) {
+            let detail = format!(
+                "crafty razor d2: child eval {value} + {} < alpha {}: one ply shallower",
+                RAZOR_CRAFTY_MARGIN.get(),
+                node.alpha
+            );
+            self.trace(node.ply, node.depth, TraceKind::MoveDepth, "razoring", "razor-crafty", detail);
+        }
         -1
     }
 

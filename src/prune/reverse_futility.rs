@@ -45,6 +45,7 @@ use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
 use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -95,6 +96,27 @@ tunables! {
 pub const PROGRESSIVE_MARGINS: [i32; 8] = [85, 170, 255, 320, 375, 420, 455, 480];
 
 impl ReverseFutility {
+    /// The latest feature of the technique's chain that is on.
+    pub const fn feature(&self) -> &'static str {
+        if self.progressive_formula {
+            "rfp-progressive-formula"
+        } else if self.progressive {
+            "rfp-progressive"
+        } else if self.simple {
+            "rfp-simple"
+        } else if self.material_ahead {
+            "rfp-material-ahead"
+        } else if self.no_material_gate {
+            "rfp-no-material-gate"
+        } else if self.depth_6 {
+            "rfp-depth-6"
+        } else if self.margin_90 {
+            "nmp-margin-90"
+        } else {
+            "baseline"
+        }
+    }
+
     /// Centipawns of margin per ply: 120, or 90 from phase 1.1.
     pub const fn depth_margin(&self) -> i32 {
         if self.margin_90 {
@@ -176,6 +198,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return None;
         }
         self.stats.techniques.reverse_futility.cutoffs += 1;
+        if self.traces(node.ply) {
+            let detail = format!(
+                "static null move at depth {}: eval {} - margin {} >= beta {}",
+                node.depth,
+                node.static_eval,
+                rfp.margin(node.depth),
+                node.beta
+            );
+            self.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", rfp.feature(), detail);
+        }
         Some(margined)
     }
 }

@@ -17,6 +17,7 @@ use cozy_chess::{Board, Move};
 use crate::search::{NodeType, Worker};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
+use crate::trace::TraceKind;
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -76,12 +77,20 @@ impl Hooks for SeePruning {
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
+        ply: usize,
         mv: Move,
         _stand_pat: i32,
         _alpha: i32,
         _phase: i32,
     ) -> bool {
-        worker.see_prunes(board, mv)
+        let pruned = worker.see_prunes(board, mv);
+        if pruned && worker.traces_move(ply, mv) {
+            let see = T::TECHNIQUES.see_pruning;
+            let threshold = SEE_PRUNE_THRESHOLD.value_or(see.threshold().unwrap_or_default());
+            let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
+            worker.trace(ply, 0, TraceKind::MoveSkipped, "see_pruning", feature, format!("SEE below {threshold}"));
+        }
+        pruned
     }
 }
 

@@ -36,6 +36,7 @@ use cozy_chess::Board;
 use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
 use crate::stats::percent;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::trace::TraceKind;
 use crate::tt::{Bound, TtHit};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -130,6 +131,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let counters = &mut self.stats.techniques.singular;
         counters.extensions += 1;
         counters.by_depth[bucket(depth)] += 1;
+        if self.traces_move(ply, candidate.mv) {
+            let detail = format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
+            self.trace(ply, depth, TraceKind::MoveDepth, "singular", "singular-ext", detail);
+        }
         SINGULAR_EXTENSION
     }
 }
