@@ -7,6 +7,7 @@
 
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 
+use crate::position::gives_check;
 use crate::see::{capture_targets, captured_piece, see_ge};
 
 /// What kind of move a picked move is, as ordering classified it.
@@ -22,14 +23,24 @@ pub enum MoveKind {
     UnderPromotion,
 }
 
+/// A generated move with what ordering and the search ask of it, found once
+/// at generation: the piece that moves and the piece it captures.
 #[derive(Clone, Copy, Debug)]
 pub struct ScoredMove {
     pub mv: Move,
     pub kind: MoveKind,
+    pub piece: Piece,
+    /// A pawn for en passant; `None` for quiet moves and castling.
+    pub captured: Option<Piece>,
     score: i32,
 }
 
 impl ScoredMove {
+    /// Neither a capture nor a promotion.
+    pub fn is_quiet(&self) -> bool {
+        self.captured.is_none() && self.mv.promotion.is_none()
+    }
+
     /// The move's ordering score (higher is tried first).
     pub fn score(&self) -> i32 {
         self.score
@@ -113,29 +124,37 @@ pub fn is_quiet(board: &Board, mv: Move) -> bool {
 }
 
 /// Most valuable victim first, least valuable attacker breaking ties.
-fn mvv_lva(board: &Board, mv: Move) -> i32 {
-    let victim = captured_piece(board, mv).map_or(0, |piece| piece as i32 + 1);
-    let attacker = board.piece_on(mv.from).map_or(0, |piece| piece as i32);
-    let promotion = if mv.promotion == Some(Piece::Queen) { 8 } else { 0 };
-    victim * 16 + promotion - attacker
+fn mvv_lva(entry: &ScoredMove) -> i32 {
+    let victim = entry.captured.map_or(0, |piece| piece as i32 + 1);
+    let promotion = if entry.mv.promotion == Some(Piece::Queen) { 8 } else { 0 };
+    victim * 16 + promotion - entry.piece as i32
 }
 
 /// Appends every legal move, or only captures and queen promotions.
 pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) {
     list.clear();
+    let theirs = board.colors(!board.side_to_move());
     let tactical_targets = capture_targets(board);
     let promotion_rank = Rank::Eighth.relative_to(board.side_to_move()).bitboard();
     board.generate_moves(|mut piece_moves| {
+        let piece = piece_moves.piece;
         if tactical_only {
             let targets: BitBoard =
-                if piece_moves.piece == Piece::Pawn { tactical_targets | promotion_rank } else { tactical_targets };
+                if piece == Piece::Pawn { tactical_targets | promotion_rank } else { tactical_targets };
             piece_moves.to &= targets;
         }
         for mv in piece_moves {
             if tactical_only && mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
                 continue;
             }
-            list.push(ScoredMove { mv, kind: MoveKind::Quiet, score: 0 });
+            let captured = if theirs.has(mv.to) {
+                board.piece_on(mv.to)
+            } else if piece == Piece::Pawn && mv.from.file() != mv.to.file() {
+                Some(Piece::Pawn) // en passant
+            } else {
+                None
+            };
+            list.push(ScoredMove { mv, kind: MoveKind::Quiet, piece, captured, score: 0 });
         }
         false
     });
@@ -156,12 +175,12 @@ pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints,
         let (kind, score) = if Some(mv) == hints.tt_move {
             (MoveKind::TtMove, 4_000_000)
         } else if mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
-            (MoveKind::UnderPromotion, -4_000_000 + mvv_lva(board, mv))
-        } else if is_capture(board, mv) {
+            (MoveKind::UnderPromotion, -4_000_000 + mvv_lva(entry))
+        } else if entry.captured.is_some() {
             if see_ge(board, mv, 0) {
-                (MoveKind::GoodCapture, 3_000_000 + mvv_lva(board, mv))
+                (MoveKind::GoodCapture, 3_000_000 + mvv_lva(entry))
             } else {
-                (MoveKind::BadCapture, -3_000_000 + mvv_lva(board, mv))
+                (MoveKind::BadCapture, -3_000_000 + mvv_lva(entry))
             }
         } else if mv.promotion.is_some() {
             (MoveKind::Promotion, 2_500_000)
@@ -187,13 +206,8 @@ pub fn push_quiet_checks(board: &Board, list: &mut Vec<ScoredMove>) {
     let mut all = Vec::new();
     generate(board, false, &mut all);
     for entry in all {
-        if entry.mv.promotion.is_some() || is_capture(board, entry.mv) {
-            continue;
-        }
-        let mut child = board.clone();
-        child.play_unchecked(entry.mv);
-        if !child.checkers().is_empty() {
-            list.push(ScoredMove { mv: entry.mv, kind: MoveKind::Quiet, score: QUIET_CHECK_SCORE });
+        if entry.is_quiet() && gives_check(board, entry.mv) {
+            list.push(ScoredMove { kind: MoveKind::Quiet, score: QUIET_CHECK_SCORE, ..entry });
         }
     }
 }
@@ -202,27 +216,41 @@ pub fn push_quiet_checks(board: &Board, list: &mut Vec<ScoredMove>) {
 const QUIET_CHECK_SCORE: i32 = -1_000_000;
 
 /// Scores a quiescence move list by MVV-LVA.
-pub fn score_tactical(board: &Board, list: &mut [ScoredMove]) {
+pub fn score_tactical(list: &mut [ScoredMove]) {
     for entry in list.iter_mut() {
-        entry.kind = if is_capture(board, entry.mv) { MoveKind::GoodCapture } else { MoveKind::Promotion };
-        entry.score = mvv_lva(board, entry.mv);
+        entry.kind = if entry.captured.is_some() { MoveKind::GoodCapture } else { MoveKind::Promotion };
+        entry.score = mvv_lva(entry);
+    }
+}
+
+/// Moves the last move of `list` to its front, shifting the others back one
+/// place, while every score stays where it was.
+pub fn move_to_front_keeping_scores(list: &mut [ScoredMove]) {
+    list.rotate_right(1);
+    // The scores moved with their moves; bubbling the first one to the end
+    // puts each back in its place.
+    for i in 1..list.len() {
+        let (first, second) = (list[i - 1].score, list[i].score);
+        list[i - 1].score = second;
+        list[i].score = first;
     }
 }
 
 /// Hands out the best remaining move: a selection sort that stops as soon as
 /// a cutoff makes the rest of the order irrelevant. Ties keep generation
 /// order, so the order is deterministic.
+#[inline]
 pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
-    if next >= list.len() {
-        return None;
+    let rest = list.get(next..)?;
+    let (mut best, mut best_score) = (0, rest.first()?.score);
+    // Written as selects, not branches: which entry wins is data the branch
+    // predictor cannot learn.
+    for (i, entry) in rest.iter().enumerate().skip(1) {
+        let better = entry.score > best_score;
+        best = if better { i } else { best };
+        best_score = if better { entry.score } else { best_score };
     }
-    let mut best = next;
-    for i in next + 1..list.len() {
-        if list[i].score > list[best].score {
-            best = i;
-        }
-    }
-    list.swap(next, best);
+    list.swap(next, next + best);
     Some(list[next])
 }
 

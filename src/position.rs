@@ -17,8 +17,9 @@
 //! (prunelab plays standard chess, so no Shredder or X-FEN file letters).
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board,
-    BoardBuilder, CastleRights, Color, File, Move, Piece, Rank, Square,
+    get_between_rays, get_bishop_moves, get_bishop_rays, get_king_moves, get_knight_moves, get_line_rays,
+    get_pawn_attacks, get_rook_moves, get_rook_rays, BitBoard, Board, BoardBuilder, CastleRights, Color, File, Move,
+    Piece, Rank, Square,
 };
 
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -218,6 +219,110 @@ pub fn move_to_uci(board: &Board, mv: Move) -> String {
 pub fn is_castling(board: &Board, mv: Move) -> bool {
     let us = board.colors(board.side_to_move());
     board.colored_pieces(board.side_to_move(), Piece::King).has(mv.from) && (us & board.pieces(Piece::Rook)).has(mv.to)
+}
+
+/// What makes a move of the side to move give check, computed once per node
+/// so each move's answer is a few bit tests (Stockfish's `CheckInfo`).
+pub struct CheckInfo {
+    their_king: Square,
+    /// By piece: the squares from which that piece of ours attacks their king.
+    check_squares: [BitBoard; 6],
+    /// Our pieces that alone block a line from one of our sliders to their
+    /// king: moving one off that line gives a discovered check.
+    discoverers: BitBoard,
+}
+
+impl CheckInfo {
+    pub fn new(board: &Board) -> Self {
+        let us = board.side_to_move();
+        let their_king = board.king(!us);
+        let occupied = board.occupied();
+        let ours = board.colors(us);
+        let diagonal = get_bishop_moves(their_king, occupied);
+        let straight = get_rook_moves(their_king, occupied);
+        let check_squares = [
+            get_pawn_attacks(their_king, !us),
+            get_knight_moves(their_king),
+            diagonal,
+            straight,
+            diagonal | straight,
+            BitBoard::EMPTY,
+        ];
+        let snipers = (get_bishop_rays(their_king) & ours & (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)))
+            | (get_rook_rays(their_king) & ours & (board.pieces(Piece::Rook) | board.pieces(Piece::Queen)));
+        let mut discoverers = BitBoard::EMPTY;
+        for sniper in snipers {
+            let between = get_between_rays(sniper, their_king) & occupied;
+            if between.len() == 1 {
+                discoverers |= between & ours;
+            }
+        }
+        CheckInfo { their_king, check_squares, discoverers }
+    }
+
+    /// Whether the legal move `mv` of `piece` gives check; the same answer as
+    /// [`gives_check`], which it leaves the rare moves to (castling,
+    /// promotions and en passant).
+    #[inline]
+    pub fn gives_check(&self, board: &Board, mv: Move, piece: Piece) -> bool {
+        let special = mv.promotion.is_some()
+            || (piece == Piece::King && board.colors(board.side_to_move()).has(mv.to))
+            || (piece == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to));
+        if special {
+            return gives_check(board, mv);
+        }
+        self.check_squares[piece as usize].has(mv.to)
+            || (self.discoverers.has(mv.from) && !get_line_rays(mv.from, self.their_king).has(mv.to))
+    }
+}
+
+/// Whether the legal move `mv` gives check, decided without playing it, so
+/// the search can prune a move before paying for making it. The same answer
+/// as playing the move and asking for checkers (a test holds the two equal
+/// over whole perft trees).
+pub fn gives_check(board: &Board, mv: Move) -> bool {
+    let us = board.side_to_move();
+    let their_king = board.king(!us);
+    let occupied = board.occupied();
+    let ours = board.colors(us);
+    let diagonal = ours & (board.pieces(Piece::Bishop) | board.pieces(Piece::Queen));
+    let straight = ours & (board.pieces(Piece::Rook) | board.pieces(Piece::Queen));
+
+    // Castling: only the rook, on its new square, can give check.
+    if is_castling(board, mv) {
+        let rank = mv.from.rank();
+        let (king_file, rook_file) =
+            if mv.from.file() < mv.to.file() { (File::G, File::F) } else { (File::C, File::D) };
+        let (king_to, rook_to) = (Square::new(king_file, rank), Square::new(rook_file, rank));
+        let after = (occupied ^ mv.from.bitboard() ^ mv.to.bitboard()) | king_to.bitboard() | rook_to.bitboard();
+        return get_rook_moves(their_king, after).has(rook_to);
+    }
+
+    let Some(mover) = board.piece_on(mv.from) else { return false };
+    let lands_as = mv.promotion.unwrap_or(mover);
+    let mut after = (occupied & !mv.from.bitboard()) | mv.to.bitboard();
+    if mover == Piece::Pawn && mv.from.file() != mv.to.file() && !occupied.has(mv.to) {
+        // En passant also empties the captured pawn's square.
+        after &= !Square::new(mv.to.file(), mv.from.rank()).bitboard();
+    }
+    // Direct check by a knight or pawn; sliders are counted below with the
+    // discovered checks, on the board after the move.
+    let direct = match lands_as {
+        Piece::Knight => get_knight_moves(mv.to).has(their_king),
+        Piece::Pawn => get_pawn_attacks(mv.to, us).has(their_king),
+        _ => false,
+    };
+    let moved = |sliders: BitBoard, kinds: [Piece; 2]| {
+        let sliders = sliders & !mv.from.bitboard();
+        if kinds.contains(&lands_as) {
+            sliders | mv.to.bitboard()
+        } else {
+            sliders
+        }
+    };
+    direct
+        || !(get_bishop_moves(their_king, after) & moved(diagonal, [Piece::Bishop, Piece::Queen])).is_empty()
+        || !(get_rook_moves(their_king, after) & moved(straight, [Piece::Rook, Piece::Queen])).is_empty()
 }
 
 /// Parses a UCI move (`e2e4`, `e7e8q`, castling as `e1g1` or as king-takes-rook

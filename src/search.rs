@@ -24,7 +24,7 @@ use crate::eval::evaluate;
 use crate::movepick::{
     self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
-use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, Position};
+use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
@@ -552,27 +552,27 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.stats.rejected_hints += movepick::score_main(board, &mut moves, &hints, self.history);
         self.order_moves::<NT>(board, &node, &mut moves);
 
+        let check_info = CheckInfo::new(board);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut legal_moves = 0;
         let mut searched_moves = 0;
         let mut picked = 0;
-        while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
+        while let Some(entry) = pick_next(&mut moves, picked) {
+            let ScoredMove { mv, kind, .. } = entry;
             picked += 1;
             if Some(mv) == excluded_move {
                 continue;
             }
             legal_moves += 1;
 
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            let quiet = is_quiet(board, mv);
+            let quiet = entry.is_quiet();
             let mut candidate = Candidate {
                 mv,
                 kind,
                 quiet,
-                gives_check: !child.checkers().is_empty(),
+                gives_check: check_info.gives_check(board, mv, entry.piece),
                 move_number: legal_moves,
                 history: if quiet { self.history.get(board.side_to_move(), mv) } else { 0 },
                 is_tt_move: Some(mv) == tt_move,
@@ -595,7 +595,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 continue;
             }
 
-            // Step 11b. Extensions (singular) and per-move reductions.
+            // Step 11b. Make the move (only now: a pruned move is never
+            // made), then extensions (singular) and per-move reductions.
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
+            debug_assert_eq!(candidate.gives_check, !child.checkers().is_empty(), "gives_check {mv} in {board}");
             let extension = self.extend_move::<NT>(board, &child, &node, &candidate);
             if self.aborted {
                 self.move_lists[ply] = moves;
@@ -662,7 +667,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    self.record_cutoff(board, mv, kind, depth, ply, &moves[..picked - 1], searched_moves == 1);
+                    self.record_cutoff(board, &entry, depth, ply, &moves[..picked - 1], searched_moves == 1);
                     if self.traces(ply) {
                         self.trace_cut_before(board, ply, depth, mv, score, &moves[..picked]);
                     }
@@ -740,29 +745,28 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 
     /// A beta cutoff: counters, killers, countermove and history.
-    #[allow(clippy::too_many_arguments)]
     fn record_cutoff(
         &mut self,
         board: &Board,
-        mv: Move,
-        kind: MoveKind,
+        cut: &ScoredMove,
         depth: i32,
         ply: usize,
         tried_before: &[ScoredMove],
         first_move: bool,
     ) {
-        let counted_as = match kind {
+        let counted_as = match cut.kind {
             MoveKind::TtMove => CutoffKind::TtMove,
             MoveKind::Killer => CutoffKind::Killer,
             MoveKind::GoodCapture | MoveKind::BadCapture => CutoffKind::Capture,
-            _ if is_quiet(board, mv) => CutoffKind::Quiet,
+            _ if cut.is_quiet() => CutoffKind::Quiet,
             _ => CutoffKind::Capture,
         };
         self.stats.record_cutoff(counted_as, first_move);
 
-        if !is_quiet(board, mv) {
+        if !cut.is_quiet() {
             return;
         }
+        let mv = cut.mv;
         let us = board.side_to_move();
         let killers = &mut self.stack[ply].killers;
         if killers[0] != Some(mv) {
@@ -777,7 +781,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         let bonus = history_bonus(depth);
         self.history.update(us, mv, bonus);
-        for tried in tried_before.iter().filter(|tried| is_quiet(board, tried.mv)) {
+        for tried in tried_before.iter().filter(|tried| tried.is_quiet()) {
             self.history.update(us, tried.mv, -bonus);
         }
     }
@@ -895,7 +899,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if in_check {
             movepick::score_main(board, &mut moves, &OrderingHints::default(), self.history);
         } else {
-            movepick::score_tactical(board, &mut moves);
+            movepick::score_tactical(&mut moves);
             self.order_captures::<NT>(&mut moves, tt_hit.and_then(|hit| hit.mv));
             if CHECKS {
                 movepick::push_quiet_checks(board, &mut moves);
@@ -911,6 +915,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
             let mut child = board.clone();
             child.play_unchecked(mv);
+            self.tt.prefetch(child.hash());
             self.hash_path.push(hash);
             let score = -self.qsearch::<NT>(&child, -beta, -alpha, ply + 1);
             self.hash_path.pop();

@@ -46,19 +46,21 @@ fn swap_value(piece: Piece) -> i32 {
 /// The piece `mv` removes from the board: the occupant of the target square,
 /// a pawn for en passant, nothing for quiet moves and castling.
 pub fn captured_piece(board: &Board, mv: Move) -> Option<Piece> {
-    if is_castling(board, mv) {
-        return None;
-    }
-    match board.piece_on(mv.to) {
-        Some(piece) => Some(piece),
-        None if is_en_passant(board, mv) => Some(Piece::Pawn),
-        None => None,
+    // Bitboard tests first: most moves land on an empty square, and
+    // `piece_on` scans all six piece sets.
+    let mover = board.color_on(mv.from)?;
+    if board.colors(!mover).has(mv.to) {
+        board.piece_on(mv.to)
+    } else if is_en_passant(board, mv) {
+        Some(Piece::Pawn)
+    } else {
+        None
     }
 }
 
 /// A pawn moving diagonally to an empty square captures en passant.
 fn is_en_passant(board: &Board, mv: Move) -> bool {
-    board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file() && board.piece_on(mv.to).is_none()
+    board.pieces(Piece::Pawn).has(mv.from) && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to)
 }
 
 /// Material the move itself wins: the captured piece plus the promotion gain.

@@ -186,3 +186,71 @@ fn divide_at_depth_one_lists_each_move_once() {
     assert!(split.iter().all(|(_, nodes)| *nodes == 1));
     assert!(divide(&Board::default(), 0).is_empty());
 }
+
+/// What kinds of checking move a walk met, so the agreement test below
+/// cannot pass on trees that never exercise the hard cases.
+#[derive(Default, Debug)]
+struct ChecksSeen {
+    all: u64,
+    castling: u64,
+    en_passant: u64,
+    promotion: u64,
+    discovered: u64,
+}
+
+fn walk_gives_check(board: &Board, depth: u32, seen: &mut ChecksSeen) {
+    use prunelab::position::{gives_check, is_castling, CheckInfo};
+    let check_info = CheckInfo::new(board);
+    let mut moves = Vec::new();
+    board.generate_moves(|piece_moves| {
+        moves.extend(piece_moves);
+        false
+    });
+    for mv in moves {
+        let mut child = board.clone();
+        child.play_unchecked(mv);
+        let checks = !child.checkers().is_empty();
+        assert_eq!(gives_check(board, mv), checks, "{board} {mv}");
+        let piece = board.piece_on(mv.from).unwrap();
+        assert_eq!(check_info.gives_check(board, mv, piece), checks, "CheckInfo: {board} {mv}");
+        if checks {
+            seen.all += 1;
+            seen.castling += u64::from(is_castling(board, mv));
+            seen.promotion += u64::from(mv.promotion.is_some());
+            let pawn = board.pieces(prunelab::cozy_chess::Piece::Pawn).has(mv.from);
+            seen.en_passant += u64::from(pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to));
+            seen.discovered += u64::from(!child.checkers().has(mv.to));
+        }
+        if depth > 1 {
+            walk_gives_check(&child, depth - 1, seen);
+        }
+    }
+}
+
+/// `gives_check` and `CheckInfo` decide without playing the move; the search prunes on them,
+/// so it must agree with playing the move on every move of the suite's
+/// positions three plies deep, plus positions built for the rare cases.
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    let mut seen = ChecksSeen::default();
+    for entry in load_suite() {
+        walk_gives_check(&board(&entry.fen), 3, &mut seen);
+    }
+    for fen in [
+        // Castling gives check with the rook (both sides).
+        "5k2/8/8/8/8/8/8/4K2R w K - 0 1",
+        "8/8/8/8/8/8/8/R3K2k w Q - 0 1",
+        // En passant uncovers the rook on the fifth rank, and checks directly.
+        "8/8/8/k2pP2R/8/8/8/7K w - d6 0 1",
+        "8/2k5/8/3pP3/8/8/8/7K w - d6 0 1",
+        // Promotions that check as a knight, and along the last rank.
+        "8/1P1k4/8/8/8/8/8/7K w - - 0 1",
+        "7k/1P6/8/8/8/8/8/K7 w - - 0 1",
+    ] {
+        walk_gives_check(&board(fen), 3, &mut seen);
+    }
+    assert!(
+        seen.castling > 0 && seen.en_passant > 0 && seen.promotion > 0 && seen.discovered > 0,
+        "the walk missed a kind of check: {seen:?}"
+    );
+}

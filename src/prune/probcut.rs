@@ -145,7 +145,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // borrows it rather than allocating.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, true, &mut moves);
-        movepick::score_tactical(board, &mut moves);
+        movepick::score_tactical(&mut moves);
         let mut result = None;
         let mut picked = 0;
         while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {

@@ -28,7 +28,7 @@
 
 use cozy_chess::Move;
 
-use crate::movepick::{pick_next, ScoredMove};
+use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{NodeType, Worker};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
@@ -95,14 +95,7 @@ pub fn tt_move_first(moves: &mut [ScoredMove], tt_move: Move) -> bool {
         }
         k += 1;
     }
-    // Rotate the moves of 0..=k right by one; the scores stay in place.
-    let tt_entry = moves[k];
-    for i in (1..=k).rev() {
-        moves[i].mv = moves[i - 1].mv;
-        moves[i].kind = moves[i - 1].kind;
-    }
-    moves[0].mv = tt_entry.mv;
-    moves[0].kind = tt_entry.kind;
+    movepick::move_to_front_keeping_scores(&mut moves[..=k]);
     true
 }
 
@@ -139,7 +132,7 @@ mod tests {
         let board = Board::from_fen(fen, false).unwrap();
         let mut moves = Vec::new();
         generate(&board, true, &mut moves);
-        score_tactical(&board, &mut moves);
+        score_tactical(&mut moves);
         moves
     }
 
