@@ -14,6 +14,8 @@ mod lab;
 mod list;
 mod matches;
 mod nodes;
+mod participant;
+mod ratio;
 mod report;
 mod results;
 mod runner;

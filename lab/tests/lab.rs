@@ -185,3 +185,63 @@ fn bad_input_gets_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A UCI engine in a few lines of shell: every search reports depth 1 and
+/// 4242 nodes and plays e2e4. Enough to take part beside a variant.
+const FAKE_ENGINE: &str = "#!/bin/sh
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Fake Engine 1'; echo 'option name Hash type spin default 16 min 1 max 64'; echo uciok;;
+    isready) echo readyok;;
+    go*) echo 'info string NNUE: not telemetry=1'; echo 'info depth 1 seldepth 1 score cp 7 nodes 4242 time 3 pv e2e4'; echo 'bestmove e2e4';;
+    quit) exit 0;;
+  esac
+done
+";
+
+fn executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_uci_engine_takes_part_beside_a_variant_and_bad_ones_are_named() {
+    let dir = scratch("uci");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let engine = dir.join("fake-engine");
+    executable(&engine, FAKE_ENGINE);
+    let results = dir.join("results");
+    let fake = format!("uci:{}", engine.display());
+    let suite_arg = suite.to_str().unwrap();
+    let text = stdout(&lab(&["nodes", "baseline", &fake, "--suite", suite_arg, "--depth", "3"], &results));
+    assert!(text.contains(&format!("| {fake} | 4242 |")), "{text}");
+    let found = records(&run_folder(&results, "nodes"));
+    let fake_records: Vec<_> = found.iter().filter(|record| record["variant"] == fake.as_str()).collect();
+    assert_eq!(fake_records.len(), 2);
+    for record in fake_records {
+        assert_eq!(record["nodes"], 4242);
+        assert_eq!(record["best"], "e2e4");
+        // Its `info string`s are not read as prunelab's telemetry.
+        assert_eq!(record["telemetry"]["counts"], serde_json::json!({}));
+    }
+
+    let missing = lab(&["nodes", "baseline", "uci:/no/such/engine", "--suite", suite_arg], &results);
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success());
+    assert!(message.contains("`uci:/no/such/engine`: /no/such/engine is not a file"), "{message}");
+    let not_uci = dir.join("not-an-engine");
+    executable(&not_uci, "#!/bin/sh\necho 'this is not chess'\n");
+    let spec = format!("uci:{}", not_uci.display());
+    let refused = lab(&["nodes", &spec, "--suite", suite_arg, "--depth", "3"], &results);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(message.contains(&format!("`{spec}` failed the UCI handshake")), "{message}");
+    assert!(message.contains("the engine process exited"), "{message}");
+    // A match refuses it before any game.
+    let refused = lab(&["match", "baseline", &spec, "--games", "2"], &results);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&format!("`{spec}` failed the UCI handshake")), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
