@@ -25,6 +25,7 @@ mod statistics;
 mod suites;
 mod tactics;
 mod telemetry;
+mod ttd;
 
 use std::process::ExitCode;
 
@@ -53,6 +54,8 @@ enum Command {
     Nodes(nodes::NodesArgs),
     /// Solve counts on a test suite (bm/am), and the positions one variant solves and another does not.
     Tactics(tactics::TacticsArgs),
+    /// Time to depth of B against A, interleaved, as a ratio with a 95% interval.
+    Ttd(ttd::TtdArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),
+            Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
