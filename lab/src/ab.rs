@@ -146,6 +146,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
         }),
         telemetry: Some(&test.telemetry),
         solved: Vec::new(),
+        unsolved: Vec::new(),
     };
     let node_claim = b
         .file

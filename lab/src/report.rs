@@ -277,11 +277,14 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 .map(|percent| (NodeChange { percent, interval: None }, "the nodes run of the report".to_string())),
             telemetry: measured.map(|measured| &measured.telemetry),
             solved: Vec::new(),
+            unsolved: Vec::new(),
         };
         for claim in &variant.file.claims {
             let judgement = claims::judge(variant, claim, &evidence);
             let measured = match &judgement {
-                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) => measured.clone(),
+                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
+                    measured.clone()
+                }
                 Judgement::NotMeasured(why) => why.clone(),
             };
             writeln!(
