@@ -11,12 +11,14 @@
 //! - **undecided**: the estimate lies outside the range but the interval
 //!   reaches into it: the claim is neither supported nor ruled out, and
 //!   more positions would decide.
+//!
 //! Without an interval (one position) the estimate alone decides.
 
 use std::fmt;
 
 use prunelab::variants::{Claim, Direction, Variant, SIMILAR_NODES_PCT};
 
+use crate::ratio::signed_percent;
 use crate::telemetry::Telemetry;
 
 /// What a claim came to.
@@ -70,9 +72,9 @@ impl NodeChange {
 
 impl fmt::Display for NodeChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+.1}%", self.percent)?;
+        write!(f, "{}", signed_percent(self.percent))?;
         if let Some((low, high)) = self.interval {
-            write!(f, " (95%: {low:+.1}% to {high:+.1}%)")?;
+            write!(f, " (95%: {} to {})", signed_percent(low), signed_percent(high))?;
         }
         Ok(())
     }
@@ -113,7 +115,7 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
 }
 
 /// Solve counts on a suite: the parent's and the variant's, of `positions`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Solved {
     pub suite: String,
     pub parent: usize,

@@ -48,11 +48,15 @@ impl RatioEstimate {
 
     /// `-2.3% (95%: -3.1% to -1.5%, 54 positions)`.
     pub fn percent_text(&self) -> String {
+        let point = signed_percent(self.percent());
         match self.percent_interval() {
-            Some((low, high)) => {
-                format!("{:+.1}% (95%: {low:+.1}% to {high:+.1}%, {} positions)", self.percent(), self.positions)
-            }
-            None => format!("{:+.1}% ({} position, no interval)", self.percent(), self.positions),
+            Some((low, high)) => format!(
+                "{point} (95%: {} to {}, {} positions)",
+                signed_percent(low),
+                signed_percent(high),
+                self.positions
+            ),
+            None => format!("{point} ({} position, no interval)", self.positions),
         }
     }
 
@@ -65,6 +69,12 @@ impl RatioEstimate {
             None => format!("x{:.3} ({} position, no interval)", self.ratio, self.positions),
         }
     }
+}
+
+/// `-2.3%`, and `+0.0%` rather than `-0.0%` for what rounds to zero.
+pub fn signed_percent(value: f64) -> String {
+    let shown = if value.abs() < 0.05 { 0.0 } else { value };
+    format!("{shown:+.1}%")
 }
 
 fn mean(values: &[f64]) -> f64 {
@@ -175,5 +185,9 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), Some(2.0));
         assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), Some(2.5));
         assert_eq!(median(&[]), None);
+        assert_eq!(
+            (signed_percent(-0.04), signed_percent(-0.05), signed_percent(2.26)),
+            ("+0.0%".into(), "-0.1%".into(), "+2.3%".into())
+        );
     }
 }
