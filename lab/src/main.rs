@@ -1,13 +1,16 @@
 //! `lab`: from two variants to a verdict on one machine.
 //!
-//! `lab ab A B` builds both variants' engines, counts nodes on the seeds,
-//! runs a short tactics suite and prints a one-page verdict; the other
-//! commands are its steps (`build`, `nodes`, `tactics`, `match`) and its
-//! tools (`list`, `report`, `spsa`, `sprt`). Every run writes its results
-//! under `lab-results/<timestamp>-<command>/` as it goes.
+//! `lab ab VARIANT` builds the variant's and its parent's engines, counts
+//! nodes on the verdict suite, times both to depth, runs the tactical
+//! suites and prints a one-page verdict; `lab chain` does it for a plan's
+//! phases one after another. The other commands are their steps (`build`,
+//! `nodes`, `ttd`, `tactics`, `match`) and the tools (`list`, `report`,
+//! `snapdiff`, `spsa`, `sprt`). Every run writes its results under
+//! `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
 mod builder;
+mod chain;
 mod claims;
 mod engine;
 mod lab;
@@ -26,6 +29,7 @@ mod suites;
 mod tactics;
 mod telemetry;
 mod ttd;
+mod verdict;
 
 use std::process::ExitCode;
 
@@ -44,8 +48,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The main job: build A and B, count nodes, solve tactics, print a verdict (and with --sprt, play a match).
+    /// The main job: a variant against its parent (or B against A): nodes, time to depth, tactics, claims, a verdict (and with --sprt, a match).
     Ab(ab::AbArgs),
+    /// A plan's phases one after another, each against its parent, as the plans' phase table (and with --sprt, a match per phase).
+    Chain(chain::ChainArgs),
     /// The variants, with their features, parent, source and claimed effect.
     List,
     /// Build each variant's engine into target/lab/<variant>/prunelab.
@@ -72,6 +78,7 @@ fn main() -> ExitCode {
         Command::Sprt(args) => sprt::command(&args, &cli.global),
         command => Lab::open(cli.global).and_then(|lab| match command {
             Command::Ab(args) => ab::command(&lab, &args),
+            Command::Chain(args) => chain::command(&lab, &args),
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
             Command::Spsa(args) => list::spsa(&lab, &args),
