@@ -22,6 +22,7 @@ mod ratio;
 mod report;
 mod results;
 mod runner;
+mod snapdiff;
 mod sprt;
 mod sprt_options;
 mod statistics;
@@ -66,6 +67,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
+    /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
+    Snapdiff(snapdiff::SnapdiffArgs),
     /// OpenBench SPSA input for a variant's tunables.
     Spsa(list::SpsaArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
             Command::Chain(args) => chain::command(&lab, &args),
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
+            Command::Snapdiff(args) => snapdiff::command(&lab, &args),
             Command::Spsa(args) => list::spsa(&lab, &args),
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),
