@@ -186,8 +186,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
     let nodes = nodes::run(lab, &nodes_args)?;
     lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth, args.ttd_rounds));
     let ttd_args = TtdArgs {
-        a: a.to_string(),
-        b: b.to_string(),
+        engines: pair.clone(),
         suite: args.suite.clone(),
         depth: args.depth,
         rounds: args.ttd_rounds,
@@ -202,7 +201,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
     let setting = format!("{} at depth {}", nodes.suite.name, args.depth);
-    let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate, &tactics);
+    let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
 
@@ -294,7 +293,8 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, variant: &Va
 
 /// The sums of the per-position median times, in seconds: (A's, B's).
 fn ttd_totals(run: &TtdRun) -> (f64, f64) {
-    ttd::median_times(&run.records).iter().fold((0.0, 0.0), |(a, b), (_, ta, tb)| (a + ta / 1e6, b + tb / 1e6))
+    let [a, b] = [&run.engines[0], &run.engines[1]];
+    run.total_seconds(a, b).unwrap_or_default()
 }
 
 fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {

@@ -9,11 +9,14 @@
 //! A chain follows `extends` from LAST back to FIRST. Node and solve counts
 //! are deterministic, so each variant is counted once for the whole chain
 //! (one `nodes` run, one `tactics` run per suite) and every phase reads its
-//! pair from them; time to depth and matches are per phase. Every step is
-//! a run of its own inside the chain's folder, and the chain's
+//! pair from them. Time to depth is one interleaved `ttd` run of the whole
+//! chain, each variant searched right beside its parent, so each is timed
+//! once per round rather than twice. Matches are per phase. Every step is a
+//! run of its own inside the chain's folder, and the chain's
 //! `records.jsonl` holds one line per finished phase, so `--resume`
 //! continues where a chain stopped: finished phases are kept, a step in
-//! progress is resumed.
+//! progress is resumed. `--stop-on-fail` plays no match after a failed one;
+//! the measurements, made before the matches, stay in the table.
 //!
 //! `--beside uci:PATH` (or a variant) sets another engine beside the chain's
 //! last variant: counted in the same runs, timed against it, no claims.
@@ -38,7 +41,7 @@ use crate::runner::RunArgs;
 use crate::sprt_options::SprtOptions;
 use crate::statistics::Verdict;
 use crate::suites;
-use crate::ttd::{self, TtdArgs};
+use crate::ttd::{self, TtdArgs, TtdRun};
 use crate::verdict::{self, Comparison, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
@@ -63,13 +66,14 @@ pub struct ChainArgs {
     /// besides, for that phase and its parent.
     #[arg(long, default_value = "wac")]
     pub tactics: String,
-    /// Nodes per tactics position.
-    #[arg(long, default_value_t = 50_000)]
+    /// Nodes per tactics position (half `lab ab`'s, so a 15-phase chain
+    /// stays within minutes).
+    #[arg(long, default_value_t = DEFAULT_TACTICS_NODES)]
     pub tactics_nodes: u64,
     /// Only each tactics suite's first N positions.
     #[arg(long, value_name = "N")]
     pub tactics_first: Option<usize>,
-    /// Time-to-depth rounds per phase.
+    /// Time-to-depth rounds (each variant searched this many times a position).
     #[arg(long, default_value_t = DEFAULT_TTD_ROUNDS)]
     pub ttd_rounds: usize,
     /// Hash size in MB for the counts and timings.
@@ -97,8 +101,10 @@ pub struct ChainArgs {
     pub resume: Option<String>,
 }
 
-/// Rounds per phase: a chain of fifteen phases stays within minutes.
-pub const DEFAULT_TTD_ROUNDS: usize = 3;
+/// Time-to-depth rounds and tactics nodes when not given: plan 002's
+/// fifteen phases at depth 10 run in under 10 minutes on two cores.
+pub const DEFAULT_TTD_ROUNDS: usize = 2;
+pub const DEFAULT_TACTICS_NODES: u64 = 25_000;
 
 /// The variants from `first` to `last` along `last`'s parents, `first` first.
 pub fn resolve(variants: &[Variant], first: &str, last: &str) -> Result<Vec<String>> {
@@ -201,11 +207,13 @@ fn tactics_plan(
     Ok(plan)
 }
 
-/// The counts every phase reads: nodes of every engine, tactics per suite.
+/// The measurements every phase reads: nodes of every engine, tactics per
+/// suite, the chain's time to depth.
 struct Counts {
     setting: String,
     nodes: Vec<NodesRecord>,
     tactics: Vec<TacticsOutcome>,
+    ttd: TtdRun,
 }
 
 fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result<Counts> {
@@ -228,8 +236,20 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
         tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics_nodes, args.tactics_first, run)?);
     }
+    lab.say(&format!("time to depth: {} round(s), each engine beside its neighbours", args.ttd_rounds));
+    let ttd_dir = folder.join("ttd");
+    let ttd_args = TtdArgs {
+        engines: everyone,
+        suite: args.suite.clone(),
+        depth: args.depth,
+        rounds: args.ttd_rounds,
+        hash: args.hash,
+        first: None,
+        resume: resume_in(&ttd_dir, "ttd"),
+    };
+    let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
     let setting = format!("{} at depth {}", nodes_run.suite.name, args.depth);
-    Ok(Counts { setting, nodes: nodes_run.records, tactics })
+    Ok(Counts { setting, nodes: nodes_run.records, tactics, ttd })
 }
 
 /// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`.
@@ -276,29 +296,10 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
     Ok(PhaseMatch { plan: plan_text, result, failed, run_dir: Some(outcome.run_dir) })
 }
 
-/// Times `subject` against `reference` and reads the counts: one phase.
-fn measure_phase(
-    lab: &Lab,
-    args: &ChainArgs,
-    counts: &Counts,
-    (reference, subject): (&str, &str),
-    folder: &Path,
-) -> Result<(Comparison, PathBuf)> {
-    lab.say(&format!("time to depth: {subject} against {reference}"));
-    let ttd_args = TtdArgs {
-        a: reference.to_string(),
-        b: subject.to_string(),
-        suite: args.suite.clone(),
-        depth: args.depth,
-        rounds: args.ttd_rounds,
-        hash: args.hash,
-        first: None,
-        resume: resume_in(folder, "ttd"),
-    };
-    let ttd = ttd::run(&lab.nested(folder), &ttd_args)?;
-    let comparison =
-        Comparison::measure(reference, subject, counts.setting.clone(), &counts.nodes, ttd.estimate, &counts.tactics);
-    Ok((comparison, ttd.run_dir))
+/// `subject` against `reference`, from the chain's measurements.
+fn compare(counts: &Counts, (reference, subject): (&str, &str)) -> Comparison {
+    let ttd = counts.ttd.estimate(reference, subject);
+    Comparison::measure(reference, subject, counts.setting.clone(), &counts.nodes, ttd, &counts.tactics)
 }
 
 /// A folder name from an engine's name (`uci:/usr/games/x` has slashes).
@@ -328,7 +329,7 @@ fn run_phases(
         }
         let variant = lab.variant(phase)?;
         let phase_folder = folder.join(folder_name(phase));
-        let (comparison, ttd_run) = measure_phase(lab, args, counts, (parent, phase), &phase_folder)?;
+        let comparison = compare(counts, (parent, phase));
         let sprt = if args.sprt { Some(play_phase_match(lab, args, variant, parent, &phase_folder)?) } else { None };
         if sprt.as_ref().is_some_and(|m| m.failed) && stopped_at.is_none() {
             stopped_at = Some(phase.clone());
@@ -339,7 +340,7 @@ fn run_phases(
             beside: false,
             adds: variant.file.features.clone(),
             comparison,
-            ttd_run,
+            ttd_run: counts.ttd.run_dir.clone(),
             sprt,
         };
         run_dir.append(&record)?;
@@ -350,15 +351,13 @@ fn run_phases(
         if records.iter().any(|record| &record.phase == engine && record.beside) {
             continue;
         }
-        let engine_folder = folder.join(format!("beside-{}", folder_name(engine)));
-        let (comparison, ttd_run) = measure_phase(lab, args, counts, (last, engine), &engine_folder)?;
         let record = PhaseRecord {
             phase: engine.clone(),
             parent: last.clone(),
             beside: true,
             adds: Vec::new(),
-            comparison,
-            ttd_run,
+            comparison: compare(counts, (last, engine)),
+            ttd_run: counts.ttd.run_dir.clone(),
             sprt: None,
         };
         run_dir.append(&record)?;
@@ -398,8 +397,9 @@ fn markdown(
     writeln!(
         out,
         "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
-         interval), time to depth ({} round(s) interleaved, ratio with its interval), tactics at nodes {}, and every \
-         claim of the phase's file.\n",
+         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; ratio of \
+         per-position medians, geometric mean with its interval), tactics at nodes {}, and every claim of the \
+         phase's file.\n",
         args.suite, args.depth, args.ttd_rounds, args.tactics_nodes
     )
     .unwrap();

@@ -1,15 +1,20 @@
-//! `lab ttd A B`: time to depth. Both engines search the same positions to
-//! the same depth from `ucinewgame`, one search at a time, interleaved: in
-//! each round every position is searched by A and by B back to back, who
-//! goes first alternating from one search pair to the next, so whatever the
-//! machine does meanwhile (another build, a cache flush, a clock change)
-//! falls on both alike. The time is the wall time from `go` to `bestmove`,
-//! in microseconds, so even a few-millisecond search has a ratio.
+//! `lab ttd A B ...`: time to depth. The engines search the same positions
+//! to the same depth from `ucinewgame`, one search at a time, interleaved:
+//! in each round every position is searched by each engine back to back,
+//! in the given order and then reversed, alternating from one position to
+//! the next and from one round to the next, so whatever the machine does
+//! meanwhile (another build, a cache flush, a clock change) falls on
+//! neighbours alike, and neither of two neighbours always goes first. The
+//! time is the wall time from `go` to `bestmove`, in microseconds, so even
+//! a few-millisecond search has a ratio.
 //!
 //! Each position's time is its median over the rounds (a search slowed by
-//! the machine once does not count), and the result is B's time over A's,
-//! the geometric mean of the per-position ratios with its 95% bootstrap
+//! the machine once does not count), and an engine's time against another's
+//! is the geometric mean of the per-position ratios with its 95% bootstrap
 //! interval over positions (`crate::ratio`): x0.95 is 5% faster to depth.
+//! `lab ab` times its two engines; `lab chain` times the whole chain in one
+//! run, each variant beside its parent, so each variant is searched once per
+//! round rather than twice.
 
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -31,10 +36,10 @@ const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TtdArgs {
-    /// The reference (a variant or `uci:PATH`).
-    pub a: String,
-    /// The engine timed against it (a variant or `uci:PATH`).
-    pub b: String,
+    /// The engines (variants or `uci:PATH`), the reference first; each is
+    /// searched beside its neighbours.
+    #[arg(required = true, num_args = 2..)]
+    pub engines: Vec<String>,
     /// The positions (a named suite or an EPD file).
     #[arg(long, default_value = suites::VERDICT)]
     pub suite: String,
@@ -58,32 +63,36 @@ pub struct TtdArgs {
 /// Rounds when not given: three medians out one slow search per position.
 pub const DEFAULT_ROUNDS: usize = 3;
 
-/// One position in one round: both engines' times, taken back to back.
+/// One position in one round: every engine's time, taken back to back.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TtdRecord {
     pub round: usize,
     pub position: usize,
     pub id: String,
-    /// Which engine searched first (`a` or `b`).
-    pub first: String,
-    /// Wall time from `go` to `bestmove`, in microseconds.
-    pub a_us: u64,
-    pub b_us: u64,
-    pub a_nodes: u64,
-    pub b_nodes: u64,
-    /// Why a search failed, when one did (the times are then 0).
+    /// The engines' indices in the order they searched.
+    pub order: Vec<usize>,
+    /// Wall time from `go` to `bestmove`, in microseconds, per engine in
+    /// the order of the arguments.
+    pub times_us: Vec<u64>,
+    pub nodes: Vec<u64>,
+    /// Why a search failed, when one did (the record's times then do not count).
     pub error: Option<String>,
 }
 
-/// Whether A goes first in `round` on `position`: alternating from one
-/// search pair to the next and from one round to the next.
-pub fn a_goes_first(round: usize, position: usize) -> bool {
-    (round + position).is_multiple_of(2)
+/// The search order of `engines` engines in `round` on `position`: as
+/// given, or reversed, alternating by position and by round.
+pub fn search_order(engines: usize, round: usize, position: usize) -> Vec<usize> {
+    if (round + position).is_multiple_of(2) {
+        (0..engines).collect()
+    } else {
+        (0..engines).rev().collect()
+    }
 }
 
-/// The per-position median times, in microseconds: (A's, B's) for each
-/// position with at least one round without an error, in position order.
-pub fn median_times(records: &[TtdRecord]) -> Vec<(usize, f64, f64)> {
+/// The per-position median times of engines `a` and `b`, in microseconds,
+/// for each position with at least one round without an error, in position
+/// order: (position, A's, B's).
+pub fn median_times(records: &[TtdRecord], a: usize, b: usize) -> Vec<(usize, f64, f64)> {
     let mut positions: Vec<usize> = records.iter().map(|record| record.position).collect();
     positions.sort_unstable();
     positions.dedup();
@@ -92,17 +101,18 @@ pub fn median_times(records: &[TtdRecord]) -> Vec<(usize, f64, f64)> {
         .filter_map(|position| {
             let good: Vec<&TtdRecord> =
                 records.iter().filter(|record| record.position == position && record.error.is_none()).collect();
-            let a = median(&good.iter().map(|record| record.a_us as f64).collect::<Vec<_>>())?;
-            let b = median(&good.iter().map(|record| record.b_us as f64).collect::<Vec<_>>())?;
-            Some((position, a, b))
+            let times = |engine: usize| {
+                good.iter().filter_map(|r| r.times_us.get(engine)).map(|&t| t as f64).collect::<Vec<_>>()
+            };
+            Some((position, median(&times(a))?, median(&times(b))?))
         })
         .collect()
 }
 
-/// B's time to depth over A's: the geometric mean of the per-position
-/// ratios of median times, with its bootstrap interval.
-pub fn estimate(records: &[TtdRecord]) -> Option<RatioEstimate> {
-    paired_ratio(median_times(records).into_iter().map(|(_, a, b)| (a, b)))
+/// Engine `b`'s time to depth over engine `a`'s: the geometric mean of the
+/// per-position ratios of median times, with its bootstrap interval.
+pub fn estimate(records: &[TtdRecord], a: usize, b: usize) -> Option<RatioEstimate> {
+    paired_ratio(median_times(records, a, b).into_iter().map(|(_, ta, tb)| (ta, tb)))
 }
 
 /// A running engine of the pair, started again after a failure.
@@ -131,67 +141,94 @@ impl Timed {
     }
 }
 
-/// Both searches of one position in one round, in the round's order.
-fn time_pair(engines: &mut [Timed; 2], round: usize, position: usize, suite: &Suite, depth: u32) -> TtdRecord {
+/// Every engine's search of one position in one round, in the round's order.
+fn time_position(engines: &mut [Timed], round: usize, position: usize, suite: &Suite, depth: u32) -> TtdRecord {
     let fen = &suite.positions[position].fen;
-    let order = if a_goes_first(round, position) { [0, 1] } else { [1, 0] };
-    let mut outputs: [Option<SearchOutput>; 2] = [None, None];
+    let order = search_order(engines.len(), round, position);
+    let mut times_us = vec![0; engines.len()];
+    let mut nodes = vec![0; engines.len()];
     let mut error = None;
-    for side in order {
-        match engines[side].search(fen, depth) {
-            Ok(output) => outputs[side] = Some(output),
+    for &engine in &order {
+        match engines[engine].search(fen, depth) {
+            Ok(output) => {
+                times_us[engine] = output.elapsed.as_micros() as u64;
+                nodes[engine] = output.last_info().map_or(0, |info| info.nodes);
+            }
             Err(failure) => {
                 error = Some(format!("{failure:#}"));
                 break;
             }
         }
     }
-    let micros = |output: &Option<SearchOutput>| output.as_ref().map_or(0, |o| o.elapsed.as_micros() as u64);
-    let nodes = |output: &Option<SearchOutput>| output.as_ref().and_then(|o| o.last_info()).map_or(0, |i| i.nodes);
-    TtdRecord {
-        round,
-        position,
-        id: suite.positions[position].id.clone(),
-        first: if order[0] == 0 { "a" } else { "b" }.to_string(),
-        a_us: if error.is_none() { micros(&outputs[0]) } else { 0 },
-        b_us: if error.is_none() { micros(&outputs[1]) } else { 0 },
-        a_nodes: nodes(&outputs[0]),
-        b_nodes: nodes(&outputs[1]),
-        error,
-    }
+    TtdRecord { round, position, id: suite.positions[position].id.clone(), order, times_us, nodes, error }
 }
 
-/// The markdown summary: the ratio, then each position's median times.
+/// The markdown summary: each engine against its predecessor, then each
+/// position's median times.
 pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String {
     let mut out = String::new();
     writeln!(
         out,
-        "# lab ttd: {} against {}, {} at depth {}, {} round(s) interleaved, Hash {}\n",
-        args.b, args.a, suite.name, args.depth, args.rounds, args.hash
+        "# lab ttd: {}, {} at depth {}, {} round(s) interleaved, Hash {}\n",
+        args.engines.join(" | "),
+        suite.name,
+        args.depth,
+        args.rounds,
+        args.hash
     )
     .unwrap();
-    match estimate(records) {
-        Some(ratio) => writeln!(out, "Time to depth, {} over {}: {}\n", args.b, args.a, ratio.ratio_text()).unwrap(),
-        None => writeln!(out, "Time to depth: no position timed without an error\n").unwrap(),
+    for (index, pair) in args.engines.windows(2).enumerate() {
+        match estimate(records, index, index + 1) {
+            Some(ratio) => {
+                writeln!(out, "- time to depth, {} over {}: {}", pair[1], pair[0], ratio.ratio_text()).unwrap()
+            }
+            None => writeln!(out, "- time to depth, {} over {}: no position timed without an error", pair[1], pair[0])
+                .unwrap(),
+        }
     }
     let failures = records.iter().filter(|record| record.error.is_some()).count();
     if failures > 0 {
-        writeln!(out, "**{failures} search pair(s) failed**; see records.jsonl\n").unwrap();
+        writeln!(out, "\n**{failures} position(s) failed in a round**; see records.jsonl").unwrap();
     }
-    writeln!(out, "| position | {} ms (median) | {} ms (median) | ratio |", args.a, args.b).unwrap();
-    writeln!(out, "|---|---:|---:|---:|").unwrap();
-    for (position, a, b) in median_times(records) {
-        let id = &suite.positions[position].id;
-        writeln!(out, "| {id} | {:.1} | {:.1} | {:.3} |", a / 1000.0, b / 1000.0, b / a.max(1.0)).unwrap();
+    writeln!(
+        out,
+        "\n| position | {} |",
+        args.engines.iter().map(|name| format!("{name} ms (median)")).collect::<Vec<_>>().join(" | ")
+    )
+    .unwrap();
+    writeln!(out, "|---|{}", "---:|".repeat(args.engines.len())).unwrap();
+    let columns: Vec<Vec<(usize, f64, f64)>> =
+        (1..args.engines.len()).map(|engine| median_times(records, 0, engine)).collect();
+    for (row, &(position, first, _)) in columns[0].iter().enumerate() {
+        let rest: Vec<String> = columns
+            .iter()
+            .map(|column| column.get(row).map_or("-".to_string(), |(_, _, t)| format!("{:.1}", t / 1000.0)))
+            .collect();
+        writeln!(out, "| {} | {:.1} | {} |", suite.positions[position].id, first / 1000.0, rest.join(" | ")).unwrap();
     }
     out
 }
 
 /// A finished `lab ttd` run.
 pub struct TtdRun {
+    pub engines: Vec<String>,
     pub records: Vec<TtdRecord>,
-    pub estimate: Option<RatioEstimate>,
     pub run_dir: PathBuf,
+}
+
+impl TtdRun {
+    /// `b`'s time to depth over `a`'s (by name), when both were timed.
+    pub fn estimate(&self, a: &str, b: &str) -> Option<RatioEstimate> {
+        let index = |name: &str| self.engines.iter().position(|engine| engine == name);
+        estimate(&self.records, index(a)?, index(b)?)
+    }
+
+    /// The sums of `a`'s and `b`'s per-position median times, in seconds.
+    pub fn total_seconds(&self, a: &str, b: &str) -> Option<(f64, f64)> {
+        let index = |name: &str| self.engines.iter().position(|engine| engine == name);
+        let times = median_times(&self.records, index(a)?, index(b)?);
+        Some(times.iter().fold((0.0, 0.0), |(sa, sb), (_, ta, tb)| (sa + ta / 1e6, sb + tb / 1e6)))
+    }
 }
 
 /// Times the pairs not yet timed (all of them, unless resuming), writing
@@ -199,6 +236,9 @@ pub struct TtdRun {
 pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if args.rounds == 0 {
         bail!("--rounds must be at least 1");
+    }
+    if args.engines.len() < 2 {
+        bail!("time to depth compares two engines or more");
     }
     if args.depth == 0 || args.depth > 64 {
         bail!("--depth must be between 1 and 64");
@@ -211,7 +251,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if suite.positions.is_empty() {
         bail!("suite `{}` has no positions", suite.name);
     }
-    let binaries = participant::binaries(lab, &[args.a.clone(), args.b.clone()])?;
+    let binaries = participant::binaries(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;
     let timed = |name: &str, binary: &PathBuf| Timed {
@@ -220,14 +260,15 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
         hash_mb: args.hash,
         engine: None,
     };
-    let mut engines = [timed(&args.a, &binaries[0]), timed(&args.b, &binaries[1])];
+    let mut engines: Vec<Timed> =
+        args.engines.iter().zip(&binaries).map(|(name, binary)| timed(name, binary)).collect();
     let pairs: Vec<(usize, usize)> = (0..args.rounds)
         .flat_map(|round| (0..suite.positions.len()).map(move |position| (round, position)))
         .filter(|&(round, position)| !records.iter().any(|r| r.round == round && r.position == position))
         .collect();
     let bar = lab.progress(pairs.len() as u64, &format!("ttd {}", suite.name));
     for (round, position) in pairs {
-        let record = time_pair(&mut engines, round, position, &suite, args.depth);
+        let record = time_position(&mut engines, round, position, &suite, args.depth);
         if let Some(error) = &record.error {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id)));
         }
@@ -237,22 +278,24 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     }
     bar.finish_and_clear();
     records.sort_by_key(|record| (record.round, record.position));
-    let estimate = estimate(&records);
+    let neighbours: Vec<serde_json::Value> = args
+        .engines
+        .windows(2)
+        .enumerate()
+        .map(|(index, pair)| {
+            serde_json::json!({"a": pair[0], "b": pair[1], "time_to_depth": estimate(&records, index, index + 1)})
+        })
+        .collect();
     let summary = serde_json::json!({
-        "a": args.a,
-        "b": args.b,
+        "engines": args.engines,
         "suite": suite.name,
         "depth": args.depth,
         "rounds": args.rounds,
         "hash": args.hash,
-        "time_to_depth": estimate,
-        "positions": median_times(&records)
-            .iter()
-            .map(|(position, a, b)| serde_json::json!({"id": suite.positions[*position].id, "a_us": a, "b_us": b}))
-            .collect::<Vec<_>>(),
+        "neighbours": neighbours,
     });
     run_dir.write_summary(&markdown(args, &suite, &records), &summary)?;
-    Ok(TtdRun { records, estimate, run_dir: run_dir.path().to_path_buf() })
+    Ok(TtdRun { engines: args.engines.clone(), records, run_dir: run_dir.path().to_path_buf() })
 }
 
 pub fn command(lab: &Lab, args: &TtdArgs) -> Result<()> {
@@ -270,48 +313,63 @@ pub fn command(lab: &Lab, args: &TtdArgs) -> Result<()> {
 mod tests {
     use super::*;
 
-    fn record(round: usize, position: usize, a_us: u64, b_us: u64) -> TtdRecord {
+    fn record(round: usize, position: usize, times_us: &[u64]) -> TtdRecord {
         TtdRecord {
             round,
             position,
             id: format!("p{position}"),
-            first: if a_goes_first(round, position) { "a" } else { "b" }.into(),
-            a_us,
-            b_us,
-            a_nodes: 1,
-            b_nodes: 1,
+            order: search_order(times_us.len(), round, position),
+            times_us: times_us.to_vec(),
+            nodes: vec![1; times_us.len()],
             error: None,
         }
     }
 
     #[test]
-    fn the_order_alternates_by_pair_and_by_round() {
-        let orders: Vec<bool> = (0..2).flat_map(|round| (0..3).map(move |p| a_goes_first(round, p))).collect();
-        assert_eq!(orders, [true, false, true, false, true, false]);
+    fn the_order_alternates_by_position_and_by_round() {
+        assert_eq!(search_order(3, 0, 0), [0, 1, 2]);
+        assert_eq!(search_order(3, 0, 1), [2, 1, 0]);
+        assert_eq!(search_order(3, 1, 0), [2, 1, 0]);
+        assert_eq!(search_order(2, 1, 1), [0, 1]);
     }
 
     #[test]
     fn a_slow_round_is_outvoted_by_the_median() {
         let records = [
-            record(0, 0, 1000, 900),
-            record(1, 0, 1000, 5000), // the machine was busy
-            record(2, 0, 1100, 950),
-            record(0, 1, 2000, 2400),
-            record(1, 1, 2000, 2400),
-            record(2, 1, 2200, 2400),
+            record(0, 0, &[1000, 900]),
+            record(1, 0, &[1000, 5000]), // the machine was busy
+            record(2, 0, &[1100, 950]),
+            record(0, 1, &[2000, 2400]),
+            record(1, 1, &[2000, 2400]),
+            record(2, 1, &[2200, 2400]),
         ];
-        assert_eq!(median_times(&records), [(0, 1000.0, 950.0), (1, 2000.0, 2400.0)]);
-        let estimate = estimate(&records).unwrap();
+        assert_eq!(median_times(&records, 0, 1), [(0, 1000.0, 950.0), (1, 2000.0, 2400.0)]);
+        let estimate = estimate(&records, 0, 1).unwrap();
         // sqrt(0.95 * 1.2)
         assert!((estimate.ratio - (0.95f64 * 1.2).sqrt()).abs() < 1e-12, "{estimate:?}");
         assert_eq!(estimate.positions, 2);
     }
 
     #[test]
-    fn failed_pairs_do_not_count() {
-        let mut failed = record(0, 0, 0, 0);
+    fn each_engine_is_compared_with_whom_it_is_asked() {
+        let records = [record(0, 0, &[100, 200, 100]), record(0, 1, &[100, 50, 100])];
+        let run = TtdRun {
+            engines: vec!["a".into(), "b".into(), "c".into()],
+            records: records.to_vec(),
+            run_dir: PathBuf::new(),
+        };
+        // b against a: 2 and 1/2; c against b: 1/2 and 2; c against a: 1 and 1.
+        assert!((run.estimate("a", "b").unwrap().ratio - 1.0).abs() < 1e-12);
+        assert_eq!(run.estimate("a", "c").unwrap().interval, Some((1.0, 1.0)));
+        assert_eq!(run.total_seconds("a", "b"), Some((0.0002, 0.00025)));
+        assert_eq!(run.estimate("a", "z"), None);
+    }
+
+    #[test]
+    fn failed_positions_do_not_count() {
+        let mut failed = record(0, 0, &[0, 0]);
         failed.error = Some("engine b: the engine process exited".into());
-        assert!(estimate(&[failed.clone()]).is_none());
-        assert_eq!(median_times(&[failed, record(1, 0, 10, 20)]), [(0, 10.0, 20.0)]);
+        assert!(estimate(&[failed.clone()], 0, 1).is_none());
+        assert_eq!(median_times(&[failed, record(1, 0, &[10, 20])], 0, 1), [(0, 10.0, 20.0)]);
     }
 }
