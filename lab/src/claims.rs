@@ -162,7 +162,10 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
                 return not_against_parent();
             }
             let Some((change, on)) = &evidence.node_change else {
-                return Judgement::NotMeasured("no node counts in this run".to_string());
+                return Judgement::NotMeasured(format!(
+                    "no node counts of it and its parent: run `lab ab {}`",
+                    variant.name()
+                ));
             };
             judge_node_change(claim, change, on)
         }
@@ -185,9 +188,10 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
                 return Judgement::NotMeasured(why.clone());
             }
             match evidence.solved.iter().find(|solved| &solved.suite == suite) {
-                None => {
-                    Judgement::NotMeasured(format!("no {suite} run in this verdict: run `lab tactics --suite {suite}`"))
-                }
+                None => Judgement::NotMeasured(format!(
+                    "no {suite} run with it and its parent: run `lab ab {}`",
+                    variant.name()
+                )),
                 Some(solved) => {
                     let measured = format!("{} against {} of {}", solved.variant, solved.parent, solved.positions);
                     if solved.variant >= solved.parent {
@@ -275,7 +279,10 @@ mod tests {
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(19)], ..Default::default() };
         assert_eq!(judge(&child, &claim, &evidence).word(), "does not hold");
         let evidence = Evidence { reference: Some("parent"), ..Default::default() };
-        assert!(judge(&child, &claim, &evidence).to_string().contains("no zugzwang run"));
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (no zugzwang run with it and its parent: run `lab ab child`)"
+        );
         let missing = ("zugzwang".to_string(), "suite `zugzwang`: zugts.epd does not exist".to_string());
         let evidence = Evidence { reference: Some("parent"), unsolved: vec![missing], ..Default::default() };
         assert_eq!(
