@@ -39,7 +39,7 @@ use crate::ratio::RatioEstimate;
 use crate::results::runs_of;
 use crate::runner::RunArgs;
 use crate::sprt_options::SprtOptions;
-use crate::statistics::Verdict;
+use crate::statistics::{SprtStatus, Verdict};
 use crate::suites;
 use crate::ttd::{self, TtdArgs, TtdRun};
 use crate::verdict::{self, Comparison, TacticsOutcome};
@@ -103,7 +103,7 @@ pub struct ChainArgs {
 
 /// Time-to-depth rounds and tactics nodes when not given: plan 002's
 /// fifteen phases at depth 10 run in under 10 minutes on two cores.
-pub const DEFAULT_TTD_ROUNDS: usize = 2;
+pub const DEFAULT_TTD_ROUNDS: usize = 3;
 pub const DEFAULT_TACTICS_NODES: u64 = 25_000;
 
 /// The variants from `first` to `last` along `last`'s parents, `first` first.
@@ -252,21 +252,31 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
     Ok(Counts { setting, nodes: nodes_run.records, tactics, ttd })
 }
 
-/// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`.
-fn match_result(summary: &matches::MatchSummary) -> (String, bool) {
-    let status = summary.sprt_status.map_or("no SPRT".to_string(), |status| {
+/// The SPRT's state in words: `H1 accepted (LLR 2.96)`.
+fn sprt_text(status: Option<SprtStatus>) -> String {
+    status.map_or("no SPRT".to_string(), |status| {
         let word = match status.verdict {
-            Verdict::AcceptH1 => "H1 accepted".to_string(),
-            Verdict::AcceptH0 => "H0 accepted".to_string(),
-            Verdict::Continue => "undecided".to_string(),
+            Verdict::AcceptH1 => "H1 accepted",
+            Verdict::AcceptH0 => "H0 accepted",
+            Verdict::Continue => "undecided",
         };
         format!("{word} (LLR {:.2})", status.llr)
-    });
+    })
+}
+
+/// Whether the SPRT failed: it accepted H0, the plans' "STOP".
+fn sprt_failed(status: Option<SprtStatus>) -> bool {
+    status.is_some_and(|status| status.verdict == Verdict::AcceptH0)
+}
+
+/// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`, and
+/// whether it failed.
+fn match_result(summary: &matches::MatchSummary) -> (String, bool) {
     let nelo = summary
         .nelo
         .map_or(String::new(), |nelo| format!(", nElo {:+.1} [{:+.1}, {:+.1}]", nelo.value, nelo.low, nelo.high));
-    let failed = summary.sprt_status.is_some_and(|status| status.verdict == Verdict::AcceptH0);
-    (format!("{status} after {} games{nelo}", summary.games), failed)
+    let text = format!("{} after {} games{nelo}", sprt_text(summary.sprt_status), summary.games);
+    (text, sprt_failed(summary.sprt_status))
 }
 
 /// The phase's match with its file's `[sprt]`, in the phase's folder.
@@ -556,6 +566,17 @@ mod tests {
         assert_eq!(error(&["p004"]), "unknown chain `p004`: the chains are p002, p003, razor; or give FIRST LAST");
         assert!(error(&["razor-r1", "razor-r1"]).contains("a chain needs two variants"));
         assert!(error(&["razor-r1", "razor-r9"]).contains("unknown variant `razor-r9`"));
+    }
+
+    #[test]
+    fn only_an_accepted_h0_stops_a_chain() {
+        let status = |verdict, llr| Some(SprtStatus { llr, lower: -2.94, upper: 2.94, verdict });
+        assert!(sprt_failed(status(Verdict::AcceptH0, -2.95)));
+        assert!(!sprt_failed(status(Verdict::Continue, -2.0)));
+        assert!(!sprt_failed(status(Verdict::AcceptH1, 3.0)));
+        assert!(!sprt_failed(None));
+        assert_eq!(sprt_text(status(Verdict::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
+        assert_eq!(sprt_text(status(Verdict::Continue, 1.0)), "undecided (LLR 1.00)");
     }
 
     #[test]
