@@ -60,8 +60,8 @@ pub struct TtdArgs {
     pub resume: Option<String>,
 }
 
-/// Rounds when not given: three medians out one slow search per position.
-pub const DEFAULT_ROUNDS: usize = 3;
+/// Rounds when not given: the median outvotes two slow searches of a position.
+pub const DEFAULT_ROUNDS: usize = 5;
 
 /// One position in one round: every engine's time, taken back to back.
 #[derive(Clone, Debug, Serialize, Deserialize)]
