@@ -106,10 +106,17 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
         return Judgement::Holds(measured);
     }
     let (low, high) = claimed_range(claim);
+    // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
+    // not reach them.
+    let reaches = |(interval_low, interval_high): (f64, f64)| match claim {
+        Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
+        Claim::NodeDirection(Direction::More) => interval_high > 0.0,
+        _ => interval_high >= low && interval_low <= high,
+    };
     match change.interval {
-        Some((interval_low, interval_high)) if interval_high >= low && interval_low <= high => Judgement::Undecided(
-            format!("{measured}: the estimate misses the claim, the interval reaches it; more positions would decide"),
-        ),
+        Some(interval) if reaches(interval) => Judgement::Undecided(format!(
+            "{measured}: the estimate misses the claim, the interval reaches it; more positions would decide"
+        )),
         _ => Judgement::DoesNotHold(measured),
     }
 }
@@ -261,6 +268,9 @@ mod tests {
         assert_eq!(judged(fewer(), -0.5, Some((-2.0, 1.0))), "holds");
         assert_eq!(judged(fewer(), 0.5, Some((-1.0, 2.0))), "undecided");
         assert_eq!(judged(fewer(), 0.5, Some((0.1, 2.0))), "does not hold");
+        // The same search: no change at all is not fewer nodes.
+        assert_eq!(judged(fewer(), 0.0, Some((0.0, 0.0))), "does not hold");
+        assert_eq!(judged(Claim::NodeDirection(Direction::More), 0.0, Some((0.0, 0.0))), "does not hold");
         let more = || Claim::NodeDirection(Direction::More);
         assert_eq!(judged(more(), -3.0, Some((-4.0, -2.0))), "does not hold");
         let similar = || Claim::NodeDirection(Direction::Similar);

@@ -330,6 +330,16 @@ fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
     }
     assert!(verdict["comparison"]["time_to_depth"]["ratio"].as_f64().unwrap() > 0.0);
 
+    // The report finds the verdict's runs inside its folder and judges the
+    // same claims the same way.
+    let report = stdout(&lab(&["report"], &results));
+    assert!(report.contains("| razor-r1 | p003-3 | two, 6 | 2 | "), "{report}");
+    for claim in verdict["claims"].as_array().unwrap() {
+        let row = format!("| razor-r1 | plan 000, R1 | {} |", claim["text"].as_str().unwrap());
+        let line = report.lines().find(|line| line.starts_with(&row)).unwrap_or_else(|| panic!("{row} in\n{report}"));
+        assert!(line.ends_with(&format!("| {} |", claim["verdict"].as_str().unwrap())), "{line} against {claim}");
+    }
+
     // Two variants that are not parent and child: the first line says how far.
     let far = dir.join("far");
     let page = stdout(&lab(&[&["ab", "baseline", "razor-r1"][..], &small].concat(), &far));
