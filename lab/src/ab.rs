@@ -1,307 +1,489 @@
-//! `lab ab A B`: the main job. Build both, count nodes on the seeds, run a
-//! short tactics suite, and print a one-page verdict that sets each measured
-//! change beside the effect the variant files claim; with `--sprt`, go on
-//! into a match.
+//! `lab ab VARIANT` (against its parent) or `lab ab A B`: the main job.
+//! Build both, count nodes on the verdict suite, time both to the same
+//! depth interleaved, run the tactical suites (the default one and every
+//! one the variant's claims name), and print a one-page verdict that sets
+//! each measurement beside the claims of the variant file; with `--sprt`, go
+//! on into a match.
+//!
+//! The verdict's steps are runs of their own (`nodes`, `ttd`, `tactics`,
+//! `match`), kept inside the verdict's folder, `lab-results/<time>-ab/`.
 
 use std::fmt::Write;
+use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use crate::claims::{self, Evidence, NodeChange};
 use crate::lab::Lab;
-use crate::nodes::{self, percent_change, NodesArgs};
+use crate::nodes::{self, percent_change, NodesArgs, NodesRun};
+use crate::results::RunDir;
 use crate::runner::RunArgs;
 use crate::sprt_options::SprtOptions;
 use crate::tactics::{self, TacticsArgs};
-use crate::{builder, matches};
-use prunelab::variants::{Claim, Variant};
+use crate::ttd::{self, TtdArgs, TtdRun};
+use crate::verdict::{self, Comparison, TacticsData, TacticsOutcome};
+use crate::{builder, matches, suites};
+use prunelab::variants::Variant;
+
+/// The match's time control when neither `--tc` nor the variant file gives one.
+const DEFAULT_TC: &str = "10+0.1";
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct AbArgs {
-    /// The reference variant.
-    pub a: String,
-    /// The variant under test.
-    pub b: String,
-    /// Node-count suite.
-    #[arg(long, default_value = "seeds")]
+    /// `VARIANT`, judged against its parent (its file's `extends`), or `A B`:
+    /// B judged against A.
+    #[arg(required = true, num_args = 1..=2, value_names = ["A", "B"])]
+    pub variants: Vec<String>,
+    /// Node-count suite (also the time-to-depth positions).
+    #[arg(long, default_value = suites::VERDICT)]
     pub suite: String,
     /// Node-count depth (the plans' claims are at depth 10).
     #[arg(long, default_value_t = 10)]
     pub depth: u32,
-    /// Tactics suite, or `none` to skip it.
+    /// Tactics suite, or `none` to skip it; the suites the variant's claims
+    /// name are run besides.
     #[arg(long, default_value = "wac")]
     pub tactics: String,
     /// Nodes per tactics position.
     #[arg(long, default_value_t = 50_000)]
     pub tactics_nodes: u64,
-    /// Only the tactics suite's first N positions.
+    /// Only each tactics suite's first N positions.
     #[arg(long, value_name = "N")]
     pub tactics_first: Option<usize>,
+    /// Time-to-depth rounds: each position searched this many times by each.
+    #[arg(long, default_value_t = ttd::DEFAULT_ROUNDS)]
+    pub ttd_rounds: usize,
     /// Hash size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: u32,
-    /// Engine processes at the same time (node counts and solve counts do not
-    /// depend on it; nps is measured under that load).
-    #[arg(long, default_value_t = 1)]
+    /// Engine processes at the same time for the node and solve counts
+    /// (which do not depend on it; time to depth is always one at a time).
+    #[arg(long, default_value_t = 2)]
     pub concurrency: usize,
-    /// With `--sprt`, go on into a match that stops at the SPRT's verdict.
+    /// With `--sprt`, go on into a match that stops at the SPRT's verdict;
+    /// `--sprt` alone takes the bounds of the variant file's `[sprt]`.
     #[command(flatten)]
     #[serde(flatten)]
     pub sprt: SprtOptions,
-    /// The match's time control (with --sprt).
-    #[arg(long, default_value = "10+0.1")]
-    pub tc: String,
+    /// The match's time control (with --sprt); default: the variant file's
+    /// `[sprt]` tc, else 10+0.1.
+    #[arg(long)]
+    pub tc: Option<String>,
     /// The match's game limit (with --sprt).
     #[arg(long, default_value_t = 20_000)]
     pub games: u64,
 }
 
-/// The claims of `variant`, each judged on what this run measured.
-fn claims_section(out: &mut String, variant: &Variant, evidence: &Evidence) {
-    let parent = variant.file.extends.as_deref().unwrap_or("none");
-    if variant.file.claims.is_empty() {
-        writeln!(out, "- `{}` claims nothing (parent `{parent}`; source: {}).", variant.name(), variant.file.source)
-            .unwrap();
-        return;
-    }
-    for claim in &variant.file.claims {
-        let judgement = claims::judge(variant, claim, evidence);
-        writeln!(out, "- `{}` ({}): {} → {judgement}", variant.name(), variant.file.source, claim.text()).unwrap();
+/// The pair a verdict is about: the reference and the variant under test.
+pub fn pair(lab: &Lab, names: &[String]) -> Result<(String, String)> {
+    match names {
+        [variant] => {
+            let Some(parent) = lab.variant(variant)?.file.extends.clone() else {
+                bail!("`{variant}` has no parent to measure it against: give two variants, `lab ab A {variant}`")
+            };
+            Ok((parent, variant.clone()))
+        }
+        [a, b] => {
+            lab.variant(a)?;
+            lab.variant(b)?;
+            Ok((a.clone(), b.clone()))
+        }
+        _ => bail!("lab ab takes one variant (against its parent) or two (B against A)"),
     }
 }
 
-pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
-    let (a, b) = (lab.variant(&args.a)?, lab.variant(&args.b)?);
-    // A bad --sprt is an error now, not after the node counts and tactics.
-    let sprt = args.sprt.settings()?;
-    let variants = vec![args.a.clone(), args.b.clone()];
-    let run = RunArgs { concurrency: args.concurrency, resume: None };
-    builder::build_all(lab, &variants)?;
+/// The match `--sprt` asks for: its options with bounds, time control and
+/// hash (the variant file's, where the command line gives none).
+struct MatchPlan {
+    sprt: SprtOptions,
+    tc: String,
+    hash: u32,
+}
 
+fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+    let plan = variant.file.sprt.as_ref();
+    let sprt = args.sprt.with_plan_bounds(plan, variant.name())?;
+    if sprt.settings()?.is_none() {
+        return Ok(None);
+    }
+    let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
+    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash);
+    Ok(Some(MatchPlan { sprt, tc, hash }))
+}
+
+/// The tactical suites to run: the default one, then those the variant's
+/// claims name (only against its parent: elsewhere the claims do not apply).
+fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec<String> {
+    let mut suites: Vec<String> = Vec::new();
+    if args.tactics != "none" {
+        suites.push(args.tactics.clone());
+    }
+    if against_parent {
+        for suite in verdict::claimed_suites(variant) {
+            if !suites.contains(&suite) {
+                suites.push(suite);
+            }
+        }
+    }
+    suites
+}
+
+/// Runs one tactical suite for `variants`, or says why it cannot be run.
+pub fn run_tactics(
+    lab: &Lab,
+    suite: &str,
+    variants: &[String],
+    nodes: u64,
+    first: Option<usize>,
+    run: RunArgs,
+) -> Result<TacticsOutcome> {
+    let tactics_args = TacticsArgs {
+        variants: variants.to_vec(),
+        suite: suite.to_string(),
+        movetime: None,
+        nodes: Some(nodes),
+        depth: None,
+        hash: 16,
+        first,
+        run,
+    };
+    let limit = tactics_args.limit_text();
+    // A named suite lives in the shared data folder; without it the verdict
+    // says so instead of failing after the node counts.
+    if let Err(error) = suites::load(lab, suite) {
+        let why = format!("{error:#}");
+        lab.say(&format!("tactics skipped: {why}"));
+        return Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Err(why) });
+    }
+    lab.say(&format!("tactics: {suite} at {limit}"));
+    let run = tactics::run(lab, &tactics_args)?;
+    let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
+    Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Ok(data) })
+}
+
+/// What the verdict measured, for the page.
+struct Measurements {
+    nodes: NodesRun,
+    ttd: TtdRun,
+    tactics: Vec<TacticsOutcome>,
+    comparison: Comparison,
+}
+
+fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
+    let pair = vec![a.to_string(), b.to_string()];
+    let counting = RunArgs { concurrency: args.concurrency, resume: None };
+    builder::build_all(lab, &pair)?;
     lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
     let nodes_args = NodesArgs {
-        variants: variants.clone(),
+        variants: pair.clone(),
         suite: args.suite.clone(),
         depth: args.depth,
         hash: args.hash,
         first: None,
-        run: run.clone(),
+        run: counting.clone(),
     };
-    let nodes_run = nodes::run(lab, &nodes_args)?;
-    let totals = nodes::totals(&nodes_run.records, &variants);
+    let nodes = nodes::run(lab, &nodes_args)?;
+    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth, args.ttd_rounds));
+    let ttd_args = TtdArgs {
+        engines: pair.clone(),
+        suite: args.suite.clone(),
+        depth: args.depth,
+        rounds: args.ttd_rounds,
+        hash: args.hash,
+        first: None,
+        resume: None,
+    };
+    let ttd = ttd::run(lab, &ttd_args)?;
+    let against_parent = variant.file.extends.as_deref() == Some(a);
+    let tactics = tactics_suites(args, variant, against_parent)
+        .iter()
+        .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
+        .collect::<Result<Vec<_>>>()?;
+    let setting = format!("{} at depth {}", nodes.suite.name, args.depth);
+    let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate(a, b), &tactics);
+    Ok(Measurements { nodes, ttd, tactics, comparison })
+}
 
-    // A named suite lives in the shared data folder; without it the verdict
-    // says so instead of failing after the node counts.
-    let tactics_missing = match args.tactics.as_str() {
-        "none" => None,
-        suite => crate::suites::load(lab, suite).err().map(|error| format!("{error:#}")),
-    };
-    if let Some(why) = &tactics_missing {
-        lab.say(&format!("tactics skipped: {why}"));
+/// The verdict's first lines: what is compared with what.
+fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
+    let variant = lab.variant(b)?;
+    let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
+    writeln!(out, "# Verdict: {b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
+    if let Some(line) = verdict::distance_line(lab, a, b) {
+        writeln!(out, "{line}\n").unwrap();
     }
-    let tactics_run = if args.tactics == "none" || tactics_missing.is_some() {
-        None
-    } else {
-        lab.say(&format!("tactics: {} at {} nodes", args.tactics, args.tactics_nodes));
-        let tactics_args = TacticsArgs {
-            variants: variants.clone(),
-            suite: args.tactics.clone(),
-            movetime: None,
-            nodes: Some(args.tactics_nodes),
-            depth: None,
-            hash: args.hash,
-            first: args.tactics_first,
-            run: run.clone(),
-        };
-        Some((tactics::run(lab, &tactics_args)?, tactics_args))
-    };
-
-    // The verdict page.
-    let mut page = String::new();
-    writeln!(page, "# Verdict: {} against {}\n", args.b, args.a).unwrap();
-    for variant in [a, b] {
+    for name in [a, b] {
+        let variant = lab.variant(name)?;
         let features =
             if variant.file.features.is_empty() { "none".to_string() } else { variant.file.features.join(" ") };
         writeln!(
-            page,
-            "- `{}`: {} (extends `{}`, adds {features}; {} features in all)",
-            variant.name(),
+            out,
+            "- `{name}`: {} (extends `{}`, adds {features}; {} features in all; source: {})",
             variant.file.description,
             variant.file.extends.as_deref().unwrap_or("-"),
-            variant.features.len()
+            variant.features.len(),
+            variant.file.source
         )
         .unwrap();
     }
-    let (base, test) = (&totals[0], &totals[1]);
-    let node_change = test.delta_total_pct;
-    let tactic_totals = tactics_run.as_ref().map(|(run, _)| tactics::totals(&run.suite, &run.records, &variants));
+    Ok(())
+}
 
-    // The verdict in one table; the sections below give the detail.
-    let evidence_b = Evidence {
-        reference: Some(args.a.as_str()),
-        node_change: node_change.map(|percent| {
-            (NodeChange { percent, interval: None }, format!("{} at depth {}", nodes_run.suite.name, args.depth))
-        }),
-        telemetry: Some(&test.telemetry),
-        solved: Vec::new(),
+/// The verdict in one table: nodes and time to depth first.
+fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, variant: &Variant) {
+    let c = &m.comparison;
+    let judgements = c.judgements(variant);
+    let claim_of = |keys: &[&str]| {
+        let found: Vec<String> = judgements
+            .iter()
+            .filter(|(claim, _)| keys.iter().any(|key| claim.key() == *key))
+            .map(|(claim, judgement)| format!("{}: {}", claim.text(), judgement.word()))
+            .collect();
+        if found.is_empty() {
+            "-".to_string()
+        } else {
+            found.join("; ")
+        }
     };
-    let node_claim = b
-        .file
-        .claims
-        .iter()
-        .find(|claim| matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)))
-        .map_or("-".to_string(), |claim| format!("{}: {}", claim.text(), claims::judge(b, claim, &evidence_b).word()));
-    writeln!(page, "\n| measure | {} | {} | change | claim |", args.a, args.b).unwrap();
-    writeln!(page, "|---|---:|---:|---:|---|").unwrap();
+    writeln!(out, "\n| measure | {} | {} | change (95% interval) | claim |", c.reference, c.subject).unwrap();
+    writeln!(out, "|---|---:|---:|---|---|").unwrap();
     writeln!(
-        page,
-        "| nodes, {} depth {} | {} | {} | {} | {node_claim} |",
-        nodes_run.suite.name,
+        out,
+        "| nodes, {}, geometric mean over positions | {} | {} | {} | {} |",
+        c.node_setting,
+        c.total_nodes.0,
+        c.total_nodes.1,
+        c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
+        claim_of(&[prunelab::variants::NODES_PCT, prunelab::variants::NODES])
+    )
+    .unwrap();
+    let (time_a, time_b) = ttd_totals(&m.ttd);
+    writeln!(
+        out,
+        "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
         args.depth,
-        base.nodes,
-        test.nodes,
-        node_change.map_or("-".into(), |v| format!("{v:+.1}%"))
+        args.ttd_rounds,
+        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
     )
     .unwrap();
-    if let (Some(tactic_totals), Some((run, tactics_args))) = (&tactic_totals, &tactics_run) {
-        let (base_t, test_t) = (&tactic_totals[0], &tactic_totals[1]);
-        writeln!(
-            page,
-            "| solved, {} at {} | {}/{} | {}/{} | {:+} | - |",
-            run.suite.name,
-            tactics_args.limit_text(),
-            base_t.solved,
-            base_t.positions,
-            test_t.solved,
-            test_t.positions,
-            test_t.solved as i64 - base_t.solved as i64
-        )
-        .unwrap();
+    for outcome in &m.tactics {
+        let key = format!("{}.solved", outcome.suite);
+        match c.solved.iter().find(|solved| solved.suite == outcome.suite) {
+            Some(solved) => writeln!(
+                out,
+                "| solved, {} at {} | {}/{} | {}/{} | {} | {} |",
+                outcome.suite,
+                outcome.limit,
+                solved.parent,
+                solved.positions,
+                solved.variant,
+                solved.positions,
+                verdict::solved_change(solved),
+                claim_of(&[key.as_str()])
+            )
+            .unwrap(),
+            None => {
+                writeln!(out, "| solved, {} | - | - | not measured | {} |", outcome.suite, claim_of(&[key.as_str()]))
+                    .unwrap()
+            }
+        }
     }
+}
+
+/// The sums of the per-position median times, in seconds: (A's, B's).
+fn ttd_totals(run: &TtdRun) -> (f64, f64) {
+    let [a, b] = [&run.engines[0], &run.engines[1]];
+    run.total_seconds(a, b).unwrap_or_default()
+}
+
+fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
+    let c = &m.comparison;
+    let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
+    let (base, test) = (&totals[0], &totals[1]);
+    writeln!(out, "\n## Nodes: {}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
     writeln!(
-        page,
-        "| nps | {} | {} | {:+.1}% | - |",
-        base.nps,
-        test.nps,
-        percent_change(test.nps as f64, base.nps.max(1) as f64)
+        out,
+        "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
+        c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text())
     )
     .unwrap();
-    writeln!(page, "\n## Nodes: {}, depth {}, Hash {}\n", nodes_run.suite.name, args.depth, args.hash).unwrap();
     writeln!(
-        page,
-        "- total: {} → {} nodes ({}), geometric mean per position {}",
-        base.nodes,
-        test.nodes,
-        node_change.map_or("-".into(), |v| format!("{v:+.1}%")),
-        test.delta_geomean_pct.map_or("-".into(), |v| format!("{v:+.1}%"))
+        out,
+        "- total: {} → {} nodes ({})",
+        c.total_nodes.0,
+        c.total_nodes.1,
+        test.delta_total_pct.map_or("-".to_string(), |v| format!("{v:+.1}%"))
     )
     .unwrap();
-    let fewer = nodes_run
-        .records
-        .iter()
-        .filter(|r| r.variant == args.b && r.error.is_none())
-        .filter(|r| {
-            nodes_run
-                .records
-                .iter()
-                .any(|base| base.variant == args.a && base.position == r.position && base.nodes > r.nodes)
-        })
-        .count();
-    writeln!(page, "- {} searched fewer nodes on {fewer} of {} positions", args.b, nodes_run.suite.positions.len())
+    let pairs = verdict::node_pairs(&m.nodes.records, &c.reference, &c.subject);
+    let fewer = pairs.iter().filter(|(base, own)| own < base).count();
+    let more = pairs.iter().filter(|(base, own)| own > base).count();
+    writeln!(out, "- {} searched fewer nodes on {fewer} positions, more on {more}, of {}", c.subject, pairs.len())
         .unwrap();
     writeln!(
-        page,
+        out,
         "- effective branching factor (geometric mean): {} → {}",
         base.ebf_geomean.map_or("-".into(), |v| format!("{v:.2}")),
         test.ebf_geomean.map_or("-".into(), |v| format!("{v:.2}"))
     )
     .unwrap();
-    let failures = base.failures + test.failures;
-    if failures > 0 {
-        writeln!(page, "- **{failures} search(es) failed**; see the nodes report").unwrap();
+    if c.failures > 0 {
+        writeln!(out, "- **{} search(es) failed**; see the nodes report", c.failures).unwrap();
     }
-
-    writeln!(page, "\n## Speed\n").unwrap();
     writeln!(
-        page,
-        "- nps over the node-count searches: {} → {} ({:+.1}%), {} process(es) at a time",
+        out,
+        "- nps over these searches: {} → {} ({:+.1}%), {} process(es) at a time",
         base.nps,
         test.nps,
         percent_change(test.nps as f64, base.nps.max(1) as f64),
         args.concurrency
     )
     .unwrap();
+}
 
-    if let (Some((tactics_run, tactics_args)), Some(tactic_totals)) = (&tactics_run, &tactic_totals) {
-        let (base_t, test_t) = (&tactic_totals[0], &tactic_totals[1]);
-        writeln!(page, "\n## Tactics: {}, {} per position\n", tactics_run.suite.name, tactics_args.limit_text())
-            .unwrap();
+fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
+    let c = &m.comparison;
+    let (time_a, time_b) = ttd_totals(&m.ttd);
+    writeln!(out, "\n## Time to depth {}\n", args.depth).unwrap();
+    writeln!(
+        out,
+        "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
+        c.subject,
+        c.reference,
+        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
+         alternating, {} round(s); each position's median wall time from `go` to `bestmove`; the geometric mean \
+         of B/A over positions with a seeded 95% bootstrap interval",
+        args.depth, args.ttd_rounds
+    )
+    .unwrap();
+    let failures = m.ttd.records.iter().filter(|record| record.error.is_some()).count();
+    if failures > 0 {
+        writeln!(out, "- **{failures} timed pair(s) failed**; see the ttd run").unwrap();
+    }
+}
+
+fn tactics_section(out: &mut String, m: &Measurements) {
+    let c = &m.comparison;
+    for outcome in &m.tactics {
+        writeln!(out, "\n## Tactics: {}, {} per position\n", outcome.suite, outcome.limit).unwrap();
+        let data = match &outcome.result {
+            Ok(data) => data,
+            Err(why) => {
+                writeln!(out, "Not measured: {why}").unwrap();
+                continue;
+            }
+        };
+        let names = [c.reference.clone(), c.subject.clone()];
+        let totals = tactics::totals(&data.suite, &data.records, &names);
+        let (base, test) = (&totals[0], &totals[1]);
         writeln!(
-            page,
+            out,
             "- solved: {} → {} of {} ({:+})",
-            base_t.solved,
-            test_t.solved,
-            test_t.positions,
-            test_t.solved as i64 - base_t.solved as i64
+            base.solved,
+            test.solved,
+            test.positions,
+            test.solved as i64 - base.solved as i64
         )
         .unwrap();
         let list = |ids: &[String]| if ids.is_empty() { "none".to_string() } else { ids.join(", ") };
-        writeln!(page, "- only {} solves: {}", args.b, list(&test_t.gained)).unwrap();
-        writeln!(page, "- only {} solves: {}", args.a, list(&test_t.lost)).unwrap();
-        if let (Some(base_nodes), Some(test_nodes)) = (base_t.mean_solution_nodes, test_t.mean_solution_nodes) {
+        writeln!(out, "- only {} solves: {}", c.subject, list(&test.gained)).unwrap();
+        writeln!(out, "- only {} solves: {}", c.reference, list(&test.lost)).unwrap();
+        if let (Some(base_nodes), Some(test_nodes)) = (base.mean_solution_nodes, test.mean_solution_nodes) {
             writeln!(
-                page,
+                out,
                 "- mean nodes to solution over the {} positions both solve: {base_nodes:.0} → {test_nodes:.0} ({:+.1}%)",
-                test_t.common_solved,
+                test.common_solved,
                 percent_change(test_nodes, base_nodes)
             )
             .unwrap();
         }
     }
+}
 
-    if let Some(why) = &tactics_missing {
-        writeln!(page, "\n## Tactics\n\nSkipped: {why}").unwrap();
+/// The verdict page, without the match.
+fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) -> Result<String> {
+    let c = &m.comparison;
+    let variant = lab.variant(&c.subject)?;
+    let mut out = String::new();
+    heading(&mut out, lab, (&c.reference, &c.subject))?;
+    summary_table(&mut out, args, m, variant);
+    writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
+    verdict::claims_list(&mut out, variant, &c.judgements(variant));
+    writeln!(out, "\n## SPRT plan\n").unwrap();
+    writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
+    match plan {
+        Some(plan) => {
+            let bounds = plan.sprt.bounds.clone().unwrap_or_default();
+            writeln!(out, "- played below: [{}, {}] at {}, Hash {}", bounds[0], bounds[1], plan.tc, plan.hash).unwrap()
+        }
+        None if variant.file.sprt.is_some() => writeln!(
+            out,
+            "- not played: `cargo lab ab {}{} --sprt` plays it",
+            if variant.file.extends.as_deref() == Some(c.reference.as_str()) {
+                String::new()
+            } else {
+                format!("{} ", c.reference)
+            },
+            c.subject
+        )
+        .unwrap(),
+        None => writeln!(out, "- not played: add `--sprt ELO0 ELO1` to play one").unwrap(),
     }
-
-    writeln!(page, "\n## Claims from the variant files\n").unwrap();
-    claims_section(&mut page, b, &evidence_b);
-    claims_section(
-        &mut page,
-        a,
-        &Evidence { reference: Some(args.b.as_str()), telemetry: Some(&base.telemetry), ..Default::default() },
-    );
-
-    writeln!(page, "\n## Results\n").unwrap();
-    writeln!(page, "- nodes: {}", nodes_run.run_dir.display()).unwrap();
-    if let Some((tactics_run, _)) = &tactics_run {
-        writeln!(page, "- tactics: {}", tactics_run.run_dir.display()).unwrap();
+    nodes_section(&mut out, args, m);
+    ttd_section(&mut out, args, m);
+    tactics_section(&mut out, m);
+    writeln!(out, "\n## Results\n").unwrap();
+    writeln!(out, "- nodes: {}", m.nodes.run_dir.display()).unwrap();
+    writeln!(out, "- time to depth: {}", m.ttd.run_dir.display()).unwrap();
+    for outcome in &m.tactics {
+        if let Ok(data) = &outcome.result {
+            writeln!(out, "- tactics ({}): {}", outcome.suite, data.run_dir.display()).unwrap();
+        }
     }
+    Ok(out)
+}
 
-    if let Some(sprt) = sprt {
-        lab.say(&format!("match: {} vs {} at {} with SPRT [{}, {}]", args.b, args.a, args.tc, sprt.elo0, sprt.elo1));
-        let outcome = play_match(lab, args)?;
-        writeln!(page, "\n## Match: {} against {}, {}\n\n{outcome}", args.b, args.a, args.tc).unwrap();
-    } else {
-        writeln!(page, "\nNo match played: add `--sprt 0 5` to go on into an SPRT at {}.", args.tc).unwrap();
+pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
+    let (a, b) = pair(lab, &args.variants)?;
+    let variant = lab.variant(&b)?;
+    // A bad --sprt is an error now, not after the node counts and tactics.
+    let plan = match_plan(args, variant)?;
+    let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
+    let steps = lab.nested(run_dir.path());
+    let measurements = measure(&steps, args, (&a, &b), variant)?;
+    let mut text = page(lab, args, &measurements, plan.as_ref())?;
+    let mut match_dir = None;
+    if let Some(plan) = &plan {
+        let bounds = plan.sprt.bounds.clone().unwrap_or_default();
+        lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
+        let (outcome, dir) = play_match(&steps, args, (&a, &b), plan)?;
+        writeln!(text, "\n## Match: {b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
+        match_dir = Some(dir);
     }
-
-    let run_dir = crate::results::RunDir::create(&lab.results_root(), "ab", args)?;
     run_dir.write_summary(
-        &page,
+        &text,
         &serde_json::json!({
-            "a": args.a,
-            "b": args.b,
-            "nodes": totals,
-            "nodes_run": nodes_run.run_dir,
-            "tactics_run": tactics_run.as_ref().map(|(run, _)| run.run_dir.clone()),
+            "a": a,
+            "b": b,
+            "comparison": measurements.comparison,
+            "claims": measurements.comparison.judgements(variant).iter().map(|(claim, judgement)| {
+                serde_json::json!({"claim": claim.key(), "text": claim.text(), "verdict": judgement.word(), "detail": judgement.to_string()})
+            }).collect::<Vec<_>>(),
+            "nodes_run": measurements.nodes.run_dir,
+            "ttd_run": measurements.ttd.run_dir,
+            "match_run": match_dir,
         }),
     )?;
     if lab.global.json {
         println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
     } else {
-        println!("{page}");
+        println!("{text}");
         lab.say(&format!("verdict: {}", run_dir.path().join("summary.md").display()));
     }
     Ok(())
@@ -309,19 +491,39 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
 
 /// The SPRT match of `--sprt`, with B as the first engine, so its Elo is
 /// B's gain over A.
-fn play_match(lab: &Lab, args: &AbArgs) -> Result<String> {
-    let mut settings = matches::MatchArgs::new(&args.b, &args.a);
-    settings.tc = args.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", args.tc))?;
+fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) -> Result<(String, PathBuf)> {
+    let mut settings = matches::MatchArgs::new(b, a);
+    settings.tc = plan.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", plan.tc))?;
     settings.games = Some(args.games);
-    settings.sprt = args.sprt.clone();
+    settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
-    settings.hash = args.hash;
-    let (binary_b, binary_a) = (builder::binary_path(lab, &args.b), builder::binary_path(lab, &args.a));
-    let outcome = matches::run_match(lab, (&args.b, &binary_b), (&args.a, &binary_a), &settings)?;
-    Ok(format!(
-        "{}
-Games and PGN: {}",
-        matches::summary_markdown(&outcome.summary),
-        outcome.run_dir.display()
-    ))
+    settings.hash = plan.hash;
+    let (binary_b, binary_a) = (builder::binary_path(lab, b), builder::binary_path(lab, a));
+    let outcome = matches::run_match(lab, (b, &binary_b), (a, &binary_a), &settings)?;
+    let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
+    Ok((text, outcome.run_dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::GlobalArgs;
+
+    fn lab() -> Lab {
+        let global = GlobalArgs { quiet: true, json: false, results: "lab-results".into() };
+        Lab::open(global).expect("the tests run inside the repository")
+    }
+
+    #[test]
+    fn one_variant_is_judged_against_its_parent() {
+        let lab = lab();
+        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap(), ("p003-3".to_string(), "razor-r1".to_string()));
+        assert_eq!(
+            pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap(),
+            ("baseline".to_string(), "razor-r2".to_string())
+        );
+        let orphan = pair(&lab, &["baseline".into()]).unwrap_err().to_string();
+        assert!(orphan.contains("`baseline` has no parent"), "{orphan}");
+        assert!(pair(&lab, &["razor-r9".into()]).unwrap_err().to_string().contains("unknown variant `razor-r9`"));
+    }
 }

@@ -79,10 +79,12 @@ pub fn binary_path(lab: &Lab, variant: &str) -> PathBuf {
     lab.target_dir().join("lab").join(variant).join("prunelab")
 }
 
-/// Builds `variant` (instant when cargo has it already), copies the binary
-/// to `target/lab/<variant>/prunelab`, checks its self-report, and returns
-/// its path.
-pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
+/// How often a copy that turned out to be another variant's binary is
+/// built and copied again before giving up.
+const BUILD_ATTEMPTS: usize = 5;
+
+/// `cargo build` of `variant`'s features; returns where cargo put the binary.
+fn cargo_build(lab: &Lab, variant: &str) -> Result<PathBuf> {
     let features = lab.variant(variant)?.features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
@@ -100,8 +102,21 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
             String::from_utf8_lossy(&output.stderr).trim_end()
         );
     }
-    let built = executable_from_messages(&output.stdout)
-        .ok_or_else(|| anyhow!("cargo built `{variant}` but named no prunelab executable"))?;
+    executable_from_messages(&output.stdout)
+        .ok_or_else(|| anyhow!("cargo built `{variant}` but named no prunelab executable"))
+}
+
+/// Builds `variant` (instant when cargo has it already), copies the binary
+/// to `target/lab/<variant>/prunelab` once its self-report says it is the
+/// variant, and returns its path.
+///
+/// Every variant's build ends in the same file, cargo's
+/// `release/prunelab`, so a lab (or a test) building another variant at
+/// the same time can replace it between this build and its copy. The
+/// self-report catches that, and the variant is built (instantly) and
+/// copied again; the copy is checked before it takes the variant's place,
+/// so `target/lab/<variant>/prunelab` never holds another variant.
+pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     let destination = binary_path(lab, variant);
     let folder = destination.parent().expect("a file in a folder");
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
@@ -109,9 +124,20 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     // temporary name is the process's own, so two labs building the same
     // variant at once do not rename each other's copy away.
     let temporary = destination.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
+    let mut attempt = 1;
+    loop {
+        let built = cargo_build(lab, variant)?;
+        std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
+        match check_self_report(lab, variant, &temporary) {
+            Ok(_) => break,
+            Err(error) if attempt == BUILD_ATTEMPTS => {
+                let _ = std::fs::remove_file(&temporary);
+                return Err(error.context(format!("after {BUILD_ATTEMPTS} builds of `{variant}`")));
+            }
+            Err(_) => attempt += 1,
+        }
+    }
     std::fs::rename(&temporary, &destination)?;
-    check_self_report(lab, variant, &destination)?;
     Ok(destination)
 }
 

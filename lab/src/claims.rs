@@ -1,10 +1,24 @@
 //! A plan's claims about a variant set against what the lab measured: each
-//! reads **holds**, **does not hold** or **not measured (why)**.
+//! reads **holds**, **does not hold**, **undecided** or **not measured (why)**.
+//!
+//! A node claim is judged on the geometric mean of the per-position node
+//! ratios against the parent and its 95% interval (`crate::ratio`), the
+//! claim read as a range of changes (`fewer` is below 0, `more` above 0,
+//! `similar` within ±2%):
+//! - **holds**: the estimate lies in the claimed range;
+//! - **does not hold**: the estimate lies outside it and so does the whole
+//!   interval (the measurement rules the claim out);
+//! - **undecided**: the estimate lies outside the range but the interval
+//!   reaches into it: the claim is neither supported nor ruled out, and
+//!   more positions would decide.
+//!
+//! Without an interval (one position) the estimate alone decides.
 
 use std::fmt;
 
-use prunelab::variants::{Claim, Variant};
+use prunelab::variants::{Claim, Direction, Variant, SIMILAR_NODES_PCT};
 
+use crate::ratio::signed_percent;
 use crate::telemetry::Telemetry;
 
 /// What a claim came to.
@@ -14,6 +28,8 @@ pub enum Judgement {
     Holds(String),
     /// Does not hold; what was measured.
     DoesNotHold(String),
+    /// The measurement neither supports nor rules out the claim; what was measured.
+    Undecided(String),
     /// Why it could not be judged.
     NotMeasured(String),
 }
@@ -23,6 +39,7 @@ impl Judgement {
         match self {
             Judgement::Holds(_) => "holds",
             Judgement::DoesNotHold(_) => "does not hold",
+            Judgement::Undecided(_) => "undecided",
             Judgement::NotMeasured(_) => "not measured",
         }
     }
@@ -33,31 +50,79 @@ impl fmt::Display for Judgement {
         match self {
             Judgement::Holds(measured) => write!(f, "**holds** ({measured})"),
             Judgement::DoesNotHold(measured) => write!(f, "**does not hold** ({measured})"),
+            Judgement::Undecided(measured) => write!(f, "**undecided** ({measured})"),
             Judgement::NotMeasured(why) => write!(f, "**not measured** ({why})"),
         }
     }
 }
 
-/// A node change against the parent: the point estimate and, when known,
-/// its 95% interval, in percent.
+/// A node change against the parent: the point estimate (the geometric
+/// mean over positions) and, when known, its 95% interval, in percent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeChange {
     pub percent: f64,
     pub interval: Option<(f64, f64)>,
 }
 
+impl NodeChange {
+    pub fn from_ratio(ratio: &crate::ratio::RatioEstimate) -> NodeChange {
+        NodeChange { percent: ratio.percent(), interval: ratio.percent_interval() }
+    }
+}
+
 impl fmt::Display for NodeChange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:+.1}%", self.percent)?;
+        write!(f, "{}", signed_percent(self.percent))?;
         if let Some((low, high)) = self.interval {
-            write!(f, ", 95% interval {low:+.1}% to {high:+.1}%")?;
+            write!(f, " (95%: {} to {})", signed_percent(low), signed_percent(high))?;
         }
         Ok(())
     }
 }
 
+/// The range of node changes, in percent, that a node claim allows.
+fn claimed_range(claim: &Claim) -> (f64, f64) {
+    match claim {
+        Claim::NodeChange { low, high } => (*low, *high),
+        Claim::NodeDirection(Direction::Fewer) => (f64::NEG_INFINITY, 0.0),
+        Claim::NodeDirection(Direction::More) => (0.0, f64::INFINITY),
+        Claim::NodeDirection(Direction::Similar) => (-SIMILAR_NODES_PCT, SIMILAR_NODES_PCT),
+        _ => unreachable!("only node claims have a range of node changes"),
+    }
+}
+
+/// A node claim on a measured change: the estimate decides, unless it
+/// misses the range while its interval reaches into it.
+fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement {
+    let measured = format!("{change} on {on}");
+    let estimate_holds = match claim {
+        Claim::NodeDirection(direction) => direction.holds_for(change.percent),
+        _ => {
+            let (low, high) = claimed_range(claim);
+            within(change.percent, low, high)
+        }
+    };
+    if estimate_holds {
+        return Judgement::Holds(measured);
+    }
+    let (low, high) = claimed_range(claim);
+    // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
+    // not reach them.
+    let reaches = |(interval_low, interval_high): (f64, f64)| match claim {
+        Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
+        Claim::NodeDirection(Direction::More) => interval_high > 0.0,
+        _ => interval_high >= low && interval_low <= high,
+    };
+    match change.interval {
+        Some(interval) if reaches(interval) => Judgement::Undecided(format!(
+            "{measured}: the estimate misses the claim, the interval reaches it; more positions would decide"
+        )),
+        _ => Judgement::DoesNotHold(measured),
+    }
+}
+
 /// Solve counts on a suite: the parent's and the variant's, of `positions`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Solved {
     pub suite: String,
     pub parent: usize,
@@ -77,6 +142,8 @@ pub struct Evidence<'a> {
     pub telemetry: Option<&'a Telemetry>,
     /// Solve counts of the variant and `reference` on tactical suites.
     pub solved: Vec<Solved>,
+    /// Tactical suites that could not be run, and why (say a missing file).
+    pub unsolved: Vec<(String, String)>,
 }
 
 fn within(value: f64, low: f64, high: f64) -> bool {
@@ -102,19 +169,12 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
                 return not_against_parent();
             }
             let Some((change, on)) = &evidence.node_change else {
-                return Judgement::NotMeasured("no node counts in this run".to_string());
+                return Judgement::NotMeasured(format!(
+                    "no node counts of it and its parent: run `lab ab {}`",
+                    variant.name()
+                ));
             };
-            let measured = format!("{change} on {on}");
-            let holds = match claim {
-                Claim::NodeChange { low, high } => within(change.percent, *low, *high),
-                Claim::NodeDirection(direction) => direction.holds_for(change.percent),
-                _ => unreachable!("a node claim"),
-            };
-            if holds {
-                Judgement::Holds(measured)
-            } else {
-                Judgement::DoesNotHold(measured)
-            }
+            judge_node_change(claim, change, on)
         }
         Claim::Rate { line, key, low, high } => {
             let Some(telemetry) = evidence.telemetry else {
@@ -131,10 +191,14 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
             if !against_parent {
                 return not_against_parent();
             }
+            if let Some((_, why)) = evidence.unsolved.iter().find(|(name, _)| name == suite) {
+                return Judgement::NotMeasured(why.clone());
+            }
             match evidence.solved.iter().find(|solved| &solved.suite == suite) {
-                None => {
-                    Judgement::NotMeasured(format!("no {suite} run in this verdict: run `lab tactics --suite {suite}`"))
-                }
+                None => Judgement::NotMeasured(format!(
+                    "no {suite} run with it and its parent: run `lab ab {}`",
+                    variant.name()
+                )),
                 Some(solved) => {
                     let measured = format!("{} against {} of {}", solved.variant, solved.parent, solved.positions);
                     if solved.variant >= solved.parent {
@@ -151,7 +215,7 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prunelab::variants::{resolve, Direction, VariantFile};
+    use prunelab::variants::{resolve, VariantFile};
 
     fn variant(claims: Vec<Claim>) -> Variant {
         let file = |name: &str, extends: Option<&str>, claims: Vec<Claim>| VariantFile {
@@ -175,16 +239,44 @@ mod tests {
         let change = NodeChange { percent: -4.0, interval: Some((-6.0, -2.0)) };
         let mut evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
-        assert_eq!(judge(&child, &claim, &evidence).word(), "holds");
-        evidence.node_change.as_mut().unwrap().0.percent = -1.0;
-        assert_eq!(judge(&child, &claim, &evidence).word(), "does not hold");
+        let verdict = judge(&child, &claim, &evidence);
+        assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -6.0% to -2.0%) on seeds)");
         evidence.reference = Some("baseline");
         let verdict = judge(&child, &claim, &evidence);
         assert_eq!(verdict.word(), "not measured");
         assert!(verdict.to_string().contains("lab ab child"), "{verdict}");
-        let direction = Claim::NodeDirection(Direction::More);
-        evidence.reference = Some("parent");
-        assert_eq!(judge(&child, &direction, &evidence).word(), "does not hold");
+    }
+
+    /// The claim `claim` on a change of `percent` with `interval`.
+    fn judged(claim: Claim, percent: f64, interval: Option<(f64, f64)>) -> &'static str {
+        let child = variant(vec![claim.clone()]);
+        let change = NodeChange { percent, interval };
+        let evidence =
+            Evidence { reference: Some("parent"), node_change: Some((change, "verdict".into())), ..Default::default() };
+        judge(&child, &claim, &evidence).word()
+    }
+
+    #[test]
+    fn the_interval_decides_between_does_not_hold_and_undecided() {
+        let range = || Claim::NodeChange { low: -5.0, high: -3.0 };
+        // The estimate misses; the interval reaches the range, or does not.
+        assert_eq!(judged(range(), -1.0, Some((-3.5, 1.0))), "undecided");
+        assert_eq!(judged(range(), -1.0, Some((-2.9, 1.0))), "does not hold");
+        assert_eq!(judged(range(), -7.0, Some((-9.0, -5.0))), "undecided");
+        assert_eq!(judged(range(), -1.0, None), "does not hold");
+        let fewer = || Claim::NodeDirection(Direction::Fewer);
+        assert_eq!(judged(fewer(), -0.5, Some((-2.0, 1.0))), "holds");
+        assert_eq!(judged(fewer(), 0.5, Some((-1.0, 2.0))), "undecided");
+        assert_eq!(judged(fewer(), 0.5, Some((0.1, 2.0))), "does not hold");
+        // The same search: no change at all is not fewer nodes.
+        assert_eq!(judged(fewer(), 0.0, Some((0.0, 0.0))), "does not hold");
+        assert_eq!(judged(Claim::NodeDirection(Direction::More), 0.0, Some((0.0, 0.0))), "does not hold");
+        let more = || Claim::NodeDirection(Direction::More);
+        assert_eq!(judged(more(), -3.0, Some((-4.0, -2.0))), "does not hold");
+        let similar = || Claim::NodeDirection(Direction::Similar);
+        assert_eq!(judged(similar(), 1.9, Some((-1.0, 4.0))), "holds");
+        assert_eq!(judged(similar(), 2.5, Some((1.5, 4.0))), "undecided");
+        assert_eq!(judged(similar(), 2.5, Some((2.1, 4.0))), "does not hold");
     }
 
     #[test]
@@ -197,6 +289,40 @@ mod tests {
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(19)], ..Default::default() };
         assert_eq!(judge(&child, &claim, &evidence).word(), "does not hold");
         let evidence = Evidence { reference: Some("parent"), ..Default::default() };
-        assert!(judge(&child, &claim, &evidence).to_string().contains("no zugzwang run"));
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (no zugzwang run with it and its parent: run `lab ab child`)"
+        );
+        let missing = ("zugzwang".to_string(), "suite `zugzwang`: zugts.epd does not exist".to_string());
+        let evidence = Evidence { reference: Some("parent"), unsolved: vec![missing], ..Default::default() };
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (suite `zugzwang`: zugts.epd does not exist)"
+        );
+    }
+
+    #[test]
+    fn the_plans_rates_resolve_from_the_engines_lines() {
+        // The lines as prunelab prints them (src/stats.rs, src/prune/razoring.rs).
+        let lines: Vec<String> = [
+            "razor: att=200 cut=10 cut%=5.0% razor_b=[4,6] tactical=30 tactical%=15.0% phase=50 probes=12 confirm%=83.3%",
+            "cutoffs: total=400 tt=100 killer=50 capture=200 quiet=50 tt%=25.0%",
+            "pvs: zw=1000 re=55 re%=5.5%",
+        ]
+        .iter()
+        .map(|line| line.to_string())
+        .collect();
+        let telemetry = Telemetry::parse(&lines);
+        let rate = |line: &str, key: &str, low: f64, high: f64| {
+            let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
+            let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+            judge(&variant(vec![claim.clone()]), &claim, &evidence).to_string()
+        };
+        assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
+        assert_eq!(rate("razor", "tactical", 10.0, 20.0), "**holds** (15.0%)");
+        assert_eq!(rate("razor", "confirm", 90.0, 100.0), "**does not hold** (83.3%)");
+        assert_eq!(rate("cutoffs", "tt", 30.0, 100.0), "**does not hold** (25.0%)");
+        assert_eq!(rate("pvs", "re", 0.0, 7.0), "**holds** (5.5%)");
+        assert!(rate("fut", "cut", 0.0, 7.0).contains("printed no `fut:` line"));
     }
 }

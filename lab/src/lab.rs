@@ -49,6 +49,14 @@ impl Lab {
         Ok(Lab { root, variants, global })
     }
 
+    /// The same repository with its results under `dir`: where a command
+    /// made of steps (`lab ab`, `lab chain`) keeps its steps' runs, inside
+    /// its own run folder.
+    pub fn nested(&self, dir: &Path) -> Lab {
+        let global = GlobalArgs { results: dir.to_path_buf(), ..self.global.clone() };
+        Lab { root: self.root.clone(), variants: self.variants.clone(), global }
+    }
+
     pub fn variant(&self, name: &str) -> Result<&Variant> {
         variants::find(&self.variants, name)
     }

@@ -1,28 +1,36 @@
 //! `lab`: from two variants to a verdict on one machine.
 //!
-//! `lab ab A B` builds both variants' engines, counts nodes on the seeds,
-//! runs a short tactics suite and prints a one-page verdict; the other
-//! commands are its steps (`build`, `nodes`, `tactics`, `match`) and its
-//! tools (`list`, `report`, `spsa`, `sprt`). Every run writes its results
-//! under `lab-results/<timestamp>-<command>/` as it goes.
+//! `lab ab VARIANT` builds the variant's and its parent's engines, counts
+//! nodes on the verdict suite, times both to depth, runs the tactical
+//! suites and prints a one-page verdict; `lab chain` does it for a plan's
+//! phases one after another. The other commands are their steps (`build`,
+//! `nodes`, `ttd`, `tactics`, `match`) and the tools (`list`, `report`,
+//! `snapdiff`, `spsa`, `sprt`). Every run writes its results under
+//! `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
 mod builder;
+mod chain;
 mod claims;
 mod engine;
 mod lab;
 mod list;
 mod matches;
 mod nodes;
+mod participant;
+mod ratio;
 mod report;
 mod results;
 mod runner;
+mod snapdiff;
 mod sprt;
 mod sprt_options;
 mod statistics;
 mod suites;
 mod tactics;
 mod telemetry;
+mod ttd;
+mod verdict;
 
 use std::process::ExitCode;
 
@@ -41,8 +49,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// The main job: build A and B, count nodes, solve tactics, print a verdict (and with --sprt, play a match).
+    /// The main job: a variant against its parent (or B against A): nodes, time to depth, tactics, claims, a verdict (and with --sprt, a match).
     Ab(ab::AbArgs),
+    /// A plan's phases one after another, each against its parent, as the plans' phase table (and with --sprt, a match per phase).
+    Chain(chain::ChainArgs),
     /// The variants, with their features, parent, source and claimed effect.
     List,
     /// Build each variant's engine into target/lab/<variant>/prunelab.
@@ -51,10 +61,14 @@ enum Command {
     Nodes(nodes::NodesArgs),
     /// Solve counts on a test suite (bm/am), and the positions one variant solves and another does not.
     Tactics(tactics::TacticsArgs),
+    /// Time to depth of B against A, interleaved, as a ratio with a 95% interval.
+    Ttd(ttd::TtdArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
+    /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
+    Snapdiff(snapdiff::SnapdiffArgs),
     /// OpenBench SPSA input for a variant's tunables.
     Spsa(list::SpsaArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
@@ -67,12 +81,15 @@ fn main() -> ExitCode {
         Command::Sprt(args) => sprt::command(&args, &cli.global),
         command => Lab::open(cli.global).and_then(|lab| match command {
             Command::Ab(args) => ab::command(&lab, &args),
+            Command::Chain(args) => chain::command(&lab, &args),
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
+            Command::Snapdiff(args) => snapdiff::command(&lab, &args),
             Command::Spsa(args) => list::spsa(&lab, &args),
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),
+            Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),

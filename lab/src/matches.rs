@@ -88,7 +88,8 @@ pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The binary for `name`: `--binary NAME=PATH`, else the variant's build.
+/// The binary for `name`: `--binary NAME=PATH`, else the variant's build,
+/// or the engine of `uci:PATH` once it has passed the UCI handshake.
 fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
     match args.binary_override(name)? {
         Some(path) => {
@@ -98,7 +99,7 @@ fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
             }
             Ok(path)
         }
-        None => crate::builder::ensure_built(lab, name),
+        None => crate::participant::binary(lab, name),
     }
 }
 

@@ -22,10 +22,10 @@ const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct NodesArgs {
-    /// Variant names; the first is the reference for the Δ columns.
+    /// Variant names or UCI engines (`uci:PATH`); the first is the reference for the Δ columns.
     #[arg(required = true)]
     pub variants: Vec<String>,
-    /// `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
+    /// `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
     #[arg(long, default_value = "seeds")]
     pub suite: String,
     #[arg(long, default_value_t = 10)]
@@ -114,7 +114,10 @@ fn record_of(variant: &str, position: usize, suite: &Suite, depth: u32, outcome:
             record.ebf = effective_branching_factor(&output);
             record.best = output.bestmove.clone();
             record.score = output.score();
-            record.telemetry = Telemetry::parse(&output.strings);
+            // Another engine's `info string`s are not prunelab's telemetry.
+            if crate::participant::is_variant(variant) {
+                record.telemetry = Telemetry::parse(&output.strings);
+            }
         }
         Err(error) => record.error = Some(format!("{error:#}")),
     }
@@ -292,8 +295,8 @@ pub struct NodesRun {
 /// Builds the variants, runs the searches not yet done, and writes the
 /// results; what `lab nodes` and `lab ab` share.
 pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
-    for variant in &args.variants {
-        lab.variant(variant)?;
+    for participant in &args.variants {
+        crate::participant::check(lab, participant)?;
     }
     if args.depth == 0 || args.depth > 64 {
         bail!("--depth must be between 1 and 64");

@@ -1,6 +1,12 @@
 //! `lab report`: the latest measurements of every variant, from the result
-//! files of earlier runs, as `lab-results/report.md` and a bar chart of node
-//! change against each variant's parent, `lab-results/report-nodes.svg`.
+//! files of earlier runs (`lab nodes` and `lab tactics`, and the same steps
+//! inside `lab ab` and `lab chain` runs), as `lab-results/report.md` and a
+//! bar chart of node change against each variant's parent,
+//! `lab-results/report-nodes.svg`. Every claim of every variant file is
+//! judged: node claims on the geometric mean of the per-position ratios
+//! against the parent with its 95% interval, rates on the variant's
+//! telemetry, solved claims on a tactics run of the claimed suite that has
+//! both the variant and its parent.
 //!
 //! Nothing is searched unless `--measure` asks for it: a variant without a
 //! `lab nodes` run (or whose parent has none on the same suite and depth) is
@@ -13,10 +19,12 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 
+use crate::claims::Solved;
 use crate::claims::{self, Evidence, Judgement, NodeChange};
 use crate::lab::Lab;
-use crate::nodes::{percent_change, NodesRecord};
-use crate::results::{read_records, read_run, runs_of, write_atomically};
+use crate::nodes::NodesRecord;
+use crate::ratio::{paired_ratio, RatioEstimate};
+use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::tactics::TacticsRecord;
 use crate::telemetry::Telemetry;
 
@@ -39,7 +47,7 @@ fn setting_of(run: &Path) -> Option<Setting> {
 
 fn node_data(results: &Path) -> NodeData {
     let mut data = NodeData::default();
-    for run in runs_of(results, "nodes") {
+    for run in runs_of_nested(results, "nodes") {
         let Some(setting) = setting_of(&run) else { continue };
         for record in read_records::<NodesRecord>(&run) {
             if record.error.is_some() {
@@ -60,13 +68,19 @@ fn node_data(results: &Path) -> NodeData {
 struct Measured {
     setting: Setting,
     positions: usize,
-    change_vs_parent: Option<f64>,
+    /// The geometric mean of the per-position ratios and its interval.
+    change_vs_parent: Option<RatioEstimate>,
     telemetry: Telemetry,
 }
 
+/// The settings a report prefers, in order: the verdicts' suite, then the
+/// seeds, at the plans' depth.
+fn preferred_settings() -> Vec<Setting> {
+    vec![(crate::suites::VERDICT.to_string(), 10), ("seeds".to_string(), 10)]
+}
+
 fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measured> {
-    let preferred = ("seeds".to_string(), 10);
-    let mut settings = vec![preferred.clone()];
+    let mut settings = preferred_settings();
     settings.extend(data.latest_setting.get(variant).cloned());
     let with_parent = |setting: &Setting| {
         parent.is_some_and(|parent| data.latest.contains_key(&(parent.to_string(), setting.clone())))
@@ -85,14 +99,9 @@ fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measu
     }
     let change_vs_parent =
         parent.and_then(|parent| data.latest.get(&(parent.to_string(), setting.clone()))).and_then(|theirs| {
-            let (mut own, mut parent_nodes) = (0u64, 0u64);
-            for (key, record) in mine {
-                if let Some(parent_record) = theirs.get(key) {
-                    own += record.nodes;
-                    parent_nodes += parent_record.nodes;
-                }
-            }
-            (parent_nodes > 0).then(|| percent_change(own as f64, parent_nodes as f64))
+            paired_ratio(mine.iter().filter_map(|(key, record)| {
+                theirs.get(key).map(|parent_record| (parent_record.nodes as f64, record.nodes as f64))
+            }))
         });
     Some(Measured { setting, positions: mine.len(), change_vs_parent, telemetry })
 }
@@ -100,14 +109,10 @@ fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measu
 /// The latest tactics result per variant: (suite and limit, solved, positions).
 fn tactics_data(results: &Path) -> BTreeMap<String, (String, usize, usize)> {
     let mut latest = BTreeMap::new();
-    for run in runs_of(results, "tactics") {
+    for run in runs_of_nested(results, "tactics") {
         let Some(args) = read_run(&run) else { continue };
         let args = &args["args"];
-        let limit = match (args["movetime"].as_u64(), args["nodes"].as_u64(), args["depth"].as_u64()) {
-            (Some(ms), _, _) => format!("movetime {ms}"),
-            (_, _, Some(depth)) => format!("depth {depth}"),
-            (_, nodes, _) => format!("nodes {}", nodes.unwrap_or(crate::tactics::DEFAULT_NODES)),
-        };
+        let limit = limit_of(args);
         let label = format!(
             "{}{}, {limit}",
             args["suite"].as_str().unwrap_or("?"),
@@ -124,6 +129,57 @@ fn tactics_data(results: &Path) -> BTreeMap<String, (String, usize, usize)> {
         }
     }
     latest
+}
+
+/// Solve counts per tactics setting (suite, first N, limit) and variant,
+/// the latest run of each variant winning.
+type SolvedData = BTreeMap<(String, String), BTreeMap<String, (usize, usize)>>;
+
+fn solved_data(results: &Path) -> SolvedData {
+    let mut data = SolvedData::new();
+    for run in runs_of_nested(results, "tactics") {
+        let Some(args) = read_run(&run) else { continue };
+        let args = &args["args"];
+        let Some(suite) = args["suite"].as_str() else { continue };
+        let setting = format!(
+            "{}{}",
+            args["first"].as_u64().map_or(String::new(), |first| format!("first {first}, ")),
+            limit_of(args)
+        );
+        let per_variant = data.entry((suite.to_string(), setting)).or_default();
+        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for record in read_records::<TacticsRecord>(&run) {
+            let entry = counts.entry(record.variant).or_default();
+            entry.0 += usize::from(record.solved);
+            entry.1 += 1;
+        }
+        per_variant.extend(counts);
+    }
+    data
+}
+
+/// A variant's and its parent's solve counts on `suite`, from a setting
+/// both were run at.
+fn solved_pair(data: &SolvedData, suite: &str, variant: &str, parent: &str) -> Option<Solved> {
+    data.iter().filter(|((name, _), _)| name == suite).find_map(|(_, counts)| {
+        let (own, positions) = *counts.get(variant)?;
+        let (theirs, parent_positions) = *counts.get(parent)?;
+        (positions == parent_positions).then(|| Solved {
+            suite: suite.to_string(),
+            parent: theirs,
+            variant: own,
+            positions,
+        })
+    })
+}
+
+/// `nodes 100000`, `movetime 500` or `depth 8`: a tactics run's limit.
+fn limit_of(args: &serde_json::Value) -> String {
+    match (args["movetime"].as_u64(), args["nodes"].as_u64(), args["depth"].as_u64()) {
+        (Some(ms), _, _) => format!("movetime {ms}"),
+        (_, _, Some(depth)) => format!("depth {depth}"),
+        (_, nodes, _) => format!("nodes {}", nodes.unwrap_or(crate::tactics::DEFAULT_NODES)),
+    }
 }
 
 /// The bar chart of node change against the parent.
@@ -164,8 +220,8 @@ fn chart(path: &Path, bars: &[(String, f64)]) -> Result<()> {
 
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// First measure, with `lab nodes` on the seeds at depth 10, every
-    /// variant (and parent) that has no such result yet.
+    /// First measure, with `lab nodes` on the verdict suite at depth 10,
+    /// every variant (and parent) that has no such result yet.
     #[arg(long)]
     pub measure: bool,
     /// Engine processes at the same time for --measure.
@@ -173,9 +229,9 @@ pub struct ReportArgs {
     pub concurrency: usize,
 }
 
-/// The variants without a seeds, depth-10 count, parents first.
+/// The variants without a count on the verdict suite at depth 10, parents first.
 fn unmeasured(lab: &Lab, data: &NodeData) -> Vec<String> {
-    let setting = ("seeds".to_string(), 10);
+    let setting = preferred_settings().remove(0);
     let mut missing: Vec<String> = lab
         .variants
         .iter()
@@ -201,12 +257,12 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     if args.measure {
         let missing = unmeasured(lab, &node_data(&results));
         if missing.is_empty() {
-            lab.say("every variant has a seeds, depth-10 count already");
+            lab.say("every variant has a count on the verdict suite at depth 10 already");
         } else {
             lab.say(&format!("measuring {} variant(s): {}", missing.len(), missing.join(", ")));
             let nodes_args = crate::nodes::NodesArgs {
                 variants: missing,
-                suite: "seeds".to_string(),
+                suite: crate::suites::VERDICT.to_string(),
                 depth: 10,
                 hash: 16,
                 first: None,
@@ -217,6 +273,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
     let data = node_data(&results);
     let tactics = tactics_data(&results);
+    let solved = solved_data(&results);
     let mut out = String::new();
     writeln!(out, "# prunelab lab report\n").unwrap();
     writeln!(
@@ -228,8 +285,9 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
 
     writeln!(out, "## Node change against the parent\n").unwrap();
     writeln!(out, "![node change](report-nodes.svg)\n").unwrap();
-    writeln!(out, "| variant | parent | suite, depth | positions | nodes vs parent |").unwrap();
-    writeln!(out, "|---|---|---|---:|---:|").unwrap();
+    writeln!(out, "| variant | parent | suite, depth | positions | nodes vs parent (geometric mean, 95% interval) |")
+        .unwrap();
+    writeln!(out, "|---|---|---|---:|---|").unwrap();
     let mut bars = Vec::new();
     let mut unmeasured = Vec::new();
     let mut measured_by_variant = BTreeMap::new();
@@ -238,7 +296,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         match measure(&data, variant.name(), parent) {
             Some(measured) => {
                 let change = match (measured.change_vs_parent, parent) {
-                    (Some(change), _) => format!("{change:+.1}%"),
+                    (Some(change), _) => change.percent_text(),
                     (None, Some(parent)) => format!("parent not measured: `lab nodes {parent} {}`", variant.name()),
                     (None, None) => "-".to_string(),
                 };
@@ -253,7 +311,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 )
                 .unwrap();
                 if let Some(change) = measured.change_vs_parent {
-                    bars.push((variant.name().to_string(), change));
+                    bars.push((variant.name().to_string(), change.percent()));
                 }
                 measured_by_variant.insert(variant.name().to_string(), measured);
             }
@@ -270,18 +328,27 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "|---|---|---|---:|---|").unwrap();
     for variant in lab.variants.iter().filter(|variant| !variant.file.claims.is_empty()) {
         let measured = measured_by_variant.get(variant.name());
+        let parent = variant.file.extends.as_deref();
+        let claimed_suites = crate::verdict::claimed_suites(variant);
         let evidence = Evidence {
-            reference: measured.and(variant.file.extends.as_deref()),
-            node_change: measured
-                .and_then(|measured| measured.change_vs_parent)
-                .map(|percent| (NodeChange { percent, interval: None }, "the nodes run of the report".to_string())),
+            reference: parent,
+            node_change: measured.and_then(|measured| {
+                let on = format!("{} at depth {}", measured.setting.0, measured.setting.1);
+                measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
+            }),
             telemetry: measured.map(|measured| &measured.telemetry),
-            solved: Vec::new(),
+            solved: claimed_suites
+                .iter()
+                .filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?))
+                .collect(),
+            unsolved: Vec::new(),
         };
         for claim in &variant.file.claims {
             let judgement = claims::judge(variant, claim, &evidence);
             let measured = match &judgement {
-                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) => measured.clone(),
+                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
+                    measured.clone()
+                }
                 Judgement::NotMeasured(why) => why.clone(),
             };
             writeln!(
@@ -315,7 +382,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     if lab.global.json {
         let rows: Vec<_> = bars
             .iter()
-            .map(|(variant, change)| serde_json::json!({"variant": variant, "nodes_vs_parent_pct": change}))
+            .map(|(variant, change)| serde_json::json!({"variant": variant, "nodes_vs_parent_geomean_pct": change}))
             .collect();
         println!(
             "{}",

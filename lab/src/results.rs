@@ -143,6 +143,32 @@ pub fn runs_of(root: &Path, command: &str) -> Vec<PathBuf> {
     runs
 }
 
+/// The run folders of `command` under `root` and inside other runs'
+/// folders (the steps of `lab ab` and `lab chain`), oldest first by their
+/// own timestamped names.
+pub fn runs_of_nested(root: &Path, command: &str) -> Vec<PathBuf> {
+    /// Deep enough for `<chain>/<phase>/<run>`.
+    const MAX_NESTING: usize = 3;
+    let mut found = Vec::new();
+    let mut folders = vec![(root.to_path_buf(), 0)];
+    while let Some((folder, depth)) = folders.pop() {
+        found.extend(runs_of(&folder, command));
+        if depth == MAX_NESTING {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(&folder) else { continue };
+        folders.extend(
+            entries
+                .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+                .filter(|path| path.is_dir())
+                .map(|path| (path, depth + 1)),
+        );
+    }
+    found.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    found.dedup();
+    found
+}
+
 /// Reads a run's finished records (for reports).
 pub fn read_records<R: DeserializeOwned>(run: &Path) -> Vec<R> {
     let Ok(file) = File::open(run.join(RECORDS_FILE)) else { return Vec::new() };
@@ -196,6 +222,11 @@ mod tests {
         assert_eq!(read_records::<Item>(&path).len(), 3);
         assert_eq!(runs_of(&root, "nodes"), std::slice::from_ref(&path));
         assert!(runs_of(&root, "match").is_empty());
+        // A step of a later run, inside that run's folder, comes after it.
+        let chain = RunDir::create(&root, "chain", &args).unwrap();
+        let step = RunDir::create(&chain.path().join("nodes"), "nodes", &args).unwrap();
+        assert_eq!(runs_of(&root, "nodes"), std::slice::from_ref(&path));
+        assert_eq!(runs_of_nested(&root, "nodes"), [path.clone(), step.path().to_path_buf()]);
         fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -13,17 +13,26 @@ use clap::Args;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::builder;
 use crate::engine::{Engine, SearchOutput};
 use crate::lab::Lab;
+use crate::participant;
 use crate::results::{self, RunDir};
 use crate::suites::Suite;
 
-/// A variant and its engine binary.
+/// A participant (a variant, or a UCI engine as `uci:PATH`) and its binary.
 #[derive(Clone, Debug)]
 pub struct Contestant {
     pub name: String,
     pub binary: PathBuf,
+    /// Whether it prints prunelab's telemetry (variants do; other engines
+    /// are not sent the `SearchStats` option).
+    pub has_telemetry: bool,
+}
+
+impl Contestant {
+    pub fn new(name: &str, binary: PathBuf) -> Contestant {
+        Contestant { name: name.to_string(), binary, has_telemetry: crate::participant::is_variant(name) }
+    }
 }
 
 /// One search.
@@ -48,7 +57,7 @@ pub struct Settings {
 fn start(contestant: &Contestant, settings: &Settings) -> Result<Engine> {
     let mut engine = Engine::start(&contestant.binary, &contestant.name)?;
     engine.set_option("Hash", &settings.hash_mb.to_string())?;
-    if settings.telemetry {
+    if settings.telemetry && contestant.has_telemetry {
         engine.set_option("SearchStats", "true")?;
     }
     Ok(engine)
@@ -178,7 +187,7 @@ pub struct SuiteSearch<'a> {
     pub settings: Settings,
 }
 
-/// Builds the variants, opens (or resumes) the run folder, searches every
+/// Builds the variants (and checks the UCI engines), opens (or resumes) the run folder, searches every
 /// position and variant without a result yet, and appends each result the
 /// moment it is in. Returns the folder and every record, position by
 /// position in the order of `variants`.
@@ -189,9 +198,9 @@ pub fn run_suite<R: SuiteRecord>(
     search: &SuiteSearch,
     record_of: impl Fn(&str, usize, Result<SearchOutput>) -> R,
 ) -> Result<(RunDir, Vec<R>)> {
-    let binaries = builder::build_all(lab, search.variants)?;
+    let binaries = participant::binaries(lab, search.variants)?;
     let contestants: Vec<Contestant> =
-        search.variants.iter().zip(binaries).map(|(name, binary)| Contestant { name: name.clone(), binary }).collect();
+        search.variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary)).collect();
     let (mut run_dir, mut records): (RunDir, Vec<R>) = run_args.open(lab, search.command, args)?;
     // Position-major order, so the first positions' tables fill first.
     let jobs: Vec<Job> = (0..search.suite.positions.len())

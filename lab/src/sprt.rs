@@ -279,7 +279,10 @@ mod tests {
         assert!(parse(&["--sprt", "0", "5"]).is_err());
         // Here the bounds are required, and the old spelling is gone.
         let missing = parse(&["--penta", "1,2,3,4,5"]).unwrap_err().to_string();
-        assert!(missing.contains("--sprt <ELO0> <ELO1>"), "{missing}");
+        assert!(missing.contains("--sprt [<ELO0> <ELO1>]"), "{missing}");
+        // `--sprt` alone has no variant file to read here.
+        let alone = format!("{:#}", parse(&["--wdl", "1,2,3", "--sprt"]).unwrap().settings().unwrap_err());
+        assert!(alone.contains("--sprt takes two numbers"), "{alone}");
         assert!(parse(&["--penta", "1,2,3,4,5", "--elo0", "0", "--elo1", "5"]).is_err());
         let check = |line: &[&str]| format!("{:#}", parse(line).unwrap().settings().unwrap_err());
         assert!(check(&["--wdl", "1,2,3", "--sprt", "5", "5"]).contains("ELO0 must be below ELO1"));

@@ -1,17 +1,20 @@
 //! The SPRT on the command line, spelt the same by `lab match`, `lab ab` and
 //! `lab sprt`: `--sprt ELO0 ELO1 [--alpha A] [--beta B] [--model normalized|logistic]`.
+//! `lab ab` also takes `--sprt` alone: the bounds of the variant file's
+//! `[sprt]` (see [`SprtOptions::with_plan_bounds`]).
 
 use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
 use crate::statistics::{Model, SprtSettings};
+use prunelab::variants::SprtPlan;
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct SprtOptions {
     /// An SPRT of H0 = ELO0 against H1 = ELO1, in the model's Elo; a match
     /// stops at its verdict.
-    #[arg(long = "sprt", id = "sprt", num_args = 2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
+    #[arg(long = "sprt", id = "sprt", num_args = 0..=2, value_names = ["ELO0", "ELO1"], allow_negative_numbers = true)]
     // `lab ab` records its arguments with this name.
     #[serde(rename = "sprt")]
     pub bounds: Option<Vec<f64>>,
@@ -33,7 +36,9 @@ impl SprtOptions {
     /// The SPRT asked for, checked; `None` without `--sprt`.
     pub fn settings(&self) -> Result<Option<SprtSettings>> {
         let Some(bounds) = &self.bounds else { return Ok(None) };
-        let [elo0, elo1] = bounds[..] else { bail!("--sprt takes two numbers: ELO0 ELO1") };
+        let [elo0, elo1] = bounds[..] else {
+            bail!("--sprt takes two numbers: ELO0 ELO1 (only `lab ab` reads them from the variant file)")
+        };
         if !(elo0.is_finite() && elo1.is_finite()) {
             bail!("--sprt {elo0} {elo1}: ELO0 and ELO1 must be finite numbers");
         }
@@ -46,6 +51,24 @@ impl SprtOptions {
             }
         }
         Ok(Some(SprtSettings { elo0, elo1, alpha: self.alpha, beta: self.beta, model: self.model }))
+    }
+
+    /// Whether `--sprt` was given without bounds.
+    pub fn wants_plan(&self) -> bool {
+        self.bounds.as_ref().is_some_and(Vec::is_empty)
+    }
+
+    /// The options with `--sprt` alone given the bounds of `plan`, the
+    /// `[sprt]` of `variant`'s file (an error when it has none); other
+    /// options as they are.
+    pub fn with_plan_bounds(&self, plan: Option<&SprtPlan>, variant: &str) -> Result<SprtOptions> {
+        if !self.wants_plan() {
+            return Ok(self.clone());
+        }
+        let Some(plan) = plan else {
+            bail!("--sprt without bounds takes the variant file's [sprt], and `{variant}` has none: give --sprt ELO0 ELO1")
+        };
+        Ok(SprtOptions { bounds: Some(vec![plan.bounds.0, plan.bounds.1]), ..self.clone() })
     }
 }
 
@@ -95,10 +118,25 @@ mod tests {
     #[test]
     fn the_command_line_refuses_what_it_cannot_mean() {
         // One bound, a rate without a test, and a model that does not exist.
-        assert!(parse(&["--sprt", "5"]).is_err());
+        assert!(settings_error(&["--sprt", "5"]).contains("--sprt takes two numbers"));
+        assert!(settings_error(&["--sprt"]).contains("--sprt takes two numbers"));
         let without_test = parse(&["--alpha", "0.1"]).unwrap_err().to_string();
         assert!(without_test.contains("--sprt"), "{without_test}");
         assert!(parse(&["--model", "bayesian", "--sprt", "0", "5"]).is_err());
+    }
+
+    #[test]
+    fn sprt_alone_takes_the_variant_files_bounds() {
+        let plan = SprtPlan { bounds: (-3.0, 3.0), tc: "10+0.1".into(), hash_mb: Some(8) };
+        let alone = parse(&["--sprt", "--alpha", "0.1"]).unwrap();
+        assert!(alone.wants_plan());
+        let settings = alone.with_plan_bounds(Some(&plan), "razor-r2").unwrap().settings().unwrap().unwrap();
+        assert_eq!((settings.elo0, settings.elo1, settings.alpha), (-3.0, 3.0, 0.1));
+        let refused = alone.with_plan_bounds(None, "probcut").unwrap_err().to_string();
+        assert!(refused.contains("`probcut` has none"), "{refused}");
+        // Bounds given win over the file's.
+        let given = parse(&["--sprt", "0", "5"]).unwrap().with_plan_bounds(Some(&plan), "razor-r2").unwrap();
+        assert_eq!(given.bounds, Some(vec![0.0, 5.0]));
     }
 
     #[test]

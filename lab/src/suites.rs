@@ -1,5 +1,5 @@
 //! Position suites for `lab nodes` and `lab tactics`: the named ones
-//! (`seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang`) or any EPD
+//! (`seeds`, `bench`, `node-suite`, `verdict`, `wac`, `arasan`, `zugzwang`) or any EPD
 //! file. A line that cannot be read is reported with its number and skipped.
 
 use std::path::{Path, PathBuf};
@@ -85,22 +85,13 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
             suite.positions.retain(|position| position.id.starts_with("seeds."));
             Ok(suite)
         }
-        "bench" => {
-            let positions = prunelab::bench::BENCH_POSITIONS
-                .iter()
-                .enumerate()
-                .map(|(index, fen)| {
-                    let record = parse_epd_line(fen).map_err(anyhow::Error::msg)?;
-                    Ok(position_of(record, format!("bench.{}", index + 1)))
-                })
-                .collect::<Result<_>>()?;
-            Ok(Suite { name: spec.to_string(), positions, skipped: Vec::new() })
-        }
+        "bench" => bench_suite(),
+        VERDICT => verdict_suite(lab),
         _ => {
             let path = lab.resolve(Path::new(spec));
             if !path.is_file() {
                 bail!(
-                    "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, wac, arasan, zugzwang"
+                    "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, verdict, wac, arasan, zugzwang"
                 );
             }
             let name = path.file_stem().and_then(|stem| stem.to_str()).unwrap_or("suite").to_string();
@@ -109,11 +100,87 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
     }
 }
 
+/// The name of the verdicts' node suite.
+pub const VERDICT: &str = "verdict";
+
+/// The positions the verdict suite adds to the node suite and the bench,
+/// relative to the repository.
+pub const VERDICT_EXTRA_PATH: &str = "lab/suites/verdict-extra.epd";
+
+/// `prunelab bench`'s 48 positions, as `bench.1` ... `bench.48`.
+fn bench_suite() -> Result<Suite> {
+    let positions = prunelab::bench::BENCH_POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(index, fen)| {
+            let record = parse_epd_line(fen).map_err(anyhow::Error::msg)?;
+            Ok(position_of(record, format!("bench.{}", index + 1)))
+        })
+        .collect::<Result<_>>()?;
+    Ok(Suite { name: "bench".to_string(), positions, skipped: Vec::new() })
+}
+
+/// A position's identity: placement, side to move, castling and en passant
+/// (the move counters do not change the search).
+fn position_key(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+/// The verdicts' node suite, from the repository alone: the node-count
+/// suite (`ci/node-suite.epd`: the seeds, openings, tactics, endgames),
+/// then the bench positions it does not hold, then the chessprogramming
+/// wiki's perft positions 2-6 (`lab/suites/verdict-extra.epd`). Each
+/// position is there once: the node suite and the bench share 23, and a
+/// position counted twice would weigh twice in the geometric mean and
+/// narrow its interval with no new evidence.
+fn verdict_suite(lab: &Lab) -> Result<Suite> {
+    let mut suite = from_file(&lab.root.join(prunelab::matrix::SUITE_PATH), VERDICT)?;
+    let extra = from_file(&lab.root.join(VERDICT_EXTRA_PATH), VERDICT)?;
+    let more = bench_suite()?.positions.into_iter().chain(extra.positions);
+    for position in more {
+        let key = position_key(&position.fen);
+        if !suite.positions.iter().any(|known| position_key(&known.fen) == key) {
+            suite.positions.push(position);
+        }
+    }
+    suite.skipped.extend(extra.skipped);
+    Ok(suite)
+}
+
 impl Suite {
     /// Says which lines were skipped, once, on stderr.
     pub fn report_skipped(&self, lab: &Lab) {
         for (line, why) in &self.skipped {
             lab.say(&format!("suite {}: line {line} skipped: {why}", self.name));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::GlobalArgs;
+
+    fn lab() -> Lab {
+        let global = GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results") };
+        Lab::open(global).expect("the tests run inside the repository")
+    }
+
+    #[test]
+    fn the_verdict_suite_has_each_position_once_and_no_shared_data() {
+        let suite = load(&lab(), VERDICT).unwrap();
+        assert!(suite.skipped.is_empty(), "{:?}", suite.skipped);
+        // 24 of the node suite, 25 bench positions it lacks, 5 perft positions.
+        assert_eq!(suite.positions.len(), 54);
+        let mut keys: Vec<String> = suite.positions.iter().map(|position| position_key(&position.fen)).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), 54, "a position is in the suite twice");
+        let ids: Vec<&str> = suite.positions.iter().map(|position| position.id.as_str()).collect();
+        assert_eq!(ids[0], "seeds.startpos");
+        let from_bench = |id: &&&str| id.strip_prefix("bench.").is_some_and(|number| number.parse::<usize>().is_ok());
+        assert_eq!(ids.iter().filter(from_bench).count(), 25);
+        assert_eq!(ids[53], "cpw.position-6");
+        assert_eq!(position_key("8/8/8/8/8/8/8/K1k5 w - - 12 40"), "8/8/8/8/8/8/8/K1k5 w - -");
     }
 }

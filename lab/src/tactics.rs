@@ -17,7 +17,7 @@ use crate::suites::{self, Suite, SuitePosition};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TacticsArgs {
-    /// Variant names; the first is the reference for the comparisons.
+    /// Variant names or UCI engines (`uci:PATH`); the first is the reference for the comparisons.
     #[arg(required = true)]
     pub variants: Vec<String>,
     /// `wac`, `arasan`, `zugzwang`, another named suite, or an EPD file with `bm`/`am`.
@@ -265,8 +265,8 @@ pub struct TacticsRun {
 }
 
 pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
-    for variant in &args.variants {
-        lab.variant(variant)?;
+    for participant in &args.variants {
+        crate::participant::check(lab, participant)?;
     }
     let mut suite = suites::load(lab, &args.suite)?;
     suite.report_skipped(lab);

@@ -185,3 +185,254 @@ fn bad_input_gets_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A UCI engine in a few lines of shell: every search reports depth 1 and
+/// 4242 nodes and plays e2e4. Enough to take part beside a variant.
+const FAKE_ENGINE: &str = "#!/bin/sh
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Fake Engine 1'; echo 'option name Hash type spin default 16 min 1 max 64'; echo uciok;;
+    isready) echo readyok;;
+    go*) echo 'info string NNUE: not telemetry=1'; echo 'info depth 1 seldepth 1 score cp 7 nodes 4242 time 3 pv e2e4'; echo 'bestmove e2e4';;
+    quit) exit 0;;
+  esac
+done
+";
+
+fn executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_uci_engine_takes_part_beside_a_variant_and_bad_ones_are_named() {
+    let dir = scratch("uci");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let engine = dir.join("fake-engine");
+    executable(&engine, FAKE_ENGINE);
+    let results = dir.join("results");
+    let fake = format!("uci:{}", engine.display());
+    let suite_arg = suite.to_str().unwrap();
+    let text = stdout(&lab(&["nodes", "baseline", &fake, "--suite", suite_arg, "--depth", "3"], &results));
+    assert!(text.contains(&format!("| {fake} | 4242 |")), "{text}");
+    let found = records(&run_folder(&results, "nodes"));
+    let fake_records: Vec<_> = found.iter().filter(|record| record["variant"] == fake.as_str()).collect();
+    assert_eq!(fake_records.len(), 2);
+    for record in fake_records {
+        assert_eq!(record["nodes"], 4242);
+        assert_eq!(record["best"], "e2e4");
+        // Its `info string`s are not read as prunelab's telemetry.
+        assert_eq!(record["telemetry"]["counts"], serde_json::json!({}));
+    }
+
+    let missing = lab(&["nodes", "baseline", "uci:/no/such/engine", "--suite", suite_arg], &results);
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert!(!missing.status.success());
+    assert!(message.contains("`uci:/no/such/engine`: /no/such/engine is not a file"), "{message}");
+    let not_uci = dir.join("not-an-engine");
+    executable(&not_uci, "#!/bin/sh\necho 'this is not chess'\n");
+    let spec = format!("uci:{}", not_uci.display());
+    let refused = lab(&["nodes", &spec, "--suite", suite_arg, "--depth", "3"], &results);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(message.contains(&format!("`{spec}` failed the UCI handshake")), "{message}");
+    assert!(message.contains("the engine process exited"), "{message}");
+    // A match refuses it before any game.
+    let refused = lab(&["match", "baseline", &spec, "--games", "2"], &results);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains(&format!("`{spec}` failed the UCI handshake")), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The summary.json of the only run of `command` under `results`.
+fn summary(results: &Path, command: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(run_folder(results, command).join("summary.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The only run folder of `command` anywhere under `folder`.
+fn nested_run(folder: &Path, command: &str) -> PathBuf {
+    let mut found = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().unwrap().to_str().unwrap().ends_with(&format!("-{command}")) {
+                    found.push(path.clone());
+                }
+                pending.push(path);
+            }
+        }
+    }
+    assert_eq!(found.len(), 1, "{found:?}");
+    found.remove(0)
+}
+
+/// The geometric mean of B's nodes over A's, position by position, from a
+/// nodes run's records: what the verdict must report.
+fn geometric_mean_ratio(records: &[serde_json::Value], a: &str, b: &str) -> f64 {
+    let nodes = |variant: &str, position: u64| {
+        records
+            .iter()
+            .find(|r| r["variant"] == variant && r["position"] == position)
+            .map(|r| r["nodes"].as_f64().unwrap())
+            .unwrap()
+    };
+    let positions: Vec<u64> =
+        records.iter().filter(|r| r["variant"] == a).map(|r| r["position"].as_u64().unwrap()).collect();
+    let mean_log = positions.iter().map(|&p| (nodes(b, p) / nodes(a, p)).ln()).sum::<f64>() / positions.len() as f64;
+    mean_log.exp()
+}
+
+#[test]
+fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
+    let dir = scratch("ab");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let suite_arg = suite.to_str().unwrap();
+    let results = dir.join("results");
+    let small = ["--suite", suite_arg, "--depth", "6", "--ttd-rounds", "2", "--tactics", "none"];
+    let page = stdout(&lab(&[&["ab", "razor-r1"][..], &small].concat(), &results));
+    assert!(page.starts_with("# Verdict: razor-r1 against its parent p003-3\n"), "{page}");
+    assert!(!page.contains("is not a child"), "{page}");
+    assert!(page.contains("| measure | p003-3 | razor-r1 | change (95% interval) | claim |"), "{page}");
+    assert!(page.contains("| time to depth 6, 2 round(s) interleaved |"), "{page}");
+    // Every claim of razor-r1 judged; the node claim on the geometric mean.
+    for claim in
+        ["-5% to -3% nodes at depth 10 → **", "pvs re% between 0% and 7% → **", "razor cut% between 5% and 10% → **"]
+    {
+        assert!(page.contains(claim), "{claim} is not judged in\n{page}");
+    }
+    assert!(
+        page.contains("- `variants/razor-r1.toml`: bounds [0, 5] (normalized Elo), tc 10+0.1, Hash 8 MiB"),
+        "{page}"
+    );
+    let verdict = summary(&results, "ab");
+    let ab_folder = run_folder(&results, "ab");
+    let nodes = records(&nested_run(&ab_folder, "nodes"));
+    assert_eq!(nodes.len(), 4);
+    let expected = geometric_mean_ratio(&nodes, "p003-3", "razor-r1");
+    let reported = verdict["comparison"]["nodes"]["ratio"].as_f64().unwrap();
+    assert!((reported - expected).abs() < 1e-12, "{reported} against {expected}");
+    let ttd = records(&nested_run(&ab_folder, "ttd"));
+    assert_eq!(ttd.len(), 4, "two rounds of two positions");
+    assert!(ttd.iter().all(|r| r["times_us"].as_array().unwrap().iter().all(|t| t.as_u64().unwrap() > 0)));
+    // The timed searches are the counted ones: same depth, same nodes.
+    for record in &ttd {
+        let position = &record["position"];
+        for (index, variant) in ["p003-3", "razor-r1"].iter().enumerate() {
+            let counted = nodes.iter().find(|r| r["variant"] == *variant && r["position"] == *position).unwrap();
+            assert_eq!(record["nodes"][index], counted["nodes"], "{variant} at {position}");
+        }
+    }
+    assert!(verdict["comparison"]["time_to_depth"]["ratio"].as_f64().unwrap() > 0.0);
+
+    // The report finds the verdict's runs inside its folder and judges the
+    // same claims the same way.
+    let report = stdout(&lab(&["report"], &results));
+    assert!(report.contains("| razor-r1 | p003-3 | two, 6 | 2 | "), "{report}");
+    for claim in verdict["claims"].as_array().unwrap() {
+        let row = format!("| razor-r1 | plan 000, R1 | {} |", claim["text"].as_str().unwrap());
+        let line = report.lines().find(|line| line.starts_with(&row)).unwrap_or_else(|| panic!("{row} in\n{report}"));
+        assert!(line.ends_with(&format!("| {} |", claim["verdict"].as_str().unwrap())), "{line} against {claim}");
+    }
+
+    // Two variants that are not parent and child: the first line says how far.
+    let far = dir.join("far");
+    let page = stdout(&lab(&[&["ab", "baseline", "razor-r1"][..], &small].concat(), &far));
+    let second_paragraph = page.split("\n\n").nth(1).unwrap();
+    assert!(
+        second_paragraph.starts_with(
+            "**`razor-r1` is not a child of `baseline`** (its parent is `p003-3`): 20 features lie between them: +"
+        ),
+        "{page}"
+    );
+    // Its claims are against its parent, not the baseline.
+    assert!(page.contains("claimed against `p003-3`, measured against `baseline`: run `lab ab razor-r1`"), "{page}");
+    let orphan = lab(&["ab", "baseline"], &far);
+    assert!(String::from_utf8_lossy(&orphan.stderr).contains("`baseline` has no parent"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
+    let dir = scratch("chain");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let engine = dir.join("fake-engine");
+    executable(&engine, FAKE_ENGINE);
+    let fake = format!("uci:{}", engine.display());
+    let results = dir.join("results");
+    let args = [
+        "chain",
+        "p003-3",
+        "razor-r2",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--ttd-rounds",
+        "2",
+        "--tactics",
+        "wac",
+        "--tactics-first",
+        "3",
+        "--tactics-nodes",
+        "5000",
+        "--beside",
+        &fake,
+    ];
+    let page = stdout(&lab(&args, &results));
+    assert!(page.starts_with("# lab chain: p003-3 → razor-r1 → razor-r2 (2 phases)\n"), "{page}");
+    let rows: Vec<&str> =
+        page.lines().filter(|line| line.starts_with("| razor-") || line.starts_with("| uci:")).collect();
+    assert_eq!(rows.len(), 3, "{page}");
+    assert!(rows[0].starts_with("| razor-r1 | razor-r1 | "), "{}", rows[0]);
+    assert!(rows[1].starts_with("| razor-r2 | razor-r2 | "), "{}", rows[1]);
+    assert!(rows[1].contains("nodes: ") && rows[1].contains("razor.tactical%: ") && rows[1].contains("wac.solved: "));
+    assert!(rows[2].starts_with(&format!("| {fake} (beside razor-r2) | - | ")), "{}", rows[2]);
+    assert!(page.contains("### razor-r2 (plan 000, R2), against razor-r1"), "{page}");
+
+    // Each engine counted once: 4 engines on 2 positions; one timing run of all four.
+    let chain = run_folder(&results, "chain");
+    let nodes = records(&nested_run(&chain, "nodes"));
+    assert_eq!(nodes.len(), 8);
+    let ttd = records(&nested_run(&chain, "ttd"));
+    assert_eq!(ttd.len(), 4, "two rounds of two positions");
+    assert!(ttd.iter().all(|record| record["times_us"].as_array().unwrap().len() == 4));
+    let tactics = records(&nested_run(&chain, "tactics"));
+    assert_eq!(tactics.len(), 12, "three wac positions for four engines");
+    let phases = records(&chain);
+    assert_eq!(phases.len(), 3);
+    let expected = geometric_mean_ratio(&nodes, "razor-r1", "razor-r2");
+    let reported = phases[1]["comparison"]["nodes"]["ratio"].as_f64().unwrap();
+    assert!((reported - expected).abs() < 1e-12, "{reported} against {expected}");
+    assert_eq!(phases[2]["comparison"]["total_nodes"][1], 8484, "the fake engine's 4242 nodes on two positions");
+
+    // Resumed: nothing is searched again, and the table is the same.
+    let resumed = stdout(&lab(&[&args[..], &["--resume"]].concat(), &results));
+    let table = |text: &str| text.lines().filter(|line| line.starts_with('|')).collect::<Vec<_>>().join("\n");
+    assert_eq!(table(&resumed), table(&page));
+    assert_eq!(records(&nested_run(&chain, "nodes")).len(), 8);
+    assert_eq!(records(&chain).len(), 3);
+    let mut deeper = args.to_vec();
+    deeper[6] = "7";
+    let refused = lab(&[&deeper[..], &["--resume"]].concat(), &results);
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("other arguments"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn snapdiff_reads_the_repositorys_snapshots_and_refuses_an_unknown_revision() {
+    let dir = scratch("snapdiff");
+    let text = stdout(&lab(&["snapdiff"], &dir));
+    assert!(text.starts_with("## Snapshots against `HEAD`\n\n"), "{text}");
+    let unknown = lab(&["snapdiff", "no-such-revision"], &dir);
+    assert!(!unknown.status.success());
+    let message = String::from_utf8_lossy(&unknown.stderr);
+    assert!(message.contains("`no-such-revision` is not a revision of this repository"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

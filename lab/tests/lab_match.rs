@@ -590,7 +590,7 @@ fn bad_arguments_are_clear_errors() {
         (vec!["--binary", &engine, "--sprt", "0", "5", "--alpha", "0.7"], "--alpha 0.7: expected a probability"),
         (vec!["--binary", &engine, "--sprt", "0", "5", "--beta", "0"], "--beta 0: expected a probability"),
         // A rate without a test would be silently ignored.
-        (vec!["--binary", &engine, "--alpha", "0.1"], "--sprt <ELO0> <ELO1>"),
+        (vec!["--binary", &engine, "--alpha", "0.1"], "--sprt [<ELO0> <ELO1>]"),
         (vec!["--binary", &engine, "--book", "/nonexistent/book.epd"], "cannot read the opening book"),
         (vec!["--binary", "baseline=/nonexistent/engine"], "no such file"),
         (vec!["--binary", "baseline"], "expected NAME=PATH"),
@@ -635,6 +635,14 @@ fn every_command_spells_the_sprt_the_same() {
         assert!(!output.status.success(), "{line:?} was accepted");
         assert!(stderr.contains("--sprt 5 0: ELO0 must be below ELO1"), "{line:?}: {stderr}");
     }
+    // `--sprt` alone: `lab ab` reads the variant file's bounds, which
+    // probcut's file does not have; `lab match` takes no file's.
+    let alone = lab(&["ab", "probcut", "--sprt", "--results", results, "--quiet"]);
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(stderr.contains("the variant file's [sprt], and `probcut` has none"), "{stderr}");
+    let alone = lab(&["match", "baseline", "baseline", "--binary", &engine, "--sprt", "--results", results]);
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert!(stderr.contains("--sprt takes two numbers"), "{stderr}");
     assert!(!dir.join("results").exists(), "no command got as far as a run folder");
     fs::remove_dir_all(&dir).unwrap();
 }

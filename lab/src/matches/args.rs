@@ -12,9 +12,10 @@ use crate::sprt_options::SprtOptions;
 
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
-    /// The engine under test (a variant name); Elo and SPRT are from its side.
+    /// The engine under test (a variant name, or `uci:PATH` for any UCI
+    /// engine); Elo and SPRT are from its side.
     pub engine_a: String,
-    /// The reference engine (a variant name).
+    /// The reference engine (a variant name or `uci:PATH`).
     pub engine_b: String,
     /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1 or 40/60+0.6.
     #[arg(long, default_value = "10+0.1", value_name = "TC")]
