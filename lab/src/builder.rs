@@ -83,7 +83,49 @@ pub fn binary_path(lab: &Lab, variant: &str) -> PathBuf {
 /// to `target/lab/<variant>/prunelab`, checks its self-report, and returns
 /// its path.
 pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
-    let features = lab.variant(variant)?.features.join(",");
+    ensure_built_with(lab, variant, &[])
+}
+
+/// Builds `variant` with lab-only features added (`trace`, `tune`: features
+/// outside the pruning catalogue, so the binary still reports exactly the
+/// variant) into its own folder, `target/lab/<variant>+trace/prunelab`, so
+/// it never replaces the variant's own binary.
+pub fn ensure_built_with(lab: &Lab, variant: &str, extras: &[&str]) -> Result<PathBuf> {
+    let mut features: Vec<&str> = lab.variant(variant)?.features.clone();
+    features.extend_from_slice(extras);
+    let folder = std::iter::once(variant).chain(extras.iter().copied()).collect::<Vec<_>>().join("+");
+    let destination = lab.target_dir().join("lab").join(folder).join("prunelab");
+    build_into(lab, variant, &features, &destination)?;
+    check_self_report(lab, variant, &destination)?;
+    Ok(destination)
+}
+
+/// Builds a feature set that need not be a variant's (`lab interactions`
+/// adds features to one) into `target/lab/sets/<label>/prunelab`, and
+/// refuses the binary unless it reports exactly `features`.
+pub fn ensure_built_features(lab: &Lab, label: &str, features: &[&str]) -> Result<PathBuf> {
+    let destination = lab.target_dir().join("lab").join("sets").join(label).join("prunelab");
+    build_into(lab, label, features, &destination)?;
+    let report = self_report(&destination)?;
+    let mut have: Vec<&str> = report.features.iter().map(String::as_str).collect();
+    let mut want: Vec<&str> = features.to_vec();
+    have.sort_unstable();
+    want.sort_unstable();
+    if have != want {
+        bail!(
+            "{} was built for `{label}` with features [{}] but reports [{}]",
+            destination.display(),
+            want.join(", "),
+            have.join(", ")
+        );
+    }
+    Ok(destination)
+}
+
+/// `cargo build --release` with `features` in the lab's target folder, the
+/// binary copied to `destination`; `what` names the build in errors.
+fn build_into(lab: &Lab, what: &str, features: &[&str], destination: &Path) -> Result<()> {
+    let features = features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
         .args(["build", "--release", "-p", "prunelab", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
@@ -95,14 +137,13 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
         .with_context(|| format!("cannot run cargo ({})", Path::new(&cargo).display()))?;
     if !output.status.success() {
         bail!(
-            "building `{variant}` (features: {}) failed; cargo said:\n{}",
+            "building `{what}` (features: {}) failed; cargo said:\n{}",
             if features.is_empty() { "none" } else { &features },
             String::from_utf8_lossy(&output.stderr).trim_end()
         );
     }
     let built = executable_from_messages(&output.stdout)
-        .ok_or_else(|| anyhow!("cargo built `{variant}` but named no prunelab executable"))?;
-    let destination = binary_path(lab, variant);
+        .ok_or_else(|| anyhow!("cargo built `{what}` but named no prunelab executable"))?;
     let folder = destination.parent().expect("a file in a folder");
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     // Copy then rename, so a running match never sees half a binary; the
@@ -110,9 +151,8 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     // variant at once do not rename each other's copy away.
     let temporary = destination.with_extension(format!("tmp-{}", std::process::id()));
     std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
-    std::fs::rename(&temporary, &destination)?;
-    check_self_report(lab, variant, &destination)?;
-    Ok(destination)
+    std::fs::rename(&temporary, destination)?;
+    Ok(())
 }
 
 /// The `executable` of the prunelab binary in cargo's JSON messages.
