@@ -3,10 +3,12 @@
 //! `lab ab A B` builds both variants' engines, counts nodes on the seeds,
 //! runs a short tactics suite and prints a one-page verdict; the other
 //! commands are its steps (`build`, `nodes`, `tactics`, `match`) and its
-//! tools (`list`, `report`, `spsa`, `sprt`). Every run writes its results
-//! under `lab-results/<timestamp>-<command>/` as it goes.
+//! tools (`list`, `report`, `spsa`, `sprt`, and `blame`, which explains a
+//! result). Every run writes its results under
+//! `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
+mod blame;
 mod builder;
 mod claims;
 mod engine;
@@ -59,6 +61,8 @@ enum Command {
     Spsa(list::SpsaArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
     Sprt(sprt::SprtArgs),
+    /// For each position A solves and B does not, the first decision of B's search that cut A's line.
+    Blame(blame::BlameArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::Blame(args) => blame::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };
