@@ -3,8 +3,8 @@
 //! `lab ab A B` builds both variants' engines, counts nodes on the seeds,
 //! runs a short tactics suite and prints a one-page verdict; the other
 //! commands are its steps (`build`, `nodes`, `tactics`, `match`) and its
-//! tools (`list`, `report`, `spsa`, `sprt`, and `blame`, which explains a
-//! result). Every run writes its results under
+//! tools (`list`, `report`, `spsa`, `sprt`, and `blame` and `interactions`,
+//! which explain a result). Every run writes its results under
 //! `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
@@ -12,6 +12,7 @@ mod blame;
 mod builder;
 mod claims;
 mod engine;
+mod interactions;
 mod lab;
 mod list;
 mod matches;
@@ -63,6 +64,8 @@ enum Command {
     Sprt(sprt::SprtArgs),
     /// For each position A solves and B does not, the first decision of B's search that cut A's line.
     Blame(blame::BlameArgs),
+    /// Node change of each feature and each pair added to a variant, and how the pairs interact.
+    Interactions(interactions::InteractionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
+            Command::Interactions(args) => interactions::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };
