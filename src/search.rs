@@ -614,6 +614,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.stack[ply + 1].null_move_played = false;
             self.hash_path.push(hash);
             let new_depth = depth - 1 + extension;
+            // Whether a reduced search was repeated at full depth: only a
+            // trace reads it, so an untraced build folds it away.
+            let mut researched_full_depth = false;
             let score = if searched_moves == 0 {
                 self.search_child::<NT>(&child, new_depth, -beta, -alpha, ply)
             } else {
@@ -627,6 +630,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     score = -self.negamax::<NT::NonPvChild>(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
                     if score > alpha && !self.aborted {
                         self.stats.techniques.lmr.researches += 1;
+                        researched_full_depth = true;
                         score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                     }
                 } else {
@@ -644,8 +648,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             searched_moves += 1;
             if self.traces_move(ply, mv) {
                 let reduced = if searched_moves > 1 { candidate.reduction.min(new_depth - 1).max(0) } else { 0 };
+                let researched = if researched_full_depth { ", then re-searched at full depth" } else { "" };
                 let detail = format!(
-                    "move {} searched to depth {new_depth} (first reduced by {reduced}), window ({alpha}, {beta}): score {score}",
+                    "move {} searched to depth {new_depth} (first reduced by {reduced}{researched}), window ({alpha}, {beta}): score {score}",
                     candidate.move_number
                 );
                 self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", detail);

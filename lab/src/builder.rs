@@ -79,13 +79,58 @@ pub fn binary_path(lab: &Lab, variant: &str) -> PathBuf {
     lab.target_dir().join("lab").join(variant).join("prunelab")
 }
 
-/// How often a copy that turned out to be another variant's binary is
-/// built and copied again before giving up.
+/// How often a copy that turned out to be another build's binary is built
+/// and copied again before giving up.
 const BUILD_ATTEMPTS: usize = 5;
 
-/// `cargo build` of `variant`'s features; returns where cargo put the binary.
-fn cargo_build(lab: &Lab, variant: &str) -> Result<PathBuf> {
-    let features = lab.variant(variant)?.features.join(",");
+/// Builds `variant` (instant when cargo has it already), copies the binary
+/// to `target/lab/<variant>/prunelab` once its self-report says it is the
+/// variant, and returns its path.
+pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
+    ensure_built_with(lab, variant, &[])
+}
+
+/// Builds `variant` with lab-only features added (`trace`, `tune`: features
+/// outside the pruning catalogue, so the binary still reports exactly the
+/// variant) into its own folder, `target/lab/<variant>+trace/prunelab`, so
+/// it never replaces the variant's own binary.
+pub fn ensure_built_with(lab: &Lab, variant: &str, extras: &[&str]) -> Result<PathBuf> {
+    let mut features: Vec<&str> = lab.variant(variant)?.features.clone();
+    features.extend_from_slice(extras);
+    let folder = std::iter::once(variant).chain(extras.iter().copied()).collect::<Vec<_>>().join("+");
+    let destination = lab.target_dir().join("lab").join(folder).join("prunelab");
+    build_into(lab, variant, &features, &destination, |binary| check_self_report(lab, variant, binary).map(drop))?;
+    Ok(destination)
+}
+
+/// Builds a feature set that need not be a variant's (`lab interactions`
+/// adds features to one) into `target/lab/sets/<label>/prunelab`, and
+/// refuses the binary unless it reports exactly `features`.
+pub fn ensure_built_features(lab: &Lab, label: &str, features: &[&str]) -> Result<PathBuf> {
+    let destination = lab.target_dir().join("lab").join("sets").join(label).join("prunelab");
+    build_into(lab, label, features, &destination, |binary| {
+        let report = self_report(binary)?;
+        let mut have: Vec<&str> = report.features.iter().map(String::as_str).collect();
+        let mut want: Vec<&str> = features.to_vec();
+        have.sort_unstable();
+        want.sort_unstable();
+        if have != want {
+            bail!(
+                "{} was built for `{label}` with features [{}] but reports [{}]",
+                binary.display(),
+                want.join(", "),
+                have.join(", ")
+            );
+        }
+        Ok(())
+    })?;
+    Ok(destination)
+}
+
+/// `cargo build --release` with `features` in the lab's target folder;
+/// returns where cargo put the binary. `what` names the build in errors.
+fn cargo_build(lab: &Lab, what: &str, features: &[&str]) -> Result<PathBuf> {
+    let features = features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
         .args(["build", "--release", "-p", "prunelab", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
@@ -97,27 +142,30 @@ fn cargo_build(lab: &Lab, variant: &str) -> Result<PathBuf> {
         .with_context(|| format!("cannot run cargo ({})", Path::new(&cargo).display()))?;
     if !output.status.success() {
         bail!(
-            "building `{variant}` (features: {}) failed; cargo said:\n{}",
+            "building `{what}` (features: {}) failed; cargo said:\n{}",
             if features.is_empty() { "none" } else { &features },
             String::from_utf8_lossy(&output.stderr).trim_end()
         );
     }
     executable_from_messages(&output.stdout)
-        .ok_or_else(|| anyhow!("cargo built `{variant}` but named no prunelab executable"))
+        .ok_or_else(|| anyhow!("cargo built `{what}` but named no prunelab executable"))
 }
 
-/// Builds `variant` (instant when cargo has it already), copies the binary
-/// to `target/lab/<variant>/prunelab` once its self-report says it is the
-/// variant, and returns its path.
+/// Builds `features` and copies the binary to `destination` once `check`
+/// accepts it.
 ///
-/// Every variant's build ends in the same file, cargo's
-/// `release/prunelab`, so a lab (or a test) building another variant at
-/// the same time can replace it between this build and its copy. The
-/// self-report catches that, and the variant is built (instantly) and
-/// copied again; the copy is checked before it takes the variant's place,
-/// so `target/lab/<variant>/prunelab` never holds another variant.
-pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
-    let destination = binary_path(lab, variant);
+/// Every build ends in the same file, cargo's `release/prunelab`, so a lab
+/// (or a test) building something else at the same time can replace it
+/// between this build and its copy. The check catches that, and the build
+/// is repeated (instantly) and copied again; the copy is checked before it
+/// takes its place, so `destination` never holds another build's binary.
+fn build_into(
+    lab: &Lab,
+    what: &str,
+    features: &[&str],
+    destination: &Path,
+    check: impl Fn(&Path) -> Result<()>,
+) -> Result<()> {
     let folder = destination.parent().expect("a file in a folder");
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     // Copy then rename, so a running match never sees half a binary; the
@@ -126,19 +174,19 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
     let temporary = destination.with_extension(format!("tmp-{}", std::process::id()));
     let mut attempt = 1;
     loop {
-        let built = cargo_build(lab, variant)?;
+        let built = cargo_build(lab, what, features)?;
         std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
-        match check_self_report(lab, variant, &temporary) {
-            Ok(_) => break,
+        match check(&temporary) {
+            Ok(()) => break,
             Err(error) if attempt == BUILD_ATTEMPTS => {
                 let _ = std::fs::remove_file(&temporary);
-                return Err(error.context(format!("after {BUILD_ATTEMPTS} builds of `{variant}`")));
+                return Err(error.context(format!("after {BUILD_ATTEMPTS} builds of `{what}`")));
             }
             Err(_) => attempt += 1,
         }
     }
-    std::fs::rename(&temporary, &destination)?;
-    Ok(destination)
+    std::fs::rename(&temporary, destination)?;
+    Ok(())
 }
 
 /// The `executable` of the prunelab binary in cargo's JSON messages.

@@ -5,14 +5,17 @@
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
 //! `nodes`, `ttd`, `tactics`, `match`) and the tools (`list`, `report`,
-//! `snapdiff`, `spsa`, `sprt`). Every run writes its results under
+//! `snapdiff`, `spsa`, `sprt`, and `blame` and `interactions`, which
+//! explain a result). Every run writes its results under
 //! `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
+mod blame;
 mod builder;
 mod chain;
 mod claims;
 mod engine;
+mod interactions;
 mod lab;
 mod list;
 mod matches;
@@ -73,6 +76,10 @@ enum Command {
     Spsa(list::SpsaArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
     Sprt(sprt::SprtArgs),
+    /// For each position A solves and B does not, the first decision of B's search that cut A's line.
+    Blame(blame::BlameArgs),
+    /// Node change of each feature and each pair added to a variant, and how the pairs interact.
+    Interactions(interactions::InteractionsArgs),
 }
 
 fn main() -> ExitCode {
@@ -91,6 +98,8 @@ fn main() -> ExitCode {
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::Blame(args) => blame::command(&lab, &args),
+            Command::Interactions(args) => interactions::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };

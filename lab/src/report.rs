@@ -374,6 +374,13 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         }
     }
 
+    // The latest `lab blame` and `lab interactions` runs, when there are any.
+    for section in
+        [crate::blame::report_section(&results), crate::interactions::report_section(&results)].into_iter().flatten()
+    {
+        writeln!(out, "\n{section}").unwrap();
+    }
+
     std::fs::create_dir_all(&results).with_context(|| format!("cannot create {}", results.display()))?;
     let chart_path = results.join("report-nodes.svg");
     chart(&chart_path, &bars).with_context(|| format!("cannot draw {}", chart_path.display()))?;

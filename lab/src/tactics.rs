@@ -97,7 +97,12 @@ fn is_solution(position: &SuitePosition, mv: &str) -> bool {
         && !position.avoid.iter().any(|avoid| avoid == mv)
 }
 
-fn record_of(variant: &str, index: usize, position: &SuitePosition, outcome: Result<SearchOutput>) -> TacticsRecord {
+pub(crate) fn record_of(
+    variant: &str,
+    index: usize,
+    position: &SuitePosition,
+    outcome: Result<SearchOutput>,
+) -> TacticsRecord {
     let mut record = TacticsRecord {
         variant: variant.to_string(),
         position: index,
