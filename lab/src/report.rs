@@ -305,7 +305,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     "| {} | {} | {}, {} | {} | {change} |",
                     variant.name(),
                     parent.unwrap_or("-"),
-                    measured.setting.0,
+                    crate::suites::name(&measured.setting.0),
                     measured.setting.1,
                     measured.positions
                 )
@@ -333,7 +333,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         let evidence = Evidence {
             reference: parent,
             node_change: measured.and_then(|measured| {
-                let on = format!("{} at depth {}", measured.setting.0, measured.setting.1);
+                let on = format!("{} at depth {}", crate::suites::name(&measured.setting.0), measured.setting.1);
                 measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
             }),
             telemetry: measured.map(|measured| &measured.telemetry),

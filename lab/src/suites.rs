@@ -94,10 +94,15 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
                     "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, verdict, wac, arasan, zugzwang"
                 );
             }
-            let name = path.file_stem().and_then(|stem| stem.to_str()).unwrap_or("suite").to_string();
-            from_file(&path, &name).with_context(|| format!("suite {}", path.display()))
+            from_file(&path, &name(spec)).with_context(|| format!("suite {}", path.display()))
         }
     }
+}
+
+/// What a suite given as `spec` is called in tables: its own name, or a
+/// file's name without folder and extension.
+pub fn name(spec: &str) -> String {
+    Path::new(spec).file_stem().and_then(|stem| stem.to_str()).unwrap_or("suite").to_string()
 }
 
 /// The name of the verdicts' node suite.
