@@ -108,10 +108,20 @@ fn blame_names_the_constructed_cause() {
         (&Value::from("pruned"), &Value::from("futility"), &Value::from("futility-node")),
         "{verdict}"
     );
+    // In the last iteration the line ends in a TT cutoff at ply 1 (the
+    // opponent's node after 1.Qg6 fails high on a bound of +1129); the
+    // blame follows it back to the search that stored it, in iteration 7,
+    // where node futility cut ply 2.
     let event = &verdict["event"];
     assert_eq!(
         (&event["kind"], &event["ply"], &event["iteration"]),
-        (&Value::from("node-pruned"), &Value::from(2), &Value::from(8))
+        (&Value::from("node-pruned"), &Value::from(2), &Value::from(7))
+    );
+    let via = verdict["via"].as_array().unwrap();
+    assert_eq!(via.len(), 1, "{verdict}");
+    assert_eq!(
+        (&via[0]["kind"], &via[0]["ply"], &via[0]["iteration"]),
+        (&Value::from("tt-cutoff"), &Value::from(1), &Value::from(8))
     );
     // The numbers compared: a queen down, no margin reaches alpha.
     let detail = event["detail"].as_str().unwrap();
@@ -129,7 +139,7 @@ fn blame_names_the_constructed_cause() {
         .as_array()
         .unwrap()
         .iter()
-        .any(|line| line.as_str().unwrap().starts_with("iter=8 ply=2 depth=")));
+        .any(|line| line.as_str().unwrap().starts_with("iter=7 ply=2 depth=3 node-pruned futility futility-node")));
 
     // Resumed, nothing is searched again and the verdict stands.
     stdout(&lab(&[&args[..], &["--resume", run.to_str().unwrap()]].concat(), &results));
