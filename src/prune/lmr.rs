@@ -29,12 +29,23 @@
 //!   PV table is its non-PV table minus one, floored at 0, as here) and the
 //!   other adjustments are the baseline's. Stockfish's table also adds a
 //!   ply at non-PV nodes that are not improving when the raw value exceeds
-//!   1.0; that is an `improving` idea and is not part of this feature.
-//!   Against the baseline's table it gives a ply more at 1816 of the 63 × 63
-//!   entries, deep in long lists (from depth 10, move 9; depth 6, move 16;
-//!   depth 4, move 34), and a ply less at 24, where the baseline's base of
-//!   0.75 lifted a small product (of those LMR reaches: depth 3, moves
-//!   13-14; depth 4, move 8; depth 5, move 6; depth 8, move 4).
+//!   1.0; that is an `improving` idea and is not part of this feature (see
+//!   `improving-lmr`). Against the baseline's table it gives a ply more at
+//!   1816 of the 63 × 63 entries, deep in long lists (from depth 10, move 9;
+//!   depth 6, move 16; depth 4, move 34), and a ply less at 24, where the
+//!   baseline's base of 0.75 lifted a small product (of those LMR reaches:
+//!   depth 3, moves 13-14; depth 4, move 8; depth 5, move 6; depth 8, move
+//!   4).
+//! - `improving-lmr` (Ethereal: `R += !PvNode + !improving`; Stockfish 9
+//!   builds the same ply into its non-PV table): a reducible move gets one
+//!   ply more (`LmrNotImproving`) when the node is not improving. The flag
+//!   is the search's (`Node::improving`): the static eval is known and above
+//!   the one two plies earlier, which is known too, as Ethereal's
+//!   `!inCheck && eval > (ns-2)->eval`: a node in check two plies earlier
+//!   has no eval, so the node is not improving (Stockfish 9 counts it as
+//!   improving, and Stockfish 12 compares with four plies earlier instead).
+//!   It applies at every node type, as Ethereal's does, before the
+//!   `lmr-history` adjustment.
 //!
 //! The tables are computed at compile time from a logarithm made of IEEE
 //! basic operations, so they are the same on every machine; a `tune` build
@@ -53,6 +64,8 @@ technique! {
     pub struct LateMoveReductions {
         history: "lmr-history" [] "plan 003, priority 3" => "LMR adjusted by history, more for late quiets with bad history";
         log_sf: "lmr-log-sf" [] "Stockfish 9" => "LMR table round(ln d * ln m / 1.95) instead of 0.75 + ln d * ln m / 2.25";
+        not_improving: "improving-lmr" [] "Ethereal"
+            => "one ply more LMR when the static eval is not improving";
     }
 }
 
@@ -81,6 +94,11 @@ tunables! {
     /// hundredths (Stockfish 9: 1.95).
     LMR_LOG_DIVISOR: LOG_SF_DIVISOR, 100, 400, 5;
 }
+tunables! {
+    list NOT_IMPROVING_TUNABLES;
+    /// `improving-lmr`: plies added when the node is not improving.
+    LMR_NOT_IMPROVING: 1, 0, 3, 1;
+}
 
 /// The search asks for each move's reduction by name (Step 11, before the
 /// move-level hooks, which may judge a move at its reduced depth).
@@ -102,6 +120,9 @@ impl Technique for LateMoveReductions {
         if self.log_sf {
             list.extend_from_slice(LOG_SF_TUNABLES);
         }
+        if self.not_improving {
+            list.extend_from_slice(NOT_IMPROVING_TUNABLES);
+        }
         list
     }
 }
@@ -118,7 +139,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return 0;
         }
         let config = T::TECHNIQUES.lmr;
-        let reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
+        let mut reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
+        if config.not_improving && !node.improving {
+            reduction += LMR_NOT_IMPROVING.get();
+        }
         if config.history {
             history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
         } else {
@@ -341,14 +365,19 @@ mod tests {
         let sf = LateMoveReductions::BASELINE.with("lmr-log-sf");
         assert_eq!(sf.table_reduction(10, 20, false), 4);
         assert_eq!(LateMoveReductions::BASELINE.table_reduction(10, 20, false), 3);
+        assert_eq!(LMR_NOT_IMPROVING.get(), 1);
     }
 
     #[test]
     fn features_switch_their_flag_on() {
-        let off = LateMoveReductions { history: false, log_sf: false };
+        let off = LateMoveReductions { history: false, log_sf: false, not_improving: false };
         assert_eq!(LateMoveReductions::BASELINE, off);
         assert_eq!(LateMoveReductions::BASELINE.with("lmr-history"), LateMoveReductions { history: true, ..off });
         assert_eq!(LateMoveReductions::BASELINE.with("lmr-log-sf"), LateMoveReductions { log_sf: true, ..off });
+        assert_eq!(
+            LateMoveReductions::BASELINE.with("improving-lmr"),
+            LateMoveReductions { not_improving: true, ..off }
+        );
         assert_eq!(LateMoveReductions::BASELINE.with("lmp"), LateMoveReductions::BASELINE);
     }
 
@@ -359,6 +388,7 @@ mod tests {
         };
         assert!(LateMoveReductions::BASELINE.tunables().is_empty());
         assert_eq!(names("lmr-log-sf"), ["LmrLogBase", "LmrLogDivisor"]);
+        assert_eq!(names("improving-lmr"), ["LmrNotImproving"]);
         assert_eq!(names("lmr-history"), ["LmrHistoryDivisor", "LmrHistoryLateMove"]);
     }
 }
