@@ -5,7 +5,8 @@
 //! Phases, side by side:
 //! - Baseline: quiet moves from the fourth legal move on, at depth ≥ 3, not
 //!   in check, not killers, not giving check. The reduction is
-//!   `0.75 + ln(depth)·ln(move number) / 2.25`, one ply less at PV nodes.
+//!   `0.75 + ln(depth)·ln(move number) / 2.25` (Ethereal's table, truncated,
+//!   before Ethereal tuned it to 0.7844 and 2.4696), one ply less at PV nodes.
 //! - `lmr-history` (plan 003, priority 3: "Increase reduction for moves 15+
 //!   with bad history; Add history-based reduction adjustments"; the
 //!   history term is Stockfish's and Ethereal's too): the reduction of a
@@ -19,11 +20,42 @@
 //!   search also keeps it below the new depth). The divisor is this file's:
 //!   the plan gives no number. Its effect shows in the `lmr: reduced= re=`
 //!   line (the plan's "monitor re-search rate").
+//! - `lmr-log-sf` (Stockfish 9's `Search::init`, 2018): the baseline's
+//!   table is replaced by `round(ln(depth)·ln(move number) / 1.95)`, written
+//!   here as `base + ln(depth)·ln(move number) / divisor`, truncated, with
+//!   the base 0.50 (`LmrLogBase`, in hundredths: the rounding) and the
+//!   divisor 1.95 (`LmrLogDivisor`, in hundredths). Only the amount
+//!   changes: which moves are reduced, the ply less at PV nodes (Stockfish's
+//!   PV table is its non-PV table minus one, floored at 0, as here) and the
+//!   other adjustments are the baseline's. Stockfish's table also adds a
+//!   ply at non-PV nodes that are not improving when the raw value exceeds
+//!   1.0; that is an `improving` idea and is not part of this feature (see
+//!   `improving-lmr`). Against the baseline's table it gives a ply more at
+//!   1816 of the 63 × 63 entries, deep in long lists (from depth 10, move 9;
+//!   depth 6, move 16; depth 4, move 34), and a ply less at 24, where the
+//!   baseline's base of 0.75 lifted a small product (of those LMR reaches:
+//!   depth 3, moves 13-14; depth 4, move 8; depth 5, move 6; depth 8, move
+//!   4).
+//! - `improving-lmr` (Ethereal: `R += !PvNode + !improving`; Stockfish 9
+//!   builds the same ply into its non-PV table): a reducible move gets one
+//!   ply more (`LmrNotImproving`) when the node is not improving. The flag
+//!   is the search's (`Node::improving`): the static eval is known and above
+//!   the one two plies earlier, which is known too, as Ethereal's
+//!   `!inCheck && eval > (ns-2)->eval`: a node in check two plies earlier
+//!   has no eval, so the node is not improving (Stockfish 9 counts it as
+//!   improving, and Stockfish 12 compares with four plies earlier instead).
+//!   It applies at every node type, as Ethereal's does, before the
+//!   `lmr-history` adjustment.
+//!
+//! The tables are computed at compile time from a logarithm made of IEEE
+//! basic operations, so they are the same on every machine; a `tune` build
+//! computes `lmr-log-sf`'s entries from the same logarithms and the options'
+//! values.
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::tune::Tunable;
+use crate::tune::{Tunable, TUNING};
 use crate::{counters, technique, tunables};
 
 technique! {
@@ -31,6 +63,9 @@ technique! {
     /// it is part of the baseline).
     pub struct LateMoveReductions {
         history: "lmr-history" [] "plan 003, priority 3" => "LMR adjusted by history, more for late quiets with bad history";
+        log_sf: "lmr-log-sf" [] "Stockfish 9" => "LMR table round(ln d * ln m / 1.95) instead of 0.75 + ln d * ln m / 2.25";
+        not_improving: "improving-lmr" [] "Ethereal"
+            => "one ply more LMR when the static eval is not improving";
     }
 }
 
@@ -44,10 +79,25 @@ counters! {
 }
 
 tunables! {
+    list HISTORY_TUNABLES;
     /// `lmr-history`: a ply less reduction per this much history.
     LMR_HISTORY_DIVISOR: 8192, 2048, 16384, 512;
     /// `lmr-history`: quiet moves after this many get a ply more with bad history.
     LMR_HISTORY_LATE_MOVE: 15, 4, 40, 1;
+}
+tunables! {
+    list LOG_SF_TUNABLES;
+    /// `lmr-log-sf`: the table's base, in hundredths of a ply (Stockfish 9
+    /// rounds, so 0.50).
+    LMR_LOG_BASE: LOG_SF_BASE, 0, 150, 5;
+    /// `lmr-log-sf`: the table's divisor of ln(depth)·ln(move number), in
+    /// hundredths (Stockfish 9: 1.95).
+    LMR_LOG_DIVISOR: LOG_SF_DIVISOR, 100, 400, 5;
+}
+tunables! {
+    list NOT_IMPROVING_TUNABLES;
+    /// `improving-lmr`: plies added when the node is not improving.
+    LMR_NOT_IMPROVING: 1, 0, 3, 1;
 }
 
 /// The search asks for each move's reduction by name (Step 11, before the
@@ -63,11 +113,17 @@ impl Technique for LateMoveReductions {
     }
 
     fn tunables(&self) -> Vec<&'static Tunable> {
+        let mut list = Vec::new();
         if self.history {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
+            list.extend_from_slice(HISTORY_TUNABLES);
         }
+        if self.log_sf {
+            list.extend_from_slice(LOG_SF_TUNABLES);
+        }
+        if self.not_improving {
+            list.extend_from_slice(NOT_IMPROVING_TUNABLES);
+        }
+        list
     }
 }
 
@@ -82,8 +138,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if !reducible {
             return 0;
         }
-        let reduction = lmr_reduction(node.depth, candidate.move_number, NT::PV);
-        if T::TECHNIQUES.lmr.history {
+        let config = T::TECHNIQUES.lmr;
+        let mut reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
+        if config.not_improving && !node.improving {
+            reduction += LMR_NOT_IMPROVING.get();
+        }
+        if config.history {
             history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
         } else {
             reduction
@@ -105,6 +165,13 @@ pub const LMR_MIN_MOVES: usize = 3;
 pub const LMR_MIN_DEPTH: i32 = 3;
 
 const TABLE_SIZE: usize = 64;
+
+/// The baseline table's base and divisor, in hundredths: 0.75 and 2.25.
+const BASELINE_BASE: i32 = 75;
+const BASELINE_DIVISOR: i32 = 225;
+/// `lmr-log-sf`'s defaults, in hundredths: 0.50 (Stockfish rounds) and 1.95.
+const LOG_SF_BASE: i32 = 50;
+const LOG_SF_DIVISOR: i32 = 195;
 
 /// Natural logarithm by IEEE basic operations only, so the table is the same
 /// on every machine and computed at compile time.
@@ -130,15 +197,35 @@ const fn ln(x: f64) -> f64 {
     exponent * LN_2 + 2.0 * sum
 }
 
-const REDUCTIONS: [[i32; TABLE_SIZE]; TABLE_SIZE] = build_reductions();
+/// `ln(i)` for the table's indices (index 0 is unused).
+const LOGARITHMS: [f64; TABLE_SIZE] = {
+    let mut logarithms = [0.0; TABLE_SIZE];
+    let mut i = 1;
+    while i < TABLE_SIZE {
+        logarithms[i] = ln(i as f64);
+        i += 1;
+    }
+    logarithms
+};
 
-const fn build_reductions() -> [[i32; TABLE_SIZE]; TABLE_SIZE] {
+/// One entry, `base + ln(depth)·ln(moves) / divisor` truncated, with the base
+/// and the divisor in hundredths (exact: 0.75, 2.25, 0.5 and 1.95 are the
+/// doubles these quotients round to).
+const fn log_reduction(depth: usize, moves: usize, base: i32, divisor: i32) -> i32 {
+    let base = base as f64 / 100.0;
+    let divisor = divisor as f64 / 100.0;
+    (base + LOGARITHMS[depth] * LOGARITHMS[moves] / divisor) as i32
+}
+
+type Table = [[i32; TABLE_SIZE]; TABLE_SIZE];
+
+const fn build_reductions(base: i32, divisor: i32) -> Table {
     let mut table = [[0; TABLE_SIZE]; TABLE_SIZE];
     let mut depth = 1;
     while depth < TABLE_SIZE {
         let mut moves = 1;
         while moves < TABLE_SIZE {
-            table[depth][moves] = (0.75 + ln(depth as f64) * ln(moves as f64) / 2.25) as i32;
+            table[depth][moves] = log_reduction(depth, moves, base, divisor);
             moves += 1;
         }
         depth += 1;
@@ -146,11 +233,45 @@ const fn build_reductions() -> [[i32; TABLE_SIZE]; TABLE_SIZE] {
     table
 }
 
-/// The reduction for the `move_number`-th legal move (1-based) at `depth`.
+/// The baseline's table.
+const REDUCTIONS: Table = build_reductions(BASELINE_BASE, BASELINE_DIVISOR);
+/// `lmr-log-sf`'s table, from its tunables' defaults.
+const LOG_SF_REDUCTIONS: Table = build_reductions(LOG_SF_BASE, LOG_SF_DIVISOR);
+
+/// The table's indices for a depth and a 1-based move number.
+fn table_index(depth: i32, move_number: usize) -> (usize, usize) {
+    ((depth.max(0) as usize).min(TABLE_SIZE - 1), move_number.min(TABLE_SIZE - 1))
+}
+
+/// The baseline's reduction for the `move_number`-th legal move (1-based) at
+/// `depth`.
 pub fn lmr_reduction(depth: i32, move_number: usize, is_pv: bool) -> i32 {
-    let depth = (depth.max(0) as usize).min(TABLE_SIZE - 1);
-    let moves = move_number.min(TABLE_SIZE - 1);
+    let (depth, moves) = table_index(depth, move_number);
     (REDUCTIONS[depth][moves] - is_pv as i32).max(0)
+}
+
+/// `lmr-log-sf`'s reduction for the `move_number`-th legal move at `depth`:
+/// its table, or in a `tune` build the options' values.
+pub fn log_sf_reduction(depth: i32, move_number: usize, is_pv: bool) -> i32 {
+    let (depth, moves) = table_index(depth, move_number);
+    let entry = if TUNING {
+        log_reduction(depth, moves, LMR_LOG_BASE.get(), LMR_LOG_DIVISOR.get())
+    } else {
+        LOG_SF_REDUCTIONS[depth][moves]
+    };
+    (entry - is_pv as i32).max(0)
+}
+
+impl LateMoveReductions {
+    /// The table's reduction, before any adjustment: the baseline's, or
+    /// Stockfish's with `lmr-log-sf`.
+    pub fn table_reduction(&self, depth: i32, move_number: usize, is_pv: bool) -> i32 {
+        if self.log_sf {
+            log_sf_reduction(depth, move_number, is_pv)
+        } else {
+            lmr_reduction(depth, move_number, is_pv)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -192,9 +313,82 @@ mod tests {
     }
 
     #[test]
-    fn feature_switches_history_on() {
-        assert_eq!(LateMoveReductions::BASELINE, LateMoveReductions { history: false });
-        assert_eq!(LateMoveReductions::BASELINE.with("lmr-history"), LateMoveReductions { history: true });
+    fn baseline_table_is_the_literal_formula() {
+        for (depth, row) in REDUCTIONS.iter().enumerate().skip(1) {
+            for (moves, &entry) in row.iter().enumerate().skip(1) {
+                let literal = (0.75 + ln(depth as f64) * ln(moves as f64) / 2.25) as i32;
+                assert_eq!(entry, literal, "depth {depth}, move {moves}");
+            }
+        }
+    }
+
+    #[test]
+    fn log_sf_table_is_stockfish_9s_rounding() {
+        // Stockfish 9: int(std::round(log(d) * log(mc) / 1.95)), with the
+        // platform's logarithm.
+        for (depth, row) in LOG_SF_REDUCTIONS.iter().enumerate().skip(1) {
+            for (moves, &entry) in row.iter().enumerate().skip(1) {
+                let stockfish = ((depth as f64).ln() * (moves as f64).ln() / 1.95).round() as i32;
+                assert_eq!(entry, stockfish, "depth {depth}, move {moves}");
+            }
+        }
+        assert_eq!((LMR_LOG_BASE.get(), LMR_LOG_DIVISOR.get()), (50, 195));
+    }
+
+    #[test]
+    fn log_sf_reduces_less_early_and_more_late() {
+        assert_eq!((log_sf_reduction(3, 4, false), lmr_reduction(3, 4, false)), (1, 1));
+        // Where the baseline's base of 0.75 lifts an entry a ply.
+        assert_eq!((log_sf_reduction(3, 13, false), lmr_reduction(3, 13, false)), (1, 2));
+        assert_eq!((log_sf_reduction(8, 4, false), lmr_reduction(8, 4, false)), (1, 2));
+        // Where the divisor of 1.95 adds a ply.
+        assert_eq!((log_sf_reduction(10, 9, false), lmr_reduction(10, 9, false)), (3, 2));
+        assert_eq!((log_sf_reduction(10, 20, false), lmr_reduction(10, 20, false)), (4, 3));
+        assert_eq!((log_sf_reduction(10, 20, true), lmr_reduction(10, 20, true)), (3, 2));
+        assert_eq!((log_sf_reduction(63, 63, false), lmr_reduction(63, 63, false)), (9, 8));
+        let (mut less, mut more) = (0, 0);
+        for depth in 1..TABLE_SIZE as i32 {
+            for moves in 1..TABLE_SIZE {
+                match log_sf_reduction(depth, moves, false) - lmr_reduction(depth, moves, false) {
+                    -1 => less += 1,
+                    0 => {}
+                    1 => more += 1,
+                    difference => panic!("depth {depth}, move {moves}: {difference}"),
+                }
+            }
+        }
+        assert_eq!((less, more), (24, 1816));
+    }
+
+    #[test]
+    fn table_follows_the_feature() {
+        let sf = LateMoveReductions::BASELINE.with("lmr-log-sf");
+        assert_eq!(sf.table_reduction(10, 20, false), 4);
+        assert_eq!(LateMoveReductions::BASELINE.table_reduction(10, 20, false), 3);
+        assert_eq!(LMR_NOT_IMPROVING.get(), 1);
+    }
+
+    #[test]
+    fn features_switch_their_flag_on() {
+        let off = LateMoveReductions { history: false, log_sf: false, not_improving: false };
+        assert_eq!(LateMoveReductions::BASELINE, off);
+        assert_eq!(LateMoveReductions::BASELINE.with("lmr-history"), LateMoveReductions { history: true, ..off });
+        assert_eq!(LateMoveReductions::BASELINE.with("lmr-log-sf"), LateMoveReductions { log_sf: true, ..off });
+        assert_eq!(
+            LateMoveReductions::BASELINE.with("improving-lmr"),
+            LateMoveReductions { not_improving: true, ..off }
+        );
         assert_eq!(LateMoveReductions::BASELINE.with("lmp"), LateMoveReductions::BASELINE);
+    }
+
+    #[test]
+    fn tunables_follow_the_features() {
+        let names = |feature: &str| -> Vec<&str> {
+            LateMoveReductions::BASELINE.with(feature).tunables().iter().map(|tunable| tunable.name()).collect()
+        };
+        assert!(LateMoveReductions::BASELINE.tunables().is_empty());
+        assert_eq!(names("lmr-log-sf"), ["LmrLogBase", "LmrLogDivisor"]);
+        assert_eq!(names("improving-lmr"), ["LmrNotImproving"]);
+        assert_eq!(names("lmr-history"), ["LmrHistoryDivisor", "LmrHistoryLateMove"]);
     }
 }

@@ -40,6 +40,16 @@
 //!   382, 425, 467. The plan states both the table and the formula, and
 //!   they disagree from depth 4; 85 is `ReverseFutilityMargin` (plan 003's
 //!   appendix, 50-150). The two readings are exclusive.
+//! - `improving-rfp` (Ethereal's `BetaMargin * MAX(0, depth - improving)`;
+//!   Stockfish 12's `futility_margin(d, improving)` is 217·(d − improving),
+//!   where Stockfish 9 and 10 scaled the per-ply margin instead, (175 −
+//!   50·improving)·d): at an improving node the margin is the one of a ply
+//!   less, and 0 at depth 1. For the per-ply margins this is the engines'
+//!   formula; for the plan-003 table and formula it is the entry a ply up
+//!   (320 at depth 5 instead of 375). Which depths are pruned does not
+//!   change. The flag is the search's (`Node::improving`,
+//!   see `lmr.rs`: Ethereal's, not improving when two plies earlier was in
+//!   check). It applies to every phase of the chain above.
 
 use cozy_chess::{Board, Piece};
 
@@ -66,6 +76,8 @@ technique! {
         progressive: "rfp-progressive" [] "plan 003, 1.2" => "static null move to depth 8 with the plan's margin table";
         progressive_formula: "rfp-progressive-formula" [] "plan 003, 1.2 (its formula)"
             => "static null move to depth 8 with margins 85 d, then 255 + 42.5 (d - 3)";
+        improving: "improving-rfp" [] "Ethereal, Stockfish"
+            => "static null move margin of one ply less when the static eval is improving";
     }
     exclusive "readings of plan 002's 1.2b": ["rfp-no-material-gate", "rfp-material-ahead"];
     exclusive "readings of plan 003's 1.2": ["rfp-progressive", "rfp-progressive-formula"];
@@ -148,6 +160,17 @@ impl ReverseFutility {
         self.simple
     }
 
+    /// The margin at a node of `depth`: with `improving-rfp`, an improving
+    /// node's is the one of a ply less (none at depth 1).
+    pub fn node_margin(&self, depth: i32, improving: bool) -> i32 {
+        let depth = if self.improving && improving { depth - 1 } else { depth };
+        if depth <= 0 {
+            0
+        } else {
+            self.margin(depth)
+        }
+    }
+
     /// The margin at `depth`.
     pub fn margin(&self, depth: i32) -> i32 {
         if self.progressive {
@@ -193,20 +216,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return None;
         }
         self.stats.techniques.reverse_futility.attempts += 1;
-        let margined = node.static_eval - rfp.margin(node.depth);
+        let margin = rfp.node_margin(node.depth, node.improving);
+        let margined = node.static_eval - margin;
         if margined < node.beta {
             return None;
         }
         self.stats.techniques.reverse_futility.cutoffs += 1;
         if self.traces(node.ply) {
             let detail = format!(
-                "static null move at depth {}: eval {} - margin {} >= beta {}",
-                node.depth,
-                node.static_eval,
-                rfp.margin(node.depth),
-                node.beta
+                "static null move at depth {}: eval {} - margin {margin} >= beta {}",
+                node.depth, node.static_eval, node.beta
             );
-            self.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", rfp.feature(), detail);
+            let feature = if rfp.improving && node.improving { "improving-rfp" } else { rfp.feature() };
+            self.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", feature, detail);
         }
         Some(margined)
     }
@@ -287,6 +309,18 @@ mod tests {
         assert!(ahead.applies(&level, 2, 400));
         // The baseline gate (balance − beta > −200) would refuse `level` at beta 400.
         assert!(!set(&[]).applies(&level, 2, 400));
+    }
+
+    #[test]
+    fn improving_takes_the_margin_of_a_ply_less() {
+        let improving = set(&["improving-rfp"]);
+        assert_eq!([1, 2, 3].map(|d| improving.node_margin(d, true)), [0, 120, 240]);
+        assert_eq!([1, 2, 3].map(|d| improving.node_margin(d, false)), [120, 240, 360]);
+        assert_eq!([1, 2, 3].map(|d| set(&[]).node_margin(d, true)), [120, 240, 360]);
+        assert_eq!(improving.max_depth(), 3);
+        let table = set(&["rfp-progressive", "improving-rfp"]);
+        assert_eq!((1..=8).map(|d| table.node_margin(d, true)).collect::<Vec<_>>(), [0, 85, 170, 255, 320, 375, 420, 455]);
+        assert_eq!(table.node_margin(5, false), 375);
     }
 
     #[test]
