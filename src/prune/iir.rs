@@ -22,6 +22,9 @@
 //!   node-level steps' preconditions). It runs first among the node-level
 //!   steps, as in Weiss, so razoring, reverse futility, null move and
 //!   ProbCut see the reduced depth, and the node's result is stored at it.
+//! - `iir-pv` (implies `iir`; Weiss later: `if (pvNode && depth >= 4 &&
+//!   !ttMove) depth--;`, and Stockfish reduces PV nodes without a TT move
+//!   too): only PV nodes are reduced.
 //!
 //! Telemetry: `iir: att=X cut=Y cut%=Z.Z% iir_b=[d4-6,d7-9,d10+]`: an
 //! attempt is a node that met every condition but the missing TT move, a
@@ -40,6 +43,7 @@ technique! {
     pub struct InternalIterativeReduction {
         enabled: "iir" [] "Weiss (Rebel's idea)"
             => "a node of depth >= 4 without a TT move is searched a ply shallower";
+        pv_only: "iir-pv" ["iir"] "Weiss (later), Stockfish" => "internal iterative reduction at PV nodes only";
     }
 }
 
@@ -66,7 +70,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// reduced by (0 when it is not).
     pub(crate) fn internal_iterative_reduction<NT: NodeType>(&mut self, node: &Node) -> i32 {
         let iir = T::TECHNIQUES.iir;
-        if !iir.enabled || NT::ROOT || node.depth < IIR_MIN_DEPTH.get() {
+        if !iir.enabled || NT::ROOT || (iir.pv_only && !NT::PV) || node.depth < IIR_MIN_DEPTH.get() {
             return 0;
         }
         debug_assert!(!node.in_check, "internal iterative reduction in check");
@@ -79,8 +83,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counters.by_depth[((node.depth - 4) / 3).clamp(0, 2) as usize] += 1;
         let reduction = IIR_REDUCTION.get();
         if self.traces(node.ply) {
+            let feature = if iir.pv_only { "iir-pv" } else { "iir" };
             let detail = format!("no TT move at depth {}: {reduction} ply shallower", node.depth);
-            self.trace(node.ply, node.depth, TraceKind::NodeReduced, "iir", "iir", detail);
+            self.trace(node.ply, node.depth, TraceKind::NodeReduced, "iir", feature, detail);
         }
         reduction
     }
@@ -132,9 +137,10 @@ mod tests {
     }
 
     #[test]
-    fn feature_switches_its_flag_on() {
-        assert_eq!(InternalIterativeReduction::BASELINE, InternalIterativeReduction { enabled: false });
-        assert_eq!(set(&["iir"]), InternalIterativeReduction { enabled: true });
+    fn features_switch_their_flags_on() {
+        assert_eq!(InternalIterativeReduction::BASELINE, InternalIterativeReduction { enabled: false, pv_only: false });
+        assert_eq!(set(&["iir"]), InternalIterativeReduction { enabled: true, pv_only: false });
+        assert_eq!(set(&["iir-pv"]), InternalIterativeReduction { enabled: true, pv_only: true });
     }
 
     #[test]
