@@ -529,10 +529,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
             hash,
         };
 
-        // Steps 6-10. Node-level pruning, each technique in registry order:
-        // razoring, futility at node level, reverse futility, null move,
-        // ProbCut. Never in check, and not while searching for a singular
-        // move (the node is then not a real node of the tree).
+        // Steps 6-10. Node-level reduction and pruning, each technique in
+        // registry order: internal iterative reduction, razoring, futility at
+        // node level, reverse futility, null move, ProbCut. Never in check,
+        // and not while searching for a singular move (the node is then not a
+        // real node of the tree).
         if !in_check && excluded_move.is_none() {
             if let Some(score) = self.prune_node::<NT>(board, &mut node) {
                 return score;

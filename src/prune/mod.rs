@@ -17,7 +17,8 @@
 //! give it a variant in `variants/`.
 
 crate::registry! {
-    // Steps 6-10, node-level pruning, in this order.
+    // Steps 6-10, node-level reduction and pruning, in this order.
+    iir: InternalIterativeReduction,
     razoring: Razoring,
     futility: Futility,
     reverse_futility: ReverseFutility,
