@@ -233,7 +233,7 @@ fn first_summary(
         nelo: None,
         sprt: plan.sprt,
         sprt_status: None,
-        stop: StopReason::Games,
+        stop: StopReason::Running,
         terminations: BTreeMap::new(),
         average_plies: None,
         run_dir: run.path().to_path_buf(),

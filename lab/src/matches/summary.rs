@@ -26,6 +26,9 @@ pub struct EngineSummary {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StopReason {
+    /// Not yet: the summary is rewritten after every game, so a match that
+    /// was killed keeps this one.
+    Running,
     /// The SPRT accepted H0 or H1.
     Sprt,
     /// All games were played.
@@ -142,6 +145,7 @@ pub fn summary_markdown(summary: &MatchSummary) -> String {
     row(
         "Stopped",
         match summary.stop {
+            StopReason::Running => "not finished: running, or interrupted (--resume continues)",
             StopReason::Sprt => "SPRT verdict",
             StopReason::Games if summary.sprt.is_some() => "all games played, before an SPRT verdict",
             StopReason::Games => "all games played",
