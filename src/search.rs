@@ -749,7 +749,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.counter_moves.get(!board.side_to_move(), piece, mv.to)
     }
 
-    /// A beta cutoff: counters, killers, countermove and history.
+    /// A beta cutoff: counters, the techniques' histories, then killers,
+    /// countermove and butterfly history.
     fn record_cutoff(
         &mut self,
         board: &Board,
@@ -767,6 +768,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             _ => CutoffKind::Capture,
         };
         self.stats.record_cutoff(counted_as, first_move);
+        self.update_histories(board, ply, depth, cut, tried_before);
 
         if !cut.is_quiet() {
             return;
