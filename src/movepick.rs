@@ -51,7 +51,28 @@ impl ScoredMove {
     pub fn lower_score(&mut self, by: i32) {
         self.score -= by;
     }
+
+    /// Adds a technique's term to the move's ordering score (a quiet move's
+    /// score is its butterfly history, so the term must stay within a few
+    /// times the history bound to keep the move among its kind).
+    pub fn add_to_score(&mut self, term: i32) {
+        self.score += term;
+    }
+
+    /// Replaces the MVV-LVA term of a main-search capture's score by `key`,
+    /// for a technique that orders captures its own way: the capture keeps
+    /// its kind's band (good or bad captures), and only its order among the
+    /// captures of that band changes.
+    pub fn set_capture_key(&mut self, key: i32) {
+        debug_assert!(self.captured.is_some(), "a capture key for {:?}", self.mv);
+        debug_assert!(key.abs() < CAPTURE_KEY_LIMIT, "capture key {key} leaves its band");
+        self.score += key - mvv_lva(self);
+    }
 }
+
+/// A capture's ordering key stays within ±this: the bands of the main
+/// search's kinds are 500 000 apart.
+pub const CAPTURE_KEY_LIMIT: i32 = 250_000;
 
 /// Ordering context: the moves a node already knows to be promising.
 #[derive(Clone, Copy, Default)]
@@ -61,7 +82,16 @@ pub struct OrderingHints {
     pub counter_move: Option<Move>,
 }
 
-const HISTORY_MAX: i32 = 16_384;
+/// The bound of every history table: gravity keeps an entry within ±this.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// `entry` moved by `bonus` (negative for a malus), pulled towards zero as
+/// it nears its bound (gravity: `bonus - entry * |bonus| / HISTORY_MAX`), so
+/// old results fade and the entry stays within ±`HISTORY_MAX`.
+pub fn gravity(entry: i32, bonus: i32) -> i32 {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
 
 /// Butterfly history: how often a quiet move by a colour from one square to
 /// another caused a cutoff, with gravity so old results fade.
@@ -82,8 +112,7 @@ impl History {
     /// nears its bound.
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
         let entry = &mut self.table[color as usize][mv.from as usize][mv.to as usize];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = gravity(*entry, bonus);
     }
 }
 

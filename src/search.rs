@@ -25,6 +25,7 @@ use crate::movepick::{
     self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
+use crate::prune::capture_history::CaptureHistoryTable;
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
@@ -143,11 +144,14 @@ impl NodeType for Verification {
     type NonPvChild = Verification;
 }
 
-/// What persists between searches of one game: the table and the histories.
+/// What persists between searches of one game: the table and the histories
+/// (the catalogue's among them: a technique's table is read only by a
+/// search that runs the technique).
 pub struct Searcher {
     tt: TranspositionTable,
     history: Box<History>,
     counter_moves: Box<CounterMoves>,
+    capture_history: Box<CaptureHistoryTable>,
     tracer: Tracer,
 }
 
@@ -157,6 +161,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             history: History::new(),
             counter_moves: CounterMoves::new(),
+            capture_history: CaptureHistoryTable::new(),
             tracer: Tracer::new(),
         }
     }
@@ -179,6 +184,7 @@ impl Searcher {
         self.tt.clear();
         self.history = History::new();
         self.counter_moves = CounterMoves::new();
+        self.capture_history = CaptureHistoryTable::new();
     }
 
     /// Searches with the technique set compiled into this binary.
@@ -208,6 +214,7 @@ impl Searcher {
             tt: &mut self.tt,
             history: &mut self.history,
             counter_moves: &mut self.counter_moves,
+            capture_history: &mut self.capture_history,
             tracer: &mut self.tracer,
             limits,
             stop,
@@ -311,6 +318,7 @@ pub(crate) struct Worker<'a, T: TechniqueSet> {
     pub tt: &'a mut TranspositionTable,
     pub history: &'a mut History,
     pub counter_moves: &'a mut CounterMoves,
+    pub capture_history: &'a mut CaptureHistoryTable,
     pub tracer: &'a mut Tracer,
     pub limits: &'a SearchLimits,
     pub stop: &'a AtomicBool,
@@ -750,7 +758,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.counter_moves.get(!board.side_to_move(), piece, mv.to)
     }
 
-    /// A beta cutoff: counters, killers, countermove and history.
+    /// A beta cutoff: counters, the techniques' histories, then killers,
+    /// countermove and butterfly history.
     fn record_cutoff(
         &mut self,
         board: &Board,
@@ -768,6 +777,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             _ => CutoffKind::Capture,
         };
         self.stats.record_cutoff(counted_as, first_move);
+        self.update_histories(board, ply, depth, cut, tried_before);
 
         if !cut.is_quiet() {
             return;

@@ -164,6 +164,23 @@ pub(crate) trait Hooks {
         0
     }
 
+    /// Step 11d, a beta cutoff in the main search: the technique's own
+    /// statistics learn from it. `cut` is the move that cut, `tried_before`
+    /// the moves picked before it (pruned ones included, as the baseline's
+    /// butterfly history counts them). The search counts the cutoff and
+    /// updates the baseline's killers, countermove and butterfly history
+    /// itself.
+    #[inline(always)]
+    fn update_histories<T: TechniqueSet>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        cut: &ScoredMove,
+        tried_before: &[ScoredMove],
+    ) {
+    }
+
     /// Step Q3, quiescence after stand pat (not in check): the score to
     /// return when the node is hopeless.
     #[inline(always)]
@@ -434,6 +451,21 @@ macro_rules! registry {
                     }
                 )*
                 extension
+            }
+
+            /// Step 11d: every technique's statistics learn from a beta cutoff.
+            #[inline(always)]
+            pub(crate) fn update_histories(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                ply: usize,
+                depth: i32,
+                cut: &$crate::movepick::ScoredMove,
+                tried_before: &[$crate::movepick::ScoredMove],
+            ) {
+                $( <$module::$name as $crate::techniques::Hooks>::update_histories::<T>(
+                    self, board, ply, depth, cut, tried_before,
+                ); )*
             }
 
             /// Step Q3: whether any technique ends a quiescence node.

@@ -24,7 +24,9 @@ crate::registry! {
     reverse_futility: ReverseFutility,
     null_move: NullMovePruning,
     probcut: ProbCut,
-    // Step 11, the move loop: ordering, move pruning and extensions, in this order.
+    // Step 11, the move loop: ordering, move pruning and extensions, in this
+    // order (the history orderings before anything that reads the scores).
+    capture_history: CaptureHistory,
     see_ordering: SeeOrdering,
     move_count: MoveCountPruning,
     history_pruning: HistoryPruning,
