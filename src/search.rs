@@ -26,6 +26,7 @@ use crate::movepick::{
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::prune::capture_history::CaptureHistoryTable;
+use crate::prune::continuation_history::ContinuationHistoryTables;
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueSet};
@@ -152,6 +153,7 @@ pub struct Searcher {
     history: Box<History>,
     counter_moves: Box<CounterMoves>,
     capture_history: Box<CaptureHistoryTable>,
+    continuation_history: ContinuationHistoryTables,
     tracer: Tracer,
 }
 
@@ -162,6 +164,7 @@ impl Searcher {
             history: History::new(),
             counter_moves: CounterMoves::new(),
             capture_history: CaptureHistoryTable::new(),
+            continuation_history: ContinuationHistoryTables::new(),
             tracer: Tracer::new(),
         }
     }
@@ -185,6 +188,7 @@ impl Searcher {
         self.history = History::new();
         self.counter_moves = CounterMoves::new();
         self.capture_history = CaptureHistoryTable::new();
+        self.continuation_history.clear();
     }
 
     /// Searches with the technique set compiled into this binary.
@@ -208,6 +212,7 @@ impl Searcher {
         on_iteration: &mut dyn FnMut(&IterationReport),
     ) -> SearchResult {
         self.tt.new_search();
+        self.continuation_history.prepare::<T>();
         let mut hash_path = Vec::with_capacity(pos.history().len() + MAX_PLY + 1);
         hash_path.extend_from_slice(pos.history());
         let mut worker = Worker::<T> {
@@ -215,6 +220,7 @@ impl Searcher {
             history: &mut self.history,
             counter_moves: &mut self.counter_moves,
             capture_history: &mut self.capture_history,
+            continuation_history: &mut self.continuation_history,
             tracer: &mut self.tracer,
             limits,
             stop,
@@ -319,6 +325,7 @@ pub(crate) struct Worker<'a, T: TechniqueSet> {
     pub history: &'a mut History,
     pub counter_moves: &'a mut CounterMoves,
     pub capture_history: &'a mut CaptureHistoryTable,
+    pub continuation_history: &'a mut ContinuationHistoryTables,
     pub tracer: &'a mut Tracer,
     pub limits: &'a SearchLimits,
     pub stop: &'a AtomicBool,

@@ -27,6 +27,7 @@ crate::registry! {
     // Step 11, the move loop: ordering, move pruning and extensions, in this
     // order (the history orderings before anything that reads the scores).
     capture_history: CaptureHistory,
+    continuation_history: ContinuationHistory,
     see_ordering: SeeOrdering,
     move_count: MoveCountPruning,
     history_pruning: HistoryPruning,
