@@ -83,7 +83,8 @@ fn with_rate(more: &[(&'static str, Shape)]) -> Vec<(&'static str, Shape)> {
     RATE.iter().chain(more).copied().collect()
 }
 
-fn assert_common_lines(lines: &[String]) {
+/// `fut_extra`: the keys a variant's futility features add to the line.
+fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)]) {
     assert_line(lines, "asp", &[("att", Count), ("low", Count), ("high", Count)]);
     assert_line(lines, "illegal", &[("first", Count), ("total", Count)]);
     assert_line(lines, "null", &with_rate(&[("verify", Count), ("verify_fail", Count)]));
@@ -91,7 +92,13 @@ fn assert_common_lines(lines: &[String]) {
     assert_line(
         lines,
         "fut",
-        &with_rate(&[("fut_b", Buckets(4)), ("fut_eff_b", Buckets(4)), ("guarded", Count), ("capture_limited", Count)]),
+        &with_rate(
+            &[
+                &[("fut_b", Buckets(4)), ("fut_eff_b", Buckets(4)), ("guarded", Count), ("capture_limited", Count)],
+                fut_extra,
+            ]
+            .concat(),
+        ),
     );
     assert_line(lines, "mcp", &with_rate(&[("mcp_b", Buckets(4)), ("hist_kept", Count), ("cm_kept", Count)]));
     assert_line(lines, "prune", &[("fut", Count), ("mcp", Count), ("razor", Count)]);
@@ -101,7 +108,7 @@ fn assert_common_lines(lines: &[String]) {
 #[test]
 fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("razor-r3");
-    assert_common_lines(&lines);
+    assert_common_lines(&lines, &[]);
     assert_line(
         &lines,
         "razor",
@@ -119,8 +126,10 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
 #[test]
 fn full_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("full");
-    assert_common_lines(&lines);
-    assert!(lines.iter().all(|line| !line.starts_with("razor:")), "full has no razoring: {lines:#?}");
+    // `full` has futility-victim and razor-r1 (plan 000's R1, without R2's
+    // tactical guard or R3's phase margin).
+    assert_common_lines(&lines, &[("victim_att", Count), ("victim_cut", Count)]);
+    assert_line(&lines, "razor", &with_rate(&[("razor_b", Buckets(2)), ("probes", Count), ("confirm%", Percent)]));
 }
 
 #[test]
