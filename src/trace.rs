@@ -44,6 +44,18 @@ pub enum TraceKind {
 }
 
 impl TraceKind {
+    pub const ALL: [TraceKind; 8] = [
+        TraceKind::NodePruned,
+        TraceKind::NodeReduced,
+        TraceKind::MoveSkipped,
+        TraceKind::MoveDepth,
+        TraceKind::MoveSearched,
+        TraceKind::CutBefore,
+        TraceKind::TtCutoff,
+        TraceKind::StandPat,
+    ];
+
+    /// The kind's word in a trace line, which the lab reads back.
     pub fn name(self) -> &'static str {
         match self {
             TraceKind::NodePruned => "node-pruned",
@@ -55,6 +67,11 @@ impl TraceKind {
             TraceKind::TtCutoff => "tt-cutoff",
             TraceKind::StandPat => "stand-pat",
         }
+    }
+
+    /// The kind a trace line names.
+    pub fn from_name(name: &str) -> Option<TraceKind> {
+        TraceKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
 

@@ -507,11 +507,9 @@ fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::GlobalArgs;
 
     fn lab() -> Lab {
-        let global = GlobalArgs { quiet: true, json: false, results: "lab-results".into() };
-        Lab::open(global).expect("the tests run inside the repository")
+        Lab::for_tests()
     }
 
     #[test]

@@ -450,8 +450,8 @@ pub struct BlameRun {
 pub fn run(lab: &Lab, args: &BlameArgs) -> Result<BlameRun> {
     lab.variant(&args.a)?;
     lab.variant(&args.b)?;
-    if args.depth.is_some_and(|depth| depth == 0 || depth > 64) {
-        bail!("--depth must be between 1 and 64");
+    if let Some(depth) = args.depth {
+        suites::check_depth(depth)?;
     }
     let suite = positions(lab, args)?;
     let variants = [args.a.clone(), args.b.clone()];

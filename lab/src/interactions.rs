@@ -403,15 +403,9 @@ pub struct InteractionsRun {
 
 pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let base = lab.variant(&args.on)?;
-    if args.depth == 0 || args.depth > 64 {
-        bail!("--depth must be between 1 and 64");
-    }
+    suites::check_depth(args.depth)?;
     let (sets, skipped) = plan(base.name(), &base.features, &args.features)?;
-    let suite = suites::load(lab, &args.suite)?;
-    suite.report_skipped(lab);
-    if suite.positions.is_empty() {
-        bail!("suite `{}` has no positions", suite.name);
-    }
+    let suite = suites::load_for_run(lab, &args.suite, None)?;
     for pair in &skipped {
         lab.say(&format!("skipping `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why));
     }

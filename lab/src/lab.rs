@@ -49,6 +49,13 @@ impl Lab {
         Ok(Lab { root, variants, global })
     }
 
+    /// The repository's lab, quiet, as the unit tests open it.
+    #[cfg(test)]
+    pub fn for_tests() -> Lab {
+        let global = GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results") };
+        Lab::open(global).expect("the tests run inside the repository")
+    }
+
     /// The same repository with its results under `dir`: where a command
     /// made of steps (`lab ab`, `lab chain`) keeps its steps' runs, inside
     /// its own run folder.

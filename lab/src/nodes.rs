@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
@@ -298,17 +298,8 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     for participant in &args.variants {
         crate::participant::check(lab, participant)?;
     }
-    if args.depth == 0 || args.depth > 64 {
-        bail!("--depth must be between 1 and 64");
-    }
-    let mut suite = suites::load(lab, &args.suite)?;
-    suite.report_skipped(lab);
-    if let Some(first) = args.first {
-        suite.positions.truncate(first);
-    }
-    if suite.positions.is_empty() {
-        bail!("suite `{}` has no positions", suite.name);
-    }
+    suites::check_depth(args.depth)?;
+    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
     let search = SuiteSearch {
         command: "nodes",
         variants: &args.variants,

@@ -152,6 +152,28 @@ fn verdict_suite(lab: &Lab) -> Result<Suite> {
     Ok(suite)
 }
 
+/// Refuses a search depth no engine can be asked for.
+pub fn check_depth(depth: u32) -> Result<()> {
+    if depth == 0 || depth > 64 {
+        bail!("--depth must be between 1 and 64");
+    }
+    Ok(())
+}
+
+/// Loads `spec` for a run over all its positions (or the first `first`):
+/// says which lines were skipped, and refuses a suite left empty.
+pub fn load_for_run(lab: &Lab, spec: &str, first: Option<usize>) -> Result<Suite> {
+    let mut suite = load(lab, spec)?;
+    suite.report_skipped(lab);
+    if let Some(first) = first {
+        suite.positions.truncate(first);
+    }
+    if suite.positions.is_empty() {
+        bail!("suite `{}` has no positions", suite.name);
+    }
+    Ok(suite)
+}
+
 impl Suite {
     /// Says which lines were skipped, once, on stderr.
     pub fn report_skipped(&self, lab: &Lab) {
@@ -164,11 +186,9 @@ impl Suite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::GlobalArgs;
 
     fn lab() -> Lab {
-        let global = GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results") };
-        Lab::open(global).expect("the tests run inside the repository")
+        Lab::for_tests()
     }
 
     #[test]

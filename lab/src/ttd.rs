@@ -240,17 +240,8 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if args.engines.len() < 2 {
         bail!("time to depth compares two engines or more");
     }
-    if args.depth == 0 || args.depth > 64 {
-        bail!("--depth must be between 1 and 64");
-    }
-    let mut suite = suites::load(lab, &args.suite)?;
-    suite.report_skipped(lab);
-    if let Some(first) = args.first {
-        suite.positions.truncate(first);
-    }
-    if suite.positions.is_empty() {
-        bail!("suite `{}` has no positions", suite.name);
-    }
+    suites::check_depth(args.depth)?;
+    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
     let binaries = participant::binaries(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;

@@ -227,11 +227,9 @@ pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(Claim, Ju
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::GlobalArgs;
 
     fn lab() -> Lab {
-        let global = GlobalArgs { quiet: true, json: false, results: "lab-results".into() };
-        Lab::open(global).expect("the tests run inside the repository")
+        Lab::for_tests()
     }
 
     #[test]

@@ -4,59 +4,15 @@
 //! own: node counts equal a direct library search.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use prunelab::position::{move_to_uci, Position};
 use prunelab::search::{SearchLimits, Searcher};
 
-/// The target folder holding this test's binaries.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_lab")).parent().unwrap().parent().unwrap().to_path_buf()
-}
+mod common;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prunelab-lab-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn lab(args: &[&str], results: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .arg("--results")
-        .arg(results)
-        .arg("--quiet")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CARGO_TARGET_DIR", target_dir())
-        .output()
-        .expect("lab runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(output.status.success(), "lab failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn records(run: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(run.join("records.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-/// The only run folder of `command` under `results`.
-fn run_folder(results: &Path, command: &str) -> PathBuf {
-    let runs: Vec<PathBuf> = std::fs::read_dir(results)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.file_name().unwrap().to_str().unwrap().ends_with(&format!("-{command}")))
-        .collect();
-    assert_eq!(runs.len(), 1, "{runs:?}");
-    runs[0].clone()
-}
+use common::{lab, records, run_folder, scratch, stdout, target_dir};
 
 const TWO_POSITIONS: &str = "\
 r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";

@@ -11,61 +11,16 @@
 //! Its parent, `p002-1.5`, finds the mate at depth 8; `futility-node` does
 //! not.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use prunelab::position::Position;
 use prunelab::search::{SearchLimits, Searcher};
 use serde_json::Value;
 
-/// The target folder holding this test's binaries.
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_lab")).parent().unwrap().parent().unwrap().to_path_buf()
-}
+mod common;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prunelab-lab-explain-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn lab(args: &[&str], results: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .arg("--results")
-        .arg(results)
-        .arg("--quiet")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CARGO_TARGET_DIR", target_dir())
-        .output()
-        .expect("lab runs")
-}
-
-fn stdout(output: &Output) -> String {
-    assert!(output.status.success(), "lab failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The only run folder of `command` under `results`.
-fn run_folder(results: &Path, command: &str) -> PathBuf {
-    let runs: Vec<PathBuf> = std::fs::read_dir(results)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.file_name().unwrap().to_str().unwrap().ends_with(&format!("-{command}")))
-        .collect();
-    assert_eq!(runs.len(), 1, "{runs:?}");
-    runs[0].clone()
-}
-
-fn records(run: &Path) -> Vec<Value> {
-    std::fs::read_to_string(run.join("records.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
+use common::{lab, records, run_folder, scratch, stdout};
 
 fn summary(run: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap()

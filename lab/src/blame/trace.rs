@@ -13,55 +13,23 @@ use std::fmt;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 
-/// What happened at a node of the traced line (the engine's `TraceKind`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Kind {
-    /// The node returned without searching its moves.
-    NodePruned,
-    /// The node is searched shallower.
-    NodeReduced,
-    /// The line's next move was skipped without a search.
-    MoveSkipped,
-    /// The line's next move's depth changed (extension or reduction).
-    MoveDepth,
-    /// The line's next move was searched.
-    MoveSearched,
-    /// A beta cutoff came before the line's move.
-    CutBefore,
-    /// The transposition table settled the node.
-    TtCutoff,
-    /// Quiescence stood pat at the node.
-    StandPat,
-}
+/// What happened at a node of the traced line: the engine's own kinds, so
+/// the words the engine prints and the lab reads are one table.
+pub use prunelab::trace::TraceKind as Kind;
 
-impl Kind {
-    pub const ALL: [Kind; 8] = [
-        Kind::NodePruned,
-        Kind::NodeReduced,
-        Kind::MoveSkipped,
-        Kind::MoveDepth,
-        Kind::MoveSearched,
-        Kind::CutBefore,
-        Kind::TtCutoff,
-        Kind::StandPat,
-    ];
+/// A kind in results files by its trace word (`node-pruned`).
+mod kind_name {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::NodePruned => "node-pruned",
-            Kind::NodeReduced => "node-reduced",
-            Kind::MoveSkipped => "move-skipped",
-            Kind::MoveDepth => "move-depth",
-            Kind::MoveSearched => "move-searched",
-            Kind::CutBefore => "cut-before",
-            Kind::TtCutoff => "tt-cutoff",
-            Kind::StandPat => "stand-pat",
-        }
+    use super::Kind;
+
+    pub fn serialize<S: Serializer>(kind: &Kind, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(kind.name())
     }
 
-    fn from_name(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|kind| kind.name() == name)
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Kind, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Kind::from_name(&name).ok_or_else(|| D::Error::custom(format!("unknown trace kind `{name}`")))
     }
 }
 
@@ -78,6 +46,7 @@ pub struct TraceEvent {
     pub ply: usize,
     /// The node's remaining depth (0 in quiescence).
     pub depth: i32,
+    #[serde(with = "kind_name")]
     pub kind: Kind,
     /// The technique's file (`razoring`), or `search`.
     pub technique: String,

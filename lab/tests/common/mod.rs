@@ -1,0 +1,58 @@
+//! What the lab's end-to-end tests share: the `lab` binary run in the
+//! repository, its output, and the run folders it writes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The target folder holding this test's binaries; the lab's variant builds
+/// go under it, so cargo reuses the dependencies and the tests share builds.
+pub fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_lab")).parent().unwrap().parent().unwrap().to_path_buf()
+}
+
+/// A fresh scratch folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prunelab-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `lab` in the repository, its results under `results`.
+pub fn lab(args: &[&str], results: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .arg("--results")
+        .arg(results)
+        .arg("--quiet")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("lab runs")
+}
+
+/// What a successful run printed.
+pub fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "lab failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A run folder's `records.jsonl`.
+pub fn records(run: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(run.join("records.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The only run folder of `command` under `results`.
+pub fn run_folder(results: &Path, command: &str) -> PathBuf {
+    let runs: Vec<PathBuf> = std::fs::read_dir(results)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.file_name().unwrap().to_str().unwrap().ends_with(&format!("-{command}")))
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs[0].clone()
+}
