@@ -109,6 +109,9 @@ pub struct TableDiff {
     /// Positions whose node count changed, and whose best move did.
     pub positions_moved: usize,
     pub best_moves_changed: usize,
+    /// Positions with the same nodes and best move whose score or counters
+    /// changed (a telemetry change that is not a search change).
+    pub others_changed: usize,
 }
 
 /// The body of a snapshot file: what follows insta's `---` ... `---` header
@@ -120,16 +123,19 @@ pub fn snapshot_body(text: &str) -> &str {
     }
 }
 
-/// A table's rows: position id to (nodes, best move), and its total.
-fn table_rows(table: &str) -> (Vec<(String, String, String)>, Option<u64>) {
+/// A table's row: position id, nodes, best move, and the rest of the line.
+type Row = (String, String, String, String);
+
+/// A table's rows and its total.
+fn table_rows(table: &str) -> (Vec<Row>, Option<u64>) {
     let mut rows = Vec::new();
     let mut total = None;
     for line in table.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         match cells.as_slice() {
             ["total", nodes, ..] => total = nodes.parse().ok(),
-            [position, nodes, best, ..] if nodes.parse::<u64>().is_ok() => {
-                rows.push((position.to_string(), nodes.to_string(), best.to_string()))
+            [position, nodes, best, rest @ ..] if nodes.parse::<u64>().is_ok() => {
+                rows.push((position.to_string(), nodes.to_string(), best.to_string(), rest.join("|")))
             }
             _ => {}
         }
@@ -143,34 +149,50 @@ pub fn diff_tables(variant: &str, before: Option<&str>, after: Option<&str>) -> 
     let (new_rows, total_after) = after.map(|text| table_rows(snapshot_body(text))).unwrap_or_default();
     let mut positions_moved = 0;
     let mut best_moves_changed = 0;
-    for (position, nodes, best) in &new_rows {
+    let mut others_changed = 0;
+    for (position, nodes, best, rest) in &new_rows {
         match old_rows.iter().find(|(old_position, ..)| old_position == position) {
-            Some((_, old_nodes, old_best)) => {
+            Some((_, old_nodes, old_best, old_rest)) => {
                 positions_moved += usize::from(old_nodes != nodes);
                 best_moves_changed += usize::from(old_best != best);
+                others_changed += usize::from(old_nodes == nodes && old_best == best && old_rest != rest);
             }
             None => positions_moved += 1,
         }
     }
     positions_moved +=
         old_rows.iter().filter(|(position, ..)| !new_rows.iter().any(|(new, ..)| new == position)).count();
-    TableDiff { variant: variant.to_string(), total_before, total_after, positions_moved, best_moves_changed }
+    TableDiff {
+        variant: variant.to_string(),
+        total_before,
+        total_after,
+        positions_moved,
+        best_moves_changed,
+        others_changed,
+    }
 }
 
 impl TableDiff {
     /// Whether anything a reviewer should see changed.
     pub fn changed(&self) -> bool {
-        self.total_before != self.total_after || self.positions_moved > 0 || self.best_moves_changed > 0
+        self.total_before != self.total_after
+            || self.positions_moved > 0
+            || self.best_moves_changed > 0
+            || self.others_changed > 0
     }
 }
 
 /// The summary a snapshot review starts with, one markdown row per variant
 /// that changed: total nodes before → after, change, positions moved, best
-/// moves changed.
+/// moves changed, and positions where only the score or counters changed.
 pub fn diff_summary(diffs: &[TableDiff]) -> String {
     let mut out = String::new();
-    writeln!(out, "| variant | total nodes | change | positions moved | best moves changed |").unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|").unwrap();
+    writeln!(
+        out,
+        "| variant | total nodes | change | positions moved | best moves changed | only score or counters changed |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|").unwrap();
     let nodes = |total: Option<u64>| total.map_or("-".to_string(), |total| total.to_string());
     for diff in diffs.iter().filter(|diff| diff.changed()) {
         let change = match (diff.total_before, diff.total_after) {
@@ -183,12 +205,13 @@ pub fn diff_summary(diffs: &[TableDiff]) -> String {
         };
         writeln!(
             out,
-            "| {} | {} → {} | {change} | {} | {} |",
+            "| {} | {} → {} | {change} | {} | {} | {} |",
             diff.variant,
             nodes(diff.total_before),
             nodes(diff.total_after),
             diff.positions_moved,
-            diff.best_moves_changed
+            diff.best_moves_changed,
+            diff.others_changed
         )
         .unwrap();
     }
@@ -217,13 +240,23 @@ mod tests {
                 total_before: Some(300),
                 total_after: Some(350),
                 positions_moved: 1,
-                best_moves_changed: 1
+                best_moves_changed: 1,
+                others_changed: 0
             }
         );
         let summary = diff_summary(&[diff, diff_tables("same", Some(BEFORE), Some(BEFORE))]);
-        assert!(summary.contains("| x | 300 → 350 | +16.7% | 1 | 1 |"), "{summary}");
+        assert!(summary.contains("| x | 300 → 350 | +16.7% | 1 | 1 | 0 |"), "{summary}");
         assert!(!summary.contains("| same |"), "{summary}");
         let new = diff_tables("new", None, Some(BEFORE));
-        assert!(diff_summary(&[new]).contains("| new | - → 300 | new | 2 | 0 |"));
+        assert!(diff_summary(&[new]).contains("| new | - → 300 | new | 2 | 0 | 0 |"));
+    }
+
+    #[test]
+    fn a_counter_that_moves_alone_is_shown_too() {
+        let before = BEFORE.replace("| cp 10 |", "| cp 10 | see_order 9/3");
+        let after = BEFORE.replace("| cp 10 |", "| cp 10 | see_order 5/3");
+        let diff = diff_tables("x", Some(&before), Some(&after));
+        assert_eq!((diff.positions_moved, diff.best_moves_changed, diff.others_changed), (0, 0, 1));
+        assert!(diff_summary(&[diff]).contains("| x | 300 → 300 | +0.0% | 0 | 0 | 1 |"));
     }
 }

@@ -33,6 +33,9 @@ pub struct ScoredMove {
     /// A pawn for en passant; `None` for quiet moves and castling.
     pub captured: Option<Piece>,
     score: i32,
+    /// A technique's part of the score is still to come: it is settled when
+    /// the move would be picked (see `pick_next_settling`).
+    deferred: bool,
 }
 
 impl ScoredMove {
@@ -50,6 +53,14 @@ impl ScoredMove {
     /// that moves it back among its kind.
     pub fn lower_score(&mut self, by: i32) {
         self.score -= by;
+    }
+
+    /// Leaves part of the move's score to be settled when the move would be
+    /// picked, for an ordering term too costly to compute for every move.
+    /// The term may only lower the score: the picker then hands out the
+    /// same order as if every term had been computed first.
+    pub fn defer(&mut self) {
+        self.deferred = true;
     }
 
     /// Adds a technique's term to the move's ordering score (a quiet move's
@@ -183,7 +194,7 @@ pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) 
             } else {
                 None
             };
-            list.push(ScoredMove { mv, kind: MoveKind::Quiet, piece, captured, score: 0 });
+            list.push(ScoredMove { mv, kind: MoveKind::Quiet, piece, captured, score: 0, deferred: false });
         }
         false
     });
@@ -270,17 +281,41 @@ pub fn move_to_front_keeping_scores(list: &mut [ScoredMove]) {
 /// order, so the order is deterministic.
 #[inline]
 pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
-    let rest = list.get(next..)?;
-    let (mut best, mut best_score) = (0, rest.first()?.score);
-    // Written as selects, not branches: which entry wins is data the branch
-    // predictor cannot learn.
-    for (i, entry) in rest.iter().enumerate().skip(1) {
-        let better = entry.score > best_score;
-        best = if better { i } else { best };
-        best_score = if better { entry.score } else { best_score };
+    // Nothing here defers a score, so nothing is left to settle.
+    pick_next_settling(list, next, |_| {})
+}
+
+/// `pick_next` for a list with deferred scores: when the best remaining move
+/// is deferred, `settle` completes its score (lowering it or not) and the
+/// choice is made again, before anything is swapped. As a deferred term only
+/// lowers a score, the move handed out and every position in the list are
+/// those of settling every move first, and a move never reached is never
+/// settled.
+#[inline]
+pub fn pick_next_settling(
+    list: &mut [ScoredMove],
+    next: usize,
+    mut settle: impl FnMut(&mut ScoredMove),
+) -> Option<ScoredMove> {
+    loop {
+        let rest = list.get(next..)?;
+        let (mut best, mut best_score) = (0, rest.first()?.score);
+        // Written as selects, not branches: which entry wins is data the
+        // branch predictor cannot learn.
+        for (i, entry) in rest.iter().enumerate().skip(1) {
+            let better = entry.score > best_score;
+            best = if better { i } else { best };
+            best_score = if better { entry.score } else { best_score };
+        }
+        let chosen = &mut list[next + best];
+        if chosen.deferred {
+            chosen.deferred = false;
+            settle(chosen);
+            continue;
+        }
+        list.swap(next, next + best);
+        return Some(list[next]);
     }
-    list.swap(next, next + best);
-    Some(list[next])
 }
 
 #[cfg(test)]

@@ -22,7 +22,8 @@ use cozy_chess::{Board, Move, Piece};
 
 use crate::eval::evaluate;
 use crate::movepick::{
-    self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
+    self, history_bonus, is_quiet, pick_next, pick_next_settling, CounterMoves, History, MoveKind, OrderingHints,
+    ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::prune::capture_history::CaptureHistoryTable;
@@ -575,7 +576,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut legal_moves = 0;
         let mut searched_moves = 0;
         let mut picked = 0;
-        while let Some(entry) = pick_next(&mut moves, picked) {
+        while let Some(entry) = pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, entry)) {
             let ScoredMove { mv, kind, .. } = entry;
             picked += 1;
             if Some(mv) == excluded_move {

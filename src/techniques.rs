@@ -138,6 +138,11 @@ pub(crate) trait Hooks {
     ) {
     }
 
+    /// Step 11, a deferred ordering term (see `ScoredMove::defer`): settles
+    /// the score of `entry`, the best remaining move, before it is picked.
+    #[inline(always)]
+    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, entry: &mut ScoredMove) {}
+
     /// Step 11a, move pruning: whether `candidate` is skipped without a
     /// search. The search has excluded the root, the first move and nodes
     /// whose every move so far is mated.
@@ -419,6 +424,16 @@ macro_rules! registry {
                 moves: &mut [$crate::movepick::ScoredMove],
             ) {
                 $( <$module::$name as $crate::techniques::Hooks>::order_moves::<T, NT>(self, board, node, moves); )*
+            }
+
+            /// Step 11: every technique's deferred ordering term of `entry`.
+            #[inline(always)]
+            pub(crate) fn settle_move<NT: $crate::search::NodeType>(
+                &mut self,
+                board: &$crate::cozy_chess::Board,
+                entry: &mut $crate::movepick::ScoredMove,
+            ) {
+                $( <$module::$name as $crate::techniques::Hooks>::settle_move::<T, NT>(self, board, entry); )*
             }
 
             /// Step 11a: whether any technique skips the move.

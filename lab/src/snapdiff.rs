@@ -1,7 +1,8 @@
 //! `lab snapdiff [REV]`: the working tree's `snapshots/*.snap` against a
 //! git revision (default `HEAD`), as the summary a snapshot review starts
 //! with: one markdown row per variant that moved, total nodes before →
-//! after, change, positions moved, best moves changed
+//! after, change, positions moved, best moves changed, positions where
+//! only the score or counters changed
 //! (`prunelab::matrix::diff_summary`). CI writes it to a pull request's job
 //! summary, against the base branch.
 
@@ -98,6 +99,7 @@ pub fn command(lab: &Lab, args: &SnapdiffArgs) -> Result<()> {
                     "total_after": diff.total_after,
                     "positions_moved": diff.positions_moved,
                     "best_moves_changed": diff.best_moves_changed,
+                    "others_changed": diff.others_changed,
                 })
             })
             .collect();
@@ -153,11 +155,11 @@ mod tests {
         assert_eq!(
             text,
             "## Snapshots against `HEAD`\n\n3 of 4 variants moved.\n\n\
-             | variant | total nodes | change | positions moved | best moves changed |\n\
-             |---|---:|---:|---:|---:|\n\
-             | gone | 70 → - | removed | 1 | 0 |\n\
-             | moved | 300 → 250 | -16.7% | 1 | 1 |\n\
-             | new | - → 10 | new | 1 | 0 |\n"
+             | variant | total nodes | change | positions moved | best moves changed | only score or counters changed |\n\
+             |---|---:|---:|---:|---:|---:|\n\
+             | gone | 70 → - | removed | 1 | 0 | 0 |\n\
+             | moved | 300 → 250 | -16.7% | 1 | 1 | 0 |\n\
+             | new | - → 10 | new | 1 | 0 | 0 |\n"
         );
         // Against the working tree's own state nothing moves.
         run(&dir, &["add", "-A"]);

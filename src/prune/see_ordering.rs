@@ -16,8 +16,13 @@
 //!   the loss of the moved piece's exchange, so "by SEE value" is this
 //!   split: the plan gives no more detail.
 //!
+//! The test of a quiet move is made only when the move comes up to be
+//! picked (`ScoredMove::defer`), which hands out the same order as testing
+//! every quiet move first and skips the quiet moves of a node that cuts
+//! before them.
+//!
 //! Telemetry: `see_order: att=X cut=Y cut%=Z.Z%`: an attempt is a quiet
-//! move tested, a cut one moved back.
+//! move tested (one that came up to be picked), a cut one moved back.
 
 use cozy_chess::Board;
 
@@ -51,33 +56,44 @@ const LOSING_QUIET_PENALTY: i32 = 1_000_000;
 
 impl Hooks for SeeOrdering {
     fn order_moves<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
+        _worker: &mut Worker<'_, T>,
+        _board: &Board,
         _node: &Node,
         moves: &mut [ScoredMove],
     ) {
+        if T::TECHNIQUES.see_ordering.enabled {
+            defer_quiet_see(moves);
+        }
+    }
+
+    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, entry: &mut ScoredMove) {
         if !T::TECHNIQUES.see_ordering.enabled {
             return;
         }
-        let (tested, demoted) = demote_losing_quiets(board, moves);
+        let demoted = demote_if_losing(board, entry);
         let counters = &mut worker.stats.techniques.see_ordering;
-        counters.attempts += tested;
-        counters.cutoffs += demoted;
+        counters.attempts += 1;
+        counters.cutoffs += u64::from(demoted);
     }
 }
 
-/// Moves the quiet moves whose SEE is below 0 after the other quiet moves;
-/// returns how many quiet moves it tested and how many it moved.
-pub fn demote_losing_quiets(board: &Board, moves: &mut [ScoredMove]) -> (u64, u64) {
-    let (mut tested, mut demoted) = (0, 0);
+/// Leaves the SEE test of every quiet move until the move would be picked:
+/// most nodes cut before their quiet moves are reached, and a SEE per quiet
+/// move of every node would cost a fifth of the search's time.
+pub fn defer_quiet_see(moves: &mut [ScoredMove]) {
     for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
-        tested += 1;
-        if !see_ge(board, entry.mv, 0) {
-            entry.lower_score(LOSING_QUIET_PENALTY);
-            demoted += 1;
-        }
+        entry.defer();
     }
-    (tested, demoted)
+}
+
+/// Moves a quiet move whose SEE is below 0 after the other quiet moves;
+/// returns whether it did.
+pub fn demote_if_losing(board: &Board, entry: &mut ScoredMove) -> bool {
+    let losing = !see_ge(board, entry.mv, 0);
+    if losing {
+        entry.lower_score(LOSING_QUIET_PENALTY);
+    }
+    losing
 }
 
 impl Technique for SeeOrdering {
@@ -102,7 +118,7 @@ impl Technique for SeeOrdering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movepick::{generate, score_main, History, OrderingHints};
+    use crate::movepick::{generate, pick_next_settling, score_main, History, OrderingHints};
 
     #[test]
     fn a_quiet_move_that_hangs_its_piece_goes_after_the_others_and_before_losing_captures() {
@@ -111,11 +127,56 @@ mod tests {
         let mut moves = Vec::new();
         generate(&board, false, &mut moves);
         score_main(&board, &mut moves, &OrderingHints::default(), &History::new());
-        let score = |moves: &[ScoredMove], text: &str| moves.iter().find(|m| m.mv.to_string() == text).unwrap().score();
-        assert_eq!(score(&moves, "c3b5"), score(&moves, "c3e2"));
-        let quiets = moves.iter().filter(|entry| entry.kind == MoveKind::Quiet).count() as u64;
-        assert_eq!(demote_losing_quiets(&board, &mut moves), (quiets, 1));
-        assert!(score(&moves, "c3b5") < score(&moves, "c3e2"));
-        assert!(score(&moves, "c3b5") > -3_000_000, "still before the losing captures");
+        let find = |moves: &mut [ScoredMove], text: &str| -> ScoredMove {
+            *moves.iter_mut().find(|m| m.mv.to_string() == text).unwrap()
+        };
+        assert_eq!(find(&mut moves, "c3b5").score(), find(&mut moves, "c3e2").score());
+        let mut hanging = find(&mut moves, "c3b5");
+        let mut safe = find(&mut moves, "c3e2");
+        assert!(demote_if_losing(&board, &mut hanging));
+        assert!(!demote_if_losing(&board, &mut safe));
+        assert!(hanging.score() < safe.score());
+        assert!(hanging.score() > -3_000_000, "still before the losing captures");
+    }
+
+    /// Every move and the tested quiet moves, in the order a picker that
+    /// settles deferred quiet moves hands them out.
+    fn picked_in_order(fen: &str, deferred: bool) -> (Vec<String>, usize) {
+        let board = Board::from_fen(fen, false).unwrap();
+        let mut moves = Vec::new();
+        generate(&board, false, &mut moves);
+        score_main(&board, &mut moves, &OrderingHints::default(), &History::new());
+        let mut tested = 0;
+        if deferred {
+            defer_quiet_see(&mut moves);
+        } else {
+            for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
+                demote_if_losing(&board, entry);
+                tested += 1;
+            }
+        }
+        let mut order = Vec::new();
+        while let Some(picked) = pick_next_settling(&mut moves, order.len(), |entry| {
+            tested += 1;
+            demote_if_losing(&board, entry);
+        }) {
+            order.push(picked.mv.to_string());
+        }
+        (order, tested)
+    }
+
+    #[test]
+    fn settling_when_picked_hands_out_the_order_of_testing_every_move_first() {
+        for fen in [
+            "4k3/8/p7/8/8/2N5/8/4K3 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let (eager, tested_eagerly) = picked_in_order(fen, false);
+            let (lazy, tested_lazily) = picked_in_order(fen, true);
+            assert_eq!(lazy, eager, "{fen}");
+            assert_eq!(tested_lazily, tested_eagerly, "every quiet move is reached once: {fen}");
+        }
     }
 }
