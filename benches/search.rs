@@ -2,26 +2,16 @@
 //! positions, for whatever pruning features this build compiles in. Node
 //! counts live in snapshots and tests; this bench carries the time figures.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 
+use common::seed_positions;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use prunelab::position::Position;
 use prunelab::search::{SearchLimits, Searcher};
 
-const SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/seeds.epd");
 const DEPTH: i32 = 9;
-
-fn seed_positions() -> Vec<(String, Position)> {
-    let text = std::fs::read_to_string(SEEDS).unwrap_or_else(|err| panic!("cannot read {SEEDS}: {err}"));
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let fen: Vec<&str> = line.split_whitespace().take(4).collect();
-            let id = line.split('"').nth(1).unwrap_or("?").to_string();
-            (id, Position::from_fen(&fen.join(" ")).expect("seeds.epd holds valid positions"))
-        })
-        .collect()
-}
 
 fn nodes_to_depth(searcher: &mut Searcher, pos: &Position) -> u64 {
     searcher.new_game();
