@@ -2,19 +2,33 @@
 # The whole test suite: README's test command and what .ci/run runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Each step is timed, and the times are printed at the end: the suite must
+# stay within about 12 minutes on two cores from a fresh clone.
+timings=()
+step() {
+    local name="$1" started=$SECONDS
+    shift
+    "$@"
+    timings+=("$(printf '%5ds  %s' $((SECONDS - started)) "$name")")
+}
+
 # Unit, integration and feature tests (perft, searches, the lab end to end,
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug
 # assertions in the hooks) are checked by every search of every test.
-cargo test --workspace --profile ci
+step "cargo test --workspace" cargo test --workspace --profile ci
 # The trace feature (lab blame): a traced search visits the untraced nodes.
-cargo test --profile ci -p prunelab --features trace --test trace
+step "trace feature" cargo test --profile ci -p prunelab --features trace --test trace
 # The engine's rust-version is true for the committed lockfile.
-bash ci/msrv.sh
+step "msrv" bash ci/msrv.sh
 # Every feature builds on its own; exclusive combinations are refused.
-bash ci/check-features.sh
+step "check-features" bash ci/check-features.sh
 # The default build's bench equals the last `Bench: N` of the commit log.
-bash ci/bench-signature.sh
+step "bench signature" bash ci/bench-signature.sh
 # Feature-built binaries print their snapshots' tables: a rotating subset of
 # the variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
-bash ci/honesty.sh
+step "honesty" bash ci/honesty.sh
+
+echo "ci/test.sh: every step passed in ${SECONDS}s:"
+printf '%s\n' "${timings[@]}"

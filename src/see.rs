@@ -118,6 +118,23 @@ fn revealed_attackers(board: &Board, target: Square, occupied: BitBoard, capture
     revealed & occupied
 }
 
+/// A quiet move of a piece (not a pawn, not the king) to a square an enemy
+/// pawn attacks: the commonest losing move that SEE ordering and pruning
+/// test, answered without computing the attackers.
+fn guarded_by_enemy_pawn(board: &Board, mv: Move, mover: Piece) -> bool {
+    let us = board.side_to_move();
+    !matches!(mover, Piece::Pawn | Piece::King)
+        && mv.promotion.is_none()
+        && !board.occupied().has(mv.to)
+        && !(get_pawn_attacks(mv.to, us) & board.colored_pieces(!us, Piece::Pawn)).is_empty()
+}
+
+/// The most such a move can gain: the pawn takes the piece, the piece's
+/// side takes the pawn back, and the pawn's side may stop there.
+fn pawn_guard_bound(mover: Piece) -> i32 {
+    SEE_PIECE_VALUES[Piece::Pawn as usize] - swap_value(mover)
+}
+
 /// Whether the exchange started by `mv` gains at least `threshold` for the
 /// side to move (Stockfish's `see_ge`).
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
@@ -138,6 +155,9 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
     balance = swap_value(mv.promotion.unwrap_or(mover)) - balance;
     if balance <= 0 {
         return true; // even losing the moved piece for nothing keeps the threshold
+    }
+    if guarded_by_enemy_pawn(board, mv, mover) && threshold > pawn_guard_bound(mover) {
+        return false; // the pawn takes, and the other side may stop after any recapture
     }
 
     let target = mv.to;
