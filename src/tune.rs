@@ -44,16 +44,24 @@ cfg_if::cfg_if! {
         /// Whether this build exposes tunables as options.
         pub const TUNING: bool = true;
 
-        /// The option's current value.
+        /// The option's value once set; until then each technique set reads
+        /// its own configured value, so a tuning build searches every variant
+        /// (the matrix's, in one test binary) as its normal build does.
         #[derive(Debug)]
         struct Setting(AtomicI32);
 
+        /// No `setoption` yet.
+        const UNSET: i32 = i32::MIN;
+
         impl Setting {
-            const fn new(default: i32) -> Self {
-                Setting(AtomicI32::new(default))
+            const fn new(_default: i32) -> Self {
+                Setting(AtomicI32::new(UNSET))
             }
-            fn value_or(&self, _configured: i32) -> i32 {
-                self.0.load(Ordering::Relaxed)
+            fn value_or(&self, configured: i32) -> i32 {
+                match self.0.load(Ordering::Relaxed) {
+                    UNSET => configured,
+                    value => value,
+                }
             }
             fn set(&self, value: i32, _name: &str) -> Result<(), String> {
                 self.0.store(value, Ordering::Relaxed);

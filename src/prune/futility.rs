@@ -565,7 +565,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the phase")]
     fn margins_follow_each_phase() {
         assert_eq!(margins(set(&["futility-2.1"])), [210, 270, 330, 390]);
         assert_eq!(margins(set(&["futility-2.2"])), [205, 280, 355, 430]);
@@ -581,7 +580,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the phase")]
     fn depth_limits_follow_each_phase() {
         let limit = |features: &[&str]| set(features).max_depth();
         assert_eq!(limit(&["futility-2.1"]), 4);

@@ -248,7 +248,6 @@ mod tests {
     use crate::techniques::Techniques;
 
     #[test]
-    #[cfg_attr(feature = "tune", ignore = "a tuning build reads the tunables, not the features")]
     fn reduction_grows_with_depth_and_eval_margin() {
         let baseline = NullMovePruning::BASELINE;
         assert_eq!([3, 5, 6, 11, 12, 20].map(|depth| baseline.reduction(depth, 900, 0)), [2, 2, 3, 3, 4, 4]);
