@@ -63,6 +63,12 @@ pub fn rate(attempts: u64, cutoffs: u64) -> String {
     format!("att={attempts} cut={cutoffs} cut%={}%", percent(cutoffs, attempts))
 }
 
+/// `cut=X first=Y first%=Z.Z%`: the cutoffs by moves a history ordered, and
+/// how many of them by the first such move picked.
+pub fn first_rate(cutoffs: u64, first: u64) -> String {
+    format!("cut={cutoffs} first={first} first%={}%", percent(first, cutoffs))
+}
+
 /// The plans' depth buckets for `fut_b` and `mcp_b`: d1-3, d4-6, d7-9, d10+.
 pub fn depth_bucket(depth: i32) -> usize {
     ((depth.max(1) - 1) / 3).min(3) as usize

@@ -54,7 +54,7 @@ cfg_if::cfg_if! {
         const UNSET: i32 = i32::MIN;
 
         impl Setting {
-            const fn new(_default: i32) -> Self {
+            const fn new() -> Self {
                 Setting(AtomicI32::new(UNSET))
             }
             fn value_or(&self, configured: i32) -> i32 {
@@ -77,7 +77,7 @@ cfg_if::cfg_if! {
         struct Setting;
 
         impl Setting {
-            const fn new(_default: i32) -> Self {
+            const fn new() -> Self {
                 Setting
             }
             #[inline(always)]
@@ -108,7 +108,7 @@ impl Tunable {
     pub const fn new(constant: &str, default: i32, min: i32, max: i32, step: i32) -> Self {
         assert!(min <= default && default <= max && step > 0, "tunable default outside its range");
         let (name, name_length) = camel_case(constant);
-        Tunable { name, name_length, default, min, max, step, setting: Setting::new(default) }
+        Tunable { name, name_length, default, min, max, step, setting: Setting::new() }
     }
 
     /// The UCI option name, `<Technique><Role>`.

@@ -50,7 +50,7 @@ use cozy_chess::{Board, Color, Piece, Square};
 use crate::eval::PIECE_VALUES;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Node, NodeType, Worker};
-use crate::stats::percent;
+use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
@@ -185,12 +185,7 @@ impl Technique for CaptureHistory {
         if !self.enabled {
             return Vec::new();
         }
-        vec![format!(
-            "capt_hist: cut={} first={} first%={}%",
-            counters.cutoffs,
-            counters.first,
-            percent(counters.first, counters.cutoffs)
-        )]
+        vec![format!("capt_hist: {}", first_rate(counters.cutoffs, counters.first))]
     }
 
     fn snapshot_counters(counters: &CaptureHistoryCounters) -> Vec<(&'static str, u64, u64)> {

@@ -58,7 +58,7 @@ use cozy_chess::{Board, Color, Piece, Square};
 
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Node, NodeType, Worker};
-use crate::stats::percent;
+use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
 use crate::{counters, technique};
@@ -260,12 +260,7 @@ impl Technique for ContinuationHistory {
         if !self.is_on() {
             return Vec::new();
         }
-        vec![format!(
-            "cont_hist: cut={} first={} first%={}%",
-            counters.cutoffs,
-            counters.first,
-            percent(counters.first, counters.cutoffs)
-        )]
+        vec![format!("cont_hist: {}", first_rate(counters.cutoffs, counters.first))]
     }
 
     fn snapshot_counters(counters: &ContinuationHistoryCounters) -> Vec<(&'static str, u64, u64)> {
