@@ -276,6 +276,44 @@ pub fn move_to_front_keeping_scores(list: &mut [ScoredMove]) {
     }
 }
 
+/// Removes the quiet moves of `list[from..]` (moves not picked yet) and
+/// returns how many it removed, for a node that skips its remaining quiet
+/// moves: the picker then scans only what is left, bad captures and
+/// under-promotions, in the order picking every quiet move first would have
+/// left them. That order matters only among equal scores (picking swaps
+/// moves around), so only then are the quiet moves picked first, by their
+/// scores as they stand, before they are removed.
+pub fn drop_quiets(list: &mut Vec<ScoredMove>, from: usize) -> usize {
+    let before = list.len();
+    if has_equal_scores(&list[from..]) {
+        let mut rest = from;
+        while pick_next(list, rest).is_some_and(|entry| entry.is_quiet()) {
+            rest += 1;
+        }
+        list.drain(from..rest);
+    }
+    let mut kept = from;
+    for read in from..list.len() {
+        if !list[read].is_quiet() {
+            list[kept] = list[read];
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+    before - kept
+}
+
+/// Whether two moves other than quiet ones have the same score.
+fn has_equal_scores(list: &[ScoredMove]) -> bool {
+    let mut others = list.iter().filter(|entry| !entry.is_quiet());
+    while let Some(entry) = others.next() {
+        if others.clone().any(|other| other.score == entry.score) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Hands out the best remaining move: a selection sort that stops as soon as
 /// a cutoff makes the rest of the order irrelevant. Ties keep generation
 /// order, so the order is deterministic.
@@ -372,6 +410,23 @@ mod tests {
         let board = Board::from_fen("4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1", false).unwrap();
         assert!(is_capture(&board, "e5d6".parse().unwrap()));
         assert!(!is_capture(&board, "e1h1".parse().unwrap()));
+    }
+
+    #[test]
+    fn dropping_quiets_keeps_picked_moves_and_the_others_order() {
+        // Qxd5 loses the queen; every other move is quiet.
+        let board = Board::from_fen("4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1", false).unwrap();
+        let mut list = Vec::new();
+        generate(&board, false, &mut list);
+        score_main(&board, &mut list, &OrderingHints::default(), &History::new());
+        let total = list.len();
+        let first = pick_next(&mut list, 0).unwrap();
+        assert!(first.is_quiet());
+        assert_eq!(drop_quiets(&mut list, 1), total - 2);
+        assert_eq!(list[0].mv, first.mv, "a picked move stays");
+        assert_eq!(list.len(), 2);
+        assert_eq!(pick_next(&mut list, 1).map(|entry| entry.mv.to_string()), Some("d2d5".to_string()));
+        assert_eq!(pick_next(&mut list, 2).map(|entry| entry.mv), None);
     }
 
     #[test]

@@ -258,6 +258,9 @@ pub(crate) struct PlyState {
     /// The most valuable enemy piece the side to move can take, once asked.
     pub best_victim: Option<i32>,
     pub killers: [Option<Move>; 2],
+    /// A move-pruning hook asks the node to drop its quiet moves not yet
+    /// picked (`lmp-skip-quiets`); the move loop does so and clears it.
+    pub skip_quiets: bool,
 }
 
 impl Default for PlyState {
@@ -272,6 +275,7 @@ impl Default for PlyState {
             safe_capture: None,
             best_victim: None,
             killers: [None; 2],
+            skip_quiets: false,
         }
     }
 }
@@ -603,12 +607,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // Step 11a. Move pruning, each technique in registry order
             // (futility, move count, history, ...). Never at the root, never
             // before one move has been searched, and never when every move
-            // so far is a forced mate against us.
+            // so far is a forced mate against us. A technique that prunes may
+            // also have the node drop its quiet moves not yet picked; they
+            // count as pruned moves in the move numbers that follow.
             if !NT::ROOT
                 && searched_moves > 0
                 && best_score > -MATE_BOUND
                 && self.prunes_move::<NT>(board, &node, &candidate)
             {
+                if self.stack[ply].skip_quiets {
+                    self.stack[ply].skip_quiets = false;
+                    legal_moves += self.skip_quiets(board, &node, &mut moves, picked, excluded_move);
+                }
                 continue;
             }
 

@@ -44,7 +44,7 @@ technique_set!(
         "futility-victim"
     ]
 );
-technique_set!(MoveCountFamily, ["lmp-history", "lmp-countermove", "lmp-depth-10"]);
+technique_set!(MoveCountFamily, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets"]);
 technique_set!(RazorChain, ["razor-r3"]);
 technique_set!(LaterIdeas, ["probcut", "history-pruning", "lmr-history", "qsearch-tt-first", "singular-ext"]);
 

@@ -68,6 +68,6 @@ guarded_families! {
     razor_crafty_guards, RazorCrafty, ["razor-crafty"];
     futility_guards, Futility, ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim"];
     null_guards, Null, ["rfp-simple", "rfp-progressive", "nmp-verify-10", "see-prune-aggressive", "delta-enhanced"];
-    move_count_guards, MoveCount, ["lmp-history", "lmp-countermove", "lmp-depth-10", "history-pruning"];
+    move_count_guards, MoveCount, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets", "history-pruning"];
     later_guards, Later, ["probcut", "lmr-history", "qsearch-tt-first", "singular-ext"];
 }

@@ -15,7 +15,7 @@
 use std::path::Path;
 
 use prunelab::matrix::{load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
-use prunelab::variants::{self, Variant};
+use prunelab::variants::{self, Claim, Direction, Variant};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
@@ -113,14 +113,35 @@ fn search_nodes(name: &str, fen: &str, depth: i32) -> u64 {
     search(&mut searcher, &prunelab::position::Position::from_fen(fen).unwrap(), &limits).nodes
 }
 
+/// The node column of a matrix table, by position.
+fn node_counts(table: &str) -> Vec<(String, String)> {
+    table
+        .lines()
+        .filter_map(|line| {
+            let mut cells = line.split('|').map(str::trim);
+            Some((cells.next()?.to_string(), cells.next()?.to_string()))
+        })
+        .collect()
+}
+
 /// Every variant that adds features searches differently from its parent:
 /// on the node-count suite at depth 10, or, where that does not show it,
-/// at the `[witness]` its file names. Each witness is checked too.
+/// at the `[witness]` its file names. Each witness is checked too. A variant
+/// that claims the same tree (`nodes = "same"`, a change of speed only)
+/// must instead search exactly its parent's nodes on every position.
 fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String, String)]) {
-    let total = |name: &str| total_nodes(&tables.iter().find(|(variant, _)| variant == name).unwrap().1);
+    let table_of = |name: &str| &tables.iter().find(|(variant, _)| variant == name).unwrap().1;
+    let total = |name: &str| total_nodes(table_of(name));
     for variant in variants {
         let (Some(parent), false) = (&variant.file.extends, variant.file.features.is_empty()) else { continue };
-        if let Some(witness) = &variant.file.witness {
+        if variant.file.claims.contains(&Claim::NodeDirection(Direction::Same)) {
+            assert_eq!(
+                node_counts(table_of(variant.name())),
+                node_counts(table_of(parent)),
+                "{} claims the same tree as {parent}, but its node counts differ",
+                variant.name()
+            );
+        } else if let Some(witness) = &variant.file.witness {
             let (with, without) = (
                 search_nodes(variant.name(), &witness.fen, witness.depth),
                 search_nodes(parent, &witness.fen, witness.depth),

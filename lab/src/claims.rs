@@ -87,6 +87,7 @@ fn claimed_range(claim: &Claim) -> (f64, f64) {
         Claim::NodeDirection(Direction::Fewer) => (f64::NEG_INFINITY, 0.0),
         Claim::NodeDirection(Direction::More) => (0.0, f64::INFINITY),
         Claim::NodeDirection(Direction::Similar) => (-SIMILAR_NODES_PCT, SIMILAR_NODES_PCT),
+        Claim::NodeDirection(Direction::Same) => (0.0, 0.0),
         _ => unreachable!("only node claims have a range of node changes"),
     }
 }
@@ -96,6 +97,10 @@ fn claimed_range(claim: &Claim) -> (f64, f64) {
 fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement {
     let measured = format!("{change} on {on}");
     let estimate_holds = match claim {
+        // The same tree: no position moved, so neither does the interval.
+        Claim::NodeDirection(Direction::Same) => {
+            change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0))
+        }
         Claim::NodeDirection(direction) => direction.holds_for(change.percent),
         _ => {
             let (low, high) = claimed_range(claim);
@@ -108,7 +113,9 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
     let (low, high) = claimed_range(claim);
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
     // not reach them.
+    // A tree that changed anywhere is not the same tree, whatever the mean.
     let reaches = |(interval_low, interval_high): (f64, f64)| match claim {
+        Claim::NodeDirection(Direction::Same) => false,
         Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
         Claim::NodeDirection(Direction::More) => interval_high > 0.0,
         _ => interval_high >= low && interval_low <= high,
@@ -277,6 +284,10 @@ mod tests {
         assert_eq!(judged(similar(), 1.9, Some((-1.0, 4.0))), "holds");
         assert_eq!(judged(similar(), 2.5, Some((1.5, 4.0))), "undecided");
         assert_eq!(judged(similar(), 2.5, Some((2.1, 4.0))), "does not hold");
+        let same = || Claim::NodeDirection(Direction::Same);
+        assert_eq!(judged(same(), 0.0, Some((0.0, 0.0))), "holds");
+        assert_eq!(judged(same(), 0.0, Some((-0.2, 0.3))), "does not hold");
+        assert_eq!(judged(same(), 0.1, Some((-0.1, 0.3))), "does not hold");
     }
 
     #[test]

@@ -38,14 +38,28 @@
 //!   written. Plan 003 names the limits from depth 3 (its engine did not
 //!   prune at depths 1-2); plan 002 gives limits from depth 1, so every
 //!   depth has one.
+//! - `lmp-skip-quiets` (implies `lmp`; not a plan phase: Stockfish's
+//!   `skipQuiets` once `moveCountPruning` holds, Ethereal's `skipQuiets`
+//!   after its late move pruning): once move-count pruning skips a move,
+//!   the node drops every quiet move it has not picked yet, unpicked and
+//!   untested, and tries only the bad captures and under-promotions left.
+//!   The dropped moves count in the move numbers of the moves after them,
+//!   as pruned moves do. With plain `lmp` every dropped move would have been
+//!   pruned too (the move number only grows), so the tree is the same and
+//!   only the work is saved; what changes is that the exemptions of the
+//!   other phases (`lmp-history`'s bonus, `lmp-keep-checks`) no longer
+//!   reach the moves after the first pruned one, and that bad captures of
+//!   equal score may come in another order.
 //!
 //! Telemetry: `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`
 //! (plan 003's buckets), where an attempt is a move that met every
 //! condition but the move number. `lmp-depth-10` adds `d9=.. d10=..`; with
 //! `lmp-history`, `hist_kept=` counts moves searched only thanks to the
 //! bonus; with `lmp-countermove`, `cm_kept=` countermoves that would have
-//! been pruned.
+//! been pruned; with `lmp-skip-quiets`, `skipped=` quiet moves dropped
+//! unpicked.
 
+use crate::movepick::{self, ScoredMove};
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
@@ -62,6 +76,8 @@ technique! {
         history_bonus: "lmp-history" ["lmp"] "plan 002, 3.2" => "+5 to the limit for moves with good history";
         keep_countermove: "lmp-countermove" ["lmp"] "plan 002, 3.3" => "never prune the countermove";
         depth_10: "lmp-depth-10" ["lmp"] "plan 003, 2.1" => "late move pruning to depth 10 (limits 48, 54)";
+        skip_quiets: "lmp-skip-quiets" ["lmp"] "Stockfish (skipQuiets), Ethereal"
+            => "once late move pruning skips a move, the node's remaining quiet moves are dropped unpicked";
     }
 }
 
@@ -80,6 +96,8 @@ counters! {
         /// `lmp-depth-10`: cutoffs at depths 9 and 10.
         pub depth_9: u64,
         pub depth_10: u64,
+        /// `lmp-skip-quiets`: quiet moves dropped unpicked.
+        pub skipped: u64,
     }
 }
 
@@ -184,6 +202,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.stats.techniques.move_count.countermove_kept += 1;
             return false;
         }
+        if config.skip_quiets {
+            self.stack[node.ply].skip_quiets = true;
+        }
         let counters = &mut self.stats.techniques.move_count;
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
@@ -203,6 +224,38 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
         }
         true
+    }
+
+    /// `lmp-skip-quiets`, after a move was pruned: drops the quiet moves of
+    /// `moves` not picked yet (those after the first `picked`) and returns
+    /// how many of them count as legal moves of the node (all but a
+    /// singular search's excluded move).
+    pub(crate) fn skip_quiets(
+        &mut self,
+        board: &cozy_chess::Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+        picked: usize,
+        excluded_move: Option<cozy_chess::Move>,
+    ) -> usize {
+        let dropped_excluded = excluded_move
+            .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && entry.is_quiet()));
+        if let Some(line_move) = self.traced_move(node.ply) {
+            if self.traces_move(node.ply, line_move)
+                && moves[picked..].iter().any(|entry| entry.mv == line_move && entry.is_quiet())
+            {
+                let detail = format!(
+                    "{} dropped unpicked: move {} was pruned at depth {}",
+                    crate::position::move_to_uci(board, line_move),
+                    picked,
+                    node.depth
+                );
+                self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", "lmp-skip-quiets", detail);
+            }
+        }
+        let counted = movepick::drop_quiets(moves, picked) - usize::from(dropped_excluded);
+        self.stats.techniques.move_count.skipped += counted as u64;
+        counted
     }
 }
 
@@ -239,6 +292,9 @@ impl Technique for MoveCountPruning {
         }
         if self.keep_countermove {
             line.push_str(&format!(" cm_kept={}", counters.countermove_kept));
+        }
+        if self.skip_quiets {
+            line.push_str(&format!(" skipped={}", counters.skipped));
         }
         vec![line]
     }
@@ -322,15 +378,47 @@ mod tests {
 
     #[test]
     fn phases_imply_lmp() {
-        for feature in ["lmp-history", "lmp-countermove", "lmp-depth-10"] {
+        for feature in ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets"] {
             assert!(set(&[feature]).is_on(), "{feature}");
         }
         assert!(set(&["lmp-history"]).history_bonus);
         assert!(set(&["lmp-countermove"]).keep_countermove);
+        assert!(set(&["lmp-skip-quiets"]).skip_quiets);
         assert!(!MoveCountPruning::BASELINE.is_on());
         assert_eq!(MoveCountPruning::BASELINE.limit(3, true), None);
     }
 
+
+    crate::technique_set!(Lmp, ["lmp"]);
+    crate::technique_set!(LmpSkippingQuiets, ["lmp-skip-quiets"]);
+
+    /// With plain `lmp`, a dropped quiet move is one every later test would
+    /// have pruned, so skipping them saves the work and searches the same
+    /// tree: on every position of the node suite, the same nodes, best move
+    /// and score, with fewer move-count tests and every dropped move one the
+    /// plain search pruned.
+    #[test]
+    fn skipping_quiets_after_plain_lmp_searches_the_same_tree() {
+        use crate::matrix::{load_suite, search_as, SearchFn};
+        use crate::search::{SearchLimits, SearchResult, Searcher};
+
+        let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(crate::matrix::SUITE_PATH);
+        let positions = load_suite(&suite).expect("the node-count suite loads");
+        let run = |search: SearchFn, pos| {
+            let mut searcher = Searcher::new(16);
+            searcher.new_game();
+            search(&mut searcher, pos, &SearchLimits { depth: Some(8), ..Default::default() })
+        };
+        for (id, pos) in &positions {
+            let plain = run(search_as::<Lmp>, pos);
+            let skipping = run(search_as::<LmpSkippingQuiets>, pos);
+            let outcome = |result: &SearchResult| (result.nodes, result.best_move, result.score);
+            assert_eq!(outcome(&skipping), outcome(&plain), "{id}");
+            let (counters, plain_counters) = (&skipping.stats.techniques.move_count, &plain.stats.techniques.move_count);
+            assert!(counters.skipped > 0 && counters.attempts < plain_counters.attempts, "{id}");
+            assert_eq!(counters.cutoffs + counters.skipped, plain_counters.cutoffs, "{id}");
+        }
+    }
 
     #[test]
     fn report_only_when_on() {
@@ -340,5 +428,7 @@ mod tests {
         assert_eq!(set(&["lmp"]).report(&counters), ["mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0]"]);
         let all = set(&["lmp-history", "lmp-countermove", "lmp-depth-10"]).report(&counters);
         assert!(all[0].contains(" d9=0 d10=0 hist_kept=0 cm_kept=0"), "{all:?}");
+        let skipping = MoveCountCounters { skipped: 7, ..counters };
+        assert!(set(&["lmp-skip-quiets"]).report(&skipping)[0].ends_with(" skipped=7"));
     }
 }

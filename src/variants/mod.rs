@@ -28,8 +28,10 @@
 //! Claims (`[expect]`):
 //! - `nodes_pct = [low, high]`: the node change at depth 10 against the
 //!   parent, in percent (the range the plan gives);
-//! - `nodes = "fewer" | "more" | "similar"`: the direction, where the plan
-//!   gives only a direction ("similar": within ±2%);
+//! - `nodes = "fewer" | "more" | "similar" | "same"`: the direction, where
+//!   the plan gives only a direction ("similar": within ±2%; "same": the
+//!   same tree, every position's node count the parent's, for a feature
+//!   that changes only the work done per node);
 //! - `"<line>.<key>%" = [low, high]`: a telemetry rate in percent, named
 //!   after the engine's `info string <line>: ... <key>%=` (`razor.cut%`);
 //! - `"<suite>.solved" = "not-below-parent"`: the tactical suite (`wac`,
@@ -86,6 +88,8 @@ pub enum Direction {
     Fewer,
     More,
     Similar,
+    /// No change at all: the same tree, only faster or slower.
+    Same,
 }
 
 /// "Similar" node counts differ by at most this much, in percent.
@@ -98,6 +102,7 @@ impl Direction {
             Direction::Fewer => change_pct < 0.0,
             Direction::More => change_pct > 0.0,
             Direction::Similar => change_pct.abs() <= SIMILAR_NODES_PCT,
+            Direction::Same => change_pct == 0.0,
         }
     }
 
@@ -106,6 +111,7 @@ impl Direction {
             Direction::Fewer => "fewer",
             Direction::More => "more",
             Direction::Similar => "similar",
+            Direction::Same => "same",
         }
     }
 }
@@ -189,7 +195,8 @@ fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
             Value::String(text) if text == "fewer" => Direction::Fewer,
             Value::String(text) if text == "more" => Direction::More,
             Value::String(text) if text == "similar" => Direction::Similar,
-            _ => bail!("{what} must be \"fewer\", \"more\" or \"similar\""),
+            Value::String(text) if text == "same" => Direction::Same,
+            _ => bail!("{what} must be \"fewer\", \"more\", \"similar\" or \"same\""),
         };
         return Ok(Claim::NodeDirection(direction));
     }
@@ -511,6 +518,9 @@ mod tests {
         assert_eq!(direction.unwrap().claims, [Claim::NodeDirection(Direction::More)]);
         assert!(Direction::Similar.holds_for(-1.9) && !Direction::Similar.holds_for(2.1));
         assert!(Direction::Fewer.holds_for(-0.1) && !Direction::Fewer.holds_for(0.0));
+        assert!(
+            Direction::Same.holds_for(0.0) && !Direction::Same.holds_for(0.01) && !Direction::Same.holds_for(-0.01)
+        );
     }
 
     #[test]
