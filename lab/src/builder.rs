@@ -127,13 +127,28 @@ pub fn ensure_built_features(lab: &Lab, label: &str, features: &[&str]) -> Resul
     Ok(destination)
 }
 
+const RELEASE: &str = "release";
+
+/// The cargo profile variants are built with: `release`, unless
+/// `PRUNELAB_BUILD_PROFILE` names another.
+fn build_profile() -> String {
+    std::env::var("PRUNELAB_BUILD_PROFILE").ok().filter(|profile| !profile.is_empty()).unwrap_or_else(|| RELEASE.into())
+}
+
 /// `cargo build --release` with `features` in the lab's target folder;
 /// returns where cargo put the binary. `what` names the build in errors.
 fn cargo_build(lab: &Lab, what: &str, features: &[&str]) -> Result<PathBuf> {
     let features = features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let profile = build_profile();
+    if profile != RELEASE {
+        eprintln!(
+            "lab: `{what}` is built with cargo profile `{profile}` (PRUNELAB_BUILD_PROFILE): its times measure nothing"
+        );
+    }
     let output = Command::new(&cargo)
-        .args(["build", "--release", "-p", "prunelab", "--bin", "prunelab", "--message-format=json-render-diagnostics"])
+        .args(["build", "--profile", &profile, "-p", "prunelab", "--bin", "prunelab"])
+        .arg("--message-format=json-render-diagnostics")
         .arg("--features")
         .arg(&features)
         .current_dir(&lab.root)

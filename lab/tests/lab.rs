@@ -106,6 +106,7 @@ fn tactics_counts_best_and_avoid_moves_and_skips_broken_lines() {
         .arg(&results)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("CARGO_TARGET_DIR", target_dir())
+        .env("PRUNELAB_BUILD_PROFILE", "labtest")
         .output()
         .unwrap();
     let text = stdout(&output);
