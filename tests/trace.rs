@@ -35,7 +35,7 @@ fn line_of(result: &SearchResult) -> Vec<prunelab::cozy_chess::Move> {
 fn a_traced_search_visits_exactly_the_untraced_nodes() {
     let positions = load_suite(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH)).unwrap();
     let mut events = 0;
-    for variant in ["razor-r3", "full"] {
+    for variant in ["razor-r3", "full", "lmp-skip-quiets"] {
         for (id, pos) in &positions {
             let plain = search(variant, pos, None);
             assert!(plain.trace.is_empty(), "{variant} {id}: events without a line");

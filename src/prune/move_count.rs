@@ -240,10 +240,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
     ) -> usize {
         let dropped_excluded = excluded_move
             .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && entry.is_quiet()));
-        if let Some(line_move) = self.traced_move(node.ply) {
-            if self.traces_move(node.ply, line_move)
-                && moves[picked..].iter().any(|entry| entry.mv == line_move && entry.is_quiet())
-            {
+        if let Some(line_move) = self.traces(node.ply).then(|| self.traced_move(node.ply)).flatten() {
+            if moves[picked..].iter().any(|entry| entry.mv == line_move && entry.is_quiet()) {
                 let detail = format!(
                     "{} dropped unpicked: move {} was pruned at depth {}",
                     crate::position::move_to_uci(board, line_move),
