@@ -19,6 +19,10 @@ use prunelab::variants::{self, Claim, Direction, Variant};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
+// The telemetry lines of two variants' searches, which need these sets too.
+#[path = "matrix/telemetry.rs"]
+mod telemetry;
+
 #[test]
 fn every_variant_has_a_search_and_a_snapshot() {
     let variants = variants::load().expect("variants load");

@@ -2,13 +2,14 @@
 //! the plans' keys first and in the plans' order (plan 000's `razor:`, plan
 //! 003's `fut_b`, `mcp_b`, `asp:`, `null:`, `prune:`, `illegal:`), each value
 //! of the shape the plans print. The searches are the variants' own, from
-//! the same generated technique sets as the variant matrix.
+//! the same generated technique sets as the variant matrix (a module of its
+//! test binary, so the sets are compiled once).
 
 use prunelab::position::Position;
 use prunelab::search::{SearchLimits, Searcher};
 use prunelab::stats::SearchStats;
 
-include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
+use super::VARIANT_SEARCHES;
 
 /// What a value looks like.
 #[derive(Clone, Copy, Debug)]
