@@ -174,13 +174,12 @@ fn mvv_lva(entry: &ScoredMove) -> i32 {
 pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) {
     list.clear();
     let theirs = board.colors(!board.side_to_move());
-    let tactical_targets = capture_targets(board);
-    let promotion_rank = Rank::Eighth.relative_to(board.side_to_move()).bitboard();
+    // Only a pawn captures on the en-passant square; only a pawn promotes.
+    let pawn_targets = capture_targets(board) | Rank::Eighth.relative_to(board.side_to_move()).bitboard();
     board.generate_moves(|mut piece_moves| {
         let piece = piece_moves.piece;
         if tactical_only {
-            let targets: BitBoard =
-                if piece == Piece::Pawn { tactical_targets | promotion_rank } else { tactical_targets };
+            let targets: BitBoard = if piece == Piece::Pawn { pawn_targets } else { theirs };
             piece_moves.to &= targets;
         }
         for mv in piece_moves {
@@ -403,6 +402,18 @@ mod tests {
         let mut moves: Vec<String> = list.iter().map(|m| m.mv.to_string()).collect();
         moves.sort();
         assert_eq!(moves, ["a7a8q", "a7b8q", "e4d5"]);
+    }
+
+    #[test]
+    fn tactical_generation_sends_no_piece_to_the_en_passant_square() {
+        // After ...d7d5 the knight on b5 and the bishop on b4 reach d6 too, quietly.
+        let board = Board::from_fen("4k3/8/8/1N1pP3/1B6/8/8/4K3 w - d6 0 2", false).unwrap();
+        let mut list = Vec::new();
+        generate(&board, true, &mut list);
+        let mut moves: Vec<String> = list.iter().map(|m| m.mv.to_string()).collect();
+        moves.sort();
+        assert_eq!(moves, ["e5d6"]);
+        assert!(list.iter().all(|entry| entry.captured == Some(Piece::Pawn)));
     }
 
     #[test]
