@@ -318,7 +318,8 @@ fn has_equal_scores(list: &[ScoredMove]) -> bool {
 /// order, so the order is deterministic.
 #[inline]
 pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
-    // Nothing here defers a score, so nothing is left to settle.
+    // A deferred move is picked by its score as it stands: lists here
+    // defer nothing, or (`drop_quiets`) only compare what is left.
     pick_next_settling(list, next, |_| {})
 }
 

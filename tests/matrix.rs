@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use prunelab::matrix::{load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
+use prunelab::matrix::{diff_tables, load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::variants::{self, Claim, Direction, Variant};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
@@ -103,12 +103,6 @@ fn matrix_snapshots() {
     every_variant_acts_against_its_parent(&variants, &tables);
 }
 
-/// The total of a matrix table: its last line, `total | <nodes>`.
-fn total_nodes(table: &str) -> u64 {
-    let last = table.lines().last().expect("a table");
-    last.rsplit('|').next().unwrap().trim().parse().expect("the total line")
-}
-
 fn search_nodes(name: &str, fen: &str, depth: i32) -> u64 {
     let search = VARIANT_SEARCHES.iter().find(|(variant, _)| *variant == name).expect("a search").1;
     let mut searcher = prunelab::search::Searcher::new(HASH_MB);
@@ -117,31 +111,20 @@ fn search_nodes(name: &str, fen: &str, depth: i32) -> u64 {
     search(&mut searcher, &prunelab::position::Position::from_fen(fen).unwrap(), &limits).nodes
 }
 
-/// The node column of a matrix table, by position.
-fn node_counts(table: &str) -> Vec<(String, String)> {
-    table
-        .lines()
-        .filter_map(|line| {
-            let mut cells = line.split('|').map(str::trim);
-            Some((cells.next()?.to_string(), cells.next()?.to_string()))
-        })
-        .collect()
-}
-
 /// Every variant that adds features searches differently from its parent:
 /// on the node-count suite at depth 10, or, where that does not show it,
 /// at the `[witness]` its file names. Each witness is checked too. A variant
 /// that claims the same tree (`nodes = "same"`, a change of speed only)
 /// must instead search exactly its parent's nodes on every position.
 fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String, String)]) {
-    let table_of = |name: &str| &tables.iter().find(|(variant, _)| variant == name).unwrap().1;
-    let total = |name: &str| total_nodes(table_of(name));
+    let table_of = |name: &str| tables.iter().find(|(variant, _)| variant == name).map(|(_, table)| table.as_str());
     for variant in variants {
         let (Some(parent), false) = (&variant.file.extends, variant.file.features.is_empty()) else { continue };
+        let diff = diff_tables(variant.name(), table_of(parent), table_of(variant.name()));
         if variant.file.claims.contains(&Claim::NodeDirection(Direction::Same)) {
             assert_eq!(
-                node_counts(table_of(variant.name())),
-                node_counts(table_of(parent)),
+                diff.positions_moved,
+                0,
                 "{} claims the same tree as {parent}, but its node counts differ",
                 variant.name()
             );
@@ -160,8 +143,8 @@ fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String
             );
         } else {
             assert_ne!(
-                total(variant.name()),
-                total(parent),
+                diff.total_before,
+                diff.total_after,
                 "{} searches exactly as {parent} on the node-count suite: give its file a [witness] where the plan says it acts",
                 variant.name()
             );

@@ -112,8 +112,8 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
     }
     let (low, high) = claimed_range(claim);
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
-    // not reach them.
-    // A tree that changed anywhere is not the same tree, whatever the mean.
+    // not reach them. A tree that changed anywhere is not the same tree,
+    // whatever the mean.
     let reaches = |(interval_low, interval_high): (f64, f64)| match claim {
         Claim::NodeDirection(Direction::Same) => false,
         Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
