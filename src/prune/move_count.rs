@@ -44,7 +44,9 @@
 //!   the node drops every quiet move it has not picked yet, unpicked and
 //!   untested, and tries only the bad captures and under-promotions left.
 //!   The dropped moves count in the move numbers of the moves after them,
-//!   as pruned moves do. With plain `lmp` every dropped move would have been
+//!   as pruned moves do; there it departs from Stockfish, whose picker
+//!   never yields them to `moveCount`, so the bad captures after them keep
+//!   the reductions they had without the feature. With plain `lmp` every dropped move would have been
 //!   pruned too (the move number only grows), so the tree is the same and
 //!   only the work is saved; what changes is that the exemptions of the
 //!   other phases (`lmp-history`'s bonus, `lmp-keep-checks`) no longer
