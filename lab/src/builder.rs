@@ -166,14 +166,34 @@ fn cargo_build(lab: &Lab, what: &str, features: &[&str]) -> Result<PathBuf> {
         .ok_or_else(|| anyhow!("cargo built `{what}` but named no prunelab executable"))
 }
 
+/// Takes the lab's build lock, held until the returned file is dropped:
+/// one lab process at a time builds and copies in the shared target folder.
+fn take_build_lock(lab: &Lab) -> Result<std::fs::File> {
+    let folder = cargo_dir(lab);
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let path = folder.join("lab-build.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    file.lock().with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(file)
+}
+
 /// Builds `features` and copies the binary to `destination` once `check`
 /// accepts it.
 ///
-/// Every build ends in the same file, cargo's `release/prunelab`, so a lab
-/// (or a test) building something else at the same time can replace it
-/// between this build and its copy. The check catches that, and the build
-/// is repeated (instantly) and copied again; the copy is checked before it
-/// takes its place, so `destination` never holds another build's binary.
+/// Every build ends in the same file, cargo's `<profile>/prunelab`, which
+/// cargo deletes and links anew on each build of another feature set. Cargo
+/// locks its folder only while it builds, so labs (or tests) building at
+/// the same time take the lab's own lock around build and copy together.
+/// A cargo run outside the lab (`ci/honesty.sh` shares the folder) can
+/// still replace or remove the file before the copy: the copy or the check
+/// then fails, and the build is repeated (instantly) and copied again. The
+/// copy is checked before it takes its place, so `destination` never holds
+/// another build's binary.
 fn build_into(
     lab: &Lab,
     what: &str,
@@ -187,11 +207,14 @@ fn build_into(
     // temporary name is the process's own, so two labs building the same
     // variant at once do not rename each other's copy away.
     let temporary = destination.with_extension(format!("tmp-{}", std::process::id()));
+    let _build_lock = take_build_lock(lab)?;
     let mut attempt = 1;
     loop {
         let built = cargo_build(lab, what, features)?;
-        std::fs::copy(&built, &temporary).with_context(|| format!("cannot copy {}", built.display()))?;
-        match check(&temporary) {
+        let outcome = std::fs::copy(&built, &temporary)
+            .with_context(|| format!("cannot copy {}", built.display()))
+            .and_then(|_| check(&temporary));
+        match outcome {
             Ok(()) => break,
             Err(error) if attempt == BUILD_ATTEMPTS => {
                 let _ = std::fs::remove_file(&temporary);
