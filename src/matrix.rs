@@ -218,6 +218,23 @@ pub fn diff_summary(diffs: &[TableDiff]) -> String {
     out
 }
 
+/// Searches every position of the node-count suite to `depth` with sets
+/// `A` and `B`, each from a new game, for tests that compare two sets'
+/// trees: (position id, `A`'s result, `B`'s result).
+#[cfg(test)]
+pub(crate) fn suite_with_both<A: TechniqueSet, B: TechniqueSet>(
+    depth: i32,
+) -> Vec<(String, SearchResult, SearchResult)> {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH);
+    let positions = load_suite(&suite).expect("the node-count suite loads");
+    let run = |search: SearchFn, pos: &Position| {
+        let mut searcher = Searcher::new(16);
+        searcher.new_game();
+        search(&mut searcher, pos, &SearchLimits { depth: Some(depth), ..Default::default() })
+    };
+    positions.into_iter().map(|(id, pos)| (id, run(search_as::<A>, &pos), run(search_as::<B>, &pos))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

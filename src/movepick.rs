@@ -36,12 +36,20 @@ pub struct ScoredMove {
     /// A technique's part of the score is still to come: it is settled when
     /// the move would be picked (see `pick_next_settling`).
     deferred: bool,
+    /// Dropped by a node that skips its remaining quiet moves, but kept in
+    /// its place (see `mark_dropped_quiets`): the search passes over it.
+    dropped: bool,
 }
 
 impl ScoredMove {
     /// Neither a capture nor a promotion.
     pub fn is_quiet(&self) -> bool {
         self.captured.is_none() && self.mv.promotion.is_none()
+    }
+
+    /// Whether a node skipping its quiet moves dropped this one.
+    pub fn is_dropped(&self) -> bool {
+        self.dropped
     }
 
     /// The move's ordering score (higher is tried first).
@@ -193,7 +201,15 @@ pub fn generate(board: &Board, tactical_only: bool, list: &mut Vec<ScoredMove>) 
             } else {
                 None
             };
-            list.push(ScoredMove { mv, kind: MoveKind::Quiet, piece, captured, score: 0, deferred: false });
+            list.push(ScoredMove {
+                mv,
+                kind: MoveKind::Quiet,
+                piece,
+                captured,
+                score: 0,
+                deferred: false,
+                dropped: false,
+            });
         }
         false
     });
@@ -281,7 +297,8 @@ pub fn move_to_front_keeping_scores(list: &mut [ScoredMove]) {
 /// under-promotions, in the order picking every quiet move first would have
 /// left them. That order matters only among equal scores (picking swaps
 /// moves around), so only then are the quiet moves picked first, by their
-/// scores as they stand, before they are removed.
+/// scores as they stand, before they are removed. (With quiet moves that
+/// stay, see `mark_dropped_quiets`.)
 pub fn drop_quiets(list: &mut Vec<ScoredMove>, from: usize) -> usize {
     let before = list.len();
     if has_equal_scores(&list[from..]) {
@@ -311,6 +328,34 @@ fn has_equal_scores(list: &[ScoredMove]) -> bool {
         }
     }
     false
+}
+
+/// Drops the quiet moves of `list[from..]` that `keep` does not keep, for a
+/// node that skips its remaining quiet moves but keeps some (checks): a
+/// kept quiet move comes among the dropped ones, and its move number and
+/// the quiet moves its cutoff would punish depend on where. So the moves
+/// are picked (and settled) in the search's order until the last dropped
+/// one, and the dropped ones marked where they are: the search hands out
+/// `list[from..end]` in place, passing over the marked moves, and picks as
+/// usual from `end`. Returns how many it marked and `end`.
+pub fn mark_dropped_quiets(
+    list: &mut [ScoredMove],
+    from: usize,
+    keep: impl Fn(&ScoredMove) -> bool,
+    mut settle: impl FnMut(&mut ScoredMove),
+) -> (usize, usize) {
+    let dropped = |entry: &ScoredMove| entry.is_quiet() && !keep(entry);
+    let mut left = list[from..].iter().filter(|entry| dropped(entry)).count();
+    let (marked, mut end) = (left, from);
+    while left > 0 {
+        let entry = pick_next_settling(list, end, &mut settle).expect("a move to drop is left");
+        if dropped(&entry) {
+            list[end].dropped = true;
+            left -= 1;
+        }
+        end += 1;
+    }
+    (marked, end)
 }
 
 /// Hands out the best remaining move: a selection sort that stops as soon as
@@ -439,6 +484,41 @@ mod tests {
         assert_eq!(list.len(), 2);
         assert_eq!(pick_next(&mut list, 1).map(|entry| entry.mv.to_string()), Some("d2d5".to_string()));
         assert_eq!(pick_next(&mut list, 2).map(|entry| entry.mv), None);
+    }
+
+    #[test]
+    fn marking_dropped_quiets_keeps_the_picking_order_of_every_move() {
+        // Every quiet move scores 0, so picking swaps decide their order.
+        // Nf6+, Nh6+ and Qd8+ are quiet checks.
+        let board = Board::from_fen("6k1/5ppp/8/8/6N1/8/3Q1PPP/3R2K1 w - - 0 1", false).unwrap();
+        let checks = crate::position::CheckInfo::new(&board);
+        let gives_check = |entry: &ScoredMove| checks.gives_check(&board, entry.mv, entry.piece);
+        let mut list = Vec::new();
+        generate(&board, false, &mut list);
+        score_main(&board, &mut list, &OrderingHints::default(), &History::new());
+        let mut reference = list.clone();
+        let order: Vec<Move> = (0..reference.len()).map(|next| pick_next(&mut reference, next).unwrap().mv).collect();
+        let quiet_checks = list.iter().filter(|entry| entry.is_quiet() && gives_check(entry)).count();
+        assert_eq!(quiet_checks, 3);
+        for from in [1, 3, 6] {
+            let mut marked = list.clone();
+            for next in 0..from {
+                pick_next(&mut marked, next);
+            }
+            let (count, end) = mark_dropped_quiets(&mut marked, from, gives_check, |_| {});
+            let mut handed_out = Vec::new();
+            for next in 0..marked.len() {
+                let entry = if next < end { marked[next] } else { pick_next(&mut marked, next).unwrap() };
+                handed_out.push((entry.mv, entry.is_dropped()));
+            }
+            let moves: Vec<Move> = handed_out.iter().map(|&(mv, _)| mv).collect();
+            assert_eq!(moves, order, "from {from}: every move in the order picking hands out");
+            assert_eq!(handed_out.iter().filter(|&&(_, dropped)| dropped).count(), count);
+            for (next, entry) in marked.iter().enumerate() {
+                let droppable = entry.is_quiet() && !gives_check(entry);
+                assert_eq!(entry.is_dropped(), next >= from && droppable, "{}", entry.mv);
+            }
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::prune::capture_history::CaptureHistoryTable;
 use crate::prune::continuation_history::ContinuationHistoryTables;
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
-use crate::techniques::{Compiled, TechniqueSet};
+use crate::techniques::{Compiled, TechniqueCounters, TechniqueSet};
 use crate::trace::{TraceEvent, TraceKind, Tracer};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
@@ -259,8 +259,32 @@ pub(crate) struct PlyState {
     pub best_victim: Option<i32>,
     pub killers: [Option<Move>; 2],
     /// A move-pruning hook asks the node to drop its quiet moves not yet
-    /// picked (`lmp-skip-quiets`); the move loop does so and clears it.
-    pub skip_quiets: bool,
+    /// picked (`lmp-skip-quiets`, `futility-skip-quiets`); the move loop
+    /// does so and clears it.
+    pub skip_quiets: Option<QuietDrop>,
+}
+
+/// Where in its move loop a node drops its quiet moves.
+#[derive(Clone, Copy)]
+struct QuietDropSite<'a> {
+    check_info: &'a CheckInfo,
+    /// Moves picked so far, the pruned one included.
+    picked: usize,
+    excluded_move: Option<Move>,
+}
+
+/// Who asked a node to drop its quiet moves not yet picked: the feature a
+/// trace names, and the counter the dropped moves are added to. The hook
+/// that pruned the move asks, so with two such features on, each drop is
+/// credited to the one whose pruning caused it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QuietDrop {
+    /// The technique's file, as traces name it (`move_count`).
+    pub technique: &'static str,
+    pub feature: &'static str,
+    /// Moves that give check stay: the technique never prunes them.
+    pub keeps_checks: bool,
+    pub dropped: fn(&mut TechniqueCounters) -> &mut u64,
 }
 
 impl Default for PlyState {
@@ -275,7 +299,7 @@ impl Default for PlyState {
             safe_capture: None,
             best_victim: None,
             killers: [None; 2],
-            skip_quiets: false,
+            skip_quiets: None,
         }
     }
 }
@@ -580,13 +604,23 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut legal_moves = 0;
         let mut searched_moves = 0;
         let mut picked = 0;
-        while let Some(entry) = pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, entry)) {
+        // Moves before this index are in picking order already (a drop that
+        // kept some quiet moves sorted them).
+        let mut in_order_until = 0;
+        while let Some(entry) = if picked < in_order_until {
+            moves.get(picked).copied()
+        } else {
+            pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, entry))
+        } {
             let ScoredMove { mv, kind, .. } = entry;
             picked += 1;
             if Some(mv) == excluded_move {
                 continue;
             }
             legal_moves += 1;
+            if entry.is_dropped() {
+                continue;
+            }
 
             let quiet = entry.is_quiet();
             let mut candidate = Candidate {
@@ -615,9 +649,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 && best_score > -MATE_BOUND
                 && self.prunes_move::<NT>(board, &node, &candidate)
             {
-                if self.stack[ply].skip_quiets {
-                    self.stack[ply].skip_quiets = false;
-                    legal_moves += self.skip_quiets(board, &node, &mut moves, picked, excluded_move);
+                if let Some(request) = self.stack[ply].skip_quiets.take() {
+                    let drop = QuietDropSite { check_info: &check_info, picked, excluded_move };
+                    legal_moves +=
+                        self.drop_quiet_moves::<NT>(board, &node, &mut moves, &mut in_order_until, drop, request);
                 }
                 continue;
             }
@@ -743,6 +778,57 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// Whether the side to move has a capture that does not lose material,
     /// computed once per node (razoring and futility guards ask it).
+    /// After a pruned move whose hook asked for it (`request`): drops the
+    /// quiet moves of `moves` not picked yet (those after the first
+    /// `site.picked`), but for the checks of a request that keeps them, and
+    /// credits them to the technique that asked. Where no quiet move stays,
+    /// they are removed, and the number returned is how many count as legal
+    /// moves of the node (all but a singular search's excluded move), and
+    /// every later pick scans again. Otherwise they are marked in place and
+    /// counted as the loop passes them, and `in_order_until` is where the
+    /// moves stop being in picking order.
+    fn drop_quiet_moves<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+        in_order_until: &mut usize,
+        site: QuietDropSite,
+        request: QuietDrop,
+    ) -> usize {
+        let QuietDropSite { check_info, picked, excluded_move } = site;
+        let kept = |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(board, entry.mv, entry.piece);
+        // A move an earlier request marked is that request's.
+        let dropped = |entry: &ScoredMove| entry.is_quiet() && !entry.is_dropped() && !kept(entry);
+        let dropped_excluded = excluded_move
+            .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && dropped(entry)));
+        if let Some(line_move) = self.traces(node.ply).then(|| self.traced_move(node.ply)).flatten() {
+            if moves[picked..].iter().any(|entry| entry.mv == line_move && dropped(entry)) {
+                let detail = format!(
+                    "{} dropped unpicked: move {} was pruned at depth {}",
+                    crate::position::move_to_uci(board, line_move),
+                    picked,
+                    node.depth
+                );
+                self.trace(node.ply, node.depth, TraceKind::MoveSkipped, request.technique, request.feature, detail);
+            }
+        }
+        let quiet_move_stays = moves[picked..].iter().any(|entry| entry.is_quiet() && !dropped(entry));
+        let (credited, counted_now) = if quiet_move_stays {
+            let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
+            let (marked, end) =
+                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle_move::<NT>(board, entry));
+            *in_order_until = (*in_order_until).max(end);
+            (marked - usize::from(dropped_excluded), 0)
+        } else {
+            *in_order_until = 0;
+            let counted = movepick::drop_quiets(moves, picked) - usize::from(dropped_excluded);
+            (counted, counted)
+        };
+        *(request.dropped)(&mut self.stats.techniques) += credited as u64;
+        counted_now
+    }
+
     pub(crate) fn has_safe_capture(&mut self, board: &Board, ply: usize) -> bool {
         *self.stack[ply].safe_capture.get_or_insert_with(|| see::has_safe_capture(board))
     }

@@ -41,7 +41,8 @@ technique_set!(
         "delta-enhanced",
         "futility-effective-depth",
         "futility-tactical-guards",
-        "futility-victim"
+        "futility-victim",
+        "futility-skip-quiets"
     ]
 );
 technique_set!(MoveCountFamily, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets"]);

@@ -66,7 +66,7 @@ guarded_families! {
     razor_hyatt_guards, RazorHyatt, ["razor-hyatt"];
     razor_strelka_guards, RazorStrelka, ["razor-strelka"];
     razor_crafty_guards, RazorCrafty, ["razor-crafty"];
-    futility_guards, Futility, ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim"];
+    futility_guards, Futility, ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim", "futility-skip-quiets"];
     null_guards, Null, ["rfp-simple", "rfp-progressive", "nmp-verify-10", "see-prune-aggressive", "delta-enhanced"];
     move_count_guards, MoveCount, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets", "history-pruning"];
     later_guards, Later, ["probcut", "lmr-history", "qsearch-tt-first", "singular-ext"];

@@ -97,6 +97,25 @@
 //!   positional gain beyond winning that piece). It is independent of the
 //!   2.x chain and may be on alone.
 //!
+//! - `futility-skip-quiets` (implies 2.1; not a plan phase: Ethereal's
+//!   futility sets `skipQuiets`): once a move-level test prunes a move, the
+//!   node drops every quiet move it has not picked yet, untested, as
+//!   `lmp-skip-quiets` does after move-count pruning; the dropped moves
+//!   count in the move numbers that follow and go to this counter. With
+//!   the tactical guards (or `futility-keep-checks`) futility never prunes
+//!   a check, so quiet checks stay: they are handed out where picking would
+//!   have put them, with the move numbers they had, and the dropped moves
+//!   before them still get the history malus of a later cutoff. The node's
+//!   eval, window and safe-capture answer do not change along the list,
+//!   and where quiet moves come in falling history (as on `p003-3`) the
+//!   effective depth's reduction only grows, so a quiet move after a futile
+//!   one is futile too: the tree is the same, only the work is saved.
+//!   Where another term orders the quiet moves (`see-ordering`), a later
+//!   move with better history, so a smaller reduction and a larger margin,
+//!   is dropped where the test would have kept it. Ethereal differs in two
+//!   ways: its futility searches the move that fired and drops only the
+//!   ones after it, and it drops checks too (it has no check guard).
+//!
 //! Composition when several are on:
 //! - the 2.x test runs first; the progressive table replaces its margin and
 //!   limit, the effective depth replaces the depth it is judged at (and the
@@ -113,11 +132,12 @@
 //! `futility-effective-depth`, `guarded=G capture_limited=C` with the
 //! tactical guards, `victim_att=A victim_cut=B` with `futility-victim`; and
 //! `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[...] capture_kept=K` for
-//! the node level.
+//! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
+//! dropped unpicked.
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND, NO_EVAL};
+use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker, MATE_BOUND, NO_EVAL};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
@@ -144,6 +164,8 @@ technique! {
             => "no futility for checks, TT move, killers, countermove; depth <= 2 with a good capture";
         victim: "futility-victim" [] "plan 003, priority 2"
             => "extended futility at depths 4-7 using the best capturable victim";
+        skip_quiets: "futility-skip-quiets" ["futility-2.1"] "Ethereal (skipQuiets after futility)"
+            => "once move-level futility prunes a move, the node's remaining quiet moves are dropped unpicked";
     }
     exclusive "readings of plan 003's 1.1": ["futility-progressive", "futility-progressive-75"];
 }
@@ -165,6 +187,8 @@ counters! {
         pub guarded: u64,
         /// Tactical guards: moves kept because a safe capture limits the depth.
         pub capture_limited: u64,
+        /// `futility-skip-quiets`: quiet moves dropped unpicked.
+        pub skipped: u64,
         /// `futility-node`: nodes judged, pruned, and pruned by depth.
         pub node_attempts: u64,
         pub node_cutoffs: u64,
@@ -452,6 +476,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if rule == Rule::Victim {
             counters.victim_cutoffs += 1;
         }
+        if futility.skip_quiets {
+            self.stack[node.ply].skip_quiets = Some(QuietDrop {
+                technique: "futility",
+                feature: "futility-skip-quiets",
+                keeps_checks: futility.tactical_guards || futility.keep_checks,
+                dropped: |counters| &mut counters.futility.skipped,
+            });
+        }
         if self.traces_move(node.ply, candidate.mv) {
             let (feature, detail) = match rule {
                 Rule::Phase => (
@@ -521,6 +553,9 @@ impl Technique for Futility {
                     " victim_att={} victim_cut={}",
                     counters.victim_attempts, counters.victim_cutoffs
                 ));
+            }
+            if self.skip_quiets {
+                line.push_str(&format!(" skipped={}", counters.skipped));
             }
             lines.push(line);
         }
@@ -654,6 +689,7 @@ mod tests {
             victim_cutoffs: 1,
             guarded: 5,
             capture_limited: 6,
+            skipped: 7,
             node_attempts: 4,
             node_cutoffs: 1,
             node_by_depth: [1, 0, 0, 0],
@@ -669,6 +705,7 @@ mod tests {
             ["fut_node: att=4 cut=1 cut%=25.0% fut_node_b=[1,0,0,0]"]
         );
         assert_eq!(set(&["futility-2.1", "futility-node"]).report(&counters).len(), 2);
+        assert!(set(&["futility-skip-quiets"]).report(&counters)[0].ends_with(" skipped=7"));
     }
 
     #[test]
@@ -773,5 +810,61 @@ mod tests {
     #[test]
     fn mates_are_still_found_with_every_move_level_variant_on() {
         assert_mates_found::<MoveLevel>();
+        assert_mates_found::<GuardedSkippingQuiets>();
+    }
+
+    crate::technique_set!(Phase21SkippingQuiets, ["futility-skip-quiets"]);
+    crate::technique_set!(Guarded, ["futility-2.4", "futility-effective-depth", "futility-tactical-guards"]);
+    crate::technique_set!(
+        GuardedSkippingQuiets,
+        ["futility-2.4", "futility-effective-depth", "futility-tactical-guards", "futility-skip-quiets"]
+    );
+    crate::technique_set!(BothSkippingQuiets, ["futility-skip-quiets", "lmp-skip-quiets"]);
+
+    /// 2.1 alone judges every quiet move of a node against the same margin,
+    /// and alpha only rises: a quiet move after a futile one is futile too.
+    /// So dropping them searches the same tree, on every position of the
+    /// node suite, and every move dropped is one the plain search pruned.
+    #[test]
+    fn skipping_quiets_after_plain_futility_searches_the_same_tree() {
+        let searches = crate::matrix::suite_with_both::<Phase21, Phase21SkippingQuiets>(8);
+        let mut positions_skipping = 0;
+        for (id, plain, skipping) in &searches {
+            let outcome = |result: &SearchResult| (result.nodes, result.best_move, result.score);
+            assert_eq!(outcome(skipping), outcome(plain), "{id}");
+            let (counters, plain_counters) = (&skipping.stats.techniques.futility, &plain.stats.techniques.futility);
+            assert_eq!(counters.cutoffs + counters.skipped, plain_counters.cutoffs, "{id}");
+            assert_eq!(counters.skipped > 0, counters.attempts < plain_counters.attempts, "{id}");
+            positions_skipping += usize::from(counters.skipped > 0);
+        }
+        // Some endgames never have a quiet move after a futile one.
+        assert!(positions_skipping * 10 >= searches.len() * 9, "{positions_skipping} of {}", searches.len());
+    }
+
+    /// With the tactical guards, futility never prunes a check, so the drop
+    /// keeps the quiet checks: they come among the dropped moves, with the
+    /// move numbers they had, and the tree is the same.
+    #[test]
+    fn skipping_quiets_after_guarded_futility_keeps_the_checks_and_the_tree() {
+        let guarded = search::<Guarded>(MIDDLEGAME, 8);
+        let skipping = search::<GuardedSkippingQuiets>(MIDDLEGAME, 8);
+        assert!(skipping.stats.techniques.futility.skipped > 0);
+        let outcome = |result: &SearchResult| (result.nodes, result.best_move, result.score);
+        assert_eq!(outcome(&skipping), outcome(&guarded));
+    }
+
+    /// With both drops on, each is credited to the technique whose pruning
+    /// asked for it: futility runs first, so it asks wherever it prunes, and
+    /// move-count pruning where futility kept the move it prunes.
+    #[test]
+    fn each_drop_goes_to_the_technique_that_asked() {
+        let futility_only = search::<Phase21SkippingQuiets>(MIDDLEGAME, 8).stats.techniques;
+        assert_eq!(futility_only.move_count.skipped, 0);
+        let both = search::<BothSkippingQuiets>(MIDDLEGAME, 8);
+        let report = both.stats.report_lines_for(&BothSkippingQuiets::TECHNIQUES);
+        let (futility, move_count) = (both.stats.techniques.futility, both.stats.techniques.move_count);
+        assert!(futility.skipped > 0 && move_count.skipped > 0, "{report:?}");
+        assert!(report.iter().any(|line| line.starts_with("fut: ") && line.ends_with(&format!(" skipped={}", futility.skipped))));
+        assert!(report.iter().any(|line| line.starts_with("mcp: ") && line.ends_with(&format!(" skipped={}", move_count.skipped))));
     }
 }

@@ -46,12 +46,13 @@
 //!   The dropped moves count in the move numbers of the moves after them,
 //!   as pruned moves do; there it departs from Stockfish, whose picker
 //!   never yields them to `moveCount`, so the bad captures after them keep
-//!   the reductions they had without the feature. With plain `lmp` every dropped move would have been
-//!   pruned too (the move number only grows), so the tree is the same and
-//!   only the work is saved; what changes is that the exemptions of the
-//!   other phases (`lmp-history`'s bonus, `lmp-keep-checks`) no longer
-//!   reach the moves after the first pruned one, and that bad captures of
-//!   equal score may come in another order.
+//!   the reductions they had without the feature. With plain `lmp` every
+//!   dropped move would have been pruned too (the move number only grows),
+//!   so the tree is the same and only the work is saved; what changes is
+//!   that `lmp-history`'s bonus no longer reaches the moves after the first
+//!   pruned one, and that bad captures of equal score may come in another
+//!   order. With `lmp-keep-checks` the quiet checks stay, handed out where
+//!   picking would have put them (see `futility-skip-quiets`).
 //!
 //! Telemetry: `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`
 //! (plan 003's buckets), where an attempt is a move that met every
@@ -61,8 +62,7 @@
 //! been pruned; with `lmp-skip-quiets`, `skipped=` quiet moves dropped
 //! unpicked.
 
-use crate::movepick::{self, ScoredMove};
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
@@ -205,7 +205,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return false;
         }
         if config.skip_quiets {
-            self.stack[node.ply].skip_quiets = true;
+            self.stack[node.ply].skip_quiets = Some(QuietDrop {
+                technique: "move_count",
+                feature: "lmp-skip-quiets",
+                keeps_checks: config.keep_checks,
+                dropped: |counters| &mut counters.move_count.skipped,
+            });
         }
         let counters = &mut self.stats.techniques.move_count;
         counters.cutoffs += 1;
@@ -226,36 +231,6 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
         }
         true
-    }
-
-    /// `lmp-skip-quiets`, after a move was pruned: drops the quiet moves of
-    /// `moves` not picked yet (those after the first `picked`) and returns
-    /// how many of them count as legal moves of the node (all but a
-    /// singular search's excluded move).
-    pub(crate) fn skip_quiets(
-        &mut self,
-        board: &cozy_chess::Board,
-        node: &Node,
-        moves: &mut Vec<ScoredMove>,
-        picked: usize,
-        excluded_move: Option<cozy_chess::Move>,
-    ) -> usize {
-        let dropped_excluded = excluded_move
-            .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && entry.is_quiet()));
-        if let Some(line_move) = self.traces(node.ply).then(|| self.traced_move(node.ply)).flatten() {
-            if moves[picked..].iter().any(|entry| entry.mv == line_move && entry.is_quiet()) {
-                let detail = format!(
-                    "{} dropped unpicked: move {} was pruned at depth {}",
-                    crate::position::move_to_uci(board, line_move),
-                    picked,
-                    node.depth
-                );
-                self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", "lmp-skip-quiets", detail);
-            }
-        }
-        let counted = movepick::drop_quiets(moves, picked) - usize::from(dropped_excluded);
-        self.stats.techniques.move_count.skipped += counted as u64;
-        counted
     }
 }
 
@@ -399,19 +374,9 @@ mod tests {
     /// plain search pruned.
     #[test]
     fn skipping_quiets_after_plain_lmp_searches_the_same_tree() {
-        use crate::matrix::{load_suite, search_as, SearchFn};
-        use crate::search::{SearchLimits, SearchResult, Searcher};
+        use crate::search::SearchResult;
 
-        let suite = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(crate::matrix::SUITE_PATH);
-        let positions = load_suite(&suite).expect("the node-count suite loads");
-        let run = |search: SearchFn, pos| {
-            let mut searcher = Searcher::new(16);
-            searcher.new_game();
-            search(&mut searcher, pos, &SearchLimits { depth: Some(8), ..Default::default() })
-        };
-        for (id, pos) in &positions {
-            let plain = run(search_as::<Lmp>, pos);
-            let skipping = run(search_as::<LmpSkippingQuiets>, pos);
+        for (id, plain, skipping) in crate::matrix::suite_with_both::<Lmp, LmpSkippingQuiets>(8) {
             let outcome = |result: &SearchResult| (result.nodes, result.best_move, result.score);
             assert_eq!(outcome(&skipping), outcome(&plain), "{id}");
             let (counters, plain_counters) = (&skipping.stats.techniques.move_count, &plain.stats.techniques.move_count);
