@@ -776,8 +776,6 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Whether the side to move has a capture that does not lose material,
-    /// computed once per node (razoring and futility guards ask it).
     /// After a pruned move whose hook asked for it (`request`): drops the
     /// quiet moves of `moves` not picked yet (those after the first
     /// `site.picked`), but for the checks of a request that keeps them, and
@@ -829,6 +827,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counted_now
     }
 
+    /// Whether the side to move has a capture that does not lose material,
+    /// computed once per node (razoring and futility guards ask it).
     pub(crate) fn has_safe_capture(&mut self, board: &Board, ply: usize) -> bool {
         *self.stack[ply].safe_capture.get_or_insert_with(|| see::has_safe_capture(board))
     }

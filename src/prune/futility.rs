@@ -864,7 +864,10 @@ mod tests {
         let report = both.stats.report_lines_for(&BothSkippingQuiets::TECHNIQUES);
         let (futility, move_count) = (both.stats.techniques.futility, both.stats.techniques.move_count);
         assert!(futility.skipped > 0 && move_count.skipped > 0, "{report:?}");
-        assert!(report.iter().any(|line| line.starts_with("fut: ") && line.ends_with(&format!(" skipped={}", futility.skipped))));
-        assert!(report.iter().any(|line| line.starts_with("mcp: ") && line.ends_with(&format!(" skipped={}", move_count.skipped))));
+        let reports = |prefix: &str, skipped: u64| {
+            report.iter().any(|line| line.starts_with(prefix) && line.ends_with(&format!(" skipped={skipped}")))
+        };
+        assert!(reports("fut: ", futility.skipped));
+        assert!(reports("mcp: ", move_count.skipped));
     }
 }
