@@ -18,7 +18,7 @@ use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{BitBoard, Board, Move, Piece};
 
 use crate::eval::evaluate;
 use crate::movepick::{
@@ -257,6 +257,8 @@ pub(crate) struct PlyState {
     pub safe_capture: Option<bool>,
     /// The most valuable enemy piece the side to move can take, once asked.
     pub best_victim: Option<i32>,
+    /// The squares the opponent attacks, once asked.
+    pub attacked_by_opponent: Option<BitBoard>,
     pub killers: [Option<Move>; 2],
     /// A move-pruning hook asks the node to drop its quiet moves not yet
     /// picked (`lmp-skip-quiets`, `futility-skip-quiets`); the move loop
@@ -298,6 +300,7 @@ impl Default for PlyState {
             excluded_move: None,
             safe_capture: None,
             best_victim: None,
+            attacked_by_opponent: None,
             killers: [None; 2],
             skip_quiets: None,
         }
@@ -552,6 +555,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.stack[ply].static_eval = static_eval;
         self.stack[ply].safe_capture = None;
         self.stack[ply].best_victim = None;
+        self.stack[ply].attacked_by_opponent = None;
         self.stack[ply + 1].killers = [None; 2];
         let two_plies_back = if ply >= 2 { self.stack[ply - 2].static_eval } else { NO_EVAL };
         // Plan 002 (3.1): improving only when both evals are known.
@@ -610,7 +614,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         while let Some(entry) = if picked < in_order_until {
             moves.get(picked).copied()
         } else {
-            pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, entry))
+            pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, &node, entry))
         } {
             let ScoredMove { mv, kind, .. } = entry;
             picked += 1;
@@ -815,7 +819,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (credited, counted_now) = if quiet_move_stays {
             let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
             let (marked, end) =
-                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle_move::<NT>(board, entry));
+                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle_move::<NT>(board, node, entry));
             *in_order_until = (*in_order_until).max(end);
             (marked - usize::from(dropped_excluded), 0)
         } else {
@@ -837,6 +841,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// once per node.
     pub(crate) fn best_victim_value(&mut self, board: &Board, ply: usize) -> i32 {
         *self.stack[ply].best_victim.get_or_insert_with(|| see::best_victim_value(board))
+    }
+
+    /// The squares the opponent attacks, computed once per node (SEE
+    /// ordering asks it of every quiet move it tests).
+    pub(crate) fn attacked_by_opponent(&mut self, board: &Board, ply: usize) -> BitBoard {
+        *self.stack[ply].attacked_by_opponent.get_or_insert_with(|| see::attacked_by_opponent(board))
     }
 
     pub(crate) fn probe_tt(&mut self, hash: u64, ply: usize) -> Option<TtHit> {

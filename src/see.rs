@@ -17,8 +17,8 @@
 //!   captures nothing and is worth 0.
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard, Board, Color, Move,
-    Piece, Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_line_rays, get_pawn_attacks, get_rook_moves, get_rook_rays,
+    BitBoard, Board, Color, Move, Piece, Square,
 };
 
 use crate::position::is_castling;
@@ -191,6 +191,57 @@ pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
         }
     }
     root_wins
+}
+
+/// Every square the side not to move attacks, the board as it stands: once
+/// per node, it answers most quiet moves' SEE without an exchange
+/// (`quiet_see_ge_zero`).
+pub fn attacked_by_opponent(board: &Board) -> BitBoard {
+    let them = !board.side_to_move();
+    let occupied = board.occupied();
+    let theirs = |piece| board.colored_pieces(them, piece);
+    let mut attacked = get_king_moves(theirs(Piece::King).next_square().expect("a king on the board"));
+    for square in theirs(Piece::Pawn) {
+        attacked |= get_pawn_attacks(square, them);
+    }
+    for square in theirs(Piece::Knight) {
+        attacked |= get_knight_moves(square);
+    }
+    for square in theirs(Piece::Bishop) | theirs(Piece::Queen) {
+        attacked |= get_bishop_moves(square, occupied);
+    }
+    for square in theirs(Piece::Rook) | theirs(Piece::Queen) {
+        attacked |= get_rook_moves(square, occupied);
+    }
+    attacked
+}
+
+/// `see_ge(board, mv, 0)` for a quiet move (neither a capture nor a
+/// promotion), given `attacked = attacked_by_opponent(board)`: a piece that
+/// goes where no enemy piece attacks it, and where none can through the
+/// square it leaves, loses nothing. Any other move gets the full exchange.
+pub fn quiet_see_ge_zero(board: &Board, mv: Move, attacked: BitBoard) -> bool {
+    debug_assert!(captured_piece(board, mv).is_none() && mv.promotion.is_none(), "{mv} is not quiet");
+    if !attacked.has(mv.to) {
+        // Leaving `from` can open a line to `to` only for a slider of
+        // theirs on the line through both squares.
+        let straight = get_rook_rays(mv.to).has(mv.from);
+        let line_sliders = if straight {
+            board.pieces(Piece::Rook) | board.pieces(Piece::Queen)
+        } else {
+            board.pieces(Piece::Bishop) | board.pieces(Piece::Queen)
+        } & board.colors(!board.side_to_move())
+            & get_line_rays(mv.from, mv.to);
+        if line_sliders.is_empty() {
+            return true;
+        }
+        let opened = board.occupied() & !mv.from.bitboard();
+        let line_attacks = if straight { get_rook_moves(mv.to, opened) } else { get_bishop_moves(mv.to, opened) };
+        if (line_attacks & line_sliders).is_empty() {
+            return true;
+        }
+    }
+    see_ge(board, mv, 0)
 }
 
 /// The exact value of the exchange started by `mv` for the side to move

@@ -141,7 +141,13 @@ pub(crate) trait Hooks {
     /// Step 11, a deferred ordering term (see `ScoredMove::defer`): settles
     /// the score of `entry`, the best remaining move, before it is picked.
     #[inline(always)]
-    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, entry: &mut ScoredMove) {}
+    fn settle_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        entry: &mut ScoredMove,
+    ) {
+    }
 
     /// Step 11a, move pruning: whether `candidate` is skipped without a
     /// search. The search has excluded the root, the first move and nodes
@@ -431,9 +437,10 @@ macro_rules! registry {
             pub(crate) fn settle_move<NT: $crate::search::NodeType>(
                 &mut self,
                 board: &$crate::cozy_chess::Board,
+                node: &$crate::search::Node,
                 entry: &mut $crate::movepick::ScoredMove,
             ) {
-                $( <$module::$name as $crate::techniques::Hooks>::settle_move::<T, NT>(self, board, entry); )*
+                $( <$module::$name as $crate::techniques::Hooks>::settle_move::<T, NT>(self, board, node, entry); )*
             }
 
             /// Step 11a: whether any technique skips the move.

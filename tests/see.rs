@@ -4,7 +4,7 @@
 
 use prunelab::cozy_chess::{Board, Move, Piece};
 use prunelab::position::parse_fen;
-use prunelab::see::{captured_piece, see_ge, see_value, SEE_PIECE_VALUES};
+use prunelab::see::{attacked_by_opponent, captured_piece, quiet_see_ge_zero, see_ge, see_value, SEE_PIECE_VALUES};
 
 const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
 const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
@@ -183,8 +183,8 @@ fn check_threshold_matches_value(root: &Board) -> usize {
     checked
 }
 
-#[test]
-fn threshold_form_agrees_with_exact_value() {
+/// The perft suite's and Win At Chess's positions.
+fn suite_fens() -> Vec<String> {
     let mut fens: Vec<String> = Vec::new();
     for path in [PERFT_SUITE_PATH, WAC_PATH] {
         let text = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
@@ -193,8 +193,73 @@ fn threshold_form_agrees_with_exact_value() {
             fields.join(" ")
         }));
     }
-    let checked: usize = fens.iter().map(|fen| check_threshold_matches_value(&board(fen))).sum();
+    fens
+}
+
+#[test]
+fn threshold_form_agrees_with_exact_value() {
+    let checked: usize = suite_fens().iter().map(|fen| check_threshold_matches_value(&board(fen))).sum();
     assert!(checked > 300_000, "only {checked} moves checked");
+}
+
+/// Every quiet move of `root` and of its children: the quick answer from the
+/// opponent's attacks is the full exchange's, and how many were answered
+/// without one.
+fn check_quiet_see(root: &Board) -> (usize, usize) {
+    let mut boards = vec![root.clone()];
+    root.generate_moves(|moves| {
+        for mv in moves {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            boards.push(child);
+        }
+        false
+    });
+    let (mut checked, mut unattacked) = (0, 0);
+    for position in boards {
+        let attacked = attacked_by_opponent(&position);
+        position.generate_moves(|moves| {
+            for mv in moves {
+                if captured_piece(&position, mv).is_some() || mv.promotion.is_some() {
+                    continue;
+                }
+                let expected = see_ge(&position, mv, 0);
+                assert_eq!(quiet_see_ge_zero(&position, mv, attacked), expected, "{position}: {mv}");
+                checked += 1;
+                unattacked += usize::from(!attacked.has(mv.to));
+            }
+            false
+        });
+    }
+    (checked, unattacked)
+}
+
+#[test]
+fn quiet_moves_see_from_the_opponents_attacks_agrees_with_the_exchange() {
+    // Lines the moving piece opens, to squares no enemy piece attacks
+    // before the move: the rook behind the pushed pawn, the bishop behind
+    // the bishop that moves along their diagonal, the queen behind the rook
+    // that moves along her file. The moves off those lines keep the piece.
+    let opened = [
+        ("4k3/8/8/8/8/8/4P2K/4r3 w - - 0 1", "e2e4", false),
+        ("4k3/8/8/8/8/8/4P2K/4r3 w - - 0 1", "e2e3", false),
+        ("4k3/8/8/8/3B4/8/1b6/6K1 w - - 0 1", "d4e5", false),
+        ("4k3/8/8/8/3B4/8/1b6/6K1 w - - 0 1", "d4f6", false),
+        ("4k3/8/8/8/3B4/8/1b6/6K1 w - - 0 1", "d4c5", true),
+        ("3qk3/8/8/8/8/3R4/8/6K1 w - - 0 1", "d3d2", false),
+        ("3qk3/8/8/8/8/3R4/8/6K1 w - - 0 1", "d3h3", true),
+    ];
+    for (fen, text, keeps_its_piece) in opened {
+        let position = board(fen);
+        let mv = uci(text);
+        assert!(position.is_legal(mv), "{fen}: {text}");
+        assert_eq!(quiet_see_ge_zero(&position, mv, attacked_by_opponent(&position)), keeps_its_piece, "{fen}: {text}");
+        assert_eq!(see_ge(&position, mv, 0), keeps_its_piece, "{fen}: {text}");
+    }
+    let (checked, unattacked) =
+        suite_fens().iter().map(|fen| check_quiet_see(&board(fen))).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    assert!(checked > 150_000, "only {checked} quiet moves checked");
+    assert!(unattacked > checked / 2, "only {unattacked} of {checked} quiet moves to unattacked squares");
 }
 
 #[test]

@@ -24,11 +24,11 @@
 //! Telemetry: `see_order: att=X cut=Y cut%=Z.Z%`: an attempt is a quiet
 //! move tested (one that came up to be picked), a cut one moved back.
 
-use cozy_chess::Board;
+use cozy_chess::{BitBoard, Board};
 
 use crate::movepick::{MoveKind, ScoredMove};
 use crate::search::{Node, NodeType, Worker};
-use crate::see::see_ge;
+use crate::see::quiet_see_ge_zero;
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
@@ -66,11 +66,17 @@ impl Hooks for SeeOrdering {
         }
     }
 
-    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, entry: &mut ScoredMove) {
+    fn settle_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        entry: &mut ScoredMove,
+    ) {
         if !T::TECHNIQUES.see_ordering.enabled {
             return;
         }
-        let demoted = demote_if_losing(board, entry);
+        let attacked = worker.attacked_by_opponent(board, node.ply);
+        let demoted = demote_if_losing(board, attacked, entry);
         let counters = &mut worker.stats.techniques.see_ordering;
         counters.attempts += 1;
         counters.cutoffs += u64::from(demoted);
@@ -87,9 +93,10 @@ pub fn defer_quiet_see(moves: &mut [ScoredMove]) {
 }
 
 /// Moves a quiet move whose SEE is below 0 after the other quiet moves;
-/// returns whether it did.
-pub fn demote_if_losing(board: &Board, entry: &mut ScoredMove) -> bool {
-    let losing = !see_ge(board, entry.mv, 0);
+/// returns whether it did. `attacked` is `see::attacked_by_opponent`, which
+/// answers most quiet moves without an exchange.
+pub fn demote_if_losing(board: &Board, attacked: BitBoard, entry: &mut ScoredMove) -> bool {
+    let losing = !quiet_see_ge_zero(board, entry.mv, attacked);
     if losing {
         entry.lower_score(LOSING_QUIET_PENALTY);
     }
@@ -133,8 +140,9 @@ mod tests {
         assert_eq!(find(&mut moves, "c3b5").score(), find(&mut moves, "c3e2").score());
         let mut hanging = find(&mut moves, "c3b5");
         let mut safe = find(&mut moves, "c3e2");
-        assert!(demote_if_losing(&board, &mut hanging));
-        assert!(!demote_if_losing(&board, &mut safe));
+        let attacked = crate::see::attacked_by_opponent(&board);
+        assert!(demote_if_losing(&board, attacked, &mut hanging));
+        assert!(!demote_if_losing(&board, attacked, &mut safe));
         assert!(hanging.score() < safe.score());
         assert!(hanging.score() > -3_000_000, "still before the losing captures");
     }
@@ -146,19 +154,20 @@ mod tests {
         let mut moves = Vec::new();
         generate(&board, false, &mut moves);
         score_main(&board, &mut moves, &OrderingHints::default(), &History::new());
+        let attacked = crate::see::attacked_by_opponent(&board);
         let mut tested = 0;
         if deferred {
             defer_quiet_see(&mut moves);
         } else {
             for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
-                demote_if_losing(&board, entry);
+                demote_if_losing(&board, attacked, entry);
                 tested += 1;
             }
         }
         let mut order = Vec::new();
         while let Some(picked) = pick_next_settling(&mut moves, order.len(), |entry| {
             tested += 1;
-            demote_if_losing(&board, entry);
+            demote_if_losing(&board, attacked, entry);
         }) {
             order.push(picked.mv.to_string());
         }
