@@ -347,8 +347,9 @@ pub fn mark_dropped_quiets(
     let dropped = |entry: &ScoredMove| entry.is_quiet() && !keep(entry);
     let mut left = list[from..].iter().filter(|entry| dropped(entry)).count();
     let (marked, mut end) = (left, from);
+    let mut memo = PickMemo::default();
     while left > 0 {
-        let entry = pick_next_settling(list, end, &mut settle).expect("a move to drop is left");
+        let entry = pick_next_settling(list, end, &mut memo, &mut settle).expect("a move to drop is left");
         if dropped(&entry) {
             list[end].dropped = true;
             left -= 1;
@@ -365,7 +366,21 @@ pub fn mark_dropped_quiets(
 pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
     // A deferred move is picked by its score as it stands: lists here
     // defer nothing, or (`drop_quiets`) only compare what is left.
-    pick_next_settling(list, next, |_| {})
+    pick_next_settling(list, next, &mut PickMemo::default(), |_| {})
+}
+
+/// What the last scan of a list found, for the picks after it: the best
+/// score left and how many moves had it. While one is left, the next pick
+/// is the first move at that score, found without a scan, which is what a
+/// scan would choose: no score rises (a settled one only falls), and the
+/// moves tied at the best score keep their places while they are picked
+/// (the move swapped away from the front is one of them or below them).
+/// Moves removed from the list keep that true; the count is only a hint of
+/// when to scan again.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PickMemo {
+    best_score: i32,
+    left: usize,
 }
 
 /// `pick_next` for a list with deferred scores: when the best remaining move
@@ -373,32 +388,57 @@ pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
 /// choice is made again, before anything is swapped. As a deferred term only
 /// lowers a score, the move handed out and every position in the list are
 /// those of settling every move first, and a move never reached is never
-/// settled.
+/// settled. `memo` carries what one scan found to the next picks of the
+/// same list.
 #[inline]
 pub fn pick_next_settling(
     list: &mut [ScoredMove],
     next: usize,
+    memo: &mut PickMemo,
     mut settle: impl FnMut(&mut ScoredMove),
 ) -> Option<ScoredMove> {
     loop {
         let rest = list.get(next..)?;
-        let (mut best, mut best_score) = (0, rest.first()?.score);
-        // Written as selects, not branches: which entry wins is data the
-        // branch predictor cannot learn.
-        for (i, entry) in rest.iter().enumerate().skip(1) {
-            let better = entry.score > best_score;
-            best = if better { i } else { best };
-            best_score = if better { entry.score } else { best_score };
-        }
+        let remembered =
+            if memo.left > 0 { rest.iter().position(|entry| entry.score == memo.best_score) } else { None };
+        let best = match remembered {
+            Some(best) => best,
+            None => {
+                let (best, best_score, tied) = scan_for_best(rest)?;
+                *memo = PickMemo { best_score, left: tied };
+                best
+            }
+        };
         let chosen = &mut list[next + best];
         if chosen.deferred {
             chosen.deferred = false;
+            let before = chosen.score;
             settle(chosen);
+            debug_assert!(chosen.score <= before, "a deferred term raised {:?}", chosen.mv);
+            memo.left -= usize::from(chosen.score != before);
             continue;
         }
+        memo.left -= 1;
         list.swap(next, next + best);
         return Some(list[next]);
     }
+}
+
+/// The first best-scored move of `rest`, its score, and how many moves
+/// have that score; `None` for an empty list.
+#[inline]
+fn scan_for_best(rest: &[ScoredMove]) -> Option<(usize, i32, usize)> {
+    let (mut best, mut best_score, mut tied) = (0, rest.first()?.score, 1);
+    // Written as selects, not branches: which entry wins is data the branch
+    // predictor cannot learn.
+    for (i, entry) in rest.iter().enumerate().skip(1) {
+        let better = entry.score > best_score;
+        let equal = entry.score == best_score;
+        best = if better { i } else { best };
+        best_score = if better { entry.score } else { best_score };
+        tied = if better { 1 } else { tied + usize::from(equal) };
+    }
+    Some((best, best_score, tied))
 }
 
 #[cfg(test)]
@@ -530,5 +570,63 @@ mod tests {
         }
         let value = history.get(Color::White, mv);
         assert!(value > HISTORY_MAX * 9 / 10 && value <= HISTORY_MAX, "{value}");
+    }
+
+    #[test]
+    fn a_memo_hands_out_the_order_and_the_list_of_scanning_every_pick() {
+        // Kiwipete's 48 moves, with scores from a few values so that most
+        // moves tie, some deferred and settled lower, and a drop of the
+        // quiet moves part way: the remembered picks must match scanning
+        // afresh each time, move for move and place for place.
+        let board =
+            Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false).unwrap();
+        let mut generated = Vec::new();
+        generate(&board, false, &mut generated);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut random = move |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % bound
+        };
+        let (mut remembered, mut picks) = (0, 0);
+        for round in 0..400 {
+            let mut list = generated.clone();
+            for entry in &mut list {
+                entry.score = random(4) as i32 * 10;
+                entry.deferred = random(3) == 0;
+            }
+            let lowered: Vec<i32> = list.iter().map(|_| random(3) as i32 * 10).collect();
+            let settle = |entry: &mut ScoredMove| {
+                let index = generated.iter().position(|other| other.mv == entry.mv).unwrap();
+                entry.score -= lowered[index];
+            };
+            let drop_at = if round % 2 == 0 { Some(random(list.len() as u64) as usize) } else { None };
+            let (mut fresh, mut kept) = (list.clone(), list);
+            let mut memo = PickMemo::default();
+            let mut next = 0;
+            loop {
+                if Some(next) == drop_at {
+                    for list in [&mut fresh, &mut kept] {
+                        let kept_moves: Vec<ScoredMove> =
+                            list.drain(next..).filter(|entry| !entry.is_quiet()).collect();
+                        list.extend(kept_moves);
+                    }
+                }
+                let scanned = pick_next_settling(&mut fresh, next, &mut PickMemo::default(), settle);
+                let before = memo;
+                let picked = pick_next_settling(&mut kept, next, &mut memo, settle);
+                assert_eq!(scanned.map(|entry| entry.mv), picked.map(|entry| entry.mv), "round {round}, pick {next}");
+                let order = |list: &[ScoredMove]| list.iter().map(|entry| entry.mv).collect::<Vec<_>>();
+                assert_eq!(order(&fresh), order(&kept), "round {round}, pick {next}");
+                if picked.is_none() {
+                    break;
+                }
+                picks += 1;
+                remembered += usize::from(before.left > 0);
+                next += 1;
+            }
+        }
+        assert!(remembered * 3 > picks, "only {remembered} of {picks} picks without a scan");
     }
 }

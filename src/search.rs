@@ -23,7 +23,7 @@ use cozy_chess::{BitBoard, Board, Move, Piece};
 use crate::eval::evaluate;
 use crate::movepick::{
     self, history_bonus, is_quiet, pick_next, pick_next_settling, CounterMoves, History, MoveKind, OrderingHints,
-    ScoredMove,
+    PickMemo, ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::prune::capture_history::CaptureHistoryTable;
@@ -611,10 +611,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // Moves before this index are in picking order already (a drop that
         // kept some quiet moves sorted them).
         let mut in_order_until = 0;
+        let mut memo = PickMemo::default();
         while let Some(entry) = if picked < in_order_until {
             moves.get(picked).copied()
         } else {
-            pick_next_settling(&mut moves, picked, |entry| self.settle_move::<NT>(board, &node, entry))
+            pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
         } {
             let ScoredMove { mv, kind, .. } = entry;
             picked += 1;

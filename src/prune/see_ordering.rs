@@ -125,7 +125,7 @@ impl Technique for SeeOrdering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movepick::{generate, pick_next_settling, score_main, History, OrderingHints};
+    use crate::movepick::{generate, pick_next_settling, score_main, History, OrderingHints, PickMemo};
 
     #[test]
     fn a_quiet_move_that_hangs_its_piece_goes_after_the_others_and_before_losing_captures() {
@@ -164,8 +164,8 @@ mod tests {
                 tested += 1;
             }
         }
-        let mut order = Vec::new();
-        while let Some(picked) = pick_next_settling(&mut moves, order.len(), |entry| {
+        let (mut order, mut memo) = (Vec::new(), PickMemo::default());
+        while let Some(picked) = pick_next_settling(&mut moves, order.len(), &mut memo, |entry| {
             tested += 1;
             demote_if_losing(&board, attacked, entry);
         }) {
