@@ -42,6 +42,20 @@ pub struct ScoredMove {
 }
 
 impl ScoredMove {
+    /// The TT move (a legal move of `board`) as `score_main` scores it, for
+    /// a node that tries it before generating the others.
+    pub fn tt_move(board: &Board, mv: Move) -> Self {
+        ScoredMove {
+            mv,
+            kind: MoveKind::TtMove,
+            piece: board.piece_on(mv.from).expect("a legal move has a piece"),
+            captured: captured_piece(board, mv),
+            score: TT_MOVE_SCORE,
+            deferred: false,
+            dropped: false,
+        }
+    }
+
     /// Neither a capture nor a promotion.
     pub fn is_quiet(&self) -> bool {
         self.captured.is_none() && self.mv.promotion.is_none()
@@ -88,6 +102,9 @@ impl ScoredMove {
         self.score += key - mvv_lva(self);
     }
 }
+
+/// The TT move's score: above every other move's.
+const TT_MOVE_SCORE: i32 = 4_000_000;
 
 /// A capture's ordering key stays within ±this: the bands of the main
 /// search's kinds are 500 000 apart.
@@ -228,7 +245,7 @@ pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints,
             *found |= offered == Some(mv);
         }
         let (kind, score) = if Some(mv) == hints.tt_move {
-            (MoveKind::TtMove, 4_000_000)
+            (MoveKind::TtMove, TT_MOVE_SCORE)
         } else if mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
             (MoveKind::UnderPromotion, -4_000_000 + mvv_lva(entry))
         } else if entry.captured.is_some() {

@@ -594,12 +594,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
 
-        // Step 11. The move loop.
+        // Step 11. The move loop. A staged TT move comes alone, before the
+        // moves are generated (`staged-tt-move`).
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        movepick::generate(board, false, &mut moves);
-        let hints = OrderingHints { tt_move, killers: node.killers, counter_move: node.counter_move };
-        self.stats.rejected_hints += movepick::score_main(board, &mut moves, &hints, self.history);
-        self.order_moves::<NT>(board, &node, &mut moves);
+        let staged_tt_move = self.tt_move_stage(tt_move, excluded_move);
+        let mut generated = staged_tt_move.is_none();
+        match staged_tt_move {
+            Some(mv) => {
+                moves.clear();
+                moves.push(ScoredMove::tt_move(board, mv));
+            }
+            None => self.generate_and_order::<NT>(board, &node, &mut moves),
+        }
 
         let check_info = CheckInfo::new(board);
         let original_alpha = alpha;
@@ -608,12 +614,21 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut legal_moves = 0;
         let mut searched_moves = 0;
         let mut picked = 0;
-        // Moves before this index are in picking order already (a drop that
-        // kept some quiet moves sorted them).
-        let mut in_order_until = 0;
+        // Moves before this index are in picking order already (a staged TT
+        // move, or a drop that kept some quiet moves sorted them).
+        let mut in_order_until = usize::from(!generated);
         let mut memo = PickMemo::default();
         while let Some(entry) = if picked < in_order_until {
             moves.get(picked).copied()
+        } else if !generated {
+            // The staged TT move did not cut. It is the best move of the
+            // list: picking it again puts every move where an unstaged
+            // node has it after its first pick.
+            generated = true;
+            self.generate_and_order::<NT>(board, &node, &mut moves);
+            let again = pick_next_settling(&mut moves, 0, &mut memo, |_| {});
+            debug_assert_eq!(again.map(|entry| entry.mv), staged_tt_move, "the TT move is picked first");
+            pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
         } else {
             pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
         } {
@@ -748,6 +763,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
         self.move_lists[ply] = moves;
+        self.count_tt_move_stage(staged_tt_move.is_some(), generated);
 
         // Step 12. Checkmate or stalemate (move pruning always leaves the
         // first move searched, so a node with a legal move has a score).
@@ -770,6 +786,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.tt.store(hash, best_move, best_score, static_eval, depth, bound, ply);
         }
         best_score
+    }
+
+    /// Step 11: every legal move, scored (`score_main`) and ordered by the
+    /// techniques' hooks.
+    fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+        movepick::generate(board, false, moves);
+        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
+        self.stats.rejected_hints += movepick::score_main(board, moves, &hints, self.history);
+        self.order_moves::<NT>(board, node, moves);
     }
 
     /// The first move of a node: a PV node's first child is a PV node.

@@ -24,8 +24,10 @@ crate::registry! {
     reverse_futility: ReverseFutility,
     null_move: NullMovePruning,
     probcut: ProbCut,
-    // Step 11, the move loop: ordering, move pruning and extensions, in this
-    // order (the history orderings before anything that reads the scores).
+    // Step 11, the move loop: staging, ordering, move pruning and
+    // extensions, in this order (the history orderings before anything
+    // that reads the scores).
+    staged_picking: StagedPicking,
     capture_history: CaptureHistory,
     continuation_history: ContinuationHistory,
     see_ordering: SeeOrdering,
