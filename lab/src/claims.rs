@@ -92,39 +92,43 @@ fn claimed_range(claim: &Claim) -> (f64, f64) {
     }
 }
 
-/// A node claim on a measured change: the estimate decides, unless it
-/// misses the range while its interval reaches into it.
+/// A node claim on a measured change, with its uncertainty: it holds when
+/// the whole 95% interval lies in the claimed range, does not hold when the
+/// whole interval misses it, and is undecided when the interval reaches
+/// over an edge of the range (more positions would decide). Without an
+/// interval the estimate alone decides.
 fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement {
     let measured = format!("{change} on {on}");
-    let estimate_holds = match claim {
+    if let Claim::NodeDirection(Direction::Same) = claim {
         // The same tree: no position moved, so neither does the interval.
-        Claim::NodeDirection(Direction::Same) => {
-            change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0))
-        }
-        Claim::NodeDirection(direction) => direction.holds_for(change.percent),
-        _ => {
-            let (low, high) = claimed_range(claim);
-            within(change.percent, low, high)
-        }
-    };
-    if estimate_holds {
-        return Judgement::Holds(measured);
+        // A tree that changed anywhere is not the same tree, whatever the mean.
+        let same = change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0));
+        return if same { Judgement::Holds(measured) } else { Judgement::DoesNotHold(measured) };
     }
     let (low, high) = claimed_range(claim);
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
-    // not reach them. A tree that changed anywhere is not the same tree,
-    // whatever the mean.
-    let reaches = |(interval_low, interval_high): (f64, f64)| match claim {
-        Claim::NodeDirection(Direction::Same) => false,
+    // not reach them.
+    let claimed = |value: f64| match claim {
+        Claim::NodeDirection(Direction::Fewer) => value < 0.0,
+        Claim::NodeDirection(Direction::More) => value > 0.0,
+        _ => within(value, low, high),
+    };
+    let (interval_low, interval_high) = change.interval.unwrap_or((change.percent, change.percent));
+    // Every claimed range is an interval, so both ends in it put all of it in.
+    if claimed(interval_low) && claimed(interval_high) {
+        return Judgement::Holds(measured);
+    }
+    let reaches = match claim {
         Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
         Claim::NodeDirection(Direction::More) => interval_high > 0.0,
         _ => interval_high >= low && interval_low <= high,
     };
-    match change.interval {
-        Some(interval) if reaches(interval) => Judgement::Undecided(format!(
-            "{measured}: the estimate misses the claim, the interval reaches it; more positions would decide"
-        )),
-        _ => Judgement::DoesNotHold(measured),
+    if reaches {
+        Judgement::Undecided(format!(
+            "{measured}: the interval reaches over the claim's edge; more positions would decide"
+        ))
+    } else {
+        Judgement::DoesNotHold(measured)
     }
 }
 
@@ -243,11 +247,11 @@ mod tests {
     fn node_claims_hold_only_against_the_parent() {
         let claim = Claim::NodeChange { low: -5.0, high: -3.0 };
         let child = variant(vec![claim.clone()]);
-        let change = NodeChange { percent: -4.0, interval: Some((-6.0, -2.0)) };
+        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
         let mut evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
         let verdict = judge(&child, &claim, &evidence);
-        assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -6.0% to -2.0%) on seeds)");
+        assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -4.5% to -3.5%) on seeds)");
         evidence.reference = Some("baseline");
         let verdict = judge(&child, &claim, &evidence);
         assert_eq!(verdict.word(), "not measured");
@@ -264,24 +268,34 @@ mod tests {
     }
 
     #[test]
-    fn the_interval_decides_between_does_not_hold_and_undecided() {
+    fn the_whole_interval_decides() {
         let range = || Claim::NodeChange { low: -5.0, high: -3.0 };
+        assert_eq!(judged(range(), -4.0, Some((-4.5, -3.5))), "holds");
+        assert_eq!(judged(range(), -4.0, None), "holds");
+        // The estimate in the range is not enough when the interval leaves it.
+        assert_eq!(judged(range(), -4.0, Some((-6.0, -2.0))), "undecided");
         // The estimate misses; the interval reaches the range, or does not.
         assert_eq!(judged(range(), -1.0, Some((-3.5, 1.0))), "undecided");
         assert_eq!(judged(range(), -1.0, Some((-2.9, 1.0))), "does not hold");
         assert_eq!(judged(range(), -7.0, Some((-9.0, -5.0))), "undecided");
+        assert_eq!(judged(range(), -7.0, Some((-9.0, -5.1))), "does not hold");
         assert_eq!(judged(range(), -1.0, None), "does not hold");
         let fewer = || Claim::NodeDirection(Direction::Fewer);
-        assert_eq!(judged(fewer(), -0.5, Some((-2.0, 1.0))), "holds");
+        assert_eq!(judged(fewer(), -3.0, Some((-5.0, -1.0))), "holds");
+        assert_eq!(judged(fewer(), -0.5, Some((-2.0, 1.0))), "undecided");
         assert_eq!(judged(fewer(), 0.5, Some((-1.0, 2.0))), "undecided");
         assert_eq!(judged(fewer(), 0.5, Some((0.1, 2.0))), "does not hold");
+        // An interval that ends at 0 does not reach below it.
+        assert_eq!(judged(fewer(), -1.0, Some((-2.0, 0.0))), "undecided");
         // The same search: no change at all is not fewer nodes.
         assert_eq!(judged(fewer(), 0.0, Some((0.0, 0.0))), "does not hold");
         assert_eq!(judged(Claim::NodeDirection(Direction::More), 0.0, Some((0.0, 0.0))), "does not hold");
         let more = || Claim::NodeDirection(Direction::More);
         assert_eq!(judged(more(), -3.0, Some((-4.0, -2.0))), "does not hold");
+        assert_eq!(judged(more(), 3.0, Some((2.0, 4.0))), "holds");
         let similar = || Claim::NodeDirection(Direction::Similar);
-        assert_eq!(judged(similar(), 1.9, Some((-1.0, 4.0))), "holds");
+        assert_eq!(judged(similar(), 0.5, Some((-1.0, 1.5))), "holds");
+        assert_eq!(judged(similar(), 1.9, Some((-1.0, 4.0))), "undecided");
         assert_eq!(judged(similar(), 2.5, Some((1.5, 4.0))), "undecided");
         assert_eq!(judged(similar(), 2.5, Some((2.1, 4.0))), "does not hold");
         let same = || Claim::NodeDirection(Direction::Same);
