@@ -386,18 +386,16 @@ pub fn pick_next(list: &mut [ScoredMove], next: usize) -> Option<ScoredMove> {
     pick_next_settling(list, next, &mut PickMemo::default(), |_| {})
 }
 
-/// What the last scan of a list found, for the picks after it: the best
-/// score left and how many moves had it. While one is left, the next pick
-/// is the first move at that score, found without a scan, which is what a
-/// scan would choose: no score rises (a settled one only falls), and the
-/// moves tied at the best score keep their places while they are picked
-/// (the move swapped away from the front is one of them or below them).
-/// Moves removed from the list keep that true; the count is only a hint of
-/// when to scan again.
+/// The best score the last scan of a list found, for the picks after it.
+/// While a move with that score is left, the next pick is the first such
+/// move, found without a scan, which is what a scan would choose: no score
+/// rises (a settled one only falls), and the moves tied at the best score
+/// keep their places while they are picked (the move swapped away from the
+/// front is one of them or below them). Moves removed from the list keep
+/// that true.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PickMemo {
-    best_score: i32,
-    left: usize,
+    best_score: Option<i32>,
 }
 
 /// `pick_next` for a list with deferred scores: when the best remaining move
@@ -416,13 +414,12 @@ pub fn pick_next_settling(
 ) -> Option<ScoredMove> {
     loop {
         let rest = list.get(next..)?;
-        let remembered =
-            if memo.left > 0 { rest.iter().position(|entry| entry.score == memo.best_score) } else { None };
+        let remembered = memo.best_score.and_then(|score| rest.iter().position(|entry| entry.score == score));
         let best = match remembered {
             Some(best) => best,
             None => {
-                let (best, best_score, tied) = scan_for_best(rest)?;
-                *memo = PickMemo { best_score, left: tied };
+                let (best, best_score) = scan_for_best(rest)?;
+                memo.best_score = Some(best_score);
                 best
             }
         };
@@ -432,30 +429,26 @@ pub fn pick_next_settling(
             let before = chosen.score;
             settle(chosen);
             debug_assert!(chosen.score <= before, "a deferred term raised {:?}", chosen.mv);
-            memo.left -= usize::from(chosen.score != before);
             continue;
         }
-        memo.left -= 1;
         list.swap(next, next + best);
         return Some(list[next]);
     }
 }
 
-/// The first best-scored move of `rest`, its score, and how many moves
-/// have that score; `None` for an empty list.
+/// The first best-scored move of `rest` and its score; `None` for an empty
+/// list.
 #[inline]
-fn scan_for_best(rest: &[ScoredMove]) -> Option<(usize, i32, usize)> {
-    let (mut best, mut best_score, mut tied) = (0, rest.first()?.score, 1);
+fn scan_for_best(rest: &[ScoredMove]) -> Option<(usize, i32)> {
+    let (mut best, mut best_score) = (0, rest.first()?.score);
     // Written as selects, not branches: which entry wins is data the branch
     // predictor cannot learn.
     for (i, entry) in rest.iter().enumerate().skip(1) {
         let better = entry.score > best_score;
-        let equal = entry.score == best_score;
         best = if better { i } else { best };
         best_score = if better { entry.score } else { best_score };
-        tied = if better { 1 } else { tied + usize::from(equal) };
     }
-    Some((best, best_score, tied))
+    Some((best, best_score))
 }
 
 #[cfg(test)]
@@ -640,10 +633,11 @@ mod tests {
                     break;
                 }
                 picks += 1;
-                remembered += usize::from(before.left > 0);
+                // Handed out at the remembered score: no scan was needed.
+                remembered += usize::from(picked.is_some_and(|entry| Some(entry.score()) == before.best_score));
                 next += 1;
             }
         }
-        assert!(remembered * 3 > picks, "only {remembered} of {picks} picks without a scan");
+        assert!(remembered * 3 > picks, "only {remembered} of {picks} picks at the remembered score");
     }
 }
