@@ -152,8 +152,8 @@ fn captured_piece_names_the_victim() {
     assert_eq!(captured_piece(&castling, uci("a1a8")), Some(Piece::Rook));
 }
 
-/// Every legal move of the position, its children, and a spread of thresholds.
-fn check_threshold_matches_value(root: &Board) -> usize {
+/// The position and every position one move from it.
+fn with_children(root: &Board) -> Vec<Board> {
     let mut boards = vec![root.clone()];
     root.generate_moves(|moves| {
         for mv in moves {
@@ -163,6 +163,12 @@ fn check_threshold_matches_value(root: &Board) -> usize {
         }
         false
     });
+    boards
+}
+
+/// Every legal move of the position, its children, and a spread of thresholds.
+fn check_threshold_matches_value(root: &Board) -> usize {
+    let boards = with_children(root);
     let mut checked = 0;
     for position in boards {
         position.generate_moves(|moves| {
@@ -206,15 +212,7 @@ fn threshold_form_agrees_with_exact_value() {
 /// opponent's attacks is the full exchange's, and how many were answered
 /// without one.
 fn check_quiet_see(root: &Board) -> (usize, usize) {
-    let mut boards = vec![root.clone()];
-    root.generate_moves(|moves| {
-        for mv in moves {
-            let mut child = root.clone();
-            child.play_unchecked(mv);
-            boards.push(child);
-        }
-        false
-    });
+    let boards = with_children(root);
     let (mut checked, mut unattacked) = (0, 0);
     for position in boards {
         let attacked = attacked_by_opponent(&position);
