@@ -85,7 +85,7 @@ fn with_rate(more: &[(&'static str, Shape)]) -> Vec<(&'static str, Shape)> {
 }
 
 /// `fut_extra`: the keys a variant's futility features add to the line.
-fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)]) {
+fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)], mcp_extra: &[(&'static str, Shape)]) {
     assert_line(lines, "asp", &[("att", Count), ("low", Count), ("high", Count)]);
     assert_line(lines, "illegal", &[("first", Count), ("total", Count)]);
     assert_line(lines, "null", &with_rate(&[("verify", Count), ("verify_fail", Count)]));
@@ -101,7 +101,11 @@ fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)]) {
             .concat(),
         ),
     );
-    assert_line(lines, "mcp", &with_rate(&[("mcp_b", Buckets(4)), ("hist_kept", Count), ("cm_kept", Count)]));
+    assert_line(
+        lines,
+        "mcp",
+        &with_rate(&[&[("mcp_b", Buckets(4)), ("hist_kept", Count), ("cm_kept", Count)], mcp_extra].concat()),
+    );
     assert_line(lines, "prune", &[("fut", Count), ("mcp", Count), ("razor", Count)]);
     assert_line(lines, "pvs", &[("zw", Count), ("re", Count), ("re%", Percent)]);
 }
@@ -109,7 +113,7 @@ fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)]) {
 #[test]
 fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("razor-r3");
-    assert_common_lines(&lines, &[]);
+    assert_common_lines(&lines, &[], &[]);
     assert_line(
         &lines,
         "razor",
@@ -127,9 +131,14 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
 #[test]
 fn full_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("full");
-    // `full` has futility-victim and razor-r1 (plan 000's R1, without R2's
-    // tactical guard or R3's phase margin).
-    assert_common_lines(&lines, &[("victim_att", Count), ("victim_cut", Count)]);
+    // `full` has futility-victim, both skip-quiets features and razor-r1
+    // (plan 000's R1, without R2's tactical guard or R3's phase margin).
+    assert_common_lines(
+        &lines,
+        &[("victim_att", Count), ("victim_cut", Count), ("skipped", Count)],
+        &[("skipped", Count)],
+    );
+    assert_line(&lines, "staged", &RATE);
     assert_line(&lines, "razor", &with_rate(&[("razor_b", Buckets(2)), ("probes", Count), ("confirm%", Percent)]));
 }
 
