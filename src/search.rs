@@ -232,6 +232,9 @@ impl Searcher {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            quiet_lists: (0..=MAX_PLY)
+                .map(|_| if T::TECHNIQUES.staged_picking.capture_stage { Vec::with_capacity(64) } else { Vec::new() })
+                .collect(),
             seldepth: 0,
             stats: SearchStats::default(),
             techniques: PhantomData,
@@ -372,6 +375,8 @@ pub(crate) struct Worker<'a, T: TechniqueSet> {
     pub pv_len: [usize; MAX_PLY + 1],
     /// One reusable move list per ply, so the search never allocates.
     pub move_lists: Vec<Vec<ScoredMove>>,
+    /// A staged node's quiet moves, until it needs them (`staged-captures`).
+    pub quiet_lists: Vec<Vec<ScoredMove>>,
     pub seldepth: usize,
     pub stats: SearchStats,
     pub techniques: PhantomData<T>,
@@ -595,17 +600,20 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
 
         // Step 11. The move loop. A staged TT move comes alone, before the
-        // moves are generated (`staged-tt-move`).
+        // moves are generated (`staged-tt-move`); staged quiet moves come
+        // once every move above them is picked (`staged-captures`).
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         let staged_tt_move = self.tt_move_stage(tt_move, excluded_move);
         let mut generated = staged_tt_move.is_none();
+        let mut quiets_after_pick = None;
         match staged_tt_move {
             Some(mv) => {
                 moves.clear();
                 moves.push(ScoredMove::tt_move(board, mv));
             }
-            None => self.generate_and_order::<NT>(board, &node, &mut moves),
+            None => quiets_after_pick = self.generate_and_order::<NT>(board, &node, &mut moves),
         }
+        let mut quiet_stage_reached = false;
 
         let check_info = CheckInfo::new(board);
         let original_alpha = alpha;
@@ -618,20 +626,31 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // move, or a drop that kept some quiet moves sorted them).
         let mut in_order_until = usize::from(!generated);
         let mut memo = PickMemo::default();
-        while let Some(entry) = if picked < in_order_until {
-            moves.get(picked).copied()
-        } else if !generated {
-            // The staged TT move did not cut. It is the best move of the
-            // list: picking it again puts every move where an unstaged
-            // node has it after its first pick.
-            generated = true;
-            self.generate_and_order::<NT>(board, &node, &mut moves);
-            let again = pick_next_settling(&mut moves, 0, &mut memo, |_| {});
-            debug_assert_eq!(again.map(|entry| entry.mv), staged_tt_move, "the TT move is picked first");
-            pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
-        } else {
-            pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
-        } {
+        loop {
+            if !generated && picked >= in_order_until {
+                // The staged TT move did not cut. It is the best move of
+                // the list: picking it again puts every move where an
+                // unstaged node has it after its first pick.
+                generated = true;
+                quiets_after_pick = self.generate_and_order::<NT>(board, &node, &mut moves);
+                let again = pick_next_settling(&mut moves, 0, &mut memo, |_| {});
+                debug_assert_eq!(again.map(|entry| entry.mv), staged_tt_move, "the TT move is picked first");
+            }
+            if quiets_after_pick.is_some_and(|count| picked >= count) {
+                // Every move scored above the quiet moves is picked: now
+                // they are generated, and the next scan finds them.
+                quiets_after_pick = None;
+                quiet_stage_reached = true;
+                self.append_quiets::<NT>(board, &node, &mut moves);
+                memo = PickMemo::default();
+            }
+            let Some(entry) = (if picked < in_order_until {
+                moves.get(picked).copied()
+            } else {
+                pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
+            }) else {
+                break;
+            };
             let ScoredMove { mv, kind, .. } = entry;
             picked += 1;
             if Some(mv) == excluded_move {
@@ -670,6 +689,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 && self.prunes_move::<NT>(board, &node, &candidate)
             {
                 if let Some(request) = self.stack[ply].skip_quiets.take() {
+                    if quiets_after_pick.take().is_some() {
+                        // Dropped before they came: they still count as moves.
+                        quiet_stage_reached = true;
+                        self.append_quiets::<NT>(board, &node, &mut moves);
+                        memo = PickMemo::default();
+                    }
                     let drop = QuietDropSite { check_info: &check_info, picked, excluded_move };
                     legal_moves +=
                         self.drop_quiet_moves::<NT>(board, &node, &mut moves, &mut in_order_until, drop, request);
@@ -764,6 +789,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         self.move_lists[ply] = moves;
         self.count_tt_move_stage(staged_tt_move.is_some(), generated);
+        self.count_capture_stage(generated, quiet_stage_reached);
 
         // Step 12. Checkmate or stalemate (move pruning always leaves the
         // first move searched, so a node with a legal move has a score).
@@ -789,12 +815,46 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 
     /// Step 11: every legal move, scored (`score_main`) and ordered by the
-    /// techniques' hooks.
-    fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+    /// techniques' hooks. With `staged-captures`, only the captures, the
+    /// promotions and the TT move, and the number of picks after which the
+    /// quiet moves are due (`append_quiets`).
+    fn generate_and_order<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+    ) -> Option<usize> {
+        if let Some(tt_move) = self.capture_stage(board, node, moves) {
+            // The killers and the countermove are looked for among the
+            // quiet moves, when they come.
+            let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+            movepick::score_main(board, moves, &hints, self.history);
+            self.order_moves::<NT>(board, node, moves);
+            return Some(movepick::count_above_quiets(moves));
+        }
         movepick::generate(board, false, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
         self.stats.rejected_hints += movepick::score_main(board, moves, &hints, self.history);
         self.order_moves::<NT>(board, node, moves);
+        None
+    }
+
+    /// Step 11, `staged-captures`: appends the quiet moves to a list of
+    /// captures and promotions whose moves above them are all picked, scored
+    /// and ordered as `generate_and_order` would have.
+    fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+        let first_quiet = moves.len();
+        self.take_quiets(board, node, moves);
+        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
+        let rejected = movepick::score_main(board, &mut moves[first_quiet..], &hints, self.history);
+        // A killer may be a capture here: it is in the first stage's moves.
+        let in_first_stage = [hints.killers[0], hints.killers[1], hints.counter_move]
+            .into_iter()
+            .flatten()
+            .filter(|&hint| moves[..first_quiet].iter().any(|entry| entry.mv == hint))
+            .count() as u64;
+        self.stats.rejected_hints += rejected - in_first_stage;
+        self.order_moves::<NT>(board, node, &mut moves[first_quiet..]);
     }
 
     /// The first move of a node: a PV node's first child is a PV node.

@@ -1,8 +1,11 @@
 //! Staged move picking: the TT move is searched before the node generates
-//! its moves, so a node whose TT move cuts never generates nor scores any.
+//! its moves, so a node whose TT move cuts never generates nor scores any;
+//! the captures come before the quiet moves are generated, so a node that
+//! cuts on a capture never generates nor scores its quiet moves.
 //!
-//! Also called: the move picker's "TT stage" (Stockfish's `MAIN_TT`,
-//! Ethereal's `STAGE_TABLE`), the first stage of a staged move generator.
+//! Also called: the move picker's stages (Stockfish's `MAIN_TT`,
+//! `CAPTURE_INIT`, `QUIET_INIT`; Ethereal's `STAGE_TABLE`,
+//! `STAGE_GENERATE_NOISY`, `STAGE_GENERATE_QUIET`).
 //!
 //! Phases:
 //! - Baseline: every move is generated and scored (SEE of each capture,
@@ -17,12 +20,29 @@
 //!   of the TT move) left: so the tree changes a little, which is why this
 //!   is a feature and not a speed-up of the baseline.
 //!
+//! - `staged-captures` (Stockfish, Ethereal: the capture stages before
+//!   the quiet ones): a node generates and scores its captures and
+//!   promotions (and holds its TT move, whatever it is) first; its quiet
+//!   moves are generated, scored and ordered only once every move scored
+//!   above them is picked, so a node that cuts on a capture never makes
+//!   them. The order is the baseline's up to ties: every capture or
+//!   promotion scores above every quiet move but the TT move, or below all
+//!   of them (`movepick::QUIET_SCORE_TOP`). But the quiet moves are scored
+//!   after the captures' searches have updated the histories, and quiet
+//!   moves of equal score come in generation order, where an unstaged list
+//!   has them as the earlier picks' swaps left them: so the tree changes.
+//!   A killer or countermove that is not a move here is counted as rejected
+//!   (the `illegal:` line) only when the quiet moves come.
+//!
 //! Telemetry: `staged: att=X cut=Y cut%=Z.Z%`: an attempt is a node that
 //! tried its TT move before generating, a cut one that never generated.
+//! `staged_cap: att=X cut=Y cut%=Z.Z%`: an attempt is a node that generated
+//! its captures first, a cut one that never generated its quiet moves.
 
-use cozy_chess::Move;
+use cozy_chess::{Board, Move};
 
-use crate::search::Worker;
+use crate::movepick::{self, ScoredMove};
+use crate::search::{Node, Worker};
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
@@ -32,6 +52,8 @@ technique! {
     /// Whether the TT move is searched before the moves are generated.
     pub struct StagedPicking {
         tt_move_stage: "staged-tt-move" [] "Stockfish, Ethereal (staged move picker, TT stage)" => "the TT move searched before the moves are generated; the rest scored after its search";
+        capture_stage: "staged-captures" [] "Stockfish, Ethereal (staged move picker, capture stage)"
+            => "captures and promotions generated and picked before the quiet moves are generated and scored";
     }
 }
 
@@ -42,6 +64,10 @@ counters! {
         /// ones it cut.
         pub attempts: u64,
         pub cutoffs: u64,
+        /// Nodes that generated their captures first, and of those the ones
+        /// that cut before generating their quiet moves.
+        pub capture_stage: u64,
+        pub quiets_spared: u64,
     }
 }
 
@@ -54,6 +80,37 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return None;
         }
         tt_move.filter(|&mv| Some(mv) != excluded_move)
+    }
+
+    /// Step 11 (`staged-captures`): generates the node's moves in `moves`
+    /// (its captures and promotions, and its TT move whatever it is) and
+    /// its quiet moves aside, for `append_quiets`; returns the TT move.
+    pub(crate) fn capture_stage(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> Option<Option<Move>> {
+        if !T::TECHNIQUES.staged_picking.capture_stage {
+            return None;
+        }
+        movepick::generate_split(board, moves, &mut self.quiet_lists[node.ply]);
+        if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
+            moves.push(ScoredMove::tt_move(board, mv));
+        }
+        Some(node.tt_move)
+    }
+
+    /// Step 11 (`staged-captures`): appends the quiet moves set aside,
+    /// but the TT move, which the list holds already.
+    pub(crate) fn take_quiets(&self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+        let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv));
+        moves.extend(self.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
+    }
+
+    /// Step 11, after the move loop: a staged node that cut before its
+    /// quiet moves were generated.
+    pub(crate) fn count_capture_stage(&mut self, generated: bool, quiet_stage_reached: bool) {
+        if T::TECHNIQUES.staged_picking.capture_stage && generated {
+            let counters = &mut self.stats.techniques.staged_picking;
+            counters.capture_stage += 1;
+            counters.quiets_spared += u64::from(!quiet_stage_reached);
+        }
     }
 
     /// Step 11, after the move loop: whether the staged TT move spared the
@@ -71,14 +128,21 @@ impl Technique for StagedPicking {
     type Counters = StagedPickingCounters;
 
     fn report(&self, counters: &StagedPickingCounters) -> Vec<String> {
-        if !self.tt_move_stage {
-            return Vec::new();
+        let mut lines = Vec::new();
+        if self.tt_move_stage {
+            lines.push(format!("staged: {}", rate(counters.attempts, counters.cutoffs)));
         }
-        vec![format!("staged: {}", rate(counters.attempts, counters.cutoffs))]
+        if self.capture_stage {
+            lines.push(format!("staged_cap: {}", rate(counters.capture_stage, counters.quiets_spared)));
+        }
+        lines
     }
 
     fn snapshot_counters(counters: &StagedPickingCounters) -> Vec<(&'static str, u64, u64)> {
-        vec![("staged", counters.attempts, counters.cutoffs)]
+        vec![
+            ("staged", counters.attempts, counters.cutoffs),
+            ("staged_cap", counters.capture_stage, counters.quiets_spared),
+        ]
     }
 
     fn tunables(&self) -> Vec<&'static Tunable> {
@@ -90,8 +154,9 @@ impl Technique for StagedPicking {
 mod tests {
     use std::path::Path;
 
-    use cozy_chess::Board;
+    use cozy_chess::{Board, Color, Move, Square};
 
+    use crate::movepick::{self, pick_next, History, OrderingHints, ScoredMove};
     use crate::matrix::{load_suite, search_as, SUITE_PATH};
     use crate::position::Position;
     use crate::search::{SearchLimits, SearchResult, Searcher};
@@ -101,6 +166,11 @@ mod tests {
     crate::technique_set!(Staged, ["staged-tt-move"]);
     crate::technique_set!(Pruning, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering"]);
     crate::technique_set!(PruningStaged, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-tt-move"]);
+    crate::technique_set!(CapturesFirst, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures"]);
+    crate::technique_set!(
+        BothStages,
+        ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures", "staged-tt-move"]
+    );
 
     fn outcome(result: &SearchResult) -> (u64, Option<cozy_chess::Move>, i32) {
         (result.nodes, result.best_move, result.score)
@@ -187,6 +257,119 @@ mod tests {
     #[test]
     fn deeper_the_quiet_moves_are_scored_after_the_tt_moves_search() {
         let searches = crate::matrix::suite_with_both::<Pruning, PruningStaged>(6);
+        let moved = searches.iter().filter(|(_, plain, staged)| outcome(plain) != outcome(staged)).count();
+        assert!(moved * 2 > searches.len(), "{moved} of {} positions moved", searches.len());
+    }
+
+    /// The moves of a list in the order picking hands them out, with their
+    /// scores.
+    fn picked_in_order(list: &mut [ScoredMove], from: usize) -> Vec<(i32, Move)> {
+        let mut order = Vec::new();
+        while let Some(entry) = pick_next(list, from + order.len()) {
+            order.push((entry.score(), entry.mv));
+        }
+        order
+    }
+
+    /// Runs of equal scores, each as a sorted set of moves: the order
+    /// picking owes, ties aside.
+    fn up_to_ties(order: &[(i32, Move)]) -> Vec<(i32, Vec<String>)> {
+        let mut runs: Vec<(i32, Vec<String>)> = Vec::new();
+        for &(score, mv) in order {
+            match runs.last_mut() {
+                Some((last, moves)) if *last == score => moves.push(mv.to_string()),
+                _ => runs.push((score, vec![mv.to_string()])),
+            }
+        }
+        for (_, moves) in &mut runs {
+            moves.sort();
+        }
+        runs
+    }
+
+    /// The two stages hand out the unstaged list's moves in its order, up
+    /// to ties: the captures and promotions above the quiet moves, then
+    /// the quiet moves, then the rest. Checked with killers, a countermove
+    /// and a history that gives the quiet moves distinct scores, on every
+    /// position of the node suite and its children, and with each legal
+    /// move as the TT move of the first few.
+    #[test]
+    fn the_stages_hand_out_the_unstaged_order_up_to_ties() {
+        let mut history = History::new();
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            for from in Square::ALL {
+                for to in Square::ALL {
+                    let mv = Move { from, to, promotion: None };
+                    history.update(color, mv, (from as i32 * 64 + to as i32 + i as i32 * 17) % 3000 - 1500);
+                }
+            }
+        }
+        let (mut cases, mut with_first_stage) = (0, 0);
+        for (index, pos) in suite_and_children().iter().enumerate() {
+            let board = pos.board();
+            let mut all = Vec::new();
+            movepick::generate(board, false, &mut all);
+            let quiet: Vec<Move> = all.iter().filter(|entry| entry.is_quiet()).map(|entry| entry.mv).collect();
+            let mut tt_moves = vec![None];
+            if index % 40 == 0 {
+                tt_moves.extend(all.iter().map(|entry| Some(entry.mv)));
+            }
+            for tt_move in tt_moves {
+                let hints = OrderingHints {
+                    tt_move,
+                    killers: [quiet.get(2).copied(), quiet.get(5).copied()],
+                    counter_move: quiet.get(7).copied(),
+                };
+                let mut unstaged = all.clone();
+                movepick::score_main(board, &mut unstaged, &hints, &history);
+                let expected = picked_in_order(&mut unstaged, 0);
+
+                let (mut staged, mut quiets) = (Vec::new(), Vec::new());
+                movepick::generate_split(board, &mut staged, &mut quiets);
+                if let Some(mv) = tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
+                    staged.push(ScoredMove::tt_move(board, mv));
+                }
+                movepick::score_main(board, &mut staged, &OrderingHints { tt_move, ..OrderingHints::default() }, &history);
+                let first_stage = movepick::count_above_quiets(&staged);
+                let mut order = Vec::new();
+                while order.len() < first_stage {
+                    let entry = pick_next(&mut staged, order.len()).expect("a move above the quiet moves");
+                    order.push((entry.score(), entry.mv));
+                }
+                with_first_stage += usize::from(first_stage > 0);
+                let first_quiet = staged.len();
+                staged.extend(quiets.iter().filter(|entry| Some(entry.mv) != tt_move));
+                movepick::score_main(board, &mut staged[first_quiet..], &hints, &history);
+                order.extend(picked_in_order(&mut staged, order.len()));
+
+                assert_eq!(order.len(), expected.len(), "{board}");
+                assert_eq!(up_to_ties(&order), up_to_ties(&expected), "{board} with TT move {tt_move:?}");
+                cases += 1;
+            }
+        }
+        assert!(cases > 1000 && with_first_stage > 500, "{cases} lists, {with_first_stage} with a first stage");
+    }
+
+    /// With the captures first, the TT stage spares generation and nothing
+    /// else: the quiet moves are scored after the TT move's search either
+    /// way, and the captures are scored by SEE, which no search changes.
+    #[test]
+    fn with_the_captures_first_the_tt_stage_leaves_the_tree_alone() {
+        let searches = crate::matrix::suite_with_both::<CapturesFirst, BothStages>(7);
+        for (id, captures_first, both) in &searches {
+            assert_eq!(outcome(captures_first), outcome(both), "{id}");
+            let (first, second) =
+                (&captures_first.stats.techniques.staged_picking, &both.stats.techniques.staged_picking);
+            assert!(first.quiets_spared > 0 && first.quiets_spared < first.capture_stage, "{id}");
+            assert!(second.cutoffs > 0 && second.capture_stage < first.capture_stage, "{id}");
+        }
+    }
+
+    /// The quiet moves are scored after the captures' searches, and the
+    /// tree moves.
+    #[test]
+    fn deeper_the_quiet_moves_are_scored_after_the_captures_searches() {
+        let searches = crate::matrix::suite_with_both::<Pruning, CapturesFirst>(6);
         let moved = searches.iter().filter(|(_, plain, staged)| outcome(plain) != outcome(staged)).count();
         assert!(moved * 2 > searches.len(), "{moved} of {} positions moved", searches.len());
     }
