@@ -8,7 +8,7 @@
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 
 use crate::position::gives_check;
-use crate::see::{capture_targets, captured_piece, see_ge};
+use crate::see::{capture_targets, captured_piece, see_ge_of};
 
 /// What kind of move a picked move is, as ordering classified it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,33 +268,81 @@ pub fn count_above_quiets(list: &[ScoredMove]) -> usize {
 
 /// Scores a main-search move list; returns how many of the killers and the
 /// countermove offered are not moves of this list (the TT move is checked
-/// for legality by the search itself).
+/// for legality by the search itself). Every capture's SEE is computed now,
+/// so the list can be picked with [`pick_next`].
 pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints, history: &History) -> u64 {
+    score_list::<false>(board, list, hints, history)
+}
+
+/// [`score_main`], but a capture's SEE is left until the capture would be
+/// picked ([`settle_capture`], through [`pick_next_settling`]): scored as a
+/// good capture until then, it is lowered into the bad captures' band if it
+/// loses material, which hands out the order of `score_main`, and a node
+/// that cuts before a capture never computes its exchange.
+pub fn score_main_deferring_see(
+    board: &Board,
+    list: &mut [ScoredMove],
+    hints: &OrderingHints,
+    history: &History,
+) -> u64 {
+    score_list::<true>(board, list, hints, history)
+}
+
+/// What a good capture's score loses when its SEE turns out below 0: it
+/// moves from the good captures' band to the bad ones', keeping its key.
+const GOOD_TO_BAD_CAPTURE: i32 = 6_000_000;
+
+/// A move's from, to and promotion in 15 bits, so a comparison is one
+/// instruction; [`NO_MOVE_KEY`] for no move.
+#[inline(always)]
+fn move_key(mv: Move) -> u16 {
+    mv.from as u16 | (mv.to as u16) << 6 | (mv.promotion.map_or(0, |piece| piece as u16 + 1)) << 12
+}
+
+/// The key of no move: no move's key is this.
+const NO_MOVE_KEY: u16 = u16::MAX;
+
+fn hint_key(mv: Option<Move>) -> u16 {
+    mv.map_or(NO_MOVE_KEY, move_key)
+}
+
+#[inline(always)]
+fn score_list<const DEFER_SEE: bool>(
+    board: &Board,
+    list: &mut [ScoredMove],
+    hints: &OrderingHints,
+    history: &History,
+) -> u64 {
     let us = board.side_to_move();
-    let offered = [hints.killers[0], hints.killers[1], hints.counter_move];
+    let [tt_move, first_killer, second_killer, counter_move] =
+        [hints.tt_move, hints.killers[0], hints.killers[1], hints.counter_move].map(hint_key);
     let mut found = [false; 3];
     for entry in list.iter_mut() {
         let mv = entry.mv;
-        for (found, offered) in found.iter_mut().zip(offered) {
-            *found |= offered == Some(mv);
-        }
-        let (kind, score) = if Some(mv) == hints.tt_move {
+        let key = move_key(mv);
+        found[0] |= key == first_killer;
+        found[1] |= key == second_killer;
+        found[2] |= key == counter_move;
+        let (kind, score) = if key == tt_move {
             (MoveKind::TtMove, TT_MOVE_SCORE)
         } else if mv.promotion.is_some_and(|piece| piece != Piece::Queen) {
             (MoveKind::UnderPromotion, -4_000_000 + mvv_lva(entry))
         } else if entry.captured.is_some() {
-            if see_ge(board, mv, 0) {
+            if DEFER_SEE {
+                entry.deferred = true;
+                (MoveKind::GoodCapture, 3_000_000 + mvv_lva(entry))
+            } else if see_ge_of(board, mv, entry.piece, entry.captured, 0) {
                 (MoveKind::GoodCapture, 3_000_000 + mvv_lva(entry))
             } else {
-                (MoveKind::BadCapture, -3_000_000 + mvv_lva(entry))
+                (MoveKind::BadCapture, 3_000_000 - GOOD_TO_BAD_CAPTURE + mvv_lva(entry))
             }
         } else if mv.promotion.is_some() {
             (MoveKind::Promotion, 2_500_000)
-        } else if Some(mv) == hints.killers[0] {
+        } else if key == first_killer {
             (MoveKind::Killer, FIRST_KILLER_SCORE)
-        } else if Some(mv) == hints.killers[1] {
+        } else if key == second_killer {
             (MoveKind::Killer, FIRST_KILLER_SCORE - 1)
-        } else if Some(mv) == hints.counter_move {
+        } else if key == counter_move {
             (MoveKind::CounterMove, 1_900_000)
         } else {
             (MoveKind::Quiet, history.get(us, mv))
@@ -302,7 +350,23 @@ pub fn score_main(board: &Board, list: &mut [ScoredMove], hints: &OrderingHints,
         entry.kind = kind;
         entry.score = score;
     }
-    offered.iter().zip(found).filter(|(offered, found)| offered.is_some() && !found).count() as u64
+    let offered = [first_killer, second_killer, counter_move];
+    offered.iter().zip(found).filter(|&(&offered, found)| offered != NO_MOVE_KEY && !found).count() as u64
+}
+
+/// Settles a capture [`score_main_deferring_see`] left unsettled: a capture
+/// that loses material becomes a bad capture. Returns whether `entry` was
+/// such a capture (anything else is left alone).
+#[inline]
+pub fn settle_capture(board: &Board, entry: &mut ScoredMove) -> bool {
+    if entry.kind != MoveKind::GoodCapture {
+        return false;
+    }
+    if !see_ge_of(board, entry.mv, entry.piece, entry.captured, 0) {
+        entry.kind = MoveKind::BadCapture;
+        entry.score -= GOOD_TO_BAD_CAPTURE;
+    }
+    true
 }
 
 /// Appends the quiet moves that give check (neither captures nor
@@ -353,8 +417,8 @@ pub fn move_to_front_keeping_scores(list: &mut [ScoredMove]) {
 pub fn drop_quiets(list: &mut Vec<ScoredMove>, from: usize) -> usize {
     let before = list.len();
     if has_equal_scores(&list[from..]) {
-        let mut rest = from;
-        while pick_next(list, rest).is_some_and(|entry| entry.is_quiet()) {
+        let (mut rest, mut memo) = (from, PickMemo::default());
+        while pick_next_settling(list, rest, &mut memo, |_| {}).is_some_and(|entry| entry.is_quiet()) {
             rest += 1;
         }
         list.drain(from..rest);

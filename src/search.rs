@@ -647,7 +647,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             let Some(entry) = (if picked < in_order_until {
                 moves.get(picked).copied()
             } else {
-                pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle_move::<NT>(board, &node, entry))
+                pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle::<NT>(board, &node, entry))
             }) else {
                 break;
             };
@@ -834,9 +834,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         movepick::generate(board, false, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
-        self.stats.rejected_hints += movepick::score_main(board, moves, &hints, self.history);
+        self.stats.rejected_hints += movepick::score_main_deferring_see(board, moves, &hints, self.history);
         self.order_moves::<NT>(board, node, moves);
         None
+    }
+
+    /// Step 11: completes the score of `entry`, the best remaining move,
+    /// before it is picked: a capture's SEE, or a technique's deferred term.
+    #[inline]
+    fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
+        if !movepick::settle_capture(board, entry) {
+            self.settle_move::<NT>(board, node, entry);
+        }
     }
 
     /// Step 11, `staged-captures`: appends the quiet moves to a list of
@@ -905,7 +914,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (credited, counted_now) = if quiet_move_stays {
             let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
             let (marked, end) =
-                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle_move::<NT>(board, node, entry));
+                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle::<NT>(board, node, entry));
             *in_order_until = (*in_order_until).max(end);
             (marked - usize::from(dropped_excluded), 0)
         } else {
@@ -1123,10 +1132,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         let mut best_move = None;
         let mut picked = 0;
-        while let Some(ScoredMove { mv, kind, .. }) = pick_next(&mut moves, picked) {
+        while let Some(entry) = pick_next(&mut moves, picked) {
             picked += 1;
-            let is_quiet_check = kind == MoveKind::Quiet;
-            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, mv, static_eval, alpha, phase) {
+            let mv = entry.mv;
+            let is_quiet_check = entry.kind == MoveKind::Quiet;
+            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, &entry, static_eval, alpha, phase) {
                 continue;
             }
             let mut child = board.clone();

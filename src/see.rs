@@ -65,10 +65,12 @@ fn is_en_passant(board: &Board, mv: Move) -> bool {
 
 /// Material the move itself wins: the captured piece plus the promotion gain.
 fn immediate_gain(board: &Board, mv: Move) -> i32 {
-    let captured = captured_piece(board, mv).map_or(0, |piece| SEE_PIECE_VALUES[piece as usize]);
-    let promotion_gain =
-        mv.promotion.map_or(0, |piece| SEE_PIECE_VALUES[piece as usize] - SEE_PIECE_VALUES[Piece::Pawn as usize]);
-    captured + promotion_gain
+    captured_piece(board, mv).map_or(0, |piece| SEE_PIECE_VALUES[piece as usize]) + promotion_gain(mv)
+}
+
+/// What a promotion adds: the new piece in place of the pawn.
+fn promotion_gain(mv: Move) -> i32 {
+    mv.promotion.map_or(0, |piece| SEE_PIECE_VALUES[piece as usize] - SEE_PIECE_VALUES[Piece::Pawn as usize])
 }
 
 /// Everything that attacks `square` given the occupancy `occupied`, both colours.
@@ -138,17 +140,27 @@ fn pawn_guard_bound(mover: Piece) -> i32 {
 /// Whether the exchange started by `mv` gains at least `threshold` for the
 /// side to move (Stockfish's `see_ge`).
 pub fn see_ge(board: &Board, mv: Move, threshold: i32) -> bool {
-    let threshold = threshold.clamp(-THRESHOLD_LIMIT, THRESHOLD_LIMIT);
     let Some(mover) = board.piece_on(mv.from) else {
-        return 0 >= threshold;
+        return 0 >= threshold.clamp(-THRESHOLD_LIMIT, THRESHOLD_LIMIT);
     };
-    if is_castling(board, mv) {
-        return 0 >= threshold;
+    see_ge_of(board, mv, mover, captured_piece(board, mv), threshold)
+}
+
+/// [`see_ge`] for a legal move whose moving piece and captured piece (a
+/// pawn for en passant, none for castling) the caller knows already, as a
+/// generated move does: the exchange without looking them up again.
+pub fn see_ge_of(board: &Board, mv: Move, mover: Piece, captured: Option<Piece>, threshold: i32) -> bool {
+    debug_assert_eq!(board.piece_on(mv.from), Some(mover), "{mv}");
+    debug_assert_eq!(captured_piece(board, mv), captured, "{mv}");
+    let threshold = threshold.clamp(-THRESHOLD_LIMIT, THRESHOLD_LIMIT);
+    if mover == Piece::King && board.colors(board.side_to_move()).has(mv.to) {
+        return 0 >= threshold; // castling
     }
     // `balance` is the surplus, over what it needs, of the side that would make
     // the next capture if that capture ended the exchange. The root side needs
     // the threshold; the other side needs the root side to fall below it.
-    let mut balance = immediate_gain(board, mv) - threshold;
+    let captured_value = captured.map_or(0, |piece| SEE_PIECE_VALUES[piece as usize]);
+    let mut balance = captured_value + promotion_gain(mv) - threshold;
     if balance < 0 {
         return false; // even unanswered, the move falls short
     }
@@ -220,7 +232,7 @@ pub fn attacked_by_opponent(board: &Board) -> BitBoard {
 /// promotion), given `attacked = attacked_by_opponent(board)`: a piece that
 /// goes where no enemy piece attacks it, and where none can through the
 /// square it leaves, loses nothing. Any other move gets the full exchange.
-pub fn quiet_see_ge_zero(board: &Board, mv: Move, attacked: BitBoard) -> bool {
+pub fn quiet_see_ge_zero(board: &Board, mv: Move, mover: Piece, attacked: BitBoard) -> bool {
     debug_assert!(captured_piece(board, mv).is_none() && mv.promotion.is_none(), "{mv} is not quiet");
     if !attacked.has(mv.to) {
         // Leaving `from` can open a line to `to` only for a slider of
@@ -241,7 +253,7 @@ pub fn quiet_see_ge_zero(board: &Board, mv: Move, attacked: BitBoard) -> bool {
             return true;
         }
     }
-    see_ge(board, mv, 0)
+    see_ge_of(board, mv, mover, None, 0)
 }
 
 /// The exact value of the exchange started by `mv` for the side to move
@@ -304,8 +316,10 @@ pub fn has_safe_capture(board: &Board) -> bool {
     let mut found = false;
     board.generate_moves(|mut moves| {
         moves.to &= targets;
+        let mover = moves.piece;
         for mv in moves {
-            if captured_piece(board, mv).is_some() && see_ge(board, mv, 0) {
+            let captured = captured_piece(board, mv);
+            if captured.is_some() && see_ge_of(board, mv, mover, captured, 0) {
                 found = true;
                 return true;
             }

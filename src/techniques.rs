@@ -216,13 +216,13 @@ pub(crate) trait Hooks {
     }
 
     /// Step Q4, quiescence move pruning (not in check): whether the capture
-    /// or promotion is skipped.
+    /// or promotion `entry` is skipped.
     #[inline(always)]
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
         ply: usize,
-        mv: Move,
+        entry: &ScoredMove,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
@@ -526,13 +526,13 @@ macro_rules! registry {
                 &mut self,
                 board: &$crate::cozy_chess::Board,
                 ply: usize,
-                mv: $crate::cozy_chess::Move,
+                entry: &$crate::movepick::ScoredMove,
                 stand_pat: i32,
                 alpha: i32,
                 phase: i32,
             ) -> bool {
                 false $( || <$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
-                    self, board, ply, mv, stand_pat, alpha, phase,
+                    self, board, ply, entry, stand_pat, alpha, phase,
                 ) )*
             }
         }

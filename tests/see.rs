@@ -2,9 +2,15 @@
 //! (x-rays, promotions, en passant, castling, king recaptures), and the
 //! threshold form checked against the exact swap-off value.
 
-use prunelab::cozy_chess::{Board, Move, Piece};
+use prunelab::cozy_chess::{Board, Color, Move, Piece, Square};
+use prunelab::movepick::{
+    generate, pick_next, pick_next_settling, score_main, score_main_deferring_see, settle_capture, History, MoveKind,
+    OrderingHints, PickMemo, ScoredMove,
+};
 use prunelab::position::parse_fen;
-use prunelab::see::{attacked_by_opponent, captured_piece, quiet_see_ge_zero, see_ge, see_value, SEE_PIECE_VALUES};
+use prunelab::see::{
+    attacked_by_opponent, captured_piece, quiet_see_ge_zero, see_ge, see_ge_of, see_value, SEE_PIECE_VALUES,
+};
 
 const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
 const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
@@ -174,11 +180,18 @@ fn check_threshold_matches_value(root: &Board) -> usize {
         position.generate_moves(|moves| {
             for mv in moves {
                 let value = see_value(&position, mv);
+                let (mover, captured) = (moves.piece, captured_piece(&position, mv));
                 for threshold in [value - 1, value, value + 1, -1000, -500, -100, 0, 1, 100, 320, 500, 1000] {
                     assert_eq!(
                         see_ge(&position, mv, threshold),
                         value >= threshold,
                         "{position}: {mv} value {value} threshold {threshold}"
+                    );
+                    // With the pieces known, as the search asks for a generated move.
+                    assert_eq!(
+                        see_ge_of(&position, mv, mover, captured, threshold),
+                        value >= threshold,
+                        "{position}: {mv} value {value} threshold {threshold}, pieces known"
                     );
                 }
                 checked += 1;
@@ -222,7 +235,7 @@ fn check_quiet_see(root: &Board) -> (usize, usize) {
                     continue;
                 }
                 let expected = see_ge(&position, mv, 0);
-                assert_eq!(quiet_see_ge_zero(&position, mv, attacked), expected, "{position}: {mv}");
+                assert_eq!(quiet_see_ge_zero(&position, mv, moves.piece, attacked), expected, "{position}: {mv}");
                 checked += 1;
                 unattacked += usize::from(!attacked.has(mv.to));
             }
@@ -251,7 +264,8 @@ fn quiet_moves_see_from_the_opponents_attacks_agrees_with_the_exchange() {
         let position = board(fen);
         let mv = uci(text);
         assert!(position.is_legal(mv), "{fen}: {text}");
-        assert_eq!(quiet_see_ge_zero(&position, mv, attacked_by_opponent(&position)), keeps_its_piece, "{fen}: {text}");
+        let mover = position.piece_on(mv.from).expect("a piece moves");
+        assert_eq!(quiet_see_ge_zero(&position, mv, mover, attacked_by_opponent(&position)), keeps_its_piece, "{fen}: {text}");
         assert_eq!(see_ge(&position, mv, 0), keeps_its_piece, "{fen}: {text}");
     }
     let (checked, unattacked) =
@@ -287,4 +301,54 @@ fn capture_facts_see_safe_captures_and_the_best_victim() {
     // En passant captures a pawn.
     let en_passant = Board::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", false).unwrap();
     assert_eq!(best_victim_value(&en_passant), 100);
+}
+
+/// The main search scores a capture by MVV-LVA and leaves its SEE until the
+/// capture comes up to be picked: the picks, their kinds and scores, and the
+/// list's final arrangement must be those of computing every SEE first, on
+/// every position of the suites and their children, with a history that
+/// spreads the quiet moves and with killers, a countermove and a TT move.
+#[test]
+fn deferring_capture_see_hands_out_the_eager_order() {
+    let mut history = History::new();
+    for from in Square::ALL {
+        for to in Square::ALL {
+            let mv = Move { from, to, promotion: None };
+            history.update(Color::White, mv, (from as i32 * 7 + to as i32 * 13) % 3000 - 1500);
+            history.update(Color::Black, mv, (from as i32 * 11 + to as i32 * 5) % 3000 - 1500);
+        }
+    }
+    let (mut lists, mut bad_captures) = (0, 0);
+    for fen in suite_fens() {
+        for position in with_children(&board(&fen)) {
+            let mut generated = Vec::new();
+            generate(&position, false, &mut generated);
+            let quiet: Vec<Move> = generated.iter().filter(|entry| entry.is_quiet()).map(|entry| entry.mv).collect();
+            let hints = OrderingHints {
+                tt_move: generated.get(lists % 7).map(|entry| entry.mv),
+                killers: [quiet.get(1).copied(), quiet.get(4).copied()],
+                counter_move: quiet.get(6).copied(),
+            };
+            let (mut eager, mut lazy) = (generated.clone(), generated);
+            assert_eq!(
+                score_main(&position, &mut eager, &hints, &history),
+                score_main_deferring_see(&position, &mut lazy, &hints, &history)
+            );
+            let mut memo = PickMemo::default();
+            for next in 0..eager.len() {
+                let expected = pick_next(&mut eager, next).expect("a move left");
+                let picked = pick_next_settling(&mut lazy, next, &mut memo, |entry| {
+                    settle_capture(&position, entry);
+                })
+                .expect("a move left");
+                let summary = |entry: ScoredMove| (entry.mv, entry.kind, entry.score());
+                assert_eq!(summary(picked), summary(expected), "{position}: pick {next}");
+                bad_captures += usize::from(picked.kind == MoveKind::BadCapture);
+            }
+            let order = |list: &[ScoredMove]| list.iter().map(|entry| entry.mv).collect::<Vec<_>>();
+            assert_eq!(order(&lazy), order(&eager), "{position}");
+            lists += 1;
+        }
+    }
+    assert!(lists > 5_000 && bad_captures > 10_000, "{lists} lists, {bad_captures} bad captures");
 }

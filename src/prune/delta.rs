@@ -17,12 +17,12 @@
 //!   victims worth a minor piece or less ("deltaMargin / 2"; major pieces
 //!   keep the stage's margin).
 
-use cozy_chess::{Board, Move, Piece};
+use cozy_chess::{Board, Piece};
 
 use crate::eval::PIECE_VALUES;
 use crate::position::Stage;
 use crate::search::{NodeType, Worker};
-use crate::see::captured_piece;
+use crate::movepick::ScoredMove;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -113,18 +113,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q4: whether a capture is skipped by delta pruning.
     pub(crate) fn delta_prunes(
         &mut self,
-        board: &Board,
         ply: usize,
-        mv: Move,
+        entry: &ScoredMove,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
     ) -> bool {
+        let mv = entry.mv;
         if mv.promotion.is_some() {
             return false;
         }
         let delta = T::TECHNIQUES.delta;
-        let captured_value = captured_piece(board, mv).map_or(0, |piece| PIECE_VALUES[piece as usize]);
+        let captured_value = entry.captured.map_or(0, |piece| PIECE_VALUES[piece as usize]);
         let margin = delta.margin(captured_value, phase);
         if stand_pat + captured_value + margin >= alpha {
             return false;
@@ -158,14 +158,14 @@ impl Hooks for DeltaPruning {
 
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
+        _board: &Board,
         ply: usize,
-        mv: Move,
+        entry: &ScoredMove,
         stand_pat: i32,
         alpha: i32,
         phase: i32,
     ) -> bool {
-        worker.delta_prunes(board, ply, mv, stand_pat, alpha, phase)
+        worker.delta_prunes(ply, entry, stand_pat, alpha, phase)
     }
 }
 

@@ -96,7 +96,7 @@ pub fn defer_quiet_see(moves: &mut [ScoredMove]) {
 /// returns whether it did. `attacked` is `see::attacked_by_opponent`, which
 /// answers most quiet moves without an exchange.
 pub fn demote_if_losing(board: &Board, attacked: BitBoard, entry: &mut ScoredMove) -> bool {
-    let losing = !quiet_see_ge_zero(board, entry.mv, attacked);
+    let losing = !quiet_see_ge_zero(board, entry.mv, entry.piece, attacked);
     if losing {
         entry.lower_score(LOSING_QUIET_PENALTY);
     }

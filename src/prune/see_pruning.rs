@@ -12,10 +12,11 @@
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 
-use cozy_chess::{Board, Move};
+use cozy_chess::Board;
 
 use crate::search::{NodeType, Worker};
-use crate::see::see_ge;
+use crate::movepick::ScoredMove;
+use crate::see::see_ge_of;
 use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -60,12 +61,12 @@ impl SeePruning {
 
 impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q4: whether a capture is skipped for losing material.
-    pub(crate) fn see_prunes(&mut self, board: &Board, mv: Move) -> bool {
+    pub(crate) fn see_prunes(&mut self, board: &Board, entry: &ScoredMove) -> bool {
         let Some(threshold) = T::TECHNIQUES.see_pruning.threshold() else {
             return false;
         };
         self.stats.techniques.see_pruning.attempts += 1;
-        if see_ge(board, mv, SEE_PRUNE_THRESHOLD.value_or(threshold)) {
+        if see_ge_of(board, entry.mv, entry.piece, entry.captured, SEE_PRUNE_THRESHOLD.value_or(threshold)) {
             return false;
         }
         self.stats.techniques.see_pruning.cutoffs += 1;
@@ -78,13 +79,13 @@ impl Hooks for SeePruning {
         worker: &mut Worker<'_, T>,
         board: &Board,
         ply: usize,
-        mv: Move,
+        entry: &ScoredMove,
         _stand_pat: i32,
         _alpha: i32,
         _phase: i32,
     ) -> bool {
-        let pruned = worker.see_prunes(board, mv);
-        if pruned && worker.traces_move(ply, mv) {
+        let pruned = worker.see_prunes(board, entry);
+        if pruned && worker.traces_move(ply, entry.mv) {
             let see = T::TECHNIQUES.see_pruning;
             let threshold = SEE_PRUNE_THRESHOLD.value_or(see.threshold().unwrap_or_default());
             let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
