@@ -11,6 +11,7 @@ pub mod features;
 pub mod matrix;
 pub mod movepick;
 pub mod perft;
+pub(crate) mod picker;
 pub mod position;
 pub mod prune;
 pub mod san;

@@ -22,8 +22,7 @@ use cozy_chess::{BitBoard, Board, Move, Piece};
 
 use crate::eval::evaluate;
 use crate::movepick::{
-    self, history_bonus, is_quiet, pick_next, pick_next_settling, CounterMoves, History, MoveKind, OrderingHints,
-    PickMemo, ScoredMove,
+    self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::prune::capture_history::CaptureHistoryTable;
@@ -267,15 +266,6 @@ pub(crate) struct PlyState {
     /// picked (`lmp-skip-quiets`, `futility-skip-quiets`); the move loop
     /// does so and clears it.
     pub skip_quiets: Option<QuietDrop>,
-}
-
-/// Where in its move loop a node drops its quiet moves.
-#[derive(Clone, Copy)]
-struct QuietDropSite<'a> {
-    check_info: &'a CheckInfo,
-    /// Moves picked so far, the pruned one included.
-    picked: usize,
-    excluded_move: Option<Move>,
 }
 
 /// Who asked a node to drop its quiet moves not yet picked: the feature a
@@ -599,21 +589,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
 
-        // Step 11. The move loop. A staged TT move comes alone, before the
-        // moves are generated (`staged-tt-move`); staged quiet moves come
-        // once every move above them is picked (`staged-captures`).
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        let staged_tt_move = self.tt_move_stage(tt_move, excluded_move);
-        let mut generated = staged_tt_move.is_none();
-        let mut quiets_after_pick = None;
-        match staged_tt_move {
-            Some(mv) => {
-                moves.clear();
-                moves.push(ScoredMove::tt_move(board, mv));
-            }
-            None => quiets_after_pick = self.generate_and_order::<NT>(board, &node, &mut moves),
-        }
-        let mut quiet_stage_reached = false;
+        // Step 11. The move loop: the picker hands the moves out in the
+        // search's order, in stages where a staged feature is on.
+        let mut picker = self.start_picking::<NT>(board, &node, excluded_move);
 
         let check_info = CheckInfo::new(board);
         let original_alpha = alpha;
@@ -621,38 +599,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut best_move = None;
         let mut legal_moves = 0;
         let mut searched_moves = 0;
-        let mut picked = 0;
-        // Moves before this index are in picking order already (a staged TT
-        // move, or a drop that kept some quiet moves sorted them).
-        let mut in_order_until = usize::from(!generated);
-        let mut memo = PickMemo::default();
-        loop {
-            if !generated && picked >= in_order_until {
-                // The staged TT move did not cut. It is the best move of
-                // the list: picking it again puts every move where an
-                // unstaged node has it after its first pick.
-                generated = true;
-                quiets_after_pick = self.generate_and_order::<NT>(board, &node, &mut moves);
-                let again = pick_next_settling(&mut moves, 0, &mut memo, |_| {});
-                debug_assert_eq!(again.map(|entry| entry.mv), staged_tt_move, "the TT move is picked first");
-            }
-            if quiets_after_pick.is_some_and(|count| picked >= count) {
-                // Every move scored above the quiet moves is picked: now
-                // they are generated, and the next scan finds them.
-                quiets_after_pick = None;
-                quiet_stage_reached = true;
-                self.append_quiets::<NT>(board, &node, &mut moves);
-                memo = PickMemo::default();
-            }
-            let Some(entry) = (if picked < in_order_until {
-                moves.get(picked).copied()
-            } else {
-                pick_next_settling(&mut moves, picked, &mut memo, |entry| self.settle::<NT>(board, &node, entry))
-            }) else {
-                break;
-            };
+        while let Some(entry) = self.next_move::<NT>(&mut picker, board, &node) {
             let ScoredMove { mv, kind, .. } = entry;
-            picked += 1;
             if Some(mv) == excluded_move {
                 continue;
             }
@@ -689,15 +637,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 && self.prunes_move::<NT>(board, &node, &candidate)
             {
                 if let Some(request) = self.stack[ply].skip_quiets.take() {
-                    if quiets_after_pick.take().is_some() {
-                        // Dropped before they came: they still count as moves.
-                        quiet_stage_reached = true;
-                        self.append_quiets::<NT>(board, &node, &mut moves);
-                        memo = PickMemo::default();
-                    }
-                    let drop = QuietDropSite { check_info: &check_info, picked, excluded_move };
                     legal_moves +=
-                        self.drop_quiet_moves::<NT>(board, &node, &mut moves, &mut in_order_until, drop, request);
+                        self.skip_quiet_moves::<NT>(&mut picker, board, &node, &check_info, excluded_move, request);
                 }
                 continue;
             }
@@ -710,7 +651,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             debug_assert_eq!(candidate.gives_check, !child.checkers().is_empty(), "gives_check {mv} in {board}");
             let extension = self.extend_move::<NT>(board, &child, &node, &candidate);
             if self.aborted {
-                self.move_lists[ply] = moves;
+                self.abandon_picking(picker, ply);
                 return 0;
             }
 
@@ -765,7 +706,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
             // Step 11d. Update the best move.
             if self.aborted {
-                self.move_lists[ply] = moves;
+                self.abandon_picking(picker, ply);
                 return 0;
             }
             if score > best_score {
@@ -779,17 +720,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    self.record_cutoff(board, &entry, depth, ply, &moves[..picked - 1], searched_moves == 1);
+                    self.record_cutoff(board, &entry, depth, ply, picker.tried_before(), searched_moves == 1);
                     if self.traces(ply) {
-                        self.trace_cut_before(board, ply, depth, mv, score, &moves[..picked]);
+                        self.trace_cut_before(board, ply, depth, mv, score, picker.picked_moves());
                     }
                     break;
                 }
             }
         }
-        self.move_lists[ply] = moves;
-        self.count_tt_move_stage(staged_tt_move.is_some(), generated);
-        self.count_capture_stage(generated, quiet_stage_reached);
+        self.finish_picking(picker, ply);
 
         // Step 12. Checkmate or stalemate (move pruning always leaves the
         // first move searched, so a node with a legal move has a score).
@@ -814,58 +753,6 @@ impl<T: TechniqueSet> Worker<'_, T> {
         best_score
     }
 
-    /// Step 11: every legal move, scored (`score_main`) and ordered by the
-    /// techniques' hooks. With `staged-captures`, only the captures, the
-    /// promotions and the TT move, and the number of picks after which the
-    /// quiet moves are due (`append_quiets`).
-    fn generate_and_order<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        moves: &mut Vec<ScoredMove>,
-    ) -> Option<usize> {
-        if let Some(tt_move) = self.capture_stage(board, node, moves) {
-            // The killers and the countermove are looked for among the
-            // quiet moves, when they come.
-            let hints = OrderingHints { tt_move, ..OrderingHints::default() };
-            movepick::score_main(board, moves, &hints, self.history);
-            self.order_moves::<NT>(board, node, moves);
-            return Some(movepick::count_above_quiets(moves));
-        }
-        movepick::generate(board, false, moves);
-        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
-        self.stats.rejected_hints += movepick::score_main_deferring_see(board, moves, &hints, self.history);
-        self.order_moves::<NT>(board, node, moves);
-        None
-    }
-
-    /// Step 11: completes the score of `entry`, the best remaining move,
-    /// before it is picked: a capture's SEE, or a technique's deferred term.
-    #[inline]
-    fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
-        if !movepick::settle_capture(board, entry) {
-            self.settle_move::<NT>(board, node, entry);
-        }
-    }
-
-    /// Step 11, `staged-captures`: appends the quiet moves to a list of
-    /// captures and promotions whose moves above them are all picked, scored
-    /// and ordered as `generate_and_order` would have.
-    fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
-        let first_quiet = moves.len();
-        self.take_quiets(board, node, moves);
-        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
-        let rejected = movepick::score_main(board, &mut moves[first_quiet..], &hints, self.history);
-        // A killer may be a capture here: it is in the first stage's moves.
-        let in_first_stage = [hints.killers[0], hints.killers[1], hints.counter_move]
-            .into_iter()
-            .flatten()
-            .filter(|&hint| moves[..first_quiet].iter().any(|entry| entry.mv == hint))
-            .count() as u64;
-        self.stats.rejected_hints += rejected - in_first_stage;
-        self.order_moves::<NT>(board, node, &mut moves[first_quiet..]);
-    }
-
     /// The first move of a node: a PV node's first child is a PV node.
     fn search_child<NT: NodeType>(&mut self, child: &Board, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if NT::PV {
@@ -873,57 +760,6 @@ impl<T: TechniqueSet> Worker<'_, T> {
         } else {
             -self.negamax::<NT::NonPvChild>(child, depth, alpha, beta, ply + 1)
         }
-    }
-
-    /// After a pruned move whose hook asked for it (`request`): drops the
-    /// quiet moves of `moves` not picked yet (those after the first
-    /// `site.picked`), but for the checks of a request that keeps them, and
-    /// credits them to the technique that asked. Where no quiet move stays,
-    /// they are removed, and the number returned is how many count as legal
-    /// moves of the node (all but a singular search's excluded move), and
-    /// every later pick scans again. Otherwise they are marked in place and
-    /// counted as the loop passes them, and `in_order_until` is where the
-    /// moves stop being in picking order.
-    fn drop_quiet_moves<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        moves: &mut Vec<ScoredMove>,
-        in_order_until: &mut usize,
-        site: QuietDropSite,
-        request: QuietDrop,
-    ) -> usize {
-        let QuietDropSite { check_info, picked, excluded_move } = site;
-        let kept = |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(board, entry.mv, entry.piece);
-        // A move an earlier request marked is that request's.
-        let dropped = |entry: &ScoredMove| entry.is_quiet() && !entry.is_dropped() && !kept(entry);
-        let dropped_excluded = excluded_move
-            .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && dropped(entry)));
-        if let Some(line_move) = self.traces(node.ply).then(|| self.traced_move(node.ply)).flatten() {
-            if moves[picked..].iter().any(|entry| entry.mv == line_move && dropped(entry)) {
-                let detail = format!(
-                    "{} dropped unpicked: move {} was pruned at depth {}",
-                    crate::position::move_to_uci(board, line_move),
-                    picked,
-                    node.depth
-                );
-                self.trace(node.ply, node.depth, TraceKind::MoveSkipped, request.technique, request.feature, detail);
-            }
-        }
-        let quiet_move_stays = moves[picked..].iter().any(|entry| entry.is_quiet() && !dropped(entry));
-        let (credited, counted_now) = if quiet_move_stays {
-            let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
-            let (marked, end) =
-                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle::<NT>(board, node, entry));
-            *in_order_until = (*in_order_until).max(end);
-            (marked - usize::from(dropped_excluded), 0)
-        } else {
-            *in_order_until = 0;
-            let counted = movepick::drop_quiets(moves, picked) - usize::from(dropped_excluded);
-            (counted, counted)
-        };
-        *(request.dropped)(&mut self.stats.techniques) += credited as u64;
-        counted_now
     }
 
     /// Whether the side to move has a capture that does not lose material,
@@ -1136,7 +972,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             picked += 1;
             let mv = entry.mv;
             let is_quiet_check = entry.kind == MoveKind::Quiet;
-            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, &entry, static_eval, alpha, phase) {
+            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, &entry, static_eval, alpha, phase)
+            {
                 continue;
             }
             let mut child = board.clone();

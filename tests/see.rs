@@ -265,7 +265,11 @@ fn quiet_moves_see_from_the_opponents_attacks_agrees_with_the_exchange() {
         let mv = uci(text);
         assert!(position.is_legal(mv), "{fen}: {text}");
         let mover = position.piece_on(mv.from).expect("a piece moves");
-        assert_eq!(quiet_see_ge_zero(&position, mv, mover, attacked_by_opponent(&position)), keeps_its_piece, "{fen}: {text}");
+        assert_eq!(
+            quiet_see_ge_zero(&position, mv, mover, attacked_by_opponent(&position)),
+            keeps_its_piece,
+            "{fen}: {text}"
+        );
         assert_eq!(see_ge(&position, mv, 0), keeps_its_piece, "{fen}: {text}");
     }
     let (checked, unattacked) =

@@ -1,0 +1,271 @@
+//! Step 11's move picker: hands a node's moves out in the search's order.
+//!
+//! The baseline generates and scores every move before the first pick and
+//! hands them out best first (`movepick::pick_next_settling`, settling a
+//! deferred term when a move comes up). The staged features of
+//! `prune/staged_picking.rs` split that in stages: the TT move alone before
+//! any generation (`staged-tt-move`), the captures and promotions before the
+//! quiet moves are scored (`staged-captures`). And a node whose move
+//! pruning asks to skip its quiet moves (`lmp-skip-quiets`,
+//! `futility-skip-quiets`) drops them here.
+//!
+//! The picker owns the node's move list (the ply's reusable list, taken for
+//! the node and given back by `finish_picking` or `abandon_picking`) and
+//! where the node is in it; the stages' decisions are the technique's.
+
+use cozy_chess::{Board, Move};
+
+use crate::movepick::{self, pick_next_settling, OrderingHints, PickMemo, ScoredMove};
+use crate::position::CheckInfo;
+use crate::search::{Node, NodeType, QuietDrop, Worker};
+use crate::techniques::TechniqueSet;
+use crate::trace::TraceKind;
+
+/// Where a node is in handing out its moves.
+pub(crate) struct MovePicker {
+    /// The node's moves: those handed out first, in the order they were.
+    moves: Vec<ScoredMove>,
+    /// The TT move searched before any generation (`staged-tt-move`).
+    staged_tt_move: Option<Move>,
+    /// Whether the moves (or, staged, the captures) are generated.
+    generated: bool,
+    /// `staged-captures`: the picks after which the quiet moves are due.
+    quiets_after_pick: Option<usize>,
+    quiet_stage_reached: bool,
+    /// Moves handed out so far, excluded and dropped ones included.
+    picked: usize,
+    /// Moves before this index are in picking order already (a staged TT
+    /// move, or a drop that kept some quiet moves sorted them).
+    in_order_until: usize,
+    memo: PickMemo,
+}
+
+impl MovePicker {
+    /// Every move handed out so far, the last one included.
+    pub fn picked_moves(&self) -> &[ScoredMove] {
+        &self.moves[..self.picked]
+    }
+
+    /// The moves handed out before the last one (pruned ones included).
+    pub fn tried_before(&self) -> &[ScoredMove] {
+        &self.moves[..self.picked.saturating_sub(1)]
+    }
+}
+
+/// Where in its move loop a node drops its quiet moves.
+#[derive(Clone, Copy)]
+struct QuietDropSite<'a> {
+    check_info: &'a CheckInfo,
+    /// Moves picked so far, the pruned one included.
+    picked: usize,
+    excluded_move: Option<Move>,
+}
+
+impl<T: TechniqueSet> Worker<'_, T> {
+    /// The picker of a node: its TT move alone (`staged-tt-move`), or its
+    /// moves generated and scored.
+    pub(crate) fn start_picking<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        excluded_move: Option<Move>,
+    ) -> MovePicker {
+        let mut moves = std::mem::take(&mut self.move_lists[node.ply]);
+        let staged_tt_move = self.tt_move_stage(node.tt_move, excluded_move);
+        let mut quiets_after_pick = None;
+        match staged_tt_move {
+            Some(mv) => {
+                moves.clear();
+                moves.push(ScoredMove::tt_move(board, mv));
+            }
+            None => quiets_after_pick = self.generate_and_order::<NT>(board, node, &mut moves),
+        }
+        MovePicker {
+            moves,
+            staged_tt_move,
+            generated: staged_tt_move.is_none(),
+            quiets_after_pick,
+            quiet_stage_reached: false,
+            picked: 0,
+            in_order_until: usize::from(staged_tt_move.is_some()),
+            memo: PickMemo::default(),
+        }
+    }
+
+    /// The next move, generating a stage when it is due; `None` when every
+    /// move is handed out.
+    pub(crate) fn next_move<NT: NodeType>(
+        &mut self,
+        picker: &mut MovePicker,
+        board: &Board,
+        node: &Node,
+    ) -> Option<ScoredMove> {
+        if !picker.generated && picker.picked >= picker.in_order_until {
+            // The staged TT move did not cut. It is the best move of the
+            // list: picking it again puts every move where an unstaged node
+            // has it after its first pick.
+            picker.generated = true;
+            picker.quiets_after_pick = self.generate_and_order::<NT>(board, node, &mut picker.moves);
+            let again = pick_next_settling(&mut picker.moves, 0, &mut picker.memo, |_| {});
+            debug_assert_eq!(again.map(|entry| entry.mv), picker.staged_tt_move, "the TT move is picked first");
+        }
+        if picker.quiets_after_pick.is_some_and(|count| picker.picked >= count) {
+            // Every move scored above the quiet moves is picked: now they
+            // are generated, and the next scan finds them.
+            picker.quiets_after_pick = None;
+            picker.quiet_stage_reached = true;
+            self.append_quiets::<NT>(board, node, &mut picker.moves);
+            picker.memo = PickMemo::default();
+        }
+        let entry = if picker.picked < picker.in_order_until {
+            picker.moves.get(picker.picked).copied()
+        } else {
+            let MovePicker { moves, picked, memo, .. } = picker;
+            pick_next_settling(moves, *picked, memo, |entry| self.settle::<NT>(board, node, entry))
+        }?;
+        picker.picked += 1;
+        Some(entry)
+    }
+
+    /// After a move whose pruning asked the node to skip its quiet moves
+    /// (`request`): drops those not picked yet. Returns how many of them
+    /// count as moves of the node now (see `drop_quiet_moves`).
+    pub(crate) fn skip_quiet_moves<NT: NodeType>(
+        &mut self,
+        picker: &mut MovePicker,
+        board: &Board,
+        node: &Node,
+        check_info: &CheckInfo,
+        excluded_move: Option<Move>,
+        request: QuietDrop,
+    ) -> usize {
+        if picker.quiets_after_pick.take().is_some() {
+            // Dropped before they came: they still count as moves.
+            picker.quiet_stage_reached = true;
+            self.append_quiets::<NT>(board, node, &mut picker.moves);
+            picker.memo = PickMemo::default();
+        }
+        let site = QuietDropSite { check_info, picked: picker.picked, excluded_move };
+        let MovePicker { moves, in_order_until, .. } = picker;
+        self.drop_quiet_moves::<NT>(board, node, moves, in_order_until, site, request)
+    }
+
+    /// The node's move loop is over: its list goes back to the ply, and the
+    /// stages' telemetry counts what they spared.
+    pub(crate) fn finish_picking(&mut self, picker: MovePicker, ply: usize) {
+        let (staged, generated, quiet_stage_reached) =
+            (picker.staged_tt_move.is_some(), picker.generated, picker.quiet_stage_reached);
+        self.move_lists[ply] = picker.moves;
+        self.count_tt_move_stage(staged, generated);
+        self.count_capture_stage(generated, quiet_stage_reached);
+    }
+
+    /// The search stopped in the node's move loop: its list goes back to
+    /// the ply, and nothing is counted.
+    pub(crate) fn abandon_picking(&mut self, picker: MovePicker, ply: usize) {
+        self.move_lists[ply] = picker.moves;
+    }
+
+    /// Step 11: every legal move, scored (`score_main`) and ordered by the
+    /// techniques' hooks. With `staged-captures`, only the captures, the
+    /// promotions and the TT move, and the number of picks after which the
+    /// quiet moves are due (`append_quiets`).
+    fn generate_and_order<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+    ) -> Option<usize> {
+        if let Some(tt_move) = self.capture_stage(board, node, moves) {
+            // The killers and the countermove are looked for among the
+            // quiet moves, when they come.
+            let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+            movepick::score_main(board, moves, &hints, self.history);
+            self.order_moves::<NT>(board, node, moves);
+            return Some(movepick::count_above_quiets(moves));
+        }
+        movepick::generate(board, false, moves);
+        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
+        self.stats.rejected_hints += movepick::score_main_deferring_see(board, moves, &hints, self.history);
+        self.order_moves::<NT>(board, node, moves);
+        None
+    }
+
+    /// Step 11: completes the score of `entry`, the best remaining move,
+    /// before it is picked: a capture's SEE, or a technique's deferred term.
+    #[inline]
+    fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
+        if !movepick::settle_capture(board, entry) {
+            self.settle_move::<NT>(board, node, entry);
+        }
+    }
+
+    /// Step 11, `staged-captures`: appends the quiet moves to a list of
+    /// captures and promotions whose moves above them are all picked, scored
+    /// and ordered as `generate_and_order` would have.
+    fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+        let first_quiet = moves.len();
+        self.take_quiets(board, node, moves);
+        let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
+        let rejected = movepick::score_main(board, &mut moves[first_quiet..], &hints, self.history);
+        // A killer may be a capture here: it is in the first stage's moves.
+        let in_first_stage = [hints.killers[0], hints.killers[1], hints.counter_move]
+            .into_iter()
+            .flatten()
+            .filter(|&hint| moves[..first_quiet].iter().any(|entry| entry.mv == hint))
+            .count() as u64;
+        self.stats.rejected_hints += rejected - in_first_stage;
+        self.order_moves::<NT>(board, node, &mut moves[first_quiet..]);
+    }
+
+    /// After a pruned move whose hook asked for it (`request`): drops the
+    /// quiet moves of `moves` not picked yet (those after the first
+    /// `site.picked`), but for the checks of a request that keeps them, and
+    /// credits them to the technique that asked. Where no quiet move stays,
+    /// they are removed, and the number returned is how many count as legal
+    /// moves of the node (all but a singular search's excluded move), and
+    /// every later pick scans again. Otherwise they are marked in place and
+    /// counted as the loop passes them, and `in_order_until` is where the
+    /// moves stop being in picking order.
+    fn drop_quiet_moves<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+        in_order_until: &mut usize,
+        site: QuietDropSite,
+        request: QuietDrop,
+    ) -> usize {
+        let QuietDropSite { check_info, picked, excluded_move } = site;
+        let kept = |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(board, entry.mv, entry.piece);
+        // A move an earlier request marked is that request's.
+        let dropped = |entry: &ScoredMove| entry.is_quiet() && !entry.is_dropped() && !kept(entry);
+        let dropped_excluded = excluded_move
+            .is_some_and(|excluded| moves[picked..].iter().any(|entry| entry.mv == excluded && dropped(entry)));
+        if let Some(line_move) = self.traces(node.ply).then(|| self.traced_move(node.ply)).flatten() {
+            if moves[picked..].iter().any(|entry| entry.mv == line_move && dropped(entry)) {
+                let detail = format!(
+                    "{} dropped unpicked: move {} was pruned at depth {}",
+                    crate::position::move_to_uci(board, line_move),
+                    picked,
+                    node.depth
+                );
+                self.trace(node.ply, node.depth, TraceKind::MoveSkipped, request.technique, request.feature, detail);
+            }
+        }
+        let quiet_move_stays = moves[picked..].iter().any(|entry| entry.is_quiet() && !dropped(entry));
+        let (credited, counted_now) = if quiet_move_stays {
+            let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
+            let (marked, end) =
+                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle::<NT>(board, node, entry));
+            *in_order_until = (*in_order_until).max(end);
+            (marked - usize::from(dropped_excluded), 0)
+        } else {
+            *in_order_until = 0;
+            let counted = movepick::drop_quiets(moves, picked) - usize::from(dropped_excluded);
+            (counted, counted)
+        };
+        *(request.dropped)(&mut self.stats.techniques) += credited as u64;
+        counted_now
+    }
+}
