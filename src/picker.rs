@@ -64,6 +64,7 @@ struct QuietDropSite<'a> {
 impl<T: TechniqueSet> Worker<'_, T> {
     /// The picker of a node: its TT move alone (`staged-tt-move`), or its
     /// moves generated and scored.
+    #[inline(always)]
     pub(crate) fn start_picking<NT: NodeType>(
         &mut self,
         board: &Board,
@@ -94,6 +95,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// The next move, generating a stage when it is due; `None` when every
     /// move is handed out.
+    #[inline(always)]
     pub(crate) fn next_move<NT: NodeType>(
         &mut self,
         picker: &mut MovePicker,
