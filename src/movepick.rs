@@ -260,12 +260,6 @@ pub const QUIET_SCORE_TOP: i32 = FIRST_KILLER_SCORE;
 
 const FIRST_KILLER_SCORE: i32 = 2_000_001;
 
-/// How many moves of a scored list score above every quiet move but the TT
-/// move: the picks a staged list makes before it needs its quiet moves.
-pub fn count_above_quiets(list: &[ScoredMove]) -> usize {
-    list.iter().filter(|entry| entry.score > QUIET_SCORE_TOP).count()
-}
-
 /// Scores a main-search move list; returns how many of the killers and the
 /// countermove offered are not moves of this list (the TT move is checked
 /// for legality by the search itself). Every capture's SEE is computed now,
@@ -508,8 +502,23 @@ pub fn pick_next_settling(
     list: &mut [ScoredMove],
     next: usize,
     memo: &mut PickMemo,
-    mut settle: impl FnMut(&mut ScoredMove),
+    settle: impl FnMut(&mut ScoredMove),
 ) -> Option<ScoredMove> {
+    let best = settle_best(list, next, memo, settle)?;
+    list.swap(next, best);
+    Some(list[next])
+}
+
+/// Where the move `pick_next_settling` would hand out next is, its score
+/// settled, without handing it out (a staged list asks what comes next
+/// before its next stage is due).
+#[inline]
+pub fn settle_best(
+    list: &mut [ScoredMove],
+    next: usize,
+    memo: &mut PickMemo,
+    mut settle: impl FnMut(&mut ScoredMove),
+) -> Option<usize> {
     loop {
         let rest = list.get(next..)?;
         let remembered = memo.best_score.and_then(|score| rest.iter().position(|entry| entry.score == score));
@@ -529,8 +538,7 @@ pub fn pick_next_settling(
             debug_assert!(chosen.score <= before, "a deferred term raised {:?}", chosen.mv);
             continue;
         }
-        list.swap(next, next + best);
-        return Some(list[next]);
+        return Some(next + best);
     }
 }
 

@@ -29,8 +29,9 @@ pub(crate) struct MovePicker {
     staged_tt_move: Option<Move>,
     /// Whether the moves (or, staged, the captures) are generated.
     generated: bool,
-    /// `staged-captures`: the picks after which the quiet moves are due.
-    quiets_after_pick: Option<usize>,
+    /// `staged-captures`: the quiet moves are still to come, once no move
+    /// left scores above them.
+    quiets_pending: bool,
     quiet_stage_reached: bool,
     /// Moves handed out so far, excluded and dropped ones included.
     picked: usize,
@@ -73,19 +74,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
     ) -> MovePicker {
         let mut moves = std::mem::take(&mut self.move_lists[node.ply]);
         let staged_tt_move = self.tt_move_stage(node.tt_move, excluded_move);
-        let mut quiets_after_pick = None;
+        let mut quiets_pending = false;
         match staged_tt_move {
             Some(mv) => {
                 moves.clear();
                 moves.push(ScoredMove::tt_move(board, mv));
             }
-            None => quiets_after_pick = self.generate_and_order::<NT>(board, node, &mut moves),
+            None => quiets_pending = self.generate_and_order::<NT>(board, node, &mut moves),
         }
         MovePicker {
             moves,
             staged_tt_move,
             generated: staged_tt_move.is_none(),
-            quiets_after_pick,
+            quiets_pending,
             quiet_stage_reached: false,
             picked: 0,
             in_order_until: usize::from(staged_tt_move.is_some()),
@@ -107,14 +108,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // list: picking it again puts every move where an unstaged node
             // has it after its first pick.
             picker.generated = true;
-            picker.quiets_after_pick = self.generate_and_order::<NT>(board, node, &mut picker.moves);
+            picker.quiets_pending = self.generate_and_order::<NT>(board, node, &mut picker.moves);
             let again = pick_next_settling(&mut picker.moves, 0, &mut picker.memo, |_| {});
             debug_assert_eq!(again.map(|entry| entry.mv), picker.staged_tt_move, "the TT move is picked first");
         }
-        if picker.quiets_after_pick.is_some_and(|count| picker.picked >= count) {
+        if picker.quiets_pending && !self.scores_above_quiets::<NT>(picker, board, node) {
             // Every move scored above the quiet moves is picked: now they
             // are generated, and the next scan finds them.
-            picker.quiets_after_pick = None;
+            picker.quiets_pending = false;
             picker.quiet_stage_reached = true;
             self.append_quiets::<NT>(board, node, &mut picker.moves);
             picker.memo = PickMemo::default();
@@ -141,7 +142,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         excluded_move: Option<Move>,
         request: QuietDrop,
     ) -> usize {
-        if picker.quiets_after_pick.take().is_some() {
+        if std::mem::take(&mut picker.quiets_pending) {
             // Dropped before they came: they still count as moves.
             picker.quiet_stage_reached = true;
             self.append_quiets::<NT>(board, node, &mut picker.moves);
@@ -168,29 +169,36 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.move_lists[ply] = picker.moves;
     }
 
-    /// Step 11: every legal move, scored (`score_main`) and ordered by the
-    /// techniques' hooks. With `staged-captures`, only the captures, the
-    /// promotions and the TT move, and the number of picks after which the
-    /// quiet moves are due (`append_quiets`).
-    fn generate_and_order<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        moves: &mut Vec<ScoredMove>,
-    ) -> Option<usize> {
+    /// Step 11: every legal move, scored (`score_main_deferring_see`) and
+    /// ordered by the techniques' hooks. With `staged-captures`, only the
+    /// captures, the promotions and the TT move, and `true`: the quiet
+    /// moves are due later (`append_quiets`).
+    fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
         if let Some(tt_move) = self.capture_stage(board, node, moves) {
             // The killers and the countermove are looked for among the
             // quiet moves, when they come.
             let hints = OrderingHints { tt_move, ..OrderingHints::default() };
-            movepick::score_main(board, moves, &hints, self.history);
+            movepick::score_main_deferring_see(board, moves, &hints, self.history);
             self.order_moves::<NT>(board, node, moves);
-            return Some(movepick::count_above_quiets(moves));
+            return true;
         }
         movepick::generate(board, false, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
         self.stats.rejected_hints += movepick::score_main_deferring_see(board, moves, &hints, self.history);
         self.order_moves::<NT>(board, node, moves);
-        None
+        false
+    }
+
+    /// `staged-captures`: whether the next move of the first stage's list,
+    /// its score settled, scores above every quiet move: then the quiet
+    /// moves are not due yet.
+    fn scores_above_quiets<NT: NodeType>(&mut self, picker: &mut MovePicker, board: &Board, node: &Node) -> bool {
+        if picker.picked < picker.in_order_until {
+            return true; // the staged TT move, handed out in place
+        }
+        let MovePicker { moves, picked, memo, .. } = picker;
+        let next = movepick::settle_best(moves, *picked, memo, |entry| self.settle::<NT>(board, node, entry));
+        next.is_some_and(|index| moves[index].score() > movepick::QUIET_SCORE_TOP)
     }
 
     /// Step 11: completes the score of `entry`, the best remaining move,

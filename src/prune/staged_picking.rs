@@ -156,7 +156,7 @@ mod tests {
 
     use cozy_chess::{Board, Color, Move, Square};
 
-    use crate::movepick::{self, pick_next, History, OrderingHints, ScoredMove};
+    use crate::movepick::{self, pick_next, pick_next_settling, History, OrderingHints, PickMemo, ScoredMove};
     use crate::matrix::{load_suite, search_as, SUITE_PATH};
     use crate::position::Position;
     use crate::search::{SearchLimits, SearchResult, Searcher};
@@ -329,14 +329,21 @@ mod tests {
                 if let Some(mv) = tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
                     staged.push(ScoredMove::tt_move(board, mv));
                 }
-                movepick::score_main(board, &mut staged, &OrderingHints { tt_move, ..OrderingHints::default() }, &history);
-                let first_stage = movepick::count_above_quiets(&staged);
-                let mut order = Vec::new();
-                while order.len() < first_stage {
-                    let entry = pick_next(&mut staged, order.len()).expect("a move above the quiet moves");
+                let first_hints = OrderingHints { tt_move, ..OrderingHints::default() };
+                movepick::score_main_deferring_see(board, &mut staged, &first_hints, &history);
+                // The first stage: picked, each capture's SEE settled when it
+                // comes up, while the next move scores above the quiet moves.
+                let (mut order, mut memo) = (Vec::new(), PickMemo::default());
+                let settle = |entry: &mut ScoredMove| {
+                    movepick::settle_capture(board, entry);
+                };
+                while movepick::settle_best(&mut staged, order.len(), &mut memo, settle)
+                    .is_some_and(|next| staged[next].score() > movepick::QUIET_SCORE_TOP)
+                {
+                    let entry = pick_next_settling(&mut staged, order.len(), &mut memo, settle).expect("a move");
                     order.push((entry.score(), entry.mv));
                 }
-                with_first_stage += usize::from(first_stage > 0);
+                with_first_stage += usize::from(!order.is_empty());
                 let first_quiet = staged.len();
                 staged.extend(quiets.iter().filter(|entry| Some(entry.mv) != tt_move));
                 movepick::score_main(board, &mut staged[first_quiet..], &hints, &history);
