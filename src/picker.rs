@@ -39,6 +39,11 @@ pub(crate) struct MovePicker {
     /// move, or a drop that kept some quiet moves sorted them).
     in_order_until: usize,
     memo: PickMemo,
+    /// `staged-skip`: quiet moves a skip removed, to be counted as moves
+    /// once the checks it kept are handed out (`counted_before`).
+    removed_uncounted: usize,
+    /// What `counted_before` hands the loop with the move just picked.
+    removed_counted: usize,
 }
 
 impl MovePicker {
@@ -51,14 +56,19 @@ impl MovePicker {
     pub fn tried_before(&self) -> &[ScoredMove] {
         &self.moves[..self.picked.saturating_sub(1)]
     }
+
+    /// How many moves removed by a skip count before the move just picked:
+    /// none while the checks the skip kept are handed out, all of them with
+    /// the first move after those (`staged-skip`).
+    pub fn counted_before(&mut self) -> usize {
+        std::mem::take(&mut self.removed_counted)
+    }
 }
 
-/// Where in its move loop a node drops its quiet moves.
+/// What a node dropping its quiet moves knows of itself.
 #[derive(Clone, Copy)]
 struct QuietDropSite<'a> {
     check_info: &'a CheckInfo,
-    /// Moves picked so far, the pruned one included.
-    picked: usize,
     excluded_move: Option<Move>,
 }
 
@@ -91,6 +101,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             picked: 0,
             in_order_until: usize::from(staged_tt_move.is_some()),
             memo: PickMemo::default(),
+            removed_uncounted: 0,
+            removed_counted: 0,
         }
     }
 
@@ -127,6 +139,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             pick_next_settling(moves, *picked, memo, |entry| self.settle::<NT>(board, node, entry))
         }?;
         picker.picked += 1;
+        if T::TECHNIQUES.staged_picking.skip_at_once && !entry.is_quiet() {
+            picker.removed_counted += std::mem::take(&mut picker.removed_uncounted);
+        }
         Some(entry)
     }
 
@@ -148,9 +163,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.append_quiets::<NT>(board, node, &mut picker.moves);
             picker.memo = PickMemo::default();
         }
-        let site = QuietDropSite { check_info, picked: picker.picked, excluded_move };
-        let MovePicker { moves, in_order_until, .. } = picker;
-        self.drop_quiet_moves::<NT>(board, node, moves, in_order_until, site, request)
+        self.drop_quiet_moves::<NT>(picker, board, node, QuietDropSite { check_info, excluded_move }, request)
     }
 
     /// The node's move loop is over: its list goes back to the ply, and the
@@ -229,24 +242,26 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 
     /// After a pruned move whose hook asked for it (`request`): drops the
-    /// quiet moves of `moves` not picked yet (those after the first
-    /// `site.picked`), but for the checks of a request that keeps them, and
-    /// credits them to the technique that asked. Where no quiet move stays,
-    /// they are removed, and the number returned is how many count as legal
-    /// moves of the node (all but a singular search's excluded move), and
-    /// every later pick scans again. Otherwise they are marked in place and
-    /// counted as the loop passes them, and `in_order_until` is where the
-    /// moves stop being in picking order.
+    /// quiet moves the picker has not handed out, but for the checks of a
+    /// request that keeps them, and credits them to the technique that
+    /// asked. Where no quiet move stays, they are removed, and the number
+    /// returned is how many count as legal moves of the node (all but a
+    /// singular search's excluded move), and every later pick scans again.
+    /// Otherwise they are marked in place and counted as the loop passes
+    /// them, and `in_order_until` is where the moves stop being in picking
+    /// order. With `staged-skip` they are removed at once and count after
+    /// the kept checks (`MovePicker::counted_before`).
     fn drop_quiet_moves<NT: NodeType>(
         &mut self,
+        picker: &mut MovePicker,
         board: &Board,
         node: &Node,
-        moves: &mut Vec<ScoredMove>,
-        in_order_until: &mut usize,
         site: QuietDropSite,
         request: QuietDrop,
     ) -> usize {
-        let QuietDropSite { check_info, picked, excluded_move } = site;
+        let QuietDropSite { check_info, excluded_move } = site;
+        let MovePicker { moves, in_order_until, removed_uncounted, picked, .. } = picker;
+        let picked = *picked;
         let kept = |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(board, entry.mv, entry.piece);
         // A move an earlier request marked is that request's.
         let dropped = |entry: &ScoredMove| entry.is_quiet() && !entry.is_dropped() && !kept(entry);
@@ -262,6 +277,31 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 );
                 self.trace(node.ply, node.depth, TraceKind::MoveSkipped, request.technique, request.feature, detail);
             }
+        }
+        if T::TECHNIQUES.staged_picking.skip_at_once {
+            // Removed at once and counted at once; what stays keeps its order.
+            let (mut stays, mut kept_checks) = (picked, 0);
+            for read in picked..moves.len() {
+                let entry = moves[read];
+                if !dropped(&entry) {
+                    kept_checks += usize::from(entry.is_quiet());
+                    moves[stays] = entry;
+                    stays += 1;
+                }
+            }
+            let removed = moves.len() - stays;
+            moves.truncate(stays);
+            *in_order_until = (*in_order_until).min(picked);
+            let counted = removed - usize::from(dropped_excluded);
+            *(request.dropped)(&mut self.stats.techniques) += counted as u64;
+            let counters = &mut self.stats.techniques.staged_picking;
+            counters.skip_drops += 1;
+            counters.skip_removed += removed as u64;
+            counters.skip_kept += kept_checks as u64;
+            // Counted after the kept checks: each keeps the move number it
+            // would have had right after the pruned move.
+            *removed_uncounted += counted;
+            return 0;
         }
         let quiet_move_stays = moves[picked..].iter().any(|entry| entry.is_quiet() && !dropped(entry));
         let (credited, counted_now) = if quiet_move_stays {

@@ -604,7 +604,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if Some(mv) == excluded_move {
                 continue;
             }
-            legal_moves += 1;
+            legal_moves += 1 + picker.counted_before();
             if entry.is_dropped() {
                 continue;
             }

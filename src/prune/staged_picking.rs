@@ -34,10 +34,35 @@
 //!   A killer or countermove that is not a move here is counted as rejected
 //!   (the `illegal:` line) only when the quiet moves come.
 //!
+//! - `staged-skip` (Stockfish's `skip_quiet_moves`, Ethereal's `skipQuiets`
+//!   in its picker; implies `lmp-skip-quiets`): how a node serves a request
+//!   to skip its quiet moves not yet picked (`lmp-skip-quiets`,
+//!   `futility-skip-quiets`). Without it the node keeps its tree exact: the
+//!   dropped moves are passed over where picking would have handed them
+//!   out, counted one by one as the loop passes them, so a check the
+//!   request keeps comes with the move number and the history malus it
+//!   would have had; that takes picking (and settling) every quiet move up
+//!   to the last dropped one. With it the node removes the dropped moves
+//!   from its list at once, as Stockfish's and Ethereal's pickers just stop
+//!   handing quiet moves out: the kept checks come next, by their own
+//!   scores, each with the move number it would have had right after the
+//!   pruned move, and the dropped moves count as moves from the first move
+//!   after them (a bad capture or under-promotion), so those keep the
+//!   reductions they had; a later cutoff's history malus reaches none of
+//!   the dropped moves. Where it departs from them: their `moveCount` never
+//!   sees a skipped move; here the dropped moves count, as with the two
+//!   skip features alone. Ethereal drops the checks too; here the request
+//!   says whether they stay. (Counting the dropped moves before the kept
+//!   checks was measured too: each check then carried every dropped move
+//!   in its move number, late move pruning cut it, and WAC lost 15
+//!   positions; see `variants/staged-skip.toml`.)
+//!
 //! Telemetry: `staged: att=X cut=Y cut%=Z.Z%`: an attempt is a node that
 //! tried its TT move before generating, a cut one that never generated.
 //! `staged_cap: att=X cut=Y cut%=Z.Z%`: an attempt is a node that generated
 //! its captures first, a cut one that never generated its quiet moves.
+//! `staged_skip: drops=X removed=Y kept=Z`: the requests served at once,
+//! the quiet moves they removed, and the checks they kept.
 
 use cozy_chess::{Board, Move};
 
@@ -54,6 +79,8 @@ technique! {
         tt_move_stage: "staged-tt-move" [] "Stockfish, Ethereal (staged move picker, TT stage)" => "the TT move searched before the moves are generated; the rest scored after its search";
         capture_stage: "staged-captures" [] "Stockfish, Ethereal (staged move picker, capture stage)"
             => "captures and promotions generated and picked before the quiet moves are generated and scored";
+        skip_at_once: "staged-skip" ["lmp-skip-quiets"] "Stockfish (skip_quiet_moves), Ethereal (skipQuiets)"
+            => "a node that skips its quiet moves removes them at once; they count as moves after the checks it keeps";
     }
 }
 
@@ -68,6 +95,11 @@ counters! {
         /// that cut before generating their quiet moves.
         pub capture_stage: u64,
         pub quiets_spared: u64,
+        /// `staged-skip`: requests served at once, the quiet moves they
+        /// removed, and the checks they kept.
+        pub skip_drops: u64,
+        pub skip_removed: u64,
+        pub skip_kept: u64,
     }
 }
 
@@ -135,6 +167,12 @@ impl Technique for StagedPicking {
         if self.capture_stage {
             lines.push(format!("staged_cap: {}", rate(counters.capture_stage, counters.quiets_spared)));
         }
+        if self.skip_at_once {
+            lines.push(format!(
+                "staged_skip: drops={} removed={} kept={}",
+                counters.skip_drops, counters.skip_removed, counters.skip_kept
+            ));
+        }
         lines
     }
 
@@ -142,6 +180,7 @@ impl Technique for StagedPicking {
         vec![
             ("staged", counters.attempts, counters.cutoffs),
             ("staged_cap", counters.capture_stage, counters.quiets_spared),
+            ("staged_skip", counters.skip_drops, counters.skip_removed),
         ]
     }
 
@@ -170,6 +209,14 @@ mod tests {
     crate::technique_set!(
         BothStages,
         ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures", "staged-tt-move"]
+    );
+    crate::technique_set!(
+        SkippingInOrder,
+        ["futility-2.1", "futility-tactical-guards", "futility-skip-quiets", "lmp-skip-quiets", "see-ordering"]
+    );
+    crate::technique_set!(
+        SkippingAtOnce,
+        ["futility-2.1", "futility-tactical-guards", "futility-skip-quiets", "lmp-skip-quiets", "see-ordering", "staged-skip"]
     );
 
     fn outcome(result: &SearchResult) -> (u64, Option<cozy_chess::Move>, i32) {
@@ -379,5 +426,29 @@ mod tests {
         let searches = crate::matrix::suite_with_both::<Pruning, CapturesFirst>(6);
         let moved = searches.iter().filter(|(_, plain, staged)| outcome(plain) != outcome(staged)).count();
         assert!(moved * 2 > searches.len(), "{moved} of {} positions moved", searches.len());
+    }
+
+    /// `staged-skip` serves the same requests as the skip features alone,
+    /// but removes the dropped moves at once: every move a request drops is
+    /// removed and credited to the technique that asked, the checks the
+    /// guarded futility keeps stay, and the tree moves (the kept checks come
+    /// by their own scores, the malus of a later cutoff misses the dropped
+    /// moves).
+    #[test]
+    fn skipping_at_once_removes_what_the_requests_drop_and_keeps_the_checks() {
+        let searches = crate::matrix::suite_with_both::<SkippingInOrder, SkippingAtOnce>(7);
+        let (mut moved, mut kept) = (0, 0);
+        for (id, in_order, at_once) in &searches {
+            let techniques = &at_once.stats.techniques;
+            let counters = &techniques.staged_picking;
+            let credited = techniques.futility.skipped + techniques.move_count.skipped;
+            assert_eq!(counters.skip_removed, credited, "{id}");
+            assert!(counters.skip_drops > 0 && counters.skip_removed >= counters.skip_drops, "{id}");
+            assert_eq!(in_order.stats.techniques.staged_picking.skip_drops, 0, "{id}");
+            moved += usize::from(outcome(in_order) != outcome(at_once));
+            kept += counters.skip_kept;
+        }
+        assert!(kept > 0, "no check was kept");
+        assert!(moved * 3 > searches.len(), "{moved} of {} positions moved", searches.len());
     }
 }
