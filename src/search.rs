@@ -64,8 +64,9 @@ pub struct IterationReport<'a> {
     pub score: i32,
     pub nodes: u64,
     pub elapsed: Duration,
-    /// Transposition table fill in permille.
-    pub hashfull: u32,
+    /// The table, for its fill (`hashfull`), read only by a report that
+    /// prints it: a search to a fixed depth reports every iteration.
+    pub tt: &'a TranspositionTable,
     /// The root board, to print the PV in UCI notation.
     pub root: &'a Board,
     pub pv: &'a [Move],
@@ -413,7 +414,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 score,
                 nodes: self.stats.nodes,
                 elapsed: self.started.elapsed(),
-                hashfull: self.tt.hashfull(),
+                tt: self.tt,
                 root,
                 pv: &pv,
             });

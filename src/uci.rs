@@ -499,7 +499,7 @@ pub fn info_line(report: &IterationReport) -> String {
         uci_score(report.score),
         report.nodes,
         nodes_per_second(report.nodes, report.elapsed),
-        report.hashfull,
+        report.tt.hashfull(),
         report.elapsed.as_millis(),
     );
     let pv = pv_to_uci(report.root, report.pv);
