@@ -131,8 +131,15 @@ const RELEASE: &str = "release";
 
 /// The cargo profile variants are built with: `release`, unless
 /// `PRUNELAB_BUILD_PROFILE` names another.
-fn build_profile() -> String {
+pub fn build_profile() -> String {
     std::env::var("PRUNELAB_BUILD_PROFILE").ok().filter(|profile| !profile.is_empty()).unwrap_or_else(|| RELEASE.into())
+}
+
+/// What a build with another profile than `release` is worth for speed: the
+/// lab says it when it builds one, and `lab speed` in its summary.
+pub fn profile_note(profile: &str) -> Option<String> {
+    (profile != RELEASE)
+        .then(|| format!("built with cargo profile `{profile}` (PRUNELAB_BUILD_PROFILE): its times measure nothing"))
 }
 
 /// `cargo build --release` with `features` in the lab's target folder;
@@ -141,10 +148,8 @@ fn cargo_build(lab: &Lab, what: &str, features: &[&str]) -> Result<PathBuf> {
     let features = features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let profile = build_profile();
-    if profile != RELEASE {
-        eprintln!(
-            "lab: `{what}` is built with cargo profile `{profile}` (PRUNELAB_BUILD_PROFILE): its times measure nothing"
-        );
+    if let Some(note) = profile_note(&profile) {
+        eprintln!("lab: `{what}` is {note}");
     }
     let output = Command::new(&cargo)
         .args(["build", "--profile", &profile, "-p", "prunelab", "--bin", "prunelab"])

@@ -4,10 +4,10 @@
 //! nodes on the verdict suite, times both to depth, runs the tactical
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
-//! `nodes`, `ttd`, `tactics`, `match`) and the tools (`list`, `report`,
-//! `snapdiff`, `spsa`, `sprt`, and `blame` and `interactions`, which
-//! explain a result). Every run writes its results under
-//! `lab-results/<timestamp>-<command>/` as it goes.
+//! `nodes`, `ttd`, `tactics`, `match`), `speed` (bench speed) and the
+//! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, and `blame` and
+//! `interactions`, which explain a result). Every run writes its results
+//! under `lab-results/<timestamp>-<command>/` as it goes.
 
 mod ab;
 mod blame;
@@ -26,12 +26,15 @@ mod report;
 mod results;
 mod runner;
 mod snapdiff;
+mod speed;
 mod sprt;
 mod sprt_options;
 mod statistics;
 mod suites;
 mod tactics;
 mod telemetry;
+#[cfg(test)]
+mod test_scripts;
 mod ttd;
 mod verdict;
 
@@ -66,6 +69,8 @@ enum Command {
     Tactics(tactics::TacticsArgs),
     /// Time to depth of B against A, interleaved, as a ratio with a 95% interval.
     Ttd(ttd::TtdArgs),
+    /// Bench speed (nps) of B against A, the runs alternating, as a ratio with a 95% interval.
+    Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
@@ -97,6 +102,7 @@ fn main() -> ExitCode {
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Ttd(args) => ttd::command(&lab, &args),
+            Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),

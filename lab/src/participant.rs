@@ -106,9 +106,8 @@ pub fn binaries(lab: &Lab, specs: &[String]) -> Result<Vec<PathBuf>> {
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::fs::PermissionsExt;
-
     use super::*;
+    use crate::test_scripts::script;
 
     #[test]
     fn uci_specs_parse_and_variant_names_pass_through() {
@@ -120,13 +119,6 @@ mod tests {
         let empty = Participant::parse("uci:").unwrap_err().to_string();
         assert!(empty.contains("give the engine binary's path"), "{empty}");
         assert!(is_variant("baseline") && !is_variant("uci:./engine"));
-    }
-
-    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
-        let path = dir.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
     }
 
     #[test]

@@ -62,11 +62,17 @@ impl RatioEstimate {
 
     /// `x0.973 (95%: 0.951 to 0.996, 54 positions)`.
     pub fn ratio_text(&self) -> String {
+        self.ratio_text_over("position")
+    }
+
+    /// The ratio over pairs that are not positions, named by `unit`:
+    /// `x1.012 (95%: 0.998 to 1.031, 9 rounds)` for `lab speed`.
+    pub fn ratio_text_over(&self, unit: &str) -> String {
         match self.interval {
             Some((low, high)) => {
-                format!("x{:.3} (95%: {low:.3} to {high:.3}, {} positions)", self.ratio, self.positions)
+                format!("x{:.3} (95%: {low:.3} to {high:.3}, {} {unit}s)", self.ratio, self.positions)
             }
-            None => format!("x{:.3} ({} position, no interval)", self.ratio, self.positions),
+            None => format!("x{:.3} ({} {unit}, no interval)", self.ratio, self.positions),
         }
     }
 }

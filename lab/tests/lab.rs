@@ -393,3 +393,74 @@ fn snapdiff_reads_the_repositorys_snapshots_and_refuses_an_unknown_revision() {
     assert!(message.contains("`no-such-revision` is not a revision of this repository"), "{message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_counts() {
+    let dir = scratch("speed");
+    let results = dir.join("results");
+    let args = ["speed", "baseline", "razor-r1", "--rounds", "2", "--depth", "2"];
+    let page = stdout(&lab(&args, &results));
+    let run = run_folder(&results, "speed");
+    let found = records(&run);
+    // In the order they ran: round 0 as given, round 1 reversed.
+    let order: Vec<(u64, u64)> =
+        found.iter().map(|r| (r["round"].as_u64().unwrap(), r["engine"].as_u64().unwrap())).collect();
+    assert_eq!(order, [(0, 0), (0, 1), (1, 1), (1, 0)]);
+    let mut bench_nodes = Vec::new();
+    for (index, variant) in ["baseline", "razor-r1"].into_iter().enumerate() {
+        let runs: Vec<&serde_json::Value> = found.iter().filter(|r| r["engine"] == index).collect();
+        for record in &runs {
+            assert_eq!(record["variant"], variant);
+            assert!(record["error"].is_null(), "{record}");
+            assert!(record["nps"].as_u64().unwrap() > 0 && record["wall_us"].as_u64().unwrap() > 0, "{record}");
+        }
+        assert_eq!(runs[0]["nodes"], runs[1]["nodes"], "{variant}: the two rounds searched different nodes");
+        // The variant's own `Bench:` line, read here without the lab.
+        let binary = target_dir().join("lab").join(variant).join("prunelab");
+        let output = Command::new(&binary).args(["bench", "2"]).output().unwrap();
+        let text = String::from_utf8(output.stdout).unwrap();
+        let last = text.lines().last().unwrap();
+        let nodes: u64 = last.strip_prefix("Bench: ").unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(runs[0]["nodes"], nodes, "{variant}: {last}");
+        bench_nodes.push(nodes);
+    }
+    // The baseline's bench is the library's, and razor-r1 searches another tree.
+    let library = prunelab::bench::run_bench(2, false, &mut std::io::sink());
+    assert_eq!(bench_nodes[0], library.nodes);
+    assert_ne!(bench_nodes[0], bench_nodes[1]);
+
+    assert!(
+        page.starts_with("# lab speed: baseline | razor-r1, `prunelab bench 2`, 2 round(s) alternating\n"),
+        "{page}"
+    );
+    assert!(page.contains(&format!("| baseline | {} | ", bench_nodes[0])), "{page}");
+    assert!(page.contains(&format!("| razor-r1 | {} | ", bench_nodes[1])), "{page}");
+    assert!(page.contains("- nps, razor-r1 over baseline: x") && page.contains(", 2 rounds)\n"), "{page}");
+    assert!(!page.contains("not deterministic") && !page.contains("failed"), "{page}");
+    assert!(page.contains("cargo profile `labtest` (PRUNELAB_BUILD_PROFILE): its times measure nothing"), "{page}");
+    // The ratio is the geometric mean of the two rounds' ratios.
+    let nps = |round: u64, engine: u64| {
+        let record = found.iter().find(|r| r["round"] == round && r["engine"] == engine).unwrap();
+        record["nps"].as_f64().unwrap()
+    };
+    let expected = (nps(0, 1) / nps(0, 0) * nps(1, 1) / nps(1, 0)).sqrt();
+    let ratio = &summary(&results, "speed")["ratios"][0];
+    assert_eq!(ratio["rounds"], 2);
+    assert!((ratio["nps_ratio"].as_f64().unwrap() - expected).abs() < 1e-12, "{ratio} against {expected}");
+
+    // Resumed: nothing runs again.
+    stdout(&lab(&[&args[..], &["--resume"]].concat(), &results));
+    assert_eq!(records(&run), found);
+    // A UCI engine is refused before anything is built.
+    let refused = lab(&["speed", "baseline", "uci:/usr/games/stockfish"], &results);
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains(
+            "`uci:/usr/games/stockfish`: bench speed is measured with prunelab's own `bench` command, so only \
+             variants can be compared"
+        ),
+        "{message}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
