@@ -417,15 +417,18 @@ pub fn drop_quiets(list: &mut Vec<ScoredMove>, from: usize) -> usize {
         }
         list.drain(from..rest);
     }
-    let mut kept = from;
-    for read in from..list.len() {
-        if !list[read].is_quiet() {
-            list[kept] = list[read];
-            kept += 1;
-        }
-    }
-    list.truncate(kept);
-    before - kept
+    remove_from(list, from, ScoredMove::is_quiet);
+    before - list.len()
+}
+
+/// Removes the moves of `list` after its first `from` for which `remove`
+/// holds; the others keep their order.
+pub fn remove_from(list: &mut Vec<ScoredMove>, from: usize, remove: impl Fn(&ScoredMove) -> bool) {
+    let mut index = 0;
+    list.retain(|entry| {
+        index += 1;
+        index <= from || !remove(entry)
+    });
 }
 
 /// Whether two moves other than quiet ones have the same score.

@@ -125,12 +125,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             debug_assert_eq!(again.map(|entry| entry.mv), picker.staged_tt_move, "the TT move is picked first");
         }
         if picker.quiets_pending && !self.scores_above_quiets::<NT>(picker, board, node) {
-            // Every move scored above the quiet moves is picked: now they
-            // are generated, and the next scan finds them.
-            picker.quiets_pending = false;
-            picker.quiet_stage_reached = true;
-            self.append_quiets::<NT>(board, node, &mut picker.moves);
-            picker.memo = PickMemo::default();
+            // Every move scored above the quiet moves is picked.
+            self.start_quiet_stage::<NT>(picker, board, node);
         }
         let entry = if picker.picked < picker.in_order_until {
             picker.moves.get(picker.picked).copied()
@@ -157,12 +153,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         excluded_move: Option<Move>,
         request: QuietDrop,
     ) -> usize {
-        if std::mem::take(&mut picker.quiets_pending) {
-            // Dropped before they came: they still count as moves.
-            picker.quiet_stage_reached = true;
-            self.append_quiets::<NT>(board, node, &mut picker.moves);
-            picker.memo = PickMemo::default();
-        }
+        // Dropped before they came, they still count as moves.
+        self.start_quiet_stage::<NT>(picker, board, node);
         self.drop_quiet_moves::<NT>(picker, board, node, QuietDropSite { check_info, excluded_move }, request)
     }
 
@@ -187,10 +179,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// captures, the promotions and the TT move, and `true`: the quiet
     /// moves are due later (`append_quiets`).
     fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
-        if let Some(tt_move) = self.capture_stage(board, node, moves) {
+        if self.capture_stage(board, node, moves) {
             // The killers and the countermove are looked for among the
             // quiet moves, when they come.
-            let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+            let hints = OrderingHints { tt_move: node.tt_move, ..OrderingHints::default() };
             movepick::score_main_deferring_see(board, moves, &hints, self.history);
             self.order_moves::<NT>(board, node, moves);
             return true;
@@ -220,6 +212,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
     fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
         if !movepick::settle_capture(board, entry) {
             self.settle_move::<NT>(board, node, entry);
+        }
+    }
+
+    /// Step 11, `staged-captures`: the quiet moves, if still pending, are
+    /// appended to the list, and the next scan finds them.
+    fn start_quiet_stage<NT: NodeType>(&mut self, picker: &mut MovePicker, board: &Board, node: &Node) {
+        if std::mem::take(&mut picker.quiets_pending) {
+            picker.quiet_stage_reached = true;
+            self.append_quiets::<NT>(board, node, &mut picker.moves);
+            picker.memo = PickMemo::default();
         }
     }
 
@@ -280,17 +282,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         if T::TECHNIQUES.staged_picking.skip_at_once {
             // Removed at once and counted at once; what stays keeps its order.
-            let (mut stays, mut kept_checks) = (picked, 0);
-            for read in picked..moves.len() {
-                let entry = moves[read];
-                if !dropped(&entry) {
-                    kept_checks += usize::from(entry.is_quiet());
-                    moves[stays] = entry;
-                    stays += 1;
-                }
-            }
-            let removed = moves.len() - stays;
-            moves.truncate(stays);
+            let before = moves.len();
+            movepick::remove_from(moves, picked, dropped);
+            let removed = before - moves.len();
+            let kept_checks = moves[picked..].iter().filter(|entry| entry.is_quiet()).count();
             *in_order_until = (*in_order_until).min(picked);
             let counted = removed - usize::from(dropped_excluded);
             *(request.dropped)(&mut self.stats.techniques) += counted as u64;

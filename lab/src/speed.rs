@@ -81,13 +81,9 @@ pub struct SpeedRecord {
 }
 
 /// The order `engines` variants run in during `round`: as given in even
-/// rounds, reversed in odd ones.
+/// rounds, reversed in odd ones (`lab ttd`'s order, with one position).
 pub fn run_order(engines: usize, round: usize) -> Vec<usize> {
-    if round.is_multiple_of(2) {
-        (0..engines).collect()
-    } else {
-        (0..engines).rev().collect()
-    }
+    crate::ttd::search_order(engines, round, 0)
 }
 
 /// The nodes and nps of bench's output, read from its last line, which must

@@ -114,18 +114,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
         tt_move.filter(|&mv| Some(mv) != excluded_move)
     }
 
-    /// Step 11 (`staged-captures`): generates the node's moves in `moves`
-    /// (its captures and promotions, and its TT move whatever it is) and
-    /// its quiet moves aside, for `append_quiets`; returns the TT move.
-    pub(crate) fn capture_stage(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> Option<Option<Move>> {
+    /// Step 11 (`staged-captures`): whether the node's moves come in
+    /// stages; if so, generates them in `moves` (its captures and
+    /// promotions, and its TT move whatever it is) and its quiet moves
+    /// aside, for `append_quiets`.
+    pub(crate) fn capture_stage(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
         if !T::TECHNIQUES.staged_picking.capture_stage {
-            return None;
+            return false;
         }
         movepick::generate_split(board, moves, &mut self.quiet_lists[node.ply]);
         if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
             moves.push(ScoredMove::tt_move(board, mv));
         }
-        Some(node.tt_move)
+        true
     }
 
     /// Step 11 (`staged-captures`): appends the quiet moves set aside,
