@@ -15,6 +15,17 @@
 //! search the same nodes, so a variant whose runs report different node
 //! counts is flagged: that is a bug in the engine.
 //!
+//! nps counts every node, and a quiescence node costs a fraction of a
+//! main-search one (it generates captures only, and most stand pat). So a
+//! pruning change that removes mostly the cheap nodes and their parents
+//! lowers nps with no extra cost per node of either kind. Bench runs
+//! with `--stats`, whose `nodes: total= qs=` line gives each variant's
+//! share of quiescence nodes (the same on every run), and the page shows
+//! the ratio a second way, counting main-search nodes only (each with its
+//! quiescence below it). When B's nodes are fewer quiescence nodes than
+//! A's, B's speed per node, were its cost per node of each kind the same
+//! multiple of A's, lies between the two ratios.
+//!
 //! Only variants take part: a UCI engine has no `bench`, and its speed
 //! over other positions would say nothing about ours.
 
@@ -74,6 +85,10 @@ pub struct SpeedRecord {
     /// What the `Bench:` line says (0 when the run failed).
     pub nodes: u64,
     pub nps: u64,
+    /// Of `nodes`, the quiescence nodes, from bench's `--stats` line (none
+    /// in runs recorded before the lab asked for it).
+    #[serde(default)]
+    pub qnodes: Option<u64>,
     /// Wall time of the whole process, from its start to its exit, in microseconds.
     pub wall_us: u64,
     /// Why the run failed, when it did (its nodes and nps then do not count).
@@ -102,20 +117,54 @@ pub fn parse_bench_line(stdout: &str) -> Result<(u64, u64)> {
     }
 }
 
+/// What one bench run printed: its `Bench:` line, and the quiescence nodes
+/// of its `nodes: total=<nodes> qs=<qnodes> ...` counters line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchOutput {
+    pub nodes: u64,
+    pub nps: u64,
+    /// `None` when bench printed no counters line.
+    pub qnodes: Option<u64>,
+}
+
+/// Reads a `bench --stats` output: the `Bench:` line (`parse_bench_line`)
+/// and the counters line of the nodes, whose total must be the same.
+pub fn parse_bench_output(stdout: &str) -> Result<BenchOutput> {
+    let (nodes, nps) = parse_bench_line(stdout)?;
+    let Some(counters) = stdout.lines().find(|line| line.starts_with("nodes: total=")) else {
+        return Ok(BenchOutput { nodes, nps, qnodes: None });
+    };
+    let field = |name: &str| {
+        counters.split(' ').find_map(|word| word.strip_prefix(name)).and_then(|value| value.parse::<u64>().ok())
+    };
+    match (field("total="), field("qs=")) {
+        (Some(total), Some(qnodes)) if total == nodes && qnodes <= total => {
+            Ok(BenchOutput { nodes, nps, qnodes: Some(qnodes) })
+        }
+        (Some(total), Some(_)) if total != nodes => {
+            bail!("bench's counters count {total} nodes and its Bench line {nodes}: `{counters}`")
+        }
+        _ => bail!("bench's counters line is not `nodes: total=<nodes> qs=<quiescence nodes> ...`: `{counters}`"),
+    }
+}
+
 /// The last line of `text`, for an error message.
 fn last_line(text: &str) -> &str {
     text.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("").trim()
 }
 
-/// Runs `binary bench [depth]` once and reads its `Bench:` line; the error
-/// says what went wrong. Also returns the process's wall time.
-fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<(u64, u64)>, Duration) {
+/// Runs `binary bench [depth] --stats` once and reads its output
+/// (`parse_bench_output`); the error says what went wrong. Also returns the
+/// process's wall time. The counters are kept in every search, so
+/// `--stats` only prints them after the last one.
+fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<BenchOutput>, Duration) {
     let started = Instant::now();
     let mut command = Command::new(binary);
     command.arg("bench");
     if let Some(depth) = depth {
         command.arg(depth.to_string());
     }
+    command.arg("--stats");
     let mut child = match command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
         Ok(child) => child,
         Err(error) => {
@@ -145,7 +194,7 @@ fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<(
     let wall = started.elapsed();
     let outcome = status.context("cannot wait for the bench process").and_then(|status| {
         if status.success() {
-            parse_bench_line(&output)
+            parse_bench_output(&output)
         } else {
             let said = stderr.recv().unwrap_or_default();
             bail!("bench failed ({status}): {}", last_line(&said))
@@ -167,12 +216,21 @@ pub struct EngineSpeed {
     pub nps_median: Option<f64>,
     pub nps_min: Option<u64>,
     pub nps_max: Option<u64>,
+    /// The share of its bench nodes that are quiescence nodes, from its
+    /// first successful run that counted them.
+    pub quiescence_share: Option<f64>,
 }
 
 impl EngineSpeed {
     /// Whether every successful run searched the same nodes.
     pub fn is_deterministic(&self) -> bool {
         self.node_counts.len() <= 1
+    }
+
+    /// What its nps becomes when only main-search nodes count: nps times
+    /// the main-search share.
+    fn main_search_factor(&self) -> Option<f64> {
+        self.quiescence_share.map(|share| 1.0 - share)
     }
 }
 
@@ -193,6 +251,10 @@ pub fn engine_speed(records: &[SpeedRecord], engine: usize, variant: &str) -> En
         nps_median: median(&nps.iter().map(|&value| value as f64).collect::<Vec<_>>()),
         nps_min: nps.iter().copied().min(),
         nps_max: nps.iter().copied().max(),
+        quiescence_share: good.iter().find_map(|record| {
+            let qnodes = record.qnodes?;
+            (record.nodes > 0).then(|| qnodes as f64 / record.nodes as f64)
+        }),
     }
 }
 
@@ -210,6 +272,28 @@ pub fn nps_ratio(records: &[SpeedRecord], a: usize, b: usize) -> Option<RatioEst
     rounds.sort_unstable();
     rounds.dedup();
     paired_ratio(rounds.into_iter().filter_map(|round| Some((nps(a, round)?, nps(b, round)?))))
+}
+
+/// Engine `b`'s nps over engine `a`'s counting main-search nodes only: the
+/// nps ratio times the two engines' main-search shares, which are the same
+/// in every run. `None` without both shares (`speeds` is every engine's,
+/// by index).
+pub fn main_search_ratio(records: &[SpeedRecord], speeds: &[EngineSpeed], a: usize, b: usize) -> Option<RatioEstimate> {
+    let factor = speeds[b].main_search_factor()? / speeds[a].main_search_factor()?;
+    if !factor.is_finite() {
+        return None; // every node of A's bench was a quiescence node
+    }
+    let ratio = nps_ratio(records, a, b)?;
+    Some(RatioEstimate {
+        ratio: ratio.ratio * factor,
+        interval: ratio.interval.map(|(low, high)| (low * factor, high * factor)),
+        positions: ratio.positions,
+    })
+}
+
+/// A share as a percentage for the table.
+fn share_text(share: Option<f64>) -> String {
+    share.map_or("-".to_string(), |share| format!("{:.1}%", share * 100.0))
 }
 
 /// `prunelab bench 9`, or `prunelab bench` with its default depth.
@@ -251,8 +335,9 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         )
         .unwrap();
     }
-    writeln!(out, "| variant | bench nodes | nps (median) | nps (min) | nps (max) | runs counted |").unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|").unwrap();
+    writeln!(out, "| variant | bench nodes | quiescence nodes | nps (median) | nps (min) | nps (max) | runs counted |")
+        .unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
     for speed in &speeds {
         let nodes = if speed.node_counts.is_empty() {
             "-".to_string()
@@ -261,8 +346,9 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         };
         writeln!(
             out,
-            "| {} | {nodes} | {} | {} | {} | {}/{} |",
+            "| {} | {nodes} | {} | {} | {} | {} | {}/{} |",
             speed.variant,
+            share_text(speed.quiescence_share),
             nps_text(speed.nps_median.map(|nps| nps.round() as u64)),
             nps_text(speed.nps_min),
             nps_text(speed.nps_max),
@@ -276,6 +362,15 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         let ratio = nps_ratio(records, 0, engine)
             .map_or("no round where both ran without an error".to_string(), |ratio| ratio.ratio_text_over("round"));
         writeln!(out, "- nps, {name} over {}: {ratio}", args.variants[0]).unwrap();
+        if let Some(main) = main_search_ratio(records, &speeds, 0, engine) {
+            writeln!(
+                out,
+                "- nps of main-search nodes only, {name} over {}: {}",
+                args.variants[0],
+                main.ratio_text_over("round")
+            )
+            .unwrap();
+        }
     }
     let failures = records.iter().filter(|record| record.error.is_some()).count();
     if failures > 0 {
@@ -288,7 +383,12 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
          alike. nps is what bench prints: its nodes over its summed search time. The ratio is the geometric mean \
          over rounds of the per-round ratio of nps, with a seeded 95% bootstrap interval over rounds; x1.05 is 5% \
          more nodes per second. Variants with different bench nodes search different trees, which changes nps too; \
-         `lab ttd` times the whole search.",
+         `lab ttd` times the whole search.\n- nodes of two kinds: nps counts every node, and a quiescence node \
+         (captures only, most stand pat) costs a fraction of a main-search one, so a variant whose pruning removes \
+         mostly quiescence nodes and their parents prints a lower nps at the same cost per node of each kind. The \
+         second ratio counts main-search nodes only, each with the quiescence below it. Where B has the smaller \
+         share of quiescence nodes, B's speed per node, were its cost per node of each kind the same multiple of \
+         A's, lies between the two ratios.",
         bench_command(args.depth),
         args.rounds
     )
@@ -301,13 +401,12 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
 
 /// The JSON summary: what the markdown says, as numbers.
 fn summary_json(args: &SpeedArgs, records: &[SpeedRecord]) -> serde_json::Value {
-    let engines: Vec<serde_json::Value> = args
-        .variants
+    let speeds: Vec<EngineSpeed> =
+        args.variants.iter().enumerate().map(|(engine, name)| engine_speed(records, engine, name)).collect();
+    let engines: Vec<serde_json::Value> = speeds
         .iter()
-        .enumerate()
-        .map(|(engine, name)| {
-            let speed = engine_speed(records, engine, name);
-            let mut value = serde_json::to_value(&speed).expect("plain data");
+        .map(|speed| {
+            let mut value = serde_json::to_value(speed).expect("plain data");
             value["deterministic"] = speed.is_deterministic().into();
             value
         })
@@ -315,12 +414,15 @@ fn summary_json(args: &SpeedArgs, records: &[SpeedRecord]) -> serde_json::Value 
     let ratios: Vec<serde_json::Value> = (1..args.variants.len())
         .map(|engine| {
             let ratio = nps_ratio(records, 0, engine);
+            let main = main_search_ratio(records, &speeds, 0, engine);
             serde_json::json!({
                 "a": args.variants[0],
                 "b": args.variants[engine],
                 "nps_ratio": ratio.map(|ratio| ratio.ratio),
                 "interval": ratio.and_then(|ratio| ratio.interval),
                 "rounds": ratio.map_or(0, |ratio| ratio.positions),
+                "main_search_nps_ratio": main.map(|ratio| ratio.ratio),
+                "main_search_interval": main.and_then(|ratio| ratio.interval),
             })
         })
         .collect();
@@ -384,11 +486,12 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
             variant: variant.clone(),
             nodes: 0,
             nps: 0,
+            qnodes: None,
             wall_us: wall.as_micros() as u64,
             error: None,
         };
         match outcome {
-            Ok((nodes, nps)) => (record.nodes, record.nps) = (nodes, nps),
+            Ok(BenchOutput { nodes, nps, qnodes }) => (record.nodes, record.nps, record.qnodes) = (nodes, nps, qnodes),
             Err(error) => {
                 let error = format!("{error:#}");
                 bar.suspend(|| lab.say(&format!("{variant}, round {round}: {error}")));
@@ -422,7 +525,20 @@ mod tests {
     use crate::test_scripts::script;
 
     fn record(round: usize, engine: usize, nodes: u64, nps: u64) -> SpeedRecord {
-        SpeedRecord { round, engine, variant: format!("v{engine}"), nodes, nps, wall_us: 1000, error: None }
+        SpeedRecord {
+            round,
+            engine,
+            variant: format!("v{engine}"),
+            nodes,
+            nps,
+            qnodes: None,
+            wall_us: 1000,
+            error: None,
+        }
+    }
+
+    fn counted(round: usize, engine: usize, nodes: u64, qnodes: u64, nps: u64) -> SpeedRecord {
+        SpeedRecord { qnodes: Some(qnodes), ..record(round, engine, nodes, nps) }
     }
 
     fn failed(round: usize, engine: usize) -> SpeedRecord {
@@ -467,6 +583,75 @@ mod tests {
     }
 
     #[test]
+    fn the_quiescence_nodes_are_read_from_the_counters_line() {
+        let output = " 1/48 nodes        20 bestmove e2e4  score cp 10     fen startpos\n\
+                      nodes: total=7357031 qs=5196959 qs%=70.6%\n\
+                      tt: probes=7353591 hits=790103 hit%=10.7% cut=427984 illegal_moves=1\n\
+                      Bench: 7357031 nodes 3576428 nps\n";
+        let read = parse_bench_output(output).unwrap();
+        assert_eq!(read, BenchOutput { nodes: 7357031, nps: 3576428, qnodes: Some(5196959) });
+        // Without the line (a bench without `--stats`), no share.
+        let plain = parse_bench_output("Bench: 12 nodes 34 nps\n").unwrap();
+        assert_eq!(plain, BenchOutput { nodes: 12, nps: 34, qnodes: None });
+        // A counters line that contradicts the Bench line, or is malformed, is an error.
+        let other = parse_bench_output("nodes: total=13 qs=5 qs%=38.5%\nBench: 12 nodes 34 nps\n").unwrap_err();
+        assert_eq!(
+            other.to_string(),
+            "bench's counters count 13 nodes and its Bench line 12: `nodes: total=13 qs=5 qs%=38.5%`"
+        );
+        for broken in ["nodes: total=12 qs=x", "nodes: total=12", "nodes: total=12 qs=13"] {
+            let error = parse_bench_output(&format!("{broken}\nBench: 12 nodes 34 nps\n")).unwrap_err();
+            assert!(error.to_string().starts_with("bench's counters line is not `nodes: total="), "{broken}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_main_search_ratio_scales_the_nps_ratio_by_the_node_mix() {
+        // A: 800 of 1000 nodes are quiescence nodes; B: 400 of 800.
+        // B over A: nps 0.5 and 0.8 in the two rounds; main-search nodes
+        // per second, (1 - 0.5) / (1 - 0.8) = 2.5 times that.
+        let records = [
+            counted(0, 0, 1000, 800, 2000),
+            counted(0, 1, 800, 400, 1000),
+            counted(1, 1, 800, 400, 1600),
+            counted(1, 0, 1000, 800, 2000),
+        ];
+        let speeds = [engine_speed(&records, 0, "a"), engine_speed(&records, 1, "b")];
+        assert_eq!(speeds[0].quiescence_share, Some(0.8));
+        assert_eq!(speeds[1].quiescence_share, Some(0.5));
+        let nps = nps_ratio(&records, 0, 1).unwrap();
+        let main = main_search_ratio(&records, &speeds, 0, 1).unwrap();
+        assert!((nps.ratio - 0.4f64.sqrt()).abs() < 1e-12, "{nps:?}");
+        assert!((main.ratio - 2.5 * 0.4f64.sqrt()).abs() < 1e-12, "{main:?}");
+        let (low, high) = main.interval.unwrap();
+        assert!((low - 1.25).abs() < 1e-12 && (high - 2.0).abs() < 1e-12, "{main:?}");
+        assert_eq!(main.positions, 2);
+
+        let text = markdown(&args(&["a", "b"], 2), &records);
+        assert!(text.contains("| a | 1000 | 80.0% | 2000 | 2000 | 2000 | 2/2 |\n"), "{text}");
+        assert!(text.contains("| b | 800 | 50.0% | 1300 | 1000 | 1600 | 2/2 |\n"), "{text}");
+        assert!(text.contains("- nps, b over a: x0.632 (95%: 0.500 to 0.800, 2 rounds)\n"), "{text}");
+        assert!(
+            text.contains("- nps of main-search nodes only, b over a: x1.581 (95%: 1.250 to 2.000, 2 rounds)\n"),
+            "{text}"
+        );
+        let json = summary_json(&args(&["a", "b"], 2), &records);
+        assert_eq!(json["engines"][1]["quiescence_share"], 0.5);
+        assert!((json["ratios"][0]["main_search_nps_ratio"].as_f64().unwrap() - main.ratio).abs() < 1e-12);
+
+        // Without both shares (runs recorded before the counters, or an A
+        // whose every node was a quiescence node), no second ratio.
+        let old = [record(0, 0, 1000, 2000), counted(0, 1, 800, 400, 1000)];
+        let old_speeds = [engine_speed(&old, 0, "a"), engine_speed(&old, 1, "b")];
+        assert_eq!(main_search_ratio(&old, &old_speeds, 0, 1), None);
+        let text = markdown(&args(&["a", "b"], 1), &old);
+        assert!(text.contains("| a | 1000 | - | 2000 |") && !text.contains("main-search nodes only, b"), "{text}");
+        let all_quiescence = [counted(0, 0, 10, 10, 2000), counted(0, 1, 800, 400, 1000)];
+        let speeds = [engine_speed(&all_quiescence, 0, "a"), engine_speed(&all_quiescence, 1, "b")];
+        assert_eq!(main_search_ratio(&all_quiescence, &speeds, 0, 1), None);
+    }
+
+    #[test]
     fn the_order_alternates_by_round() {
         assert_eq!(run_order(3, 0), [0, 1, 2]);
         assert_eq!(run_order(3, 1), [2, 1, 0]);
@@ -504,7 +689,7 @@ mod tests {
         let text = markdown(&args(&["a", "b"], 3), &records);
         assert!(text.starts_with("# lab speed: a | b, `prunelab bench 5`, 3 round(s) alternating\n"), "{text}");
         assert!(
-            text.contains("| a | 500 | 1000 | 1000 | 2000 | 3/3 |\n| b | 400 | 1100 | 900 | 2400 | 3/3 |\n"),
+            text.contains("| a | 500 | - | 1000 | 1000 | 2000 | 3/3 |\n| b | 400 | - | 1100 | 900 | 2400 | 3/3 |\n"),
             "{text}"
         );
         assert!(text.contains("- nps, b over a: x1.059 (95%: 0.900 to 1.200, 3 rounds)\n"), "{text}");
@@ -530,7 +715,7 @@ mod tests {
         assert_eq!((speed.nps_median, speed.nps_min, speed.nps_max), (Some(1000.0), Some(900), Some(1100)));
         assert_eq!((speed.counted, speed.runs), (2, 3));
         let text = markdown(&args(&["a", "b"], 3), &records);
-        assert!(text.contains("| b | 400 | 1000 | 900 | 1100 | 2/3 |"), "{text}");
+        assert!(text.contains("| b | 400 | - | 1000 | 900 | 1100 | 2/3 |"), "{text}");
         assert!(text.contains("**1 run(s) failed and are not counted**"), "{text}");
         // Nothing to pair at all.
         assert_eq!(nps_ratio(&[record(0, 0, 500, 1000), failed(0, 1)], 0, 1), None);
@@ -555,7 +740,7 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("`a` is not deterministic"), "{text}");
-        assert!(text.contains("| b | 400 / 401 | 1000 |"), "{text}");
+        assert!(text.contains("| b | 400 / 401 | - | 1000 |"), "{text}");
         assert!(
             text.contains(
                 "- **Every engine here is built with cargo profile `labtest` (PRUNELAB_BUILD_PROFILE): its times \
@@ -575,14 +760,23 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let second = Duration::from_secs(1);
         // The depth is passed as bench's argument, and none without it.
-        let good = script(&dir, "good", "[ \"$*\" = 'bench 3' ] && echo 'Bench: 12 nodes 34 nps' || echo \"$*\"");
-        assert_eq!(bench_once(&good, Some(3), second).0.unwrap(), (12, 34));
+        let good = script(
+            &dir,
+            "good",
+            "[ \"$*\" = 'bench 3 --stats' ] && echo 'nodes: total=12 qs=5 qs%=41.7%' && echo 'Bench: 12 nodes 34 nps' \
+             || echo \"$*\"",
+        );
+        assert_eq!(bench_once(&good, Some(3), second).0.unwrap(), BenchOutput { nodes: 12, nps: 34, qnodes: Some(5) });
         let plain = bench_once(&good, None, second).0.unwrap_err().to_string();
-        assert_eq!(plain, "bench's last line is not `Bench: <nodes> nodes <nps> nps`: `bench`");
+        assert_eq!(plain, "bench's last line is not `Bench: <nodes> nodes <nps> nps`: `bench --stats`");
         let crashed =
             script(&dir, "crashed", "echo 'Bench: 12 nodes 34 nps'; echo 'panicked at search.rs' >&2; exit 101");
         let error = bench_once(&crashed, None, second).0.unwrap_err().to_string();
         assert_eq!(error, "bench failed (exit status: 101): panicked at search.rs");
+        let contradicted =
+            script(&dir, "contradicted", "echo 'nodes: total=13 qs=5 qs%=38.5%'; echo 'Bench: 12 nodes 34 nps'");
+        let error = bench_once(&contradicted, None, second).0.unwrap_err().to_string();
+        assert!(error.starts_with("bench's counters count 13 nodes and its Bench line 12"), "{error}");
         let silent = script(&dir, "silent", "exit 0");
         assert_eq!(bench_once(&silent, None, second).0.unwrap_err().to_string(), "bench printed nothing");
         let hung = script(&dir, "hung", "exec sleep 30");

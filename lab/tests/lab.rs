@@ -417,11 +417,17 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
         assert_eq!(runs[0]["nodes"], runs[1]["nodes"], "{variant}: the two rounds searched different nodes");
         // The variant's own `Bench:` line, read here without the lab.
         let binary = target_dir().join("lab").join(variant).join("prunelab");
-        let output = Command::new(&binary).args(["bench", "2"]).output().unwrap();
+        let output = Command::new(&binary).args(["bench", "2", "--stats"]).output().unwrap();
         let text = String::from_utf8(output.stdout).unwrap();
         let last = text.lines().last().unwrap();
         let nodes: u64 = last.strip_prefix("Bench: ").unwrap().split(' ').next().unwrap().parse().unwrap();
         assert_eq!(runs[0]["nodes"], nodes, "{variant}: {last}");
+        // Its quiescence nodes, from its own counters line.
+        let counters = text.lines().find(|line| line.starts_with("nodes: total=")).unwrap();
+        let qnodes: u64 = counters.split(" qs=").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(qnodes > 0 && qnodes < nodes, "{counters}");
+        assert_eq!(runs[0]["qnodes"], qnodes, "{variant}: {counters}");
+        assert_eq!(runs[1]["qnodes"], qnodes, "{variant}: {counters}");
         bench_nodes.push(nodes);
     }
     // The baseline's bench is the library's, and razor-r1 searches another tree.
@@ -436,6 +442,8 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
     assert!(page.contains(&format!("| baseline | {} | ", bench_nodes[0])), "{page}");
     assert!(page.contains(&format!("| razor-r1 | {} | ", bench_nodes[1])), "{page}");
     assert!(page.contains("- nps, razor-r1 over baseline: x") && page.contains(", 2 rounds)\n"), "{page}");
+    assert!(page.contains("| variant | bench nodes | quiescence nodes | nps (median) |"), "{page}");
+    assert!(page.contains("- nps of main-search nodes only, razor-r1 over baseline: x"), "{page}");
     assert!(!page.contains("not deterministic") && !page.contains("failed"), "{page}");
     assert!(page.contains("cargo profile `labtest` (PRUNELAB_BUILD_PROFILE): its times measure nothing"), "{page}");
     // The ratio is the geometric mean of the two rounds' ratios.
@@ -447,6 +455,13 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
     let ratio = &summary(&results, "speed")["ratios"][0];
     assert_eq!(ratio["rounds"], 2);
     assert!((ratio["nps_ratio"].as_f64().unwrap() - expected).abs() < 1e-12, "{ratio} against {expected}");
+    // Counting main-search nodes only scales it by the two node mixes.
+    let main_share = |engine: u64| {
+        let record = found.iter().find(|r| r["engine"] == engine).unwrap();
+        1.0 - record["qnodes"].as_f64().unwrap() / record["nodes"].as_f64().unwrap()
+    };
+    let main = expected * main_share(1) / main_share(0);
+    assert!((ratio["main_search_nps_ratio"].as_f64().unwrap() - main).abs() < 1e-9, "{ratio} against {main}");
 
     // Resumed: nothing runs again.
     stdout(&lab(&[&args[..], &["--resume"]].concat(), &results));
