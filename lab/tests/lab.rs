@@ -12,11 +12,19 @@ use prunelab::search::{SearchLimits, Searcher};
 
 mod common;
 
-use common::{lab, records, run_folder, scratch, stdout, target_dir};
+use common::{lab, lab_command, records, run_folder, scratch, stdout, target_dir};
 
 const TWO_POSITIONS: &str = "\
 r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";
 8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - id \"zugzwang-endgame\";
+";
+
+/// The first three positions of Win At Chess, as the chain test's `wac`
+/// suite: a test of its own data, whatever is beside the repository.
+const THREE_WAC_POSITIONS: &str = "\
+2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";
+8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";
+5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id \"WAC.003\";
 ";
 
 #[test]
@@ -323,6 +331,13 @@ fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
     executable(&engine, FAKE_ENGINE);
     let fake = format!("uci:{}", engine.display());
     let results = dir.join("results");
+    let data = dir.join("data");
+    std::fs::create_dir_all(data.join("suites")).unwrap();
+    std::fs::write(data.join("suites").join("wac.epd"), THREE_WAC_POSITIONS).unwrap();
+    // The named suites (`wac`) from the test's own data folder, not what is beside the repository.
+    let lab = |args: &[&str], results: &Path| {
+        lab_command(args, results).env("PRUNELAB_DATA", &data).output().expect("lab runs")
+    };
     let args = [
         "chain",
         "p003-3",

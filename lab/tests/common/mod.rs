@@ -20,7 +20,13 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `lab` in the repository, its results under `results`.
 pub fn lab(args: &[&str], results: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
+    lab_command(args, results).output().expect("lab runs")
+}
+
+/// The command [`lab`] runs, for a test that adds to it.
+pub fn lab_command(args: &[&str], results: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lab"));
+    command
         .args(args)
         .arg("--results")
         .arg(results)
@@ -28,9 +34,8 @@ pub fn lab(args: &[&str], results: &Path) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("CARGO_TARGET_DIR", target_dir())
         // Quicker builds of the same searches (see Cargo.toml's `labtest`).
-        .env("PRUNELAB_BUILD_PROFILE", "labtest")
-        .output()
-        .expect("lab runs")
+        .env("PRUNELAB_BUILD_PROFILE", "labtest");
+    command
 }
 
 /// What a successful run printed.
