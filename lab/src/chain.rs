@@ -393,6 +393,20 @@ fn tactics_cell(comparison: &Comparison) -> String {
     }
 }
 
+/// Each tactical suite no phase could be measured on, once, with why: the
+/// table's cells only say `not measured`.
+fn unmeasured_suites(comparisons: &[&Comparison]) -> String {
+    let mut out = String::new();
+    let mut named: Vec<&str> = Vec::new();
+    for (suite, why) in comparisons.iter().flat_map(|comparison| &comparison.unsolved) {
+        if !named.contains(&suite.as_str()) {
+            named.push(suite);
+            writeln!(out, "- **{suite}: not measured**: {why}").unwrap();
+        }
+    }
+    out
+}
+
 /// The phase table, then each phase's claims in full.
 fn markdown(
     lab: &Lab,
@@ -461,6 +475,10 @@ fn markdown(
         )
         .unwrap();
     }
+    let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
+    if !unmeasured.is_empty() {
+        write!(out, "\n{unmeasured}").unwrap();
+    }
     writeln!(out, "\n## Claims, phase by phase\n").unwrap();
     for record in records.iter().filter(|record| !record.beside) {
         let variant = lab.variant(&record.phase)?;
@@ -516,6 +534,30 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suite_not_measured_is_named_once_with_why() {
+        let comparison = |unsolved: &[(&str, &str)]| Comparison {
+            reference: "a".into(),
+            subject: "b".into(),
+            node_setting: String::new(),
+            nodes: None,
+            total_nodes: (0, 0),
+            failures: 0,
+            time_to_depth: None,
+            solved: Vec::new(),
+            unsolved: unsolved.iter().map(|&(suite, why)| (suite.to_string(), why.to_string())).collect(),
+            telemetry: Default::default(),
+        };
+        let missing = "suite `wac`: ../shared/data/suites/wac.epd does not exist";
+        let first = comparison(&[("wac", missing)]);
+        let second = comparison(&[("wac", missing), ("arasan", "no such file")]);
+        assert_eq!(
+            unmeasured_suites(&[&first, &second]),
+            format!("- **wac: not measured**: {missing}\n- **arasan: not measured**: no such file\n")
+        );
+        assert_eq!(unmeasured_suites(&[&comparison(&[])]), "");
+    }
 
     #[test]
     fn the_plans_chains_follow_extends() {
