@@ -8,41 +8,34 @@
 //! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, and `blame` and
 //! `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
+//!
+//! The modules are grouped by role: `engines/` builds and runs engines,
+//! `measure/` counts nodes, times and solve counts, `games/` plays matches
+//! and holds the Elo and SPRT statistics, `explain/` says why a result came
+//! out as it did, and `verdicts/` judges claims and writes the reports;
+//! `lab.rs` (the shared context) and `results.rs` (run folders) serve them
+//! all.
 
-mod ab;
-mod blame;
-mod builder;
-mod chain;
-mod claims;
-mod engine;
-mod interactions;
+mod engines;
+mod explain;
+mod games;
 mod lab;
-mod list;
-mod matches;
-mod nodes;
-mod participant;
-mod ratio;
-mod report;
+mod measure;
 mod results;
-mod runner;
-mod snapdiff;
-mod speed;
-mod sprt;
-mod sprt_options;
-mod statistics;
-mod suites;
-mod tactics;
-mod telemetry;
 #[cfg(test)]
 mod test_scripts;
-mod ttd;
-mod verdict;
+mod verdicts;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use engines::builder;
+use explain::{blame, interactions};
+use games::{matches, sprt};
 use lab::{GlobalArgs, Lab};
+use measure::{nodes, speed, tactics, ttd};
+use verdicts::{ab, chain, list, report, snapdiff};
 
 #[derive(Parser)]
 #[command(name = "lab", version, about = "prunelab's lab: build variants, count nodes, solve suites, play matches")]

@@ -1,0 +1,8 @@
+//! Games and their statistics: the match runner (`matches`), the `lab sprt`
+//! command and the SPRT options every command spells the same way
+//! (`sprt`, `sprt_options`), and the Elo and SPRT arithmetic (`statistics`).
+
+pub mod matches;
+pub mod sprt;
+pub mod sprt_options;
+pub mod statistics;

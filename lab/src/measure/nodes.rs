@@ -1,0 +1,388 @@
+//! `lab nodes`: each variant searches each position of a suite to a fixed
+//! depth from `ucinewgame` (one thread, fixed hash), and the lab compares
+//! nodes, time, speed, effective branching factor, best move, score and
+//! the technique telemetry, per position and in total.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::engines::engine::{Score, SearchOutput};
+use crate::engines::runner::{self, RunArgs, Settings, SuiteRecord, SuiteSearch};
+use crate::lab::Lab;
+use crate::measure::suites::{self, Suite};
+use crate::measure::telemetry::Telemetry;
+
+/// A search to a fixed depth has no clock; this only catches a hung engine.
+const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
+
+#[derive(Args, Clone, Debug, Serialize)]
+pub struct NodesArgs {
+    /// Variant names or UCI engines (`uci:PATH`); the first is the reference for the Δ columns.
+    #[arg(required = true)]
+    pub variants: Vec<String>,
+    /// `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
+    #[arg(long, default_value = "seeds")]
+    pub suite: String,
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Hash size in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: u32,
+    /// Only the suite's first N positions.
+    #[arg(long, value_name = "N")]
+    pub first: Option<usize>,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub run: RunArgs,
+}
+
+/// One variant's search of one position.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NodesRecord {
+    pub variant: String,
+    pub position: usize,
+    pub id: String,
+    pub fen: String,
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+    /// `sqrt(N(d) / N(d-2))` over the iterations' cumulative node counts.
+    pub ebf: Option<f64>,
+    pub best: String,
+    pub score: Option<Score>,
+    pub telemetry: Telemetry,
+    /// Why the search failed, when it did (the engine's name and what).
+    pub error: Option<String>,
+}
+
+impl SuiteRecord for NodesRecord {
+    fn variant(&self) -> &str {
+        &self.variant
+    }
+    fn position(&self) -> usize {
+        self.position
+    }
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+}
+
+/// The effective branching factor of the last iteration, smoothed over two.
+pub fn effective_branching_factor(output: &SearchOutput) -> Option<f64> {
+    let mut nodes_at_depth = BTreeMap::new();
+    for info in &output.infos {
+        nodes_at_depth.insert(info.depth, info.nodes);
+    }
+    let (&depth, &nodes) = nodes_at_depth.iter().next_back()?;
+    let earlier = *nodes_at_depth.get(&depth.checked_sub(2)?)?;
+    (earlier > 0).then(|| (nodes as f64 / earlier as f64).sqrt())
+}
+
+fn record_of(variant: &str, position: usize, suite: &Suite, depth: u32, outcome: Result<SearchOutput>) -> NodesRecord {
+    let suite_position = &suite.positions[position];
+    let mut record = NodesRecord {
+        variant: variant.to_string(),
+        position,
+        id: suite_position.id.clone(),
+        fen: suite_position.fen.clone(),
+        depth,
+        nodes: 0,
+        time_ms: 0,
+        nps: 0,
+        ebf: None,
+        best: String::new(),
+        score: None,
+        telemetry: Telemetry::default(),
+        error: None,
+    };
+    match outcome {
+        Ok(output) => {
+            let last = output.last_info().cloned().unwrap_or_default();
+            record.nodes = last.nodes;
+            // The engine's own clock, which excludes pipe latency.
+            record.time_ms = if last.time_ms > 0 { last.time_ms } else { output.elapsed.as_millis() as u64 };
+            record.nps = record.nodes * 1000 / record.time_ms.max(1);
+            record.ebf = effective_branching_factor(&output);
+            record.best = output.bestmove.clone();
+            record.score = output.score();
+            // Another engine's `info string`s are not prunelab's telemetry.
+            if crate::engines::participant::is_variant(variant) {
+                record.telemetry = Telemetry::parse(&output.strings);
+            }
+        }
+        Err(error) => record.error = Some(format!("{error:#}")),
+    }
+    record
+}
+
+/// One variant's sums over the suite.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantTotals {
+    pub variant: String,
+    pub positions: usize,
+    pub failures: usize,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub nps: u64,
+    /// Total nodes against the first variant's, in percent.
+    pub delta_total_pct: Option<f64>,
+    /// Geometric mean of the per-position node ratios, as a change in percent.
+    pub delta_geomean_pct: Option<f64>,
+    pub ebf_geomean: Option<f64>,
+    pub telemetry: Telemetry,
+}
+
+fn geometric_mean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    let (sum, count) =
+        values.filter(|value| *value > 0.0).fold((0.0, 0), |(sum, count), value| (sum + value.ln(), count + 1));
+    (count > 0).then(|| (sum / count as f64).exp())
+}
+
+/// Per-variant totals, in the order of `variants`; the first is the reference.
+pub fn totals(records: &[NodesRecord], variants: &[String]) -> Vec<VariantTotals> {
+    let find = |variant: &str, position: usize| {
+        records.iter().find(|record| record.variant == variant && record.position == position && record.error.is_none())
+    };
+    let reference = variants.first().map(String::as_str).unwrap_or("");
+    variants
+        .iter()
+        .map(|variant| {
+            let mine: Vec<&NodesRecord> =
+                records.iter().filter(|record| &record.variant == variant && record.error.is_none()).collect();
+            let nodes: u64 = mine.iter().map(|record| record.nodes).sum();
+            let time_ms: u64 = mine.iter().map(|record| record.time_ms).sum();
+            let mut telemetry = Telemetry::default();
+            for record in &mine {
+                telemetry.add(&record.telemetry);
+            }
+            // Compare over the positions both variants finished.
+            let pairs: Vec<(u64, u64)> = mine
+                .iter()
+                .filter_map(|record| find(reference, record.position).map(|base| (base.nodes, record.nodes)))
+                .collect();
+            let base_nodes: u64 = pairs.iter().map(|(base, _)| base).sum();
+            let compared_nodes: u64 = pairs.iter().map(|(_, nodes)| nodes).sum();
+            VariantTotals {
+                variant: variant.clone(),
+                positions: mine.len(),
+                failures: records.iter().filter(|record| &record.variant == variant && record.error.is_some()).count(),
+                nodes,
+                time_ms,
+                nps: nodes * 1000 / time_ms.max(1),
+                delta_total_pct: (base_nodes > 0).then(|| percent_change(compared_nodes as f64, base_nodes as f64)),
+                delta_geomean_pct: geometric_mean(
+                    pairs.iter().filter(|(base, _)| *base > 0).map(|(base, nodes)| *nodes as f64 / *base as f64),
+                )
+                .map(|ratio| (ratio - 1.0) * 100.0),
+                ebf_geomean: geometric_mean(mine.iter().filter_map(|record| record.ebf)),
+                telemetry,
+            }
+        })
+        .collect()
+}
+
+pub fn percent_change(value: f64, reference: f64) -> f64 {
+    (value / reference - 1.0) * 100.0
+}
+
+fn signed(value: Option<f64>) -> String {
+    value.map_or("-".to_string(), |value| format!("{value:+.1}%"))
+}
+
+fn rate(telemetry: &Telemetry, name: &str) -> String {
+    telemetry.rate(name).map_or("-".to_string(), |value| format!("{value:.1}%"))
+}
+
+const TELEMETRY_HEADER: &str = "razor cut% | razor_b | fut cut% | fut_b | pvs re% | tt hit%";
+
+fn telemetry_cells(telemetry: &Telemetry) -> String {
+    format!(
+        "{} | {} | {} | {} | {} | {}",
+        rate(telemetry, "razor.cut%"),
+        telemetry.buckets_text("razor.razor_b").unwrap_or("-".into()),
+        rate(telemetry, "fut.cut%"),
+        telemetry.buckets_text("fut.fut_b").unwrap_or("-".into()),
+        rate(telemetry, "pvs.re%"),
+        rate(telemetry, "tt.hit%"),
+    )
+}
+
+/// The markdown report: one table per position, then the totals.
+pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> String {
+    let mut out = String::new();
+    let reference = &args.variants[0];
+    writeln!(
+        out,
+        "# lab nodes: {} at depth {}, Hash {}, one thread, from ucinewgame\n",
+        suite.name, args.depth, args.hash
+    )
+    .unwrap();
+    for (position, suite_position) in suite.positions.iter().enumerate() {
+        let base = records.iter().find(|r| &r.variant == reference && r.position == position && r.error.is_none());
+        writeln!(out, "## {}\n\n`{}`\n", suite_position.id, suite_position.fen).unwrap();
+        writeln!(out, "| variant | nodes | Δ% | time ms | nps | EBF | best | score | {TELEMETRY_HEADER} |").unwrap();
+        writeln!(out, "|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---:|").unwrap();
+        for variant in &args.variants {
+            let Some(record) = records.iter().find(|r| &r.variant == variant && r.position == position) else {
+                writeln!(out, "| {variant} | not run |").unwrap();
+                continue;
+            };
+            if let Some(error) = &record.error {
+                writeln!(out, "| {variant} | failed: {error} |").unwrap();
+                continue;
+            }
+            let delta = base.map(|base| percent_change(record.nodes as f64, base.nodes as f64));
+            writeln!(
+                out,
+                "| {variant} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                record.nodes,
+                signed(delta),
+                record.time_ms,
+                record.nps,
+                record.ebf.map_or("-".to_string(), |ebf| format!("{ebf:.2}")),
+                record.best,
+                record.score.map_or("-".to_string(), |score| score.to_string()),
+                telemetry_cells(&record.telemetry)
+            )
+            .unwrap();
+        }
+        writeln!(out).unwrap();
+    }
+    writeln!(out, "## Totals\n").unwrap();
+    writeln!(
+        out,
+        "| variant | positions | nodes | Δ% total | Δ% geomean | time s | nps | EBF geomean | {TELEMETRY_HEADER} | failures |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|").unwrap();
+    for total in totals(records, &args.variants) {
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.2} | {} | {} | {} | {} |",
+            total.variant,
+            total.positions,
+            total.nodes,
+            signed(total.delta_total_pct),
+            signed(total.delta_geomean_pct),
+            total.time_ms as f64 / 1000.0,
+            total.nps,
+            total.ebf_geomean.map_or("-".to_string(), |ebf| format!("{ebf:.2}")),
+            telemetry_cells(&total.telemetry),
+            total.failures
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// A finished `lab nodes` run.
+pub struct NodesRun {
+    pub suite: Suite,
+    pub records: Vec<NodesRecord>,
+    pub markdown: String,
+    pub run_dir: std::path::PathBuf,
+}
+
+/// Builds the variants, runs the searches not yet done, and writes the
+/// results; what `lab nodes` and `lab ab` share.
+pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
+    for participant in &args.variants {
+        crate::engines::participant::check(lab, participant)?;
+    }
+    suites::check_depth(args.depth)?;
+    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
+    let search = SuiteSearch {
+        command: "nodes",
+        variants: &args.variants,
+        suite: &suite,
+        go: format!("go depth {}", args.depth),
+        timeout: DEPTH_SEARCH_TIMEOUT,
+        settings: Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: true },
+    };
+    let (run_dir, records) = runner::run_suite(lab, &args.run, args, &search, |variant, position, outcome| {
+        record_of(variant, position, &suite, args.depth, outcome)
+    })?;
+    let markdown = markdown(args, &suite, &records);
+    let summary = serde_json::json!({
+        "suite": suite.name,
+        "depth": args.depth,
+        "hash": args.hash,
+        "variants": args.variants,
+        "totals": totals(&records, &args.variants),
+        "positions": records,
+    });
+    run_dir.write_summary(&markdown, &summary)?;
+    Ok(NodesRun { suite, records, markdown, run_dir: run_dir.path().to_path_buf() })
+}
+
+pub fn command(lab: &Lab, args: &NodesArgs) -> Result<()> {
+    let run = run(lab, args)?;
+    if lab.global.json {
+        let summary = std::fs::read_to_string(run.run_dir.join("summary.json"))?;
+        println!("{summary}");
+    } else {
+        println!("{}", run.markdown);
+        lab.say(&format!("results: {}", run.run_dir.display()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::engine::Info;
+
+    fn info(depth: u32, nodes: u64) -> Info {
+        Info { depth, nodes, ..Default::default() }
+    }
+
+    #[test]
+    fn ebf_uses_the_last_report_of_each_depth() {
+        let output = SearchOutput {
+            infos: vec![info(1, 10), info(2, 40), info(3, 90), info(3, 160), info(4, 360)],
+            ..Default::default()
+        };
+        // sqrt(360 / 40) = 3.
+        assert_eq!(effective_branching_factor(&output), Some(3.0));
+        assert_eq!(effective_branching_factor(&SearchOutput { infos: vec![info(1, 5)], ..Default::default() }), None);
+    }
+
+    fn record(variant: &str, position: usize, nodes: u64) -> NodesRecord {
+        NodesRecord {
+            variant: variant.into(),
+            position,
+            id: format!("p{position}"),
+            fen: String::new(),
+            depth: 5,
+            nodes,
+            time_ms: 100,
+            nps: nodes * 10,
+            ebf: Some(2.0),
+            best: "e2e4".into(),
+            score: Some(Score::Cp(10)),
+            telemetry: Telemetry::default(),
+            error: None,
+        }
+    }
+
+    #[test]
+    fn totals_compare_against_the_first_variant() {
+        let records = [record("a", 0, 100), record("a", 1, 400), record("b", 0, 50), record("b", 1, 800)];
+        let totals = totals(&records, &["a".to_string(), "b".to_string()]);
+        assert_eq!(totals[0].delta_total_pct, Some(0.0));
+        assert_eq!(totals[1].nodes, 850);
+        assert!((totals[1].delta_total_pct.unwrap() - 70.0).abs() < 1e-9);
+        // Ratios 0.5 and 2: geometric mean 1, no change.
+        assert!(totals[1].delta_geomean_pct.unwrap().abs() < 1e-9);
+        assert_eq!(totals[1].nps, 4250);
+    }
+}

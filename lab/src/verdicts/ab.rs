@@ -1,0 +1,529 @@
+//! `lab ab VARIANT` (against its parent) or `lab ab A B`: the main job.
+//! Build both, count nodes on the verdict suite, time both to the same
+//! depth interleaved, run the tactical suites (the default one and every
+//! one the variant's claims name), and print a one-page verdict that sets
+//! each measurement beside the claims of the variant file; with `--sprt`, go
+//! on into a match.
+//!
+//! The verdict's steps are runs of their own (`nodes`, `ttd`, `tactics`,
+//! `match`), kept inside the verdict's folder, `lab-results/<time>-ab/`.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde::Serialize;
+
+use crate::engines::builder;
+use crate::engines::runner::RunArgs;
+use crate::games::matches;
+use crate::games::sprt_options::SprtOptions;
+use crate::lab::Lab;
+use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
+use crate::measure::suites;
+use crate::measure::tactics::{self, TacticsArgs};
+use crate::measure::ttd::{self, TtdArgs, TtdRun};
+use crate::results::RunDir;
+use crate::verdicts::verdict::{self, Comparison, TacticsData, TacticsOutcome};
+use prunelab::variants::Variant;
+
+/// The match's time control when neither `--tc` nor the variant file gives one.
+const DEFAULT_TC: &str = "10+0.1";
+
+#[derive(Args, Clone, Debug, Serialize)]
+pub struct AbArgs {
+    /// `VARIANT`, judged against its parent (its file's `extends`), or `A B`:
+    /// B judged against A.
+    #[arg(required = true, num_args = 1..=2, value_names = ["A", "B"])]
+    pub variants: Vec<String>,
+    /// Node-count suite (also the time-to-depth positions).
+    #[arg(long, default_value = suites::VERDICT)]
+    pub suite: String,
+    /// Node-count depth (the plans' claims are at depth 10).
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Tactics suite, or `none` to skip it; the suites the variant's claims
+    /// name are run besides.
+    #[arg(long, default_value = "wac")]
+    pub tactics: String,
+    /// Nodes per tactics position.
+    #[arg(long, default_value_t = 50_000)]
+    pub tactics_nodes: u64,
+    /// Only each tactics suite's first N positions.
+    #[arg(long, value_name = "N")]
+    pub tactics_first: Option<usize>,
+    /// Time-to-depth rounds: each position searched this many times by each.
+    #[arg(long, default_value_t = ttd::DEFAULT_ROUNDS)]
+    pub ttd_rounds: usize,
+    /// Hash size in MB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: u32,
+    /// Engine processes at the same time for the node and solve counts
+    /// (which do not depend on it; time to depth is always one at a time).
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// With `--sprt`, go on into a match that stops at the SPRT's verdict;
+    /// `--sprt` alone takes the bounds of the variant file's `[sprt]`.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sprt: SprtOptions,
+    /// The match's time control (with --sprt); default: the variant file's
+    /// `[sprt]` tc, else 10+0.1.
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// The match's game limit (with --sprt).
+    #[arg(long, default_value_t = 20_000)]
+    pub games: u64,
+}
+
+/// The pair a verdict is about: the reference and the variant under test.
+pub fn pair(lab: &Lab, names: &[String]) -> Result<(String, String)> {
+    match names {
+        [variant] => {
+            let Some(parent) = lab.variant(variant)?.file.extends.clone() else {
+                bail!("`{variant}` has no parent to measure it against: give two variants, `lab ab A {variant}`")
+            };
+            Ok((parent, variant.clone()))
+        }
+        [a, b] => {
+            lab.variant(a)?;
+            lab.variant(b)?;
+            Ok((a.clone(), b.clone()))
+        }
+        _ => bail!("lab ab takes one variant (against its parent) or two (B against A)"),
+    }
+}
+
+/// The match `--sprt` asks for: its options with bounds, time control and
+/// hash (the variant file's, where the command line gives none).
+struct MatchPlan {
+    sprt: SprtOptions,
+    tc: String,
+    hash: u32,
+}
+
+fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+    let plan = variant.file.sprt.as_ref();
+    let sprt = args.sprt.with_plan_bounds(plan, variant.name())?;
+    if sprt.settings()?.is_none() {
+        return Ok(None);
+    }
+    let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
+    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash);
+    Ok(Some(MatchPlan { sprt, tc, hash }))
+}
+
+/// The tactical suites to run: the default one, then those the variant's
+/// claims name (only against its parent: elsewhere the claims do not apply).
+fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec<String> {
+    let mut suites: Vec<String> = Vec::new();
+    if args.tactics != "none" {
+        suites.push(args.tactics.clone());
+    }
+    if against_parent {
+        for suite in verdict::claimed_suites(variant) {
+            if !suites.contains(&suite) {
+                suites.push(suite);
+            }
+        }
+    }
+    suites
+}
+
+/// Runs one tactical suite for `variants`, or says why it cannot be run.
+pub fn run_tactics(
+    lab: &Lab,
+    suite: &str,
+    variants: &[String],
+    nodes: u64,
+    first: Option<usize>,
+    run: RunArgs,
+) -> Result<TacticsOutcome> {
+    let tactics_args = TacticsArgs {
+        variants: variants.to_vec(),
+        suite: suite.to_string(),
+        movetime: None,
+        nodes: Some(nodes),
+        depth: None,
+        hash: 16,
+        first,
+        run,
+    };
+    let limit = tactics_args.limit_text();
+    // A named suite lives in the shared data folder; without it the verdict
+    // says so instead of failing after the node counts.
+    if let Err(error) = suites::load(lab, suite) {
+        let why = format!("{error:#}");
+        lab.say(&format!("tactics skipped: {why}"));
+        return Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Err(why) });
+    }
+    lab.say(&format!("tactics: {suite} at {limit}"));
+    let run = tactics::run(lab, &tactics_args)?;
+    let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
+    Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Ok(data) })
+}
+
+/// What the verdict measured, for the page.
+struct Measurements {
+    nodes: NodesRun,
+    ttd: TtdRun,
+    tactics: Vec<TacticsOutcome>,
+    comparison: Comparison,
+}
+
+fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
+    let pair = vec![a.to_string(), b.to_string()];
+    let counting = RunArgs { concurrency: args.concurrency, resume: None };
+    builder::build_all(lab, &pair)?;
+    lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
+    let nodes_args = NodesArgs {
+        variants: pair.clone(),
+        suite: args.suite.clone(),
+        depth: args.depth,
+        hash: args.hash,
+        first: None,
+        run: counting.clone(),
+    };
+    let nodes = nodes::run(lab, &nodes_args)?;
+    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth, args.ttd_rounds));
+    let ttd_args = TtdArgs {
+        engines: pair.clone(),
+        suite: args.suite.clone(),
+        depth: args.depth,
+        rounds: args.ttd_rounds,
+        hash: args.hash,
+        first: None,
+        resume: None,
+    };
+    let ttd = ttd::run(lab, &ttd_args)?;
+    let against_parent = variant.file.extends.as_deref() == Some(a);
+    let tactics = tactics_suites(args, variant, against_parent)
+        .iter()
+        .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
+        .collect::<Result<Vec<_>>>()?;
+    let setting = format!("{} at depth {}", nodes.suite.name, args.depth);
+    let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate(a, b), &tactics);
+    Ok(Measurements { nodes, ttd, tactics, comparison })
+}
+
+/// The verdict's first lines: what is compared with what.
+fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
+    let variant = lab.variant(b)?;
+    let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
+    writeln!(out, "# Verdict: {b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
+    if let Some(line) = verdict::distance_line(lab, a, b) {
+        writeln!(out, "{line}\n").unwrap();
+    }
+    for name in [a, b] {
+        let variant = lab.variant(name)?;
+        let features =
+            if variant.file.features.is_empty() { "none".to_string() } else { variant.file.features.join(" ") };
+        writeln!(
+            out,
+            "- `{name}`: {} (extends `{}`, adds {features}; {} features in all; source: {})",
+            variant.file.description,
+            variant.file.extends.as_deref().unwrap_or("-"),
+            variant.features.len(),
+            variant.file.source
+        )
+        .unwrap();
+    }
+    Ok(())
+}
+
+/// The verdict in one table: nodes and time to depth first.
+fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, variant: &Variant) {
+    let c = &m.comparison;
+    let judgements = c.judgements(variant);
+    let claim_of = |keys: &[&str]| {
+        let found: Vec<String> = judgements
+            .iter()
+            .filter(|(claim, _)| keys.iter().any(|key| claim.key() == *key))
+            .map(|(claim, judgement)| format!("{}: {}", claim.text(), judgement.word()))
+            .collect();
+        if found.is_empty() {
+            "-".to_string()
+        } else {
+            found.join("; ")
+        }
+    };
+    writeln!(out, "\n| measure | {} | {} | change (95% interval) | claim |", c.reference, c.subject).unwrap();
+    writeln!(out, "|---|---:|---:|---|---|").unwrap();
+    writeln!(
+        out,
+        "| nodes, {}, geometric mean over positions | {} | {} | {} | {} |",
+        c.node_setting,
+        c.total_nodes.0,
+        c.total_nodes.1,
+        c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
+        claim_of(&[prunelab::variants::NODES_PCT, prunelab::variants::NODES])
+    )
+    .unwrap();
+    let (time_a, time_b) = ttd_totals(&m.ttd);
+    writeln!(
+        out,
+        "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
+        args.depth,
+        args.ttd_rounds,
+        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
+    )
+    .unwrap();
+    for outcome in &m.tactics {
+        let key = format!("{}.solved", outcome.suite);
+        match c.solved.iter().find(|solved| solved.suite == outcome.suite) {
+            Some(solved) => writeln!(
+                out,
+                "| solved, {} at {} | {}/{} | {}/{} | {} | {} |",
+                outcome.suite,
+                outcome.limit,
+                solved.parent,
+                solved.positions,
+                solved.variant,
+                solved.positions,
+                verdict::solved_change(solved),
+                claim_of(&[key.as_str()])
+            )
+            .unwrap(),
+            None => {
+                writeln!(out, "| solved, {} | - | - | not measured | {} |", outcome.suite, claim_of(&[key.as_str()]))
+                    .unwrap()
+            }
+        }
+    }
+}
+
+/// The sums of the per-position median times, in seconds: (A's, B's).
+fn ttd_totals(run: &TtdRun) -> (f64, f64) {
+    let [a, b] = [&run.engines[0], &run.engines[1]];
+    run.total_seconds(a, b).unwrap_or_default()
+}
+
+fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
+    let c = &m.comparison;
+    let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
+    let (base, test) = (&totals[0], &totals[1]);
+    writeln!(out, "\n## Nodes: {}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
+    writeln!(
+        out,
+        "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
+        c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text())
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "- total: {} → {} nodes ({})",
+        c.total_nodes.0,
+        c.total_nodes.1,
+        test.delta_total_pct.map_or("-".to_string(), |v| format!("{v:+.1}%"))
+    )
+    .unwrap();
+    let pairs = verdict::node_pairs(&m.nodes.records, &c.reference, &c.subject);
+    let fewer = pairs.iter().filter(|(base, own)| own < base).count();
+    let more = pairs.iter().filter(|(base, own)| own > base).count();
+    writeln!(out, "- {} searched fewer nodes on {fewer} positions, more on {more}, of {}", c.subject, pairs.len())
+        .unwrap();
+    writeln!(
+        out,
+        "- effective branching factor (geometric mean): {} → {}",
+        base.ebf_geomean.map_or("-".into(), |v| format!("{v:.2}")),
+        test.ebf_geomean.map_or("-".into(), |v| format!("{v:.2}"))
+    )
+    .unwrap();
+    if c.failures > 0 {
+        writeln!(out, "- **{} search(es) failed**; see the nodes report", c.failures).unwrap();
+    }
+    writeln!(
+        out,
+        "- nps over these searches: {} → {} ({:+.1}%), {} process(es) at a time",
+        base.nps,
+        test.nps,
+        percent_change(test.nps as f64, base.nps.max(1) as f64),
+        args.concurrency
+    )
+    .unwrap();
+}
+
+fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
+    let c = &m.comparison;
+    let (time_a, time_b) = ttd_totals(&m.ttd);
+    writeln!(out, "\n## Time to depth {}\n", args.depth).unwrap();
+    writeln!(
+        out,
+        "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
+        c.subject,
+        c.reference,
+        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
+         alternating, {} round(s); each position's median wall time from `go` to `bestmove`; the geometric mean \
+         of B/A over positions with a seeded 95% bootstrap interval",
+        args.depth, args.ttd_rounds
+    )
+    .unwrap();
+    let failures = m.ttd.records.iter().filter(|record| record.error.is_some()).count();
+    if failures > 0 {
+        writeln!(out, "- **{failures} timed pair(s) failed**; see the ttd run").unwrap();
+    }
+}
+
+fn tactics_section(out: &mut String, m: &Measurements) {
+    let c = &m.comparison;
+    for outcome in &m.tactics {
+        writeln!(out, "\n## Tactics: {}, {} per position\n", outcome.suite, outcome.limit).unwrap();
+        let data = match &outcome.result {
+            Ok(data) => data,
+            Err(why) => {
+                writeln!(out, "Not measured: {why}").unwrap();
+                continue;
+            }
+        };
+        let names = [c.reference.clone(), c.subject.clone()];
+        let totals = tactics::totals(&data.suite, &data.records, &names);
+        let (base, test) = (&totals[0], &totals[1]);
+        writeln!(
+            out,
+            "- solved: {} → {} of {} ({:+})",
+            base.solved,
+            test.solved,
+            test.positions,
+            test.solved as i64 - base.solved as i64
+        )
+        .unwrap();
+        let list = |ids: &[String]| if ids.is_empty() { "none".to_string() } else { ids.join(", ") };
+        writeln!(out, "- only {} solves: {}", c.subject, list(&test.gained)).unwrap();
+        writeln!(out, "- only {} solves: {}", c.reference, list(&test.lost)).unwrap();
+        if let (Some(base_nodes), Some(test_nodes)) = (base.mean_solution_nodes, test.mean_solution_nodes) {
+            writeln!(
+                out,
+                "- mean nodes to solution over the {} positions both solve: {base_nodes:.0} → {test_nodes:.0} ({:+.1}%)",
+                test.common_solved,
+                percent_change(test_nodes, base_nodes)
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// The verdict page, without the match.
+fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) -> Result<String> {
+    let c = &m.comparison;
+    let variant = lab.variant(&c.subject)?;
+    let mut out = String::new();
+    heading(&mut out, lab, (&c.reference, &c.subject))?;
+    summary_table(&mut out, args, m, variant);
+    writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
+    verdict::claims_list(&mut out, variant, &c.judgements(variant));
+    writeln!(out, "\n## SPRT plan\n").unwrap();
+    writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
+    match plan {
+        Some(plan) => {
+            let bounds = plan.sprt.bounds.clone().unwrap_or_default();
+            writeln!(out, "- played below: [{}, {}] at {}, Hash {}", bounds[0], bounds[1], plan.tc, plan.hash).unwrap()
+        }
+        None if variant.file.sprt.is_some() => writeln!(
+            out,
+            "- not played: `cargo lab ab {}{} --sprt` plays it",
+            if variant.file.extends.as_deref() == Some(c.reference.as_str()) {
+                String::new()
+            } else {
+                format!("{} ", c.reference)
+            },
+            c.subject
+        )
+        .unwrap(),
+        None => writeln!(out, "- not played: add `--sprt ELO0 ELO1` to play one").unwrap(),
+    }
+    nodes_section(&mut out, args, m);
+    ttd_section(&mut out, args, m);
+    tactics_section(&mut out, m);
+    writeln!(out, "\n## Results\n").unwrap();
+    writeln!(out, "- nodes: {}", m.nodes.run_dir.display()).unwrap();
+    writeln!(out, "- time to depth: {}", m.ttd.run_dir.display()).unwrap();
+    for outcome in &m.tactics {
+        if let Ok(data) = &outcome.result {
+            writeln!(out, "- tactics ({}): {}", outcome.suite, data.run_dir.display()).unwrap();
+        }
+    }
+    Ok(out)
+}
+
+pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
+    let (a, b) = pair(lab, &args.variants)?;
+    let variant = lab.variant(&b)?;
+    // A bad --sprt is an error now, not after the node counts and tactics.
+    let plan = match_plan(args, variant)?;
+    let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
+    let steps = lab.nested(run_dir.path());
+    let measurements = measure(&steps, args, (&a, &b), variant)?;
+    let mut text = page(lab, args, &measurements, plan.as_ref())?;
+    let mut match_dir = None;
+    if let Some(plan) = &plan {
+        let bounds = plan.sprt.bounds.clone().unwrap_or_default();
+        lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
+        let (outcome, dir) = play_match(&steps, args, (&a, &b), plan)?;
+        writeln!(text, "\n## Match: {b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
+        match_dir = Some(dir);
+    }
+    run_dir.write_summary(
+        &text,
+        &serde_json::json!({
+            "a": a,
+            "b": b,
+            "comparison": measurements.comparison,
+            "claims": measurements.comparison.judgements(variant).iter().map(|(claim, judgement)| {
+                serde_json::json!({"claim": claim.key(), "text": claim.text(), "verdict": judgement.word(), "detail": judgement.to_string()})
+            }).collect::<Vec<_>>(),
+            "nodes_run": measurements.nodes.run_dir,
+            "ttd_run": measurements.ttd.run_dir,
+            "match_run": match_dir,
+        }),
+    )?;
+    if lab.global.json {
+        println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
+    } else {
+        println!("{text}");
+        lab.say(&format!("verdict: {}", run_dir.path().join("summary.md").display()));
+    }
+    Ok(())
+}
+
+/// The SPRT match of `--sprt`, with B as the first engine, so its Elo is
+/// B's gain over A.
+fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) -> Result<(String, PathBuf)> {
+    let mut settings = matches::MatchArgs::new(b, a);
+    settings.tc = plan.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", plan.tc))?;
+    settings.games = Some(args.games);
+    settings.sprt = plan.sprt.clone();
+    settings.concurrency = args.concurrency;
+    settings.hash = plan.hash;
+    let (binary_b, binary_a) = (builder::binary_path(lab, b), builder::binary_path(lab, a));
+    let outcome = matches::run_match(lab, (b, &binary_b), (a, &binary_a), &settings)?;
+    let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
+    Ok((text, outcome.run_dir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab() -> Lab {
+        Lab::for_tests()
+    }
+
+    #[test]
+    fn one_variant_is_judged_against_its_parent() {
+        let lab = lab();
+        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap(), ("p003-3".to_string(), "razor-r1".to_string()));
+        assert_eq!(
+            pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap(),
+            ("baseline".to_string(), "razor-r2".to_string())
+        );
+        let orphan = pair(&lab, &["baseline".into()]).unwrap_err().to_string();
+        assert!(orphan.contains("`baseline` has no parent"), "{orphan}");
+        assert!(pair(&lab, &["razor-r9".into()]).unwrap_err().to_string().contains("unknown variant `razor-r9`"));
+    }
+}

@@ -1,0 +1,629 @@
+//! `lab chain NAME` or `lab chain FIRST LAST`: a plan's phases, one after
+//! another, each variant against its parent, as the plans' phase table:
+//! phase, features added, node change and time to depth (each with its 95%
+//! interval), tactics, and every claim's verdict; with `--sprt`, a match per
+//! phase with that phase's own bounds, time control and hash (from its
+//! variant file), optionally stopping at the first phase whose SPRT fails
+//! (`--stop-on-fail`, the plans' "STOP and wait" rule).
+//!
+//! A chain follows `extends` from LAST back to FIRST. Node and solve counts
+//! are deterministic, so each variant is counted once for the whole chain
+//! (one `nodes` run, one `tactics` run per suite) and every phase reads its
+//! pair from them. Time to depth is one interleaved `ttd` run of the whole
+//! chain, each variant searched right beside its parent, so each is timed
+//! once per round rather than twice. Matches are per phase. Every step is a
+//! run of its own inside the chain's folder, and the chain's
+//! `records.jsonl` holds one line per finished phase, so `--resume`
+//! continues where a chain stopped: finished phases are kept, a step in
+//! progress is resumed. `--stop-on-fail` plays no match after a failed one;
+//! the measurements, made before the matches, stay in the table.
+//!
+//! `--beside uci:PATH` (or a variant) sets another engine beside the chain's
+//! last variant: counted in the same runs, timed against it, no claims.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use prunelab::variants::{self, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::engines::participant;
+use crate::engines::runner::RunArgs;
+use crate::games::matches::{self, MatchArgs};
+use crate::games::sprt_options::SprtOptions;
+use crate::games::statistics::{SprtStatus, Verdict};
+use crate::lab::Lab;
+use crate::measure::nodes::{self, NodesArgs, NodesRecord};
+use crate::measure::ratio::RatioEstimate;
+use crate::measure::suites;
+use crate::measure::ttd::{self, TtdArgs, TtdRun};
+use crate::results::runs_of;
+use crate::verdicts::ab::run_tactics;
+use crate::verdicts::verdict::{self, Comparison, TacticsOutcome};
+
+/// The plans' chains by name: (name, first, last, what).
+pub const CHAINS: [(&str, &str, &str, &str); 3] = [
+    ("p002", "baseline", "p002-4.1", "plan 002, phases 1.1 to 4.1, from the baseline"),
+    ("p003", "p002-3.3", "p003-3", "plan 003's phases on plan 002's 3.3"),
+    ("razor", "p003-3", "razor-r3", "plan 000's razoring R1 to R3 on plan 003's end"),
+];
+
+#[derive(Args, Clone, Debug, Serialize)]
+pub struct ChainArgs {
+    /// A chain's name (p002, p003, razor), or FIRST LAST: the variants from
+    /// FIRST to LAST along LAST's `extends`.
+    #[arg(required = true, num_args = 1..=2, value_names = ["NAME|FIRST", "LAST"])]
+    pub chain: Vec<String>,
+    /// Node-count suite (also the time-to-depth positions).
+    #[arg(long, default_value = suites::VERDICT)]
+    pub suite: String,
+    #[arg(long, default_value_t = 10)]
+    pub depth: u32,
+    /// Tactics suite, or `none`; the suites a phase's claims name are run
+    /// besides, for that phase and its parent.
+    #[arg(long, default_value = "wac")]
+    pub tactics: String,
+    /// Nodes per tactics position (half `lab ab`'s, so a 15-phase chain
+    /// stays within minutes).
+    #[arg(long, default_value_t = DEFAULT_TACTICS_NODES)]
+    pub tactics_nodes: u64,
+    /// Only each tactics suite's first N positions.
+    #[arg(long, value_name = "N")]
+    pub tactics_first: Option<usize>,
+    /// Time-to-depth rounds (each variant searched this many times a position).
+    #[arg(long, default_value_t = DEFAULT_TTD_ROUNDS)]
+    pub ttd_rounds: usize,
+    /// Hash size in MB for the counts and timings.
+    #[arg(long, default_value_t = 16)]
+    pub hash: u32,
+    /// Engine processes at the same time for the counts and the matches
+    /// (time to depth is always one search at a time).
+    #[arg(long, default_value_t = 2)]
+    pub concurrency: usize,
+    /// Other engines beside the chain's last variant (`uci:PATH` or a variant).
+    #[arg(long, value_name = "ENGINE")]
+    pub beside: Vec<String>,
+    /// A match per phase with its variant file's `[sprt]` (bounds, tc, hash).
+    #[arg(long)]
+    pub sprt: bool,
+    /// With --sprt, play no further phase after one whose SPRT accepts H0.
+    #[arg(long, requires = "sprt")]
+    pub stop_on_fail: bool,
+    /// With --sprt, each match's game limit.
+    #[arg(long, default_value_t = 20_000, requires = "sprt")]
+    pub games: u64,
+    /// Continue a chain run: its folder, or the latest `chain` run.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "latest")]
+    #[serde(skip)]
+    pub resume: Option<String>,
+}
+
+/// Time-to-depth rounds and tactics nodes when not given: plan 002's
+/// fifteen phases at depth 10 run in under 10 minutes on two cores.
+pub const DEFAULT_TTD_ROUNDS: usize = 3;
+pub const DEFAULT_TACTICS_NODES: u64 = 25_000;
+
+/// The variants from `first` to `last` along `last`'s parents, `first` first.
+pub fn resolve(variants: &[Variant], first: &str, last: &str) -> Result<Vec<String>> {
+    variants::find(variants, first)?;
+    variants::find(variants, last)?;
+    let ancestry = variants::ancestry(variants, last);
+    let Some(end) = ancestry.iter().position(|name| *name == first) else {
+        bail!("`{first}` is not an ancestor of `{last}`: `{last}` extends {}", ancestry[1..].join(" → "))
+    };
+    if end == 0 {
+        bail!("a chain needs two variants: FIRST and LAST are both `{first}`");
+    }
+    Ok(ancestry[..=end].iter().rev().map(|name| name.to_string()).collect())
+}
+
+/// The chain the command line names: a chain's name, or FIRST LAST.
+pub fn resolve_args(variants: &[Variant], chain: &[String]) -> Result<Vec<String>> {
+    match chain {
+        [name] => {
+            let Some((_, first, last, _)) = CHAINS.iter().find(|(chain, ..)| chain == name) else {
+                let names: Vec<&str> = CHAINS.iter().map(|(name, ..)| *name).collect();
+                bail!("unknown chain `{name}`: the chains are {}; or give FIRST LAST", names.join(", "))
+            };
+            resolve(variants, first, last)
+        }
+        [first, last] => resolve(variants, first, last),
+        _ => bail!("lab chain takes a chain's name or FIRST LAST"),
+    }
+}
+
+/// A phase's match, as the table shows it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PhaseMatch {
+    /// `[0, 5] at 10+0.1, Hash 8` or why none was played.
+    pub plan: String,
+    /// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 ± 2.0`, or `-`.
+    pub result: String,
+    /// Whether the SPRT accepted H0: the plans' "STOP".
+    pub failed: bool,
+    pub run_dir: Option<PathBuf>,
+}
+
+/// One finished phase (or an engine beside the chain), as the chain's
+/// `records.jsonl` keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PhaseRecord {
+    /// The variant, or the engine set beside the chain.
+    pub phase: String,
+    /// Its parent, or the chain's last variant for an engine beside it.
+    pub parent: String,
+    pub beside: bool,
+    /// The features the phase's file adds.
+    pub adds: Vec<String>,
+    pub comparison: Comparison,
+    pub ttd_run: PathBuf,
+    pub sprt: Option<PhaseMatch>,
+}
+
+/// The latest run of `command` in `dir`, to continue it: a step's run
+/// folder when the chain was stopped during or after it.
+fn resume_in(dir: &Path, command: &str) -> Option<String> {
+    runs_of(dir, command).pop().map(|path| path.to_string_lossy().into_owned())
+}
+
+/// The tactical suites to run and for whom: the default suite for every
+/// engine, each suite a phase claims for that phase and its parent.
+fn tactics_plan(
+    lab: &Lab,
+    args: &ChainArgs,
+    chain: &[String],
+    everyone: &[String],
+) -> Result<Vec<(String, Vec<String>)>> {
+    let mut plan: Vec<(String, Vec<String>)> = Vec::new();
+    if args.tactics != "none" {
+        plan.push((args.tactics.clone(), everyone.to_vec()));
+    }
+    for pair in chain.windows(2) {
+        for suite in verdict::claimed_suites(lab.variant(&pair[1])?) {
+            if suite == args.tactics {
+                continue;
+            }
+            let index = match plan.iter().position(|(name, _)| *name == suite) {
+                Some(index) => index,
+                None => {
+                    plan.push((suite, Vec::new()));
+                    plan.len() - 1
+                }
+            };
+            for name in pair {
+                if !plan[index].1.contains(name) {
+                    plan[index].1.push(name.clone());
+                }
+            }
+        }
+    }
+    // Chain order within each suite, the parent first.
+    for (_, names) in &mut plan {
+        names.sort_by_key(|name| everyone.iter().position(|other| other == name));
+    }
+    Ok(plan)
+}
+
+/// The measurements every phase reads: nodes of every engine, tactics per
+/// suite, the chain's time to depth.
+struct Counts {
+    setting: String,
+    nodes: Vec<NodesRecord>,
+    tactics: Vec<TacticsOutcome>,
+    ttd: TtdRun,
+}
+
+fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result<Counts> {
+    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
+    participant::binaries(lab, &everyone)?;
+    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", everyone.len(), args.suite, args.depth));
+    let nodes_dir = folder.join("nodes");
+    let nodes_args = NodesArgs {
+        variants: everyone.clone(),
+        suite: args.suite.clone(),
+        depth: args.depth,
+        hash: args.hash,
+        first: None,
+        run: RunArgs { concurrency: args.concurrency, resume: resume_in(&nodes_dir, "nodes") },
+    };
+    let nodes_run = nodes::run(&lab.nested(&nodes_dir), &nodes_args)?;
+    let mut tactics = Vec::new();
+    for (suite, names) in tactics_plan(lab, args, chain, &everyone)? {
+        let dir = folder.join(format!("tactics-{suite}"));
+        let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
+        tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics_nodes, args.tactics_first, run)?);
+    }
+    lab.say(&format!("time to depth: {} round(s), each engine beside its neighbours", args.ttd_rounds));
+    let ttd_dir = folder.join("ttd");
+    let ttd_args = TtdArgs {
+        engines: everyone,
+        suite: args.suite.clone(),
+        depth: args.depth,
+        rounds: args.ttd_rounds,
+        hash: args.hash,
+        first: None,
+        resume: resume_in(&ttd_dir, "ttd"),
+    };
+    let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
+    let setting = format!("{} at depth {}", nodes_run.suite.name, args.depth);
+    Ok(Counts { setting, nodes: nodes_run.records, tactics, ttd })
+}
+
+/// The SPRT's state in words: `H1 accepted (LLR 2.96)`.
+fn sprt_text(status: Option<SprtStatus>) -> String {
+    status.map_or("no SPRT".to_string(), |status| {
+        let word = match status.verdict {
+            Verdict::AcceptH1 => "H1 accepted",
+            Verdict::AcceptH0 => "H0 accepted",
+            Verdict::Continue => "undecided",
+        };
+        format!("{word} (LLR {:.2})", status.llr)
+    })
+}
+
+/// Whether the SPRT failed: it accepted H0, the plans' "STOP".
+fn sprt_failed(status: Option<SprtStatus>) -> bool {
+    status.is_some_and(|status| status.verdict == Verdict::AcceptH0)
+}
+
+/// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`, and
+/// whether it failed.
+fn match_result(summary: &matches::MatchSummary) -> (String, bool) {
+    let nelo = summary
+        .nelo
+        .map_or(String::new(), |nelo| format!(", nElo {:+.1} [{:+.1}, {:+.1}]", nelo.value, nelo.low, nelo.high));
+    let text = format!("{} after {} games{nelo}", sprt_text(summary.sprt_status), summary.games);
+    (text, sprt_failed(summary.sprt_status))
+}
+
+/// The phase's match with its file's `[sprt]`, in the phase's folder.
+fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str, folder: &Path) -> Result<PhaseMatch> {
+    let Some(plan) = &variant.file.sprt else {
+        return Ok(PhaseMatch {
+            plan: "no [sprt] in its file".into(),
+            result: "-".into(),
+            failed: false,
+            run_dir: None,
+        });
+    };
+    let hash = plan.hash_mb.unwrap_or(args.hash);
+    let plan_text = format!("[{}, {}] at {}, Hash {hash}", plan.bounds.0, plan.bounds.1, plan.tc);
+    lab.say(&format!("match: {} vs {parent}, SPRT {plan_text}", variant.name()));
+    let mut settings = MatchArgs::new(variant.name(), parent);
+    settings.tc = plan.tc.parse().map_err(|error| anyhow!("{}: sprt.tc {}: {error}", variant.name(), plan.tc))?;
+    settings.sprt = SprtOptions { bounds: Some(vec![plan.bounds.0, plan.bounds.1]), ..MatchArgs::new("a", "b").sprt };
+    settings.games = Some(args.games);
+    settings.hash = hash;
+    settings.concurrency = args.concurrency;
+    settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
+    let binaries = [participant::binary(lab, variant.name())?, participant::binary(lab, parent)?];
+    let outcome =
+        matches::run_match(&lab.nested(folder), (variant.name(), &binaries[0]), (parent, &binaries[1]), &settings)?;
+    let (result, failed) = match_result(&outcome.summary);
+    Ok(PhaseMatch { plan: plan_text, result, failed, run_dir: Some(outcome.run_dir) })
+}
+
+/// `subject` against `reference`, from the chain's measurements.
+fn compare(counts: &Counts, (reference, subject): (&str, &str)) -> Comparison {
+    let ttd = counts.ttd.estimate(reference, subject);
+    Comparison::measure(reference, subject, counts.setting.clone(), &counts.nodes, ttd, &counts.tactics)
+}
+
+/// A folder name from an engine's name (`uci:/usr/games/x` has slashes).
+fn folder_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).collect()
+}
+
+/// The phases not yet recorded, in order, then the engines beside.
+fn run_phases(
+    lab: &Lab,
+    args: &ChainArgs,
+    chain: &[String],
+    counts: &Counts,
+    run_dir: &mut crate::results::RunDir,
+    records: &mut Vec<PhaseRecord>,
+) -> Result<Option<String>> {
+    let folder = run_dir.path().to_path_buf();
+    let mut stopped_at =
+        records.iter().find(|record| record.sprt.as_ref().is_some_and(|m| m.failed)).map(|r| r.phase.clone());
+    for pair in chain.windows(2) {
+        let (parent, phase) = (&pair[0], &pair[1]);
+        if records.iter().any(|record| &record.phase == phase && !record.beside) {
+            continue;
+        }
+        if args.stop_on_fail && stopped_at.is_some() {
+            break;
+        }
+        let variant = lab.variant(phase)?;
+        let phase_folder = folder.join(folder_name(phase));
+        let comparison = compare(counts, (parent, phase));
+        let sprt = if args.sprt { Some(play_phase_match(lab, args, variant, parent, &phase_folder)?) } else { None };
+        if sprt.as_ref().is_some_and(|m| m.failed) && stopped_at.is_none() {
+            stopped_at = Some(phase.clone());
+        }
+        let record = PhaseRecord {
+            phase: phase.clone(),
+            parent: parent.clone(),
+            beside: false,
+            adds: variant.file.features.clone(),
+            comparison,
+            ttd_run: counts.ttd.run_dir.clone(),
+            sprt,
+        };
+        run_dir.append(&record)?;
+        records.push(record);
+    }
+    let last = chain.last().expect("a chain has two variants");
+    for engine in &args.beside {
+        if records.iter().any(|record| &record.phase == engine && record.beside) {
+            continue;
+        }
+        let record = PhaseRecord {
+            phase: engine.clone(),
+            parent: last.clone(),
+            beside: true,
+            adds: Vec::new(),
+            comparison: compare(counts, (last, engine)),
+            ttd_run: counts.ttd.run_dir.clone(),
+            sprt: None,
+        };
+        run_dir.append(&record)?;
+        records.push(record);
+    }
+    Ok(stopped_at.filter(|_| args.stop_on_fail))
+}
+
+/// `224/300 (+1)` per suite the phase was measured on.
+fn tactics_cell(comparison: &Comparison) -> String {
+    let mut cells: Vec<String> = comparison
+        .solved
+        .iter()
+        .map(|solved| {
+            format!("{} {}/{} ({})", solved.suite, solved.variant, solved.positions, verdict::solved_change(solved))
+        })
+        .collect();
+    cells.extend(comparison.unsolved.iter().map(|(suite, _)| format!("{suite}: not measured")));
+    if cells.is_empty() {
+        "-".to_string()
+    } else {
+        cells.join("; ")
+    }
+}
+
+/// Each tactical suite no phase could be measured on, once, with why: the
+/// table's cells only say `not measured`.
+fn unmeasured_suites(comparisons: &[&Comparison]) -> String {
+    let mut out = String::new();
+    let mut named: Vec<&str> = Vec::new();
+    for (suite, why) in comparisons.iter().flat_map(|comparison| &comparison.unsolved) {
+        if !named.contains(&suite.as_str()) {
+            named.push(suite);
+            writeln!(out, "- **{suite}: not measured**: {why}").unwrap();
+        }
+    }
+    out
+}
+
+/// The phase table, then each phase's claims in full.
+fn markdown(
+    lab: &Lab,
+    args: &ChainArgs,
+    chain: &[String],
+    records: &[PhaseRecord],
+    stopped_at: Option<&str>,
+    seconds: f64,
+) -> Result<String> {
+    let mut out = String::new();
+    writeln!(out, "# lab chain: {} ({} phases)\n", chain.join(" → "), chain.len() - 1).unwrap();
+    writeln!(
+        out,
+        "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
+         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; ratio of \
+         per-position medians, geometric mean with its interval), tactics at nodes {}, and every claim of the \
+         phase's file.\n",
+        args.suite, args.depth, args.ttd_rounds, args.tactics_nodes
+    )
+    .unwrap();
+    let sprt_header = if args.sprt { " SPRT |" } else { "" };
+    writeln!(out, "| phase | adds | nodes vs parent | time to depth | tactics | claims |{sprt_header}").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|{}", if args.sprt { "---|" } else { "" }).unwrap();
+    for pair in chain.windows(2) {
+        let phase = &pair[1];
+        let Some(record) = records.iter().find(|record| &record.phase == phase && !record.beside) else {
+            let why =
+                stopped_at.map_or("not run".to_string(), |at| format!("not run: stopped after {at}'s SPRT failed"));
+            writeln!(
+                out,
+                "| {phase} | {} | {why} | | | |{}",
+                lab.variant(phase)?.file.features.join(" "),
+                if args.sprt { " |" } else { "" }
+            )
+            .unwrap();
+            continue;
+        };
+        let c = &record.comparison;
+        let judgements = c.judgements(lab.variant(phase)?);
+        let claims: Vec<String> =
+            judgements.iter().map(|(claim, judgement)| verdict::short(claim, judgement)).collect();
+        let sprt_cell = record.sprt.as_ref().map_or(String::new(), |m| format!(" {}: {} |", m.plan, m.result));
+        writeln!(
+            out,
+            "| {phase} | {} | {} | {} | {} | {} |{}",
+            record.adds.join(" "),
+            c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
+            c.time_to_depth.map_or("-".to_string(), |ratio: RatioEstimate| ratio.ratio_text()),
+            tactics_cell(c),
+            if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
+            if args.sprt { sprt_cell } else { String::new() }
+        )
+        .unwrap();
+    }
+    for record in records.iter().filter(|record| record.beside) {
+        let c = &record.comparison;
+        writeln!(
+            out,
+            "| {} (beside {}) | - | {} | {} | {} | - |{}",
+            record.phase,
+            record.parent,
+            c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
+            c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text()),
+            tactics_cell(c),
+            if args.sprt { " - |" } else { "" }
+        )
+        .unwrap();
+    }
+    let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
+    if !unmeasured.is_empty() {
+        write!(out, "\n{unmeasured}").unwrap();
+    }
+    writeln!(out, "\n## Claims, phase by phase\n").unwrap();
+    for record in records.iter().filter(|record| !record.beside) {
+        let variant = lab.variant(&record.phase)?;
+        writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
+        verdict::claims_list(&mut out, variant, &record.comparison.judgements(variant));
+        writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(variant)).unwrap();
+    }
+    writeln!(out, "Wall time of this session: {seconds:.0} s.").unwrap();
+    Ok(out)
+}
+
+pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
+    let started = Instant::now();
+    let chain = resolve_args(&lab.variants, &args.chain)?;
+    for engine in &args.beside {
+        participant::check(lab, engine)?;
+    }
+    lab.say(&format!("chain: {}", chain.join(" → ")));
+    let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =
+        RunArgs { concurrency: args.concurrency, resume: args.resume.clone() }.open(lab, "chain", args)?;
+    let folder = run_dir.path().to_path_buf();
+    let counts = count(lab, args, &chain, &folder)?;
+    let stopped_at = run_phases(lab, args, &chain, &counts, &mut run_dir, &mut records)?;
+    let seconds = started.elapsed().as_secs_f64();
+    let text = markdown(lab, args, &chain, &records, stopped_at.as_deref(), seconds)?;
+    let phases: Vec<serde_json::Value> = records
+        .iter()
+        .map(|record| {
+            let claims = lab.variant(&record.phase).ok().map(|variant| {
+                record
+                    .comparison
+                    .judgements(variant)
+                    .iter()
+                    .map(|(claim, judgement)| serde_json::json!({"claim": claim.key(), "verdict": judgement.word(), "detail": judgement.to_string()}))
+                    .collect::<Vec<_>>()
+            });
+            serde_json::json!({"record": record, "claims": claims})
+        })
+        .collect();
+    run_dir.write_summary(
+        &text,
+        &serde_json::json!({"chain": chain, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
+    )?;
+    if lab.global.json {
+        println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
+    } else {
+        println!("{text}");
+        lab.say(&format!("chain: {} ({seconds:.0} s)", run_dir.path().display()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_suite_not_measured_is_named_once_with_why() {
+        let comparison = |unsolved: &[(&str, &str)]| Comparison {
+            reference: "a".into(),
+            subject: "b".into(),
+            node_setting: String::new(),
+            nodes: None,
+            total_nodes: (0, 0),
+            failures: 0,
+            time_to_depth: None,
+            solved: Vec::new(),
+            unsolved: unsolved.iter().map(|&(suite, why)| (suite.to_string(), why.to_string())).collect(),
+            telemetry: Default::default(),
+        };
+        let missing = "suite `wac`: ../shared/data/suites/wac.epd does not exist";
+        let first = comparison(&[("wac", missing)]);
+        let second = comparison(&[("wac", missing), ("arasan", "no such file")]);
+        assert_eq!(
+            unmeasured_suites(&[&first, &second]),
+            format!("- **wac: not measured**: {missing}\n- **arasan: not measured**: no such file\n")
+        );
+        assert_eq!(unmeasured_suites(&[&comparison(&[])]), "");
+    }
+
+    #[test]
+    fn the_plans_chains_follow_extends() {
+        let variants = variants::load().unwrap();
+        let p002 = resolve_args(&variants, &["p002".into()]).unwrap();
+        assert_eq!(
+            p002,
+            [
+                "baseline",
+                "p002-1.1",
+                "p002-1.2a",
+                "p002-1.2b",
+                "p002-1.2c",
+                "p002-1.3",
+                "p002-1.4",
+                "p002-1.5",
+                "p002-2.1",
+                "p002-2.2",
+                "p002-2.3",
+                "p002-2.4",
+                "p002-3.1",
+                "p002-3.2",
+                "p002-3.3",
+                "p002-4.1"
+            ]
+        );
+        assert_eq!(resolve_args(&variants, &["p003".into()]).unwrap(), ["p002-3.3", "p003-1", "p003-2", "p003-3"]);
+        assert_eq!(resolve_args(&variants, &["razor".into()]).unwrap(), ["p003-3", "razor-r1", "razor-r2", "razor-r3"]);
+        assert_eq!(
+            resolve_args(&variants, &["razor-r1".into(), "razor-r3".into()]).unwrap(),
+            ["razor-r1", "razor-r2", "razor-r3"]
+        );
+    }
+
+    #[test]
+    fn a_chain_that_does_not_follow_extends_is_refused_by_name() {
+        let variants = variants::load().unwrap();
+        let error = |chain: &[&str]| {
+            let chain: Vec<String> = chain.iter().map(|name| name.to_string()).collect();
+            resolve_args(&variants, &chain).unwrap_err().to_string()
+        };
+        assert_eq!(
+            error(&["razor-r3", "razor-r1"]),
+            "`razor-r3` is not an ancestor of `razor-r1`: `razor-r1` extends p003-3 → p003-2 → p003-1 → p002-3.3 → \
+             p002-3.2 → p002-3.1 → p002-2.4 → p002-2.3 → p002-2.2 → p002-2.1 → p002-1.5 → p002-1.4 → p002-1.3 → \
+             p002-1.2c → p002-1.2b → p002-1.2a → p002-1.1 → baseline"
+        );
+        assert_eq!(error(&["p004"]), "unknown chain `p004`: the chains are p002, p003, razor; or give FIRST LAST");
+        assert!(error(&["razor-r1", "razor-r1"]).contains("a chain needs two variants"));
+        assert!(error(&["razor-r1", "razor-r9"]).contains("unknown variant `razor-r9`"));
+    }
+
+    #[test]
+    fn only_an_accepted_h0_stops_a_chain() {
+        let status = |verdict, llr| Some(SprtStatus { llr, lower: -2.94, upper: 2.94, verdict });
+        assert!(sprt_failed(status(Verdict::AcceptH0, -2.95)));
+        assert!(!sprt_failed(status(Verdict::Continue, -2.0)));
+        assert!(!sprt_failed(status(Verdict::AcceptH1, 3.0)));
+        assert!(!sprt_failed(None));
+        assert_eq!(sprt_text(status(Verdict::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
+        assert_eq!(sprt_text(status(Verdict::Continue, 1.0)), "undecided (LLR 1.00)");
+    }
+
+    #[test]
+    fn engine_names_make_folder_names() {
+        assert_eq!(folder_name("uci:/usr/games/stockfish"), "uci__usr_games_stockfish");
+        assert_eq!(folder_name("p002-1.2a"), "p002-1.2a");
+    }
+}

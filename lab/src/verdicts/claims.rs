@@ -1,0 +1,353 @@
+//! A plan's claims about a variant set against what the lab measured: each
+//! reads **holds**, **does not hold**, **undecided** or **not measured (why)**.
+//!
+//! A node claim is judged on the geometric mean of the per-position node
+//! ratios against the parent and its 95% interval (`crate::measure::ratio`), the
+//! claim read as a range of changes (`fewer` is below 0, `more` above 0,
+//! `similar` within ±2%):
+//! - **holds**: the estimate lies in the claimed range;
+//! - **does not hold**: the estimate lies outside it and so does the whole
+//!   interval (the measurement rules the claim out);
+//! - **undecided**: the estimate lies outside the range but the interval
+//!   reaches into it: the claim is neither supported nor ruled out, and
+//!   more positions would decide.
+//!
+//! Without an interval (one position) the estimate alone decides.
+
+use std::fmt;
+
+use prunelab::variants::{Claim, Direction, Variant, SIMILAR_NODES_PCT};
+
+use crate::measure::ratio::signed_percent;
+use crate::measure::telemetry::Telemetry;
+
+/// What a claim came to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Judgement {
+    /// Holds; what was measured.
+    Holds(String),
+    /// Does not hold; what was measured.
+    DoesNotHold(String),
+    /// The measurement neither supports nor rules out the claim; what was measured.
+    Undecided(String),
+    /// Why it could not be judged.
+    NotMeasured(String),
+}
+
+impl Judgement {
+    pub fn word(&self) -> &'static str {
+        match self {
+            Judgement::Holds(_) => "holds",
+            Judgement::DoesNotHold(_) => "does not hold",
+            Judgement::Undecided(_) => "undecided",
+            Judgement::NotMeasured(_) => "not measured",
+        }
+    }
+}
+
+impl fmt::Display for Judgement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Judgement::Holds(measured) => write!(f, "**holds** ({measured})"),
+            Judgement::DoesNotHold(measured) => write!(f, "**does not hold** ({measured})"),
+            Judgement::Undecided(measured) => write!(f, "**undecided** ({measured})"),
+            Judgement::NotMeasured(why) => write!(f, "**not measured** ({why})"),
+        }
+    }
+}
+
+/// A node change against the parent: the point estimate (the geometric
+/// mean over positions) and, when known, its 95% interval, in percent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NodeChange {
+    pub percent: f64,
+    pub interval: Option<(f64, f64)>,
+}
+
+impl NodeChange {
+    pub fn from_ratio(ratio: &crate::measure::ratio::RatioEstimate) -> NodeChange {
+        NodeChange { percent: ratio.percent(), interval: ratio.percent_interval() }
+    }
+}
+
+impl fmt::Display for NodeChange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", signed_percent(self.percent))?;
+        if let Some((low, high)) = self.interval {
+            write!(f, " (95%: {} to {})", signed_percent(low), signed_percent(high))?;
+        }
+        Ok(())
+    }
+}
+
+/// The range of node changes, in percent, that a node claim allows.
+fn claimed_range(claim: &Claim) -> (f64, f64) {
+    match claim {
+        Claim::NodeChange { low, high } => (*low, *high),
+        Claim::NodeDirection(Direction::Fewer) => (f64::NEG_INFINITY, 0.0),
+        Claim::NodeDirection(Direction::More) => (0.0, f64::INFINITY),
+        Claim::NodeDirection(Direction::Similar) => (-SIMILAR_NODES_PCT, SIMILAR_NODES_PCT),
+        Claim::NodeDirection(Direction::Same) => (0.0, 0.0),
+        _ => unreachable!("only node claims have a range of node changes"),
+    }
+}
+
+/// A node claim on a measured change, with its uncertainty: it holds when
+/// the whole 95% interval lies in the claimed range, does not hold when the
+/// whole interval misses it, and is undecided when the interval reaches
+/// over an edge of the range (more positions would decide). Without an
+/// interval the estimate alone decides.
+fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement {
+    let measured = format!("{change} on {on}");
+    if let Claim::NodeDirection(Direction::Same) = claim {
+        // The same tree: no position moved, so neither does the interval.
+        // A tree that changed anywhere is not the same tree, whatever the mean.
+        let same = change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0));
+        return if same { Judgement::Holds(measured) } else { Judgement::DoesNotHold(measured) };
+    }
+    let (low, high) = claimed_range(claim);
+    // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
+    // not reach them.
+    let claimed = |value: f64| match claim {
+        Claim::NodeDirection(Direction::Fewer) => value < 0.0,
+        Claim::NodeDirection(Direction::More) => value > 0.0,
+        _ => within(value, low, high),
+    };
+    let (interval_low, interval_high) = change.interval.unwrap_or((change.percent, change.percent));
+    // Every claimed range is an interval, so both ends in it put all of it in.
+    if claimed(interval_low) && claimed(interval_high) {
+        return Judgement::Holds(measured);
+    }
+    let reaches = match claim {
+        Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
+        Claim::NodeDirection(Direction::More) => interval_high > 0.0,
+        _ => interval_high >= low && interval_low <= high,
+    };
+    if reaches {
+        Judgement::Undecided(format!(
+            "{measured}: the interval reaches over the claim's edge; more positions would decide"
+        ))
+    } else {
+        Judgement::DoesNotHold(measured)
+    }
+}
+
+/// Solve counts on a suite: the parent's and the variant's, of `positions`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Solved {
+    pub suite: String,
+    pub parent: usize,
+    pub variant: usize,
+    pub positions: usize,
+}
+
+/// What a run measured for a variant, as its claims need it.
+#[derive(Clone, Debug, Default)]
+pub struct Evidence<'a> {
+    /// The variant the run measured it against; claims are against the
+    /// parent, so the node change counts only when this is the parent.
+    pub reference: Option<&'a str>,
+    /// The node change against `reference`, and on what (the suite and depth).
+    pub node_change: Option<(NodeChange, String)>,
+    /// The variant's telemetry over the suite.
+    pub telemetry: Option<&'a Telemetry>,
+    /// Solve counts of the variant and `reference` on tactical suites.
+    pub solved: Vec<Solved>,
+    /// Tactical suites that could not be run, and why (say a missing file).
+    pub unsolved: Vec<(String, String)>,
+}
+
+fn within(value: f64, low: f64, high: f64) -> bool {
+    value >= low && value <= high
+}
+
+/// Judges one claim of `variant` on `evidence`.
+pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement {
+    let parent = variant.file.extends.as_deref();
+    let against_parent = parent.is_some() && evidence.reference == parent;
+    let not_against_parent = || {
+        Judgement::NotMeasured(match (parent, evidence.reference) {
+            (None, _) => "the variant has no parent to measure it against".to_string(),
+            (Some(parent), Some(reference)) => {
+                format!("claimed against `{parent}`, measured against `{reference}`: run `lab ab {}`", variant.name())
+            }
+            (Some(parent), None) => format!("claimed against `{parent}`: run `lab ab {}`", variant.name()),
+        })
+    };
+    match claim {
+        Claim::NodeChange { .. } | Claim::NodeDirection(_) => {
+            if !against_parent {
+                return not_against_parent();
+            }
+            let Some((change, on)) = &evidence.node_change else {
+                return Judgement::NotMeasured(format!(
+                    "no node counts of it and its parent: run `lab ab {}`",
+                    variant.name()
+                ));
+            };
+            judge_node_change(claim, change, on)
+        }
+        Claim::Rate { line, key, low, high } => {
+            let Some(telemetry) = evidence.telemetry else {
+                return Judgement::NotMeasured("no telemetry in this run".to_string());
+            };
+            let name = claim.key();
+            match telemetry.rate(&name) {
+                None => Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
+                Some(rate) if within(rate, *low, *high) => Judgement::Holds(format!("{rate:.1}%")),
+                Some(rate) => Judgement::DoesNotHold(format!("{rate:.1}%")),
+            }
+        }
+        Claim::SolvedNotBelowParent { suite } => {
+            if !against_parent {
+                return not_against_parent();
+            }
+            if let Some((_, why)) = evidence.unsolved.iter().find(|(name, _)| name == suite) {
+                return Judgement::NotMeasured(why.clone());
+            }
+            match evidence.solved.iter().find(|solved| &solved.suite == suite) {
+                None => Judgement::NotMeasured(format!(
+                    "no {suite} run with it and its parent: run `lab ab {}`",
+                    variant.name()
+                )),
+                Some(solved) => {
+                    let measured = format!("{} against {} of {}", solved.variant, solved.parent, solved.positions);
+                    if solved.variant >= solved.parent {
+                        Judgement::Holds(measured)
+                    } else {
+                        Judgement::DoesNotHold(measured)
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prunelab::variants::{resolve, VariantFile};
+
+    fn variant(claims: Vec<Claim>) -> Variant {
+        let file = |name: &str, extends: Option<&str>, claims: Vec<Claim>| VariantFile {
+            name: name.into(),
+            description: String::new(),
+            extends: extends.map(Into::into),
+            features: if extends.is_some() { vec!["lmp".into()] } else { Vec::new() },
+            source: String::new(),
+            sprt: None,
+            claims,
+            witness: None,
+        };
+        let variants = resolve(vec![file("parent", None, Vec::new()), file("child", Some("parent"), claims)]).unwrap();
+        variants.into_iter().find(|variant| variant.name() == "child").unwrap()
+    }
+
+    #[test]
+    fn node_claims_hold_only_against_the_parent() {
+        let claim = Claim::NodeChange { low: -5.0, high: -3.0 };
+        let child = variant(vec![claim.clone()]);
+        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
+        let mut evidence =
+            Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
+        let verdict = judge(&child, &claim, &evidence);
+        assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -4.5% to -3.5%) on seeds)");
+        evidence.reference = Some("baseline");
+        let verdict = judge(&child, &claim, &evidence);
+        assert_eq!(verdict.word(), "not measured");
+        assert!(verdict.to_string().contains("lab ab child"), "{verdict}");
+    }
+
+    /// The claim `claim` on a change of `percent` with `interval`.
+    fn judged(claim: Claim, percent: f64, interval: Option<(f64, f64)>) -> &'static str {
+        let child = variant(vec![claim.clone()]);
+        let change = NodeChange { percent, interval };
+        let evidence =
+            Evidence { reference: Some("parent"), node_change: Some((change, "verdict".into())), ..Default::default() };
+        judge(&child, &claim, &evidence).word()
+    }
+
+    #[test]
+    fn the_whole_interval_decides() {
+        let range = || Claim::NodeChange { low: -5.0, high: -3.0 };
+        assert_eq!(judged(range(), -4.0, Some((-4.5, -3.5))), "holds");
+        assert_eq!(judged(range(), -4.0, None), "holds");
+        // The estimate in the range is not enough when the interval leaves it.
+        assert_eq!(judged(range(), -4.0, Some((-6.0, -2.0))), "undecided");
+        // The estimate misses; the interval reaches the range, or does not.
+        assert_eq!(judged(range(), -1.0, Some((-3.5, 1.0))), "undecided");
+        assert_eq!(judged(range(), -1.0, Some((-2.9, 1.0))), "does not hold");
+        assert_eq!(judged(range(), -7.0, Some((-9.0, -5.0))), "undecided");
+        assert_eq!(judged(range(), -7.0, Some((-9.0, -5.1))), "does not hold");
+        assert_eq!(judged(range(), -1.0, None), "does not hold");
+        let fewer = || Claim::NodeDirection(Direction::Fewer);
+        assert_eq!(judged(fewer(), -3.0, Some((-5.0, -1.0))), "holds");
+        assert_eq!(judged(fewer(), -0.5, Some((-2.0, 1.0))), "undecided");
+        assert_eq!(judged(fewer(), 0.5, Some((-1.0, 2.0))), "undecided");
+        assert_eq!(judged(fewer(), 0.5, Some((0.1, 2.0))), "does not hold");
+        // An interval that ends at 0 does not reach below it.
+        assert_eq!(judged(fewer(), -1.0, Some((-2.0, 0.0))), "undecided");
+        // The same search: no change at all is not fewer nodes.
+        assert_eq!(judged(fewer(), 0.0, Some((0.0, 0.0))), "does not hold");
+        assert_eq!(judged(Claim::NodeDirection(Direction::More), 0.0, Some((0.0, 0.0))), "does not hold");
+        let more = || Claim::NodeDirection(Direction::More);
+        assert_eq!(judged(more(), -3.0, Some((-4.0, -2.0))), "does not hold");
+        assert_eq!(judged(more(), 3.0, Some((2.0, 4.0))), "holds");
+        let similar = || Claim::NodeDirection(Direction::Similar);
+        assert_eq!(judged(similar(), 0.5, Some((-1.0, 1.5))), "holds");
+        assert_eq!(judged(similar(), 1.9, Some((-1.0, 4.0))), "undecided");
+        assert_eq!(judged(similar(), 2.5, Some((1.5, 4.0))), "undecided");
+        assert_eq!(judged(similar(), 2.5, Some((2.1, 4.0))), "does not hold");
+        let same = || Claim::NodeDirection(Direction::Same);
+        assert_eq!(judged(same(), 0.0, Some((0.0, 0.0))), "holds");
+        assert_eq!(judged(same(), 0.0, Some((-0.2, 0.3))), "does not hold");
+        assert_eq!(judged(same(), 0.1, Some((-0.1, 0.3))), "does not hold");
+    }
+
+    #[test]
+    fn solved_claims_compare_with_the_parent() {
+        let claim = Claim::SolvedNotBelowParent { suite: "zugzwang".into() };
+        let child = variant(vec![claim.clone()]);
+        let solved = |variant| Solved { suite: "zugzwang".into(), parent: 20, variant, positions: 30 };
+        let evidence = Evidence { reference: Some("parent"), solved: vec![solved(20)], ..Default::default() };
+        assert_eq!(judge(&child, &claim, &evidence).word(), "holds");
+        let evidence = Evidence { reference: Some("parent"), solved: vec![solved(19)], ..Default::default() };
+        assert_eq!(judge(&child, &claim, &evidence).word(), "does not hold");
+        let evidence = Evidence { reference: Some("parent"), ..Default::default() };
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (no zugzwang run with it and its parent: run `lab ab child`)"
+        );
+        let missing = ("zugzwang".to_string(), "suite `zugzwang`: zugts.epd does not exist".to_string());
+        let evidence = Evidence { reference: Some("parent"), unsolved: vec![missing], ..Default::default() };
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (suite `zugzwang`: zugts.epd does not exist)"
+        );
+    }
+
+    #[test]
+    fn the_plans_rates_resolve_from_the_engines_lines() {
+        // The lines as prunelab prints them (src/stats.rs, src/prune/razoring.rs).
+        let lines: Vec<String> = [
+            "razor: att=200 cut=10 cut%=5.0% razor_b=[4,6] tactical=30 tactical%=15.0% phase=50 probes=12 confirm%=83.3%",
+            "cutoffs: total=400 tt=100 killer=50 capture=200 quiet=50 tt%=25.0%",
+            "pvs: zw=1000 re=55 re%=5.5%",
+        ]
+        .iter()
+        .map(|line| line.to_string())
+        .collect();
+        let telemetry = Telemetry::parse(&lines);
+        let rate = |line: &str, key: &str, low: f64, high: f64| {
+            let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
+            let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+            judge(&variant(vec![claim.clone()]), &claim, &evidence).to_string()
+        };
+        assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
+        assert_eq!(rate("razor", "tactical", 10.0, 20.0), "**holds** (15.0%)");
+        assert_eq!(rate("razor", "confirm", 90.0, 100.0), "**does not hold** (83.3%)");
+        assert_eq!(rate("cutoffs", "tt", 30.0, 100.0), "**does not hold** (25.0%)");
+        assert_eq!(rate("pvs", "re", 0.0, 7.0), "**holds** (5.5%)");
+        assert!(rate("fut", "cut", 0.0, 7.0).contains("printed no `fut:` line"));
+    }
+}

@@ -1,0 +1,83 @@
+//! `lab list` and `lab spsa`: what the variants are, and a variant's
+//! tunables as OpenBench SPSA input.
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use crate::engines::builder;
+use crate::lab::Lab;
+
+pub fn command(lab: &Lab) -> Result<()> {
+    if lab.global.json {
+        let rows: Vec<_> = lab
+            .variants
+            .iter()
+            .map(|variant| {
+                serde_json::json!({
+                    "name": variant.name(),
+                    "description": variant.file.description,
+                    "extends": variant.file.extends,
+                    "own_features": variant.file.features,
+                    "features": variant.features,
+                    "source": variant.file.source,
+                    "claims": variant.file.claims.iter().map(|claim| serde_json::json!({"key": claim.key(), "claim": claim.text()})).collect::<Vec<_>>(),
+                    "sprt": variant.file.sprt.as_ref().map(|sprt| serde_json::json!({"bounds": [sprt.bounds.0, sprt.bounds.1], "tc": sprt.tc, "hash": sprt.hash_mb})),
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    println!("| variant | extends | adds | source | claimed effect | SPRT |");
+    println!("|---|---|---|---|---|---|");
+    for variant in &lab.variants {
+        let adds = if variant.file.features.is_empty() { "-".to_string() } else { variant.file.features.join(" ") };
+        let claims: Vec<String> = variant.file.claims.iter().map(|claim| claim.text()).collect();
+        println!(
+            "| {} | {} | {} | {} | {} | {} |",
+            variant.name(),
+            variant.file.extends.as_deref().unwrap_or("-"),
+            adds,
+            if variant.file.source.is_empty() { "-" } else { &variant.file.source },
+            if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
+            variant.file.sprt.as_ref().map_or("-".to_string(), |sprt| format!(
+                "[{}, {}] at {}{}",
+                sprt.bounds.0,
+                sprt.bounds.1,
+                sprt.tc,
+                sprt.hash_mb.map_or(String::new(), |mb| format!(", Hash {mb}"))
+            ))
+        );
+    }
+    lab.say(&format!("{} variants; `lab list --json` gives every feature each one compiles in", lab.variants.len()));
+    Ok(())
+}
+
+#[derive(Args, Debug)]
+pub struct SpsaArgs {
+    /// The variant whose tunables to tune.
+    pub variant: String,
+}
+
+/// The variant's own binary prints the lines, so the list is exactly the
+/// tunables compiled into it.
+pub fn spsa(lab: &Lab, args: &SpsaArgs) -> Result<()> {
+    let binary = builder::ensure_built(lab, &args.variant)?;
+    let output = std::process::Command::new(&binary).arg("spsa").output()?;
+    if !output.status.success() {
+        bail!("{} spsa failed: {}", binary.display(), String::from_utf8_lossy(&output.stderr).trim());
+    }
+    let lines = String::from_utf8_lossy(&output.stdout);
+    if lab.global.json {
+        let rows: Vec<Vec<&str>> = lines.lines().map(|line| line.split(',').map(str::trim).collect()).collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print!("{lines}");
+        let features = lab.variant(&args.variant)?.features.join(" ");
+        lab.say(&format!(
+            "OpenBench SPSA input for `{}`; the engine under tune must expose these options:\n  make FEATURES=\"{features} tune\"",
+            args.variant
+        ));
+    }
+    Ok(())
+}

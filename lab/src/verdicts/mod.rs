@@ -1,0 +1,12 @@
+//! Verdicts and reports: a variant against its parent (`ab`), a plan's
+//! phases in a row (`chain`), the claims of the variant files and how they
+//! are judged (`claims`, `verdict`), the report of every variant (`report`),
+//! the list of variants (`list`) and the snapshots' changes (`snapdiff`).
+
+pub mod ab;
+pub mod chain;
+pub mod claims;
+pub mod list;
+pub mod report;
+pub mod snapdiff;
+pub mod verdict;

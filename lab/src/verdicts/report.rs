@@ -1,0 +1,408 @@
+//! `lab report`: the latest measurements of every variant, from the result
+//! files of earlier runs (`lab nodes` and `lab tactics`, and the same steps
+//! inside `lab ab` and `lab chain` runs), as `lab-results/report.md` and a
+//! bar chart of node change against each variant's parent,
+//! `lab-results/report-nodes.svg`. Every claim of every variant file is
+//! judged: node claims on the geometric mean of the per-position ratios
+//! against the parent with its 95% interval, rates on the variant's
+//! telemetry, solved claims on a tactics run of the claimed suite that has
+//! both the variant and its parent.
+//!
+//! Nothing is searched unless `--measure` asks for it: a variant without a
+//! `lab nodes` run (or whose parent has none on the same suite and depth) is
+//! listed with the command that would measure it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use plotters::prelude::*;
+
+use crate::lab::Lab;
+use crate::measure::nodes::NodesRecord;
+use crate::measure::ratio::{paired_ratio, RatioEstimate};
+use crate::measure::tactics::TacticsRecord;
+use crate::measure::telemetry::Telemetry;
+use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
+use crate::verdicts::claims::Solved;
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange};
+
+/// Where a node count was measured: suite and depth.
+type Setting = (String, u64);
+
+/// The latest search of each position per variant and setting.
+#[derive(Default)]
+struct NodeData {
+    /// (variant, setting) → (position id and FEN → record)
+    latest: BTreeMap<(String, Setting), BTreeMap<(String, String), NodesRecord>>,
+    /// The setting of each variant's latest run.
+    latest_setting: BTreeMap<String, Setting>,
+}
+
+fn setting_of(run: &Path) -> Option<Setting> {
+    let args = read_run(run)?;
+    Some((args["args"]["suite"].as_str()?.to_string(), args["args"]["depth"].as_u64()?))
+}
+
+fn node_data(results: &Path) -> NodeData {
+    let mut data = NodeData::default();
+    for run in runs_of_nested(results, "nodes") {
+        let Some(setting) = setting_of(&run) else { continue };
+        for record in read_records::<NodesRecord>(&run) {
+            if record.error.is_some() {
+                continue;
+            }
+            data.latest_setting.insert(record.variant.clone(), setting.clone());
+            data.latest
+                .entry((record.variant.clone(), setting.clone()))
+                .or_default()
+                .insert((record.id.clone(), record.fen.clone()), record);
+        }
+    }
+    data
+}
+
+/// A variant's node change against its parent over the positions both
+/// searched, with the setting used and the variant's summed telemetry there.
+struct Measured {
+    setting: Setting,
+    positions: usize,
+    /// The geometric mean of the per-position ratios and its interval.
+    change_vs_parent: Option<RatioEstimate>,
+    telemetry: Telemetry,
+}
+
+/// The settings a report prefers, in order: the verdicts' suite, then the
+/// seeds, at the plans' depth.
+fn preferred_settings() -> Vec<Setting> {
+    vec![(crate::measure::suites::VERDICT.to_string(), 10), ("seeds".to_string(), 10)]
+}
+
+fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measured> {
+    let mut settings = preferred_settings();
+    settings.extend(data.latest_setting.get(variant).cloned());
+    let with_parent = |setting: &Setting| {
+        parent.is_some_and(|parent| data.latest.contains_key(&(parent.to_string(), setting.clone())))
+    };
+    let setting = settings
+        .iter()
+        .find(|setting| data.latest.contains_key(&(variant.to_string(), (*setting).clone())) && with_parent(setting))
+        .or_else(|| {
+            settings.iter().find(|setting| data.latest.contains_key(&(variant.to_string(), (*setting).clone())))
+        })?
+        .clone();
+    let mine = &data.latest[&(variant.to_string(), setting.clone())];
+    let mut telemetry = Telemetry::default();
+    for record in mine.values() {
+        telemetry.add(&record.telemetry);
+    }
+    let change_vs_parent =
+        parent.and_then(|parent| data.latest.get(&(parent.to_string(), setting.clone()))).and_then(|theirs| {
+            paired_ratio(mine.iter().filter_map(|(key, record)| {
+                theirs.get(key).map(|parent_record| (parent_record.nodes as f64, record.nodes as f64))
+            }))
+        });
+    Some(Measured { setting, positions: mine.len(), change_vs_parent, telemetry })
+}
+
+/// The latest tactics result per variant: (suite and limit, solved, positions).
+fn tactics_data(results: &Path) -> BTreeMap<String, (String, usize, usize)> {
+    let mut latest = BTreeMap::new();
+    for run in runs_of_nested(results, "tactics") {
+        let Some(args) = read_run(&run) else { continue };
+        let args = &args["args"];
+        let limit = limit_of(args);
+        let label = format!(
+            "{}{}, {limit}",
+            args["suite"].as_str().unwrap_or("?"),
+            args["first"].as_u64().map_or(String::new(), |first| format!(" (first {first})"))
+        );
+        let mut per_variant: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for record in read_records::<TacticsRecord>(&run) {
+            let entry = per_variant.entry(record.variant).or_default();
+            entry.0 += usize::from(record.solved);
+            entry.1 += 1;
+        }
+        for (variant, (solved, positions)) in per_variant {
+            latest.insert(variant, (label.clone(), solved, positions));
+        }
+    }
+    latest
+}
+
+/// Solve counts per tactics setting (suite, first N, limit) and variant,
+/// the latest run of each variant winning.
+type SolvedData = BTreeMap<(String, String), BTreeMap<String, (usize, usize)>>;
+
+fn solved_data(results: &Path) -> SolvedData {
+    let mut data = SolvedData::new();
+    for run in runs_of_nested(results, "tactics") {
+        let Some(args) = read_run(&run) else { continue };
+        let args = &args["args"];
+        let Some(suite) = args["suite"].as_str() else { continue };
+        let setting = format!(
+            "{}{}",
+            args["first"].as_u64().map_or(String::new(), |first| format!("first {first}, ")),
+            limit_of(args)
+        );
+        let per_variant = data.entry((suite.to_string(), setting)).or_default();
+        let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for record in read_records::<TacticsRecord>(&run) {
+            let entry = counts.entry(record.variant).or_default();
+            entry.0 += usize::from(record.solved);
+            entry.1 += 1;
+        }
+        per_variant.extend(counts);
+    }
+    data
+}
+
+/// A variant's and its parent's solve counts on `suite`, from a setting
+/// both were run at.
+fn solved_pair(data: &SolvedData, suite: &str, variant: &str, parent: &str) -> Option<Solved> {
+    data.iter().filter(|((name, _), _)| name == suite).find_map(|(_, counts)| {
+        let (own, positions) = *counts.get(variant)?;
+        let (theirs, parent_positions) = *counts.get(parent)?;
+        (positions == parent_positions).then(|| Solved {
+            suite: suite.to_string(),
+            parent: theirs,
+            variant: own,
+            positions,
+        })
+    })
+}
+
+/// `nodes 100000`, `movetime 500` or `depth 8`: a tactics run's limit.
+fn limit_of(args: &serde_json::Value) -> String {
+    match (args["movetime"].as_u64(), args["nodes"].as_u64(), args["depth"].as_u64()) {
+        (Some(ms), _, _) => format!("movetime {ms}"),
+        (_, _, Some(depth)) => format!("depth {depth}"),
+        (_, nodes, _) => format!("nodes {}", nodes.unwrap_or(crate::measure::tactics::DEFAULT_NODES)),
+    }
+}
+
+/// The bar chart of node change against the parent.
+fn chart(path: &Path, bars: &[(String, f64)]) -> Result<()> {
+    let height = 120 + 26 * bars.len() as u32;
+    let root = SVGBackend::new(path, (900, height)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let low = bars.iter().map(|(_, value)| *value).fold(0.0_f64, f64::min);
+    let high = bars.iter().map(|(_, value)| *value).fold(0.0_f64, f64::max);
+    let margin = ((high - low) * 0.1).max(1.0);
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Node change against the parent variant (%)", ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(180)
+        .build_cartesian_2d((low - margin)..(high + margin), (0..bars.len()).into_segmented())?;
+    let names: Vec<String> = bars.iter().map(|(name, _)| name.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .y_labels(bars.len())
+        .y_label_formatter(&|segment| match segment {
+            SegmentValue::CenterOf(index) => names.get(*index).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .x_desc("nodes vs parent, %")
+        .draw()?;
+    chart.draw_series(bars.iter().enumerate().map(|(index, (_, value))| {
+        let colour = if *value <= 0.0 { RGBColor(46, 125, 50) } else { RGBColor(198, 40, 40) };
+        Rectangle::new(
+            [(0.0, SegmentValue::Exact(index)), (*value, SegmentValue::Exact(index + 1))],
+            colour.mix(0.8).filled(),
+        )
+    }))?;
+    root.present()?;
+    Ok(())
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// First measure, with `lab nodes` on the verdict suite at depth 10,
+    /// every variant (and parent) that has no such result yet.
+    #[arg(long)]
+    pub measure: bool,
+    /// Engine processes at the same time for --measure.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+}
+
+/// The variants without a count on the verdict suite at depth 10, parents first.
+fn unmeasured(lab: &Lab, data: &NodeData) -> Vec<String> {
+    let setting = preferred_settings().remove(0);
+    let mut missing: Vec<String> = lab
+        .variants
+        .iter()
+        .map(|variant| variant.name().to_string())
+        .filter(|name| !data.latest.contains_key(&(name.clone(), setting.clone())))
+        .collect();
+    // Chain length first, so each parent is searched before its children.
+    let depth = |name: &str| {
+        let mut length = 0;
+        let mut current = lab.variant(name).ok().and_then(|variant| variant.file.extends.clone());
+        while let Some(parent) = current {
+            length += 1;
+            current = lab.variant(&parent).ok().and_then(|variant| variant.file.extends.clone());
+        }
+        length
+    };
+    missing.sort_by_key(|name| (depth(name), name.clone()));
+    missing
+}
+
+pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
+    let results = lab.results_root();
+    if args.measure {
+        let missing = unmeasured(lab, &node_data(&results));
+        if missing.is_empty() {
+            lab.say("every variant has a count on the verdict suite at depth 10 already");
+        } else {
+            lab.say(&format!("measuring {} variant(s): {}", missing.len(), missing.join(", ")));
+            let nodes_args = crate::measure::nodes::NodesArgs {
+                variants: missing,
+                suite: crate::measure::suites::VERDICT.to_string(),
+                depth: 10,
+                hash: 16,
+                first: None,
+                run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
+            };
+            crate::measure::nodes::run(lab, &nodes_args)?;
+        }
+    }
+    let data = node_data(&results);
+    let tactics = tactics_data(&results);
+    let solved = solved_data(&results);
+    let mut out = String::new();
+    writeln!(out, "# prunelab lab report\n").unwrap();
+    writeln!(
+        out,
+        "The latest `lab nodes` and `lab tactics` results of each variant under `{}`.\n",
+        lab.global.results.display()
+    )
+    .unwrap();
+
+    writeln!(out, "## Node change against the parent\n").unwrap();
+    writeln!(out, "![node change](report-nodes.svg)\n").unwrap();
+    writeln!(out, "| variant | parent | suite, depth | positions | nodes vs parent (geometric mean, 95% interval) |")
+        .unwrap();
+    writeln!(out, "|---|---|---|---:|---|").unwrap();
+    let mut bars = Vec::new();
+    let mut unmeasured = Vec::new();
+    let mut measured_by_variant = BTreeMap::new();
+    for variant in &lab.variants {
+        let parent = variant.file.extends.as_deref();
+        match measure(&data, variant.name(), parent) {
+            Some(measured) => {
+                let change = match (measured.change_vs_parent, parent) {
+                    (Some(change), _) => change.percent_text(),
+                    (None, Some(parent)) => format!("parent not measured: `lab nodes {parent} {}`", variant.name()),
+                    (None, None) => "-".to_string(),
+                };
+                writeln!(
+                    out,
+                    "| {} | {} | {}, {} | {} | {change} |",
+                    variant.name(),
+                    parent.unwrap_or("-"),
+                    crate::measure::suites::name(&measured.setting.0),
+                    measured.setting.1,
+                    measured.positions
+                )
+                .unwrap();
+                if let Some(change) = measured.change_vs_parent {
+                    bars.push((variant.name().to_string(), change.percent()));
+                }
+                measured_by_variant.insert(variant.name().to_string(), measured);
+            }
+            None => unmeasured.push(variant.name().to_string()),
+        }
+    }
+    if !unmeasured.is_empty() {
+        writeln!(out, "\nNot measured yet ({}): {}.", unmeasured.len(), unmeasured.join(", ")).unwrap();
+        writeln!(out, "Measure one against its parent with `lab nodes <parent> <variant>`.").unwrap();
+    }
+
+    writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
+    writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
+    writeln!(out, "|---|---|---|---:|---|").unwrap();
+    for variant in lab.variants.iter().filter(|variant| !variant.file.claims.is_empty()) {
+        let measured = measured_by_variant.get(variant.name());
+        let parent = variant.file.extends.as_deref();
+        let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
+        let evidence = Evidence {
+            reference: parent,
+            node_change: measured.and_then(|measured| {
+                let on =
+                    format!("{} at depth {}", crate::measure::suites::name(&measured.setting.0), measured.setting.1);
+                measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
+            }),
+            telemetry: measured.map(|measured| &measured.telemetry),
+            solved: claimed_suites
+                .iter()
+                .filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?))
+                .collect(),
+            unsolved: Vec::new(),
+        };
+        for claim in &variant.file.claims {
+            let judgement = claims::judge(variant, claim, &evidence);
+            let measured = match &judgement {
+                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
+                    measured.clone()
+                }
+                Judgement::NotMeasured(why) => why.clone(),
+            };
+            writeln!(
+                out,
+                "| {} | {} | {} | {measured} | {} |",
+                variant.name(),
+                variant.file.source,
+                claim.text(),
+                judgement.word()
+            )
+            .unwrap();
+        }
+    }
+
+    writeln!(out, "\n## Tactics\n").unwrap();
+    if tactics.is_empty() {
+        writeln!(out, "No `lab tactics` runs yet.").unwrap();
+    } else {
+        writeln!(out, "| variant | suite, limit | solved |").unwrap();
+        writeln!(out, "|---|---|---:|").unwrap();
+        for (variant, (label, solved, positions)) in &tactics {
+            writeln!(out, "| {variant} | {label} | {solved}/{positions} |").unwrap();
+        }
+    }
+
+    // The latest `lab blame` and `lab interactions` runs, when there are any.
+    for section in
+        [crate::explain::blame::report_section(&results), crate::explain::interactions::report_section(&results)]
+            .into_iter()
+            .flatten()
+    {
+        writeln!(out, "\n{section}").unwrap();
+    }
+
+    std::fs::create_dir_all(&results).with_context(|| format!("cannot create {}", results.display()))?;
+    let chart_path = results.join("report-nodes.svg");
+    chart(&chart_path, &bars).with_context(|| format!("cannot draw {}", chart_path.display()))?;
+    let report_path = results.join("report.md");
+    write_atomically(&report_path, &out)?;
+    if lab.global.json {
+        let rows: Vec<_> = bars
+            .iter()
+            .map(|(variant, change)| serde_json::json!({"variant": variant, "nodes_vs_parent_geomean_pct": change}))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({"node_change": rows, "report": report_path, "chart": chart_path})
+            )?
+        );
+    } else {
+        println!("{out}");
+        lab.say(&format!("report: {} and {}", report_path.display(), chart_path.display()));
+    }
+    Ok(())
+}

@@ -1,0 +1,353 @@
+//! One engine against a reference, as `lab ab` and `lab chain` measure it:
+//! the node change (geometric mean over positions, with its interval), the
+//! time to depth, the solve counts on the tactical suites, the telemetry,
+//! and the variant's claims judged on them.
+
+use std::fmt::Write;
+
+use prunelab::variants::{Claim, Variant};
+use serde::{Deserialize, Serialize};
+
+use crate::lab::Lab;
+use crate::measure::nodes::NodesRecord;
+use crate::measure::ratio::{paired_ratio, RatioEstimate};
+use crate::measure::suites::Suite;
+use crate::measure::tactics::TacticsRecord;
+use crate::measure::telemetry::Telemetry;
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, Solved};
+
+/// A tactical suite's run for a verdict, or why it could not be run.
+pub struct TacticsOutcome {
+    pub suite: String,
+    /// The limit per position, e.g. `nodes 50000`.
+    pub limit: String,
+    pub result: Result<TacticsData, String>,
+}
+
+/// What a verdict reads of a tactics run.
+pub struct TacticsData {
+    pub suite: Suite,
+    pub records: Vec<TacticsRecord>,
+    pub run_dir: std::path::PathBuf,
+}
+
+impl TacticsOutcome {
+    /// `subject`'s and `reference`'s solve counts, when both ran it.
+    pub fn solved(&self, reference: &str, subject: &str) -> Option<Solved> {
+        let data = self.result.as_ref().ok()?;
+        let count = |name: &str| {
+            let mine = data.records.iter().filter(|record| record.variant == name);
+            (mine.clone().count() > 0).then(|| mine.filter(|record| record.solved).count())
+        };
+        Some(Solved {
+            suite: self.suite.clone(),
+            parent: count(reference)?,
+            variant: count(subject)?,
+            positions: data.suite.positions.len(),
+        })
+    }
+}
+
+/// What was measured of `subject` against `reference`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Comparison {
+    pub reference: String,
+    pub subject: String,
+    /// Where the nodes were counted: `verdict at depth 10`.
+    pub node_setting: String,
+    /// B's nodes over A's, per position: geometric mean and interval.
+    pub nodes: Option<RatioEstimate>,
+    /// Total nodes over the positions both finished: (reference, subject).
+    pub total_nodes: (u64, u64),
+    /// Searches that failed, either engine.
+    pub failures: usize,
+    /// B's time to depth over A's.
+    pub time_to_depth: Option<RatioEstimate>,
+    pub solved: Vec<Solved>,
+    /// Tactical suites that could not be run, and why.
+    pub unsolved: Vec<(String, String)>,
+    /// The subject's telemetry summed over the node suite.
+    pub telemetry: Telemetry,
+}
+
+/// Per-position node counts of `reference` and `subject` over the positions
+/// both finished, in position order.
+pub fn node_pairs(records: &[NodesRecord], reference: &str, subject: &str) -> Vec<(u64, u64)> {
+    records
+        .iter()
+        .filter(|record| record.variant == subject && record.error.is_none())
+        .filter_map(|record| {
+            records
+                .iter()
+                .find(|base| base.variant == reference && base.position == record.position && base.error.is_none())
+                .map(|base| (base.nodes, record.nodes))
+        })
+        .collect()
+}
+
+impl Comparison {
+    /// The comparison from the runs' records.
+    pub fn measure(
+        reference: &str,
+        subject: &str,
+        node_setting: String,
+        nodes: &[NodesRecord],
+        time_to_depth: Option<RatioEstimate>,
+        tactics: &[TacticsOutcome],
+    ) -> Comparison {
+        let pairs = node_pairs(nodes, reference, subject);
+        let mut telemetry = Telemetry::default();
+        for record in nodes.iter().filter(|record| record.variant == subject && record.error.is_none()) {
+            telemetry.add(&record.telemetry);
+        }
+        let mut solved = Vec::new();
+        let mut unsolved = Vec::new();
+        for outcome in tactics {
+            match (&outcome.result, outcome.solved(reference, subject)) {
+                (Err(why), _) => unsolved.push((outcome.suite.clone(), why.clone())),
+                (Ok(_), Some(counts)) => solved.push(counts),
+                (Ok(_), None) => {}
+            }
+        }
+        Comparison {
+            reference: reference.to_string(),
+            subject: subject.to_string(),
+            node_setting,
+            nodes: paired_ratio(pairs.iter().map(|&(a, b)| (a as f64, b as f64))),
+            total_nodes: pairs.iter().fold((0, 0), |(a, b), (base, own)| (a + base, b + own)),
+            failures: nodes
+                .iter()
+                .filter(|record| (record.variant == reference || record.variant == subject) && record.error.is_some())
+                .count(),
+            time_to_depth,
+            solved,
+            unsolved,
+            telemetry,
+        }
+    }
+
+    /// The evidence the claims of `subject` are judged on.
+    pub fn evidence(&self) -> Evidence<'_> {
+        Evidence {
+            reference: Some(self.reference.as_str()),
+            node_change: self.nodes.map(|ratio| (NodeChange::from_ratio(&ratio), self.node_setting.clone())),
+            telemetry: Some(&self.telemetry),
+            solved: self.solved.clone(),
+            unsolved: self.unsolved.clone(),
+        }
+    }
+
+    /// Every claim of `variant` with its judgement, in the order the variant keeps them.
+    pub fn judgements(&self, variant: &Variant) -> Vec<(Claim, Judgement)> {
+        let evidence = self.evidence();
+        variant.file.claims.iter().map(|claim| (claim.clone(), claims::judge(variant, claim, &evidence))).collect()
+    }
+}
+
+/// The tactical suites `variant`'s claims name.
+pub fn claimed_suites(variant: &Variant) -> Vec<String> {
+    variant
+        .file
+        .claims
+        .iter()
+        .filter_map(|claim| match claim {
+            Claim::SolvedNotBelowParent { suite } => Some(suite.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The features of `a` and `b` that differ: (those only `b` has, those
+/// only `a` has), implications included, in catalogue order.
+pub fn feature_difference(a: &Variant, b: &Variant) -> (Vec<&'static str>, Vec<&'static str>) {
+    let added = b.features.iter().copied().filter(|feature| !a.features.contains(feature)).collect();
+    let removed = a.features.iter().copied().filter(|feature| !b.features.contains(feature)).collect();
+    (added, removed)
+}
+
+/// The line a verdict opens with when `b` is not `a`'s direct child: how
+/// many features lie between them, and which. `None` for a direct child.
+pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
+    let (Ok(variant_a), Ok(variant_b)) = (lab.variant(a), lab.variant(b)) else { return None };
+    if variant_b.file.extends.as_deref() == Some(a) {
+        return None;
+    }
+    let (added, removed) = feature_difference(variant_a, variant_b);
+    let listed: Vec<String> = added
+        .iter()
+        .map(|feature| format!("+{feature}"))
+        .chain(removed.iter().map(|feature| format!("-{feature}")))
+        .collect();
+    let count = listed.len();
+    let parent = variant_b.file.extends.as_deref().map_or("no parent".to_string(), |parent| format!("`{parent}`"));
+    Some(format!(
+        "**`{b}` is not a child of `{a}`** (its parent is {parent}): {count} feature{} lie{} between them{}{}",
+        if count == 1 { "" } else { "s" },
+        if count == 1 { "s" } else { "" },
+        if count == 0 { "" } else { ": " },
+        listed.join(" ")
+    ))
+}
+
+/// A judgement in a few words, for tables.
+pub fn short(claim: &Claim, judgement: &Judgement) -> String {
+    format!("{}: {}", claim.key(), judgement.word())
+}
+
+/// The SPRT plan of `variant` as the verdict shows it.
+pub fn sprt_plan_line(variant: &Variant) -> String {
+    match &variant.file.sprt {
+        Some(plan) => format!(
+            "`variants/{}.toml`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
+            variant.name(),
+            plan.bounds.0,
+            plan.bounds.1,
+            plan.tc,
+            plan.hash_mb.map_or("not set (the lab's 16 MiB)".to_string(), |mb| format!("{mb} MiB"))
+        ),
+        None => format!("`variants/{}.toml` has no `[sprt]`", variant.name()),
+    }
+}
+
+/// `+1` or `-2`: a solve count's change.
+pub fn solved_change(solved: &Solved) -> String {
+    format!("{:+}", solved.variant as i64 - solved.parent as i64)
+}
+
+/// Every claim of `variant` as a list, each with what was measured.
+pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(Claim, Judgement)]) {
+    if judgements.is_empty() {
+        writeln!(out, "- `{}` claims nothing (source: {}).", variant.name(), variant.file.source).unwrap();
+    }
+    for (claim, judgement) in judgements {
+        writeln!(out, "- {} → {judgement}", claim.text()).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab() -> Lab {
+        Lab::for_tests()
+    }
+
+    #[test]
+    fn a_direct_child_needs_no_distance_line() {
+        let lab = lab();
+        assert_eq!(distance_line(&lab, "p003-3", "razor-r1"), None);
+        assert_eq!(
+            distance_line(&lab, "p003-3", "razor-r2").unwrap(),
+            "**`razor-r2` is not a child of `p003-3`** (its parent is `razor-r1`): 2 features lie between them: \
+             +razor-r1 +razor-r2"
+        );
+        // Backwards, and sideways: what one has and the other lacks.
+        assert_eq!(
+            distance_line(&lab, "razor-r1", "p003-3").unwrap(),
+            "**`p003-3` is not a child of `razor-r1`** (its parent is `p003-2`): 1 feature lies between them: \
+             -razor-r1"
+        );
+        let sideways = distance_line(&lab, "razor-r1", "razor-sf").unwrap();
+        assert!(sideways.ends_with("2 features lie between them: +razor-sf -razor-r1"), "{sideways}");
+    }
+
+    fn nodes_record(variant: &str, position: usize, nodes: u64) -> NodesRecord {
+        let mut telemetry = Telemetry::default();
+        telemetry.counts.insert("pvs.zw".into(), 100);
+        telemetry.counts.insert("pvs.re".into(), 5 * position as u64);
+        NodesRecord {
+            variant: variant.into(),
+            position,
+            id: format!("p{position}"),
+            fen: String::new(),
+            depth: 10,
+            nodes,
+            time_ms: 10,
+            nps: 0,
+            ebf: None,
+            best: "e2e4".into(),
+            score: None,
+            telemetry,
+            error: None,
+        }
+    }
+
+    fn tactics_record(variant: &str, position: usize, solved: bool) -> TacticsRecord {
+        TacticsRecord {
+            variant: variant.into(),
+            position,
+            id: format!("t{position}"),
+            played: String::new(),
+            solved,
+            nodes: 0,
+            time_ms: 0,
+            solution_nodes: None,
+            solution_time_ms: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_comparison_judges_every_claim_of_the_variant() {
+        let lab = lab();
+        // razor-r2 claims similar nodes, razor.tactical% 10-20 and wac not below the parent.
+        let variant = lab.variant("razor-r2").unwrap();
+        let nodes = [
+            nodes_record("razor-r1", 0, 1000),
+            nodes_record("razor-r1", 1, 4000),
+            nodes_record("razor-r2", 0, 1010),
+            nodes_record("razor-r2", 1, 4040),
+        ];
+        let wac = TacticsOutcome {
+            suite: "wac".into(),
+            limit: "nodes 1000".into(),
+            result: Ok(TacticsData {
+                suite: Suite {
+                    name: "wac".into(),
+                    positions: (0..2)
+                        .map(|position| crate::measure::suites::SuitePosition {
+                            id: format!("t{position}"),
+                            fen: String::new(),
+                            best: vec!["e2e4".into()],
+                            avoid: Vec::new(),
+                        })
+                        .collect(),
+                    skipped: Vec::new(),
+                },
+                records: vec![
+                    tactics_record("razor-r1", 0, true),
+                    tactics_record("razor-r1", 1, false),
+                    tactics_record("razor-r2", 0, true),
+                    tactics_record("razor-r2", 1, true),
+                ],
+                run_dir: "wac-run".into(),
+            }),
+        };
+        let comparison =
+            Comparison::measure("razor-r1", "razor-r2", "verdict at depth 10".into(), &nodes, None, &[wac]);
+        assert_eq!(comparison.total_nodes, (5000, 5050));
+        assert!((comparison.nodes.unwrap().percent() - 1.0).abs() < 1e-9);
+        assert_eq!(comparison.solved, [Solved { suite: "wac".into(), parent: 1, variant: 2, positions: 2 }]);
+        let verdicts: Vec<String> =
+            comparison.judgements(variant).iter().map(|(claim, judgement)| short(claim, judgement)).collect();
+        assert_eq!(verdicts, ["nodes: holds", "razor.tactical%: not measured", "wac.solved: holds"]);
+        // A suite that could not run says why in the claim.
+        let missing =
+            TacticsOutcome { suite: "wac".into(), limit: "nodes 1000".into(), result: Err("no wac.epd".into()) };
+        let comparison = Comparison::measure("razor-r1", "razor-r2", "v".into(), &nodes, None, &[missing]);
+        let judgements = comparison.judgements(variant);
+        let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
+        assert_eq!(wac.1, Judgement::NotMeasured("no wac.epd".into()));
+    }
+
+    #[test]
+    fn the_plan_line_names_bounds_tc_and_hash() {
+        let lab = lab();
+        assert_eq!(
+            sprt_plan_line(lab.variant("razor-r1").unwrap()),
+            "`variants/razor-r1.toml`: bounds [0, 5] (normalized Elo), tc 10+0.1, Hash 8 MiB"
+        );
+        assert_eq!(sprt_plan_line(lab.variant("probcut").unwrap()), "`variants/probcut.toml` has no `[sprt]`");
+        assert_eq!(claimed_suites(lab.variant("razor-r3").unwrap()), ["zugzwang"]);
+    }
+}
