@@ -24,11 +24,12 @@
 //! - Debugging extras: `d` prints the board and its FEN, `eval` the static
 //!   evaluation.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 
@@ -80,6 +81,11 @@ pub fn engine_name() -> String {
     format!("prunelab {} {} [{}]", env!("CARGO_PKG_VERSION"), features::variant_label(), features::describe())
 }
 
+/// The longest command line read, in bytes. The longest possible game's
+/// `position startpos moves ...` is under 50 KB; a longer line is refused
+/// rather than held in memory however long it grows.
+pub const MAX_LINE_BYTES: usize = 256 * 1024;
+
 /// Runs the UCI loop until `quit` or the end of `input`.
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) {
     let mut engine = Engine::new(Output::new(output));
@@ -87,16 +93,65 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) {
     loop {
         line.clear();
         // End of input or an unreadable stream: nobody is left to talk to.
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_line(&mut input, &mut line) {
+            Ok(LineRead::End) | Err(_) => break,
+            Ok(LineRead::Line) => {}
+            Ok(LineRead::TooLong { ended }) => {
+                engine.out.line(&format!("info string error: a line longer than {MAX_LINE_BYTES} bytes; ignored"));
+                if ended {
+                    break;
+                }
+                continue;
+            }
         }
+        // The clock of a `go` starts now, when its line has been read.
+        let received = Instant::now();
         // Invalid UTF-8 becomes replacement characters, then an unknown command.
-        if engine.execute(&String::from_utf8_lossy(&line)) == Flow::Quit {
+        if engine.execute(&String::from_utf8_lossy(&line), received) == Flow::Quit {
             break;
         }
     }
     engine.stop_search();
+}
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A line of at most `MAX_LINE_BYTES` (and its end of line) is in the buffer.
+    Line,
+    /// The line was longer than `MAX_LINE_BYTES`: its first bytes are in the
+    /// buffer, the rest was read and dropped; `ended` if the input ended in it.
+    TooLong { ended: bool },
+    /// The input has ended.
+    End,
+}
+
+/// Reads one line into `line`, holding at most `MAX_LINE_BYTES + 1` bytes of it.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<LineRead> {
+    let read = Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', line)?;
+    if read == 0 {
+        return Ok(LineRead::End);
+    }
+    if line.len() <= MAX_LINE_BYTES || line.ends_with(b"\n") {
+        return Ok(LineRead::Line);
+    }
+    // Drop the rest of the line, a buffer at a time.
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(LineRead::TooLong { ended: true });
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(LineRead::TooLong { ended: false });
+            }
+            None => {
+                let length = buffer.len();
+                input.consume(length);
+            }
+        }
+    }
 }
 
 /// Whether the loop goes on after a command.
@@ -239,7 +294,8 @@ impl Engine {
         }
     }
 
-    fn execute(&mut self, line: &str) -> Flow {
+    /// Carries out one command line, read at `received`.
+    fn execute(&mut self, line: &str, received: Instant) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&name, args)) = words.split_first() else {
             return Flow::Continue;
@@ -247,7 +303,7 @@ impl Engine {
         self.collect_finished_search();
         let outcome = match self.refusal_while_searching(name) {
             Some(refusal) => Err(refusal),
-            None => Command::from_words(name, args).and_then(|command| self.carry_out(command)),
+            None => Command::from_words(name, args).and_then(|command| self.carry_out(command, received)),
         };
         outcome.unwrap_or_else(|message| {
             self.out.line(&format!("info string error: {message}"));
@@ -269,7 +325,7 @@ impl Engine {
         }
     }
 
-    fn carry_out(&mut self, command: Command) -> Result<Flow, String> {
+    fn carry_out(&mut self, command: Command, received: Instant) -> Result<Flow, String> {
         match command {
             Command::Uci => self.print_identity(),
             Command::IsReady => self.out.line("readyok"),
@@ -285,7 +341,7 @@ impl Engine {
                 }
                 self.position = position;
             }
-            Command::Go(params) => self.go(&params)?,
+            Command::Go(params) => self.go(&params, received)?,
             Command::Stop => self.stop_search(),
             Command::Quit => return Ok(Flow::Quit),
             Command::Display => self.display(),
@@ -379,8 +435,9 @@ impl Engine {
         Ok(())
     }
 
-    fn go(&mut self, params: &GoParams) -> Result<(), String> {
-        let limits = limits_for(params, self.position.board().side_to_move(), self.options.move_overhead_ms);
+    fn go(&mut self, params: &GoParams, received: Instant) -> Result<(), String> {
+        let side_to_move = self.position.board().side_to_move();
+        let limits = limits_for(params, side_to_move, self.options.move_overhead_ms, received);
         let job = SearchJob {
             position: self.position.clone(),
             limits,
@@ -692,6 +749,20 @@ mod tests {
         assert!(lines.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
         assert!(lines.contains(&"option name SearchStats type check default false".to_string()));
         assert_eq!(lines.last().unwrap(), "uciok");
+    }
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_and_the_loop_goes_on() {
+        let refusal = format!("info string error: a line longer than {MAX_LINE_BYTES} bytes; ignored");
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        assert_eq!(session(&format!("{long}\nisready\n")), [refusal.as_str(), "readyok"]);
+        // Ten times the bound, then the end of input inside the line.
+        assert_eq!(session(&format!("isready\n{}", "y".repeat(10 * MAX_LINE_BYTES))), ["readyok", refusal.as_str()]);
+        // A line of exactly the bound is read (an unknown command here).
+        let at_bound = "z".repeat(MAX_LINE_BYTES);
+        let lines = session(&format!("{at_bound}\nisready\n"));
+        assert!(lines[0].starts_with("info string error: unknown command 'zzz"), "{}", lines[0]);
+        assert_eq!(lines[1], "readyok");
     }
 
     #[test]
