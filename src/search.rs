@@ -55,6 +55,10 @@ pub struct SearchLimits {
     pub soft_time: Option<Duration>,
     /// Abort the search once this much time has passed.
     pub hard_time: Option<Duration>,
+    /// When the clock started: the moment the `go` line was read, so the
+    /// time the command took to reach the search counts against the
+    /// limits. `None`: when the search starts.
+    pub start: Option<Instant>,
 }
 
 /// One completed iteration, for `info` lines.
@@ -225,7 +229,7 @@ impl Searcher {
             tracer: &mut self.tracer,
             limits,
             stop,
-            started: Instant::now(),
+            started: limits.start.unwrap_or_else(Instant::now),
             aborted: false,
             stack: vec![PlyState::default(); MAX_PLY + 2],
             hash_path,

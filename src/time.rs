@@ -2,17 +2,22 @@
 //! imply.
 //!
 //! Everything here is plain arithmetic on milliseconds, so it is unit-tested
-//! without a clock. The search gets two deadlines:
+//! without a clock. The search gets two deadlines, both counted from the
+//! moment the `go` line was read (`SearchLimits::start`):
 //! - the soft limit: do not start another iteration after it (the next one
 //!   would most likely not finish anyway);
 //! - the hard limit: abort the iteration in progress.
 //!
-//! The budget is planned so that the engine never loses on time at fast time
-//! controls (10+0.1, 1+0.01) on a loaded machine: the move overhead is taken
-//! off the clock first, one move never plans more than a fraction of what is
-//! left, and the hard limit stays well under the remaining time.
+//! The clock keeps a **reserve** the engine never plans to spend, as
+//! Stockfish, Ethereal, Toga II and SeaJay do: a few increments plus a
+//! margin for the stalls of a busy machine (a descheduled process, a slow
+//! pipe, a GUI that reads late). Only what lies above the reserve (and the
+//! move overhead) is shared out over the moves still to play, and even the
+//! hard limit never reaches into it. So the engine does not live on its
+//! increment with a clock near zero, where a stall of 50 to 100 ms flags: at
+//! 5+0.05 the clock settles above 0.5 s, at 1+0.01 above 0.18 s.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
 
@@ -25,12 +30,28 @@ use crate::search::{SearchLimits, MAX_PLY};
 pub const SUDDEN_DEATH_MOVES: u64 = 25;
 /// Share of the increment added to each move's plan, in percent.
 pub const INCREMENT_SHARE_PERCENT: u64 = 75;
-/// The soft limit never exceeds this share of the time left (after overhead).
+/// The reserve is this many increments...
+pub const RESERVE_INCREMENTS: u64 = 8;
+/// ...plus this many milliseconds, for stalls the move overhead does not
+/// cover.
+pub const RESERVE_STALL_MS: u64 = 100;
+/// The soft limit never exceeds this share of the time above the reserve...
 pub const SOFT_MAX_PERCENT: u64 = 40;
+/// ...plus this share of the increment, so a clock at its reserve still
+/// thinks a little, and wins back the rest of the increment. A short
+/// search also finishes before a busy machine's scheduler interrupts it.
+pub const SOFT_MAX_INCREMENT_PERCENT: u64 = 10;
 /// The hard limit is this many times the soft limit...
 pub const HARD_SOFT_FACTOR: u64 = 3;
-/// ...but never more than this share of the time left (after overhead).
+/// ...but never more than this share of the time above the reserve...
 pub const HARD_MAX_PERCENT: u64 = 70;
+/// ...plus this share of the increment (the increment comes back after the
+/// move, so a search that runs to its hard limit dips into the reserve by
+/// a quarter of an increment at most)...
+pub const HARD_MAX_INCREMENT_PERCENT: u64 = 25;
+/// ...and never more than this share of the clock (after overhead), for a
+/// clock below its reserve.
+pub const HARD_MAX_CLOCK_PERCENT: u64 = 70;
 /// No limit is ever below this, so even a flagging clock gets a move.
 pub const MIN_BUDGET_MS: u64 = 1;
 /// No limit is ever above this (about 11.5 days), so `Instant + limit`
@@ -87,6 +108,17 @@ impl GoParams {
     }
 }
 
+impl GoParams {
+    /// `(time, increment)` of `side`'s clock in milliseconds, if it has one.
+    pub fn clock(&self, side: Color) -> Option<(u64, u64)> {
+        let (time, increment) = match side {
+            Color::White => (self.wtime_ms, self.winc_ms),
+            Color::Black => (self.btime_ms, self.binc_ms),
+        };
+        time.map(|time| (time, increment.unwrap_or(0)))
+    }
+}
+
 /// A count that must be a whole number of at least 1.
 fn parse_count(keyword: &str, text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
@@ -111,21 +143,20 @@ fn parse_clock(keyword: &str, text: &str) -> Result<u64, String> {
 ///
 /// `infinite` drops all time limits (depth and nodes still apply). A
 /// `movetime` takes precedence over the clocks. A clock given only for the
-/// other side leaves this search without a time limit.
-pub fn limits_for(go: &GoParams, side_to_move: Color, move_overhead_ms: u64) -> SearchLimits {
-    let mut limits = SearchLimits { depth: go.depth, nodes: go.nodes, ..SearchLimits::default() };
+/// other side leaves this search without a time limit. The limits count
+/// from `received`, the moment the `go` line was read; each move on a clock
+/// costs `move_cost_ms` beyond the engine's own time (see [`clock_budget`]).
+pub fn limits_for(go: &GoParams, side_to_move: Color, move_cost_ms: u64, received: Instant) -> SearchLimits {
+    let mut limits =
+        SearchLimits { depth: go.depth, nodes: go.nodes, start: Some(received), ..SearchLimits::default() };
     if go.infinite {
         return limits;
     }
     let budget = if let Some(movetime) = go.movetime_ms {
-        let spend = movetime.saturating_sub(move_overhead_ms);
+        let spend = movetime.saturating_sub(move_cost_ms);
         Some((spend, spend))
     } else {
-        let (time, increment) = match side_to_move {
-            Color::White => (go.wtime_ms, go.winc_ms),
-            Color::Black => (go.btime_ms, go.binc_ms),
-        };
-        time.map(|time| clock_budget(time, increment.unwrap_or(0), go.movestogo, move_overhead_ms))
+        go.clock(side_to_move).map(|(time, increment)| clock_budget(time, increment, go.movestogo, move_cost_ms))
     };
     if let Some((soft_ms, hard_ms)) = budget {
         let clamp = |ms: u64| Duration::from_millis(ms.clamp(MIN_BUDGET_MS, MAX_BUDGET_MS));
@@ -135,18 +166,104 @@ pub fn limits_for(go: &GoParams, side_to_move: Color, move_overhead_ms: u64) -> 
     limits
 }
 
-/// `(soft, hard)` in milliseconds for a move with `time_ms` on our clock.
+/// The part of the clock the engine keeps and never plans to spend, in
+/// milliseconds: the increments and the stall margin, and what each of the
+/// `moves_left` moves costs beyond its increment (a move that costs
+/// `move_cost_ms` of the clock however fast the engine answers).
+pub fn reserve(increment_ms: u64, move_cost_ms: u64, moves_left: u64) -> u64 {
+    let unpaid_cost = move_cost_ms.saturating_sub(increment_ms).saturating_mul(moves_left);
+    increment_ms.saturating_mul(RESERVE_INCREMENTS).saturating_add(RESERVE_STALL_MS).saturating_add(unpaid_cost)
+}
+
+/// `(soft, hard)` in milliseconds for a move with `time_ms` on our clock,
+/// when each move costs `move_cost_ms` of it beyond the engine's own
+/// thinking (the `Move Overhead` setting, or the latency measured, if more).
 ///
-/// The plan is an even share of the time left over the moves still to play,
-/// plus most of the increment; the caps then keep one move from eating the
-/// clock when little is left or the increment is large against it.
-pub fn clock_budget(time_ms: u64, increment_ms: u64, movestogo: Option<u64>, move_overhead_ms: u64) -> (u64, u64) {
-    let available = time_ms.saturating_sub(move_overhead_ms);
+/// The move's cost and the reserve come off the clock first; the plan is
+/// an even share of what is left over the moves still to play, plus most of
+/// the increment. The caps keep one move from eating that share when little
+/// is left: a clock near its reserve spends a tenth of the increment, so
+/// the clock climbs back, and even the hard limit leaves the reserve (less
+/// a quarter of an increment, which the move then wins back).
+pub fn clock_budget(time_ms: u64, increment_ms: u64, movestogo: Option<u64>, move_cost_ms: u64) -> (u64, u64) {
+    let available = time_ms.saturating_sub(move_cost_ms);
     let moves_left = movestogo.map_or(SUDDEN_DEATH_MOVES, |moves| moves.clamp(1, SUDDEN_DEATH_MOVES));
-    let planned = (available / moves_left).saturating_add(percent_of(increment_ms, INCREMENT_SHARE_PERCENT));
-    let soft = planned.min(percent_of(available, SOFT_MAX_PERCENT)).max(MIN_BUDGET_MS);
-    let hard = soft.saturating_mul(HARD_SOFT_FACTOR).min(percent_of(available, HARD_MAX_PERCENT)).max(soft);
-    (soft, hard)
+    let spendable = available.saturating_sub(reserve(increment_ms, move_cost_ms, moves_left));
+    let planned = (spendable / moves_left).saturating_add(percent_of(increment_ms, INCREMENT_SHARE_PERCENT));
+    let soft_cap =
+        percent_of(spendable, SOFT_MAX_PERCENT).saturating_add(percent_of(increment_ms, SOFT_MAX_INCREMENT_PERCENT));
+    let hard_cap = percent_of(spendable, HARD_MAX_PERCENT)
+        .saturating_add(percent_of(increment_ms, HARD_MAX_INCREMENT_PERCENT))
+        .min(percent_of(available, HARD_MAX_CLOCK_PERCENT));
+    let soft = planned.min(soft_cap).max(MIN_BUDGET_MS);
+    let hard = soft.saturating_mul(HARD_SOFT_FACTOR).min(hard_cap).max(MIN_BUDGET_MS);
+    (soft.min(hard), hard)
+}
+
+/// A move the engine played on a clock, to compare with the next clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ClockedMove {
+    side: Color,
+    clock_ms: u64,
+    increment_ms: u64,
+    /// From reading `go` to writing `bestmove`, as the engine measured it.
+    used_ms: u64,
+}
+
+/// What a move costs the clock beyond the engine's own thinking, measured.
+///
+/// The GUI charges a move from sending `go` to reading `bestmove`; the
+/// engine sees only from reading `go` to writing `bestmove`. On a busy
+/// machine the difference (the processes waiting to run) can be tens of
+/// milliseconds a move, more than a fast time control's increment. The next
+/// `go` on the same side tells it: the clock the engine expected (the last
+/// clock, less its own time, plus the increment) less the clock it is
+/// given. The estimate follows a rise at once and a fall slowly (a quarter
+/// of the way each move), and is kept across games: it is the machine's.
+#[derive(Clone, Debug, Default)]
+pub struct MachineLatency {
+    last_move: Option<ClockedMove>,
+    estimate_ms: u64,
+}
+
+impl MachineLatency {
+    /// A loss larger than this is not latency (a new game without
+    /// `ucinewgame`, a GUI that changed the clock) and is ignored.
+    pub const MAX_MS: u64 = 1_000;
+
+    /// The latency a move is expected to cost, in milliseconds.
+    pub fn estimate_ms(&self) -> u64 {
+        self.estimate_ms
+    }
+
+    /// A `go` gives `side` a clock of `clock_ms` (`None`: no clock, which
+    /// breaks the chain of moves to compare).
+    pub fn observe(&mut self, side: Color, clock_ms: Option<u64>) {
+        let last = self.last_move.take();
+        let (Some(last), Some(clock_ms)) = (last, clock_ms) else {
+            return;
+        };
+        if last.side != side {
+            return;
+        }
+        let expected = (last.clock_ms + last.increment_ms).saturating_sub(last.used_ms);
+        let lost = expected.saturating_sub(clock_ms);
+        if clock_ms > expected || lost > Self::MAX_MS {
+            return;
+        }
+        self.estimate_ms = lost.max((3 * self.estimate_ms + lost) / 4);
+    }
+
+    /// The engine played a move for `side` on a clock of `clock_ms`, using
+    /// `used_ms` by its own measure.
+    pub fn played(&mut self, side: Color, clock_ms: u64, increment_ms: u64, used_ms: u64) {
+        self.last_move = Some(ClockedMove { side, clock_ms, increment_ms, used_ms });
+    }
+
+    /// `ucinewgame`: the next clock is not comparable with the last.
+    pub fn new_game(&mut self) {
+        self.last_move = None;
+    }
 }
 
 /// `percent` percent of `value`, rounded down, without overflow.
@@ -237,19 +354,100 @@ mod tests {
     }
 
     #[test]
-    fn sudden_death_spends_a_share_plus_most_of_the_increment() {
-        // 10+0.1 at the first move: 9990 / 25 + 75.
-        assert_eq!(clock_budget(10_000, 100, None, 10), (474, 1422));
-        // 1+0.01: 990 / 25 + 7.
-        assert_eq!(clock_budget(1_000, 10, None, 10), (46, 138));
+    fn sudden_death_spends_a_share_of_the_clock_above_the_reserve() {
+        // 10+0.1 at the first move: (9990 - 900) / 25 + 75.
+        assert_eq!(clock_budget(10_000, 100, None, 10), (438, 1314));
+        // 5+0.05: (4990 - 500) / 25 + 37.
+        assert_eq!(clock_budget(5_000, 50, None, 10), (216, 648));
+        // 1+0.01: (990 - 180) / 25 + 7.
+        assert_eq!(clock_budget(1_000, 10, None, 10), (39, 117));
+    }
+
+    #[test]
+    fn the_reserve_is_eight_increments_a_stall_and_the_unpaid_cost_of_the_moves_left() {
+        assert_eq!(reserve(10, 10, 25), 180);
+        assert_eq!(reserve(50, 10, 25), 500);
+        assert_eq!(reserve(100, 10, 25), 900);
+        // Each move costs 10 ms that no increment pays: 25 of them are kept.
+        assert_eq!(reserve(0, 10, 25), 350);
+        // A busy machine's 30 ms a move at 1+0.01: 20 ms a move unpaid.
+        assert_eq!(reserve(10, 30, 25), 680);
+        assert_eq!(reserve(u64::MAX, 10, 25), u64::MAX);
+        assert_eq!(reserve(0, u64::MAX, 25), u64::MAX);
+    }
+
+    #[test]
+    fn a_measured_latency_makes_the_plan_wary() {
+        // 1+0.01 at the first move, each move costing 30 ms: (970 - 680) / 25 + 7.
+        assert_eq!(clock_budget(1_000, 10, None, 30), (18, 54));
+        // 60+0: (59990 - 350) / 25.
+        assert_eq!(clock_budget(60_000, 0, None, 10), (2_385, 7_155));
+    }
+
+    #[test]
+    fn latency_is_the_clock_lost_beyond_the_engine_s_own_time() {
+        let mut latency = MachineLatency::default();
+        // Given 1000 ms, used 40, increment 10: expects 970; given 950.
+        latency.played(Color::White, 1_000, 10, 40);
+        latency.observe(Color::White, Some(950));
+        assert_eq!(latency.estimate_ms(), 20);
+        // A rise is followed at once...
+        latency.played(Color::White, 950, 10, 10);
+        latency.observe(Color::White, Some(890));
+        assert_eq!(latency.estimate_ms(), 60);
+        // ...a fall a quarter of the way a move: (3 * 60 + 0) / 4.
+        latency.played(Color::White, 890, 10, 10);
+        latency.observe(Color::White, Some(890));
+        assert_eq!(latency.estimate_ms(), 45);
+    }
+
+    #[test]
+    fn latency_ignores_clocks_it_cannot_compare() {
+        let mut latency = MachineLatency::default();
+        latency.played(Color::White, 1_000, 10, 40);
+        latency.observe(Color::White, Some(950));
+        assert_eq!(latency.estimate_ms(), 20);
+        for (side, clock) in [
+            // The other side's clock.
+            (Color::Black, Some(100)),
+            // No clock (a `go depth`).
+            (Color::White, None),
+            // More than expected (a new game, a refill).
+            (Color::White, Some(60_000)),
+            // A loss too large to be latency.
+            (Color::White, Some(10)),
+        ] {
+            latency.played(Color::White, 5_000, 0, 100);
+            latency.observe(side, clock);
+            assert_eq!(latency.estimate_ms(), 20, "{side:?} {clock:?}");
+        }
+        // `ucinewgame`: the next clock is not compared.
+        latency.played(Color::White, 1_000, 0, 0);
+        latency.new_game();
+        latency.observe(Color::White, Some(500));
+        assert_eq!(latency.estimate_ms(), 20);
+    }
+
+    #[test]
+    fn a_clock_near_its_reserve_spends_less_than_the_increment() {
+        // 5+0.05 with 550 ms left: 40 ms above the reserve.
+        // soft: min(40 / 25 + 37, 16 + 5); hard: min(3 * 21, 28 + 12).
+        assert_eq!(clock_budget(550, 50, None, 10), (21, 40));
+        // At the reserve exactly: a tenth of the increment, hard a quarter.
+        assert_eq!(clock_budget(510, 50, None, 10), (5, 12));
+        // Below it (a stall took some): the same, so the clock climbs back.
+        assert_eq!(clock_budget(300, 50, None, 10), (5, 12));
+        // 1+0.01 with 200 ms left: 10 ms above the reserve.
+        assert_eq!(clock_budget(200, 10, None, 10), (5, 9));
     }
 
     #[test]
     fn tiny_clocks_keep_a_margin() {
-        // 20 ms left at 1+0.01: 10 ms usable, soft capped at 40 %, hard at 70 %.
-        assert_eq!(clock_budget(20, 10, None, 10), (4, 7));
-        // A large increment against a small clock cannot push past the caps.
-        assert_eq!(clock_budget(200, 1_000, None, 10), (76, 133));
+        // 20 ms left at 1+0.01: all of it is reserve.
+        assert_eq!(clock_budget(20, 10, None, 10), (1, 2));
+        // A large increment against a small clock thinks, within 70 % of the clock.
+        assert_eq!(clock_budget(200, 1_000, None, 10), (100, 133));
+        assert_eq!(clock_budget(1_000, 1_000, None, 10), (100, 250));
         // Less than the overhead left: move at once.
         assert_eq!(clock_budget(5, 0, None, 10), (1, 1));
         assert_eq!(clock_budget(0, 0, None, 0), (1, 1));
@@ -257,9 +455,10 @@ mod tests {
 
     #[test]
     fn movestogo_spreads_the_time_over_the_moves_left() {
-        assert_eq!(clock_budget(60_010, 0, Some(20), 10), (3_000, 9_000));
+        // (60000 - 100 - 20 * 10) / 20 and three times that.
+        assert_eq!(clock_budget(60_010, 0, Some(20), 10), (2_985, 8_955));
         // The last move before the time control may not use it all.
-        assert_eq!(clock_budget(1_010, 0, Some(1), 10), (400, 700));
+        assert_eq!(clock_budget(1_010, 0, Some(1), 10), (356, 623));
         // A long movestogo plans as sudden death does.
         assert_eq!(clock_budget(10_010, 0, Some(80), 10), clock_budget(10_010, 0, None, 10));
     }
@@ -272,60 +471,90 @@ mod tests {
                     let (soft, hard) = clock_budget(time, increment, movestogo, 10);
                     assert!(MIN_BUDGET_MS <= soft && soft <= hard);
                     let usable = time.saturating_sub(10);
-                    assert!(hard <= (usable * HARD_MAX_PERCENT / 100).max(MIN_BUDGET_MS));
+                    assert!(hard <= (usable * HARD_MAX_CLOCK_PERCENT / 100).max(MIN_BUDGET_MS));
                 }
             }
         }
     }
 
+    /// Plays `moves` moves at `start`+`increment`, each spending what
+    /// `spend(soft, hard)` says plus `lost` ms in transit, and returns the
+    /// lowest clock seen when a move starts.
+    fn lowest_clock(start: u64, increment: u64, moves: usize, lost: u64, spend: fn(u64, u64) -> u64) -> u64 {
+        let overhead = 10;
+        let mut clock = start;
+        let mut lowest = clock;
+        for _ in 0..moves {
+            let (soft, hard) = clock_budget(clock, increment, None, overhead);
+            let spent = spend(soft, hard) + lost;
+            assert!(spent < clock, "flagged with {clock} ms left at {start}+{increment}, spending {spent}");
+            clock = clock - spent + increment;
+            lowest = lowest.min(clock);
+        }
+        lowest
+    }
+
     #[test]
     fn never_flags_when_every_move_uses_the_hard_limit() {
         // The worst case: each search runs to its hard limit and half the
-        // overhead setting is really lost in transit (the other half is the
-        // margin). 1+0.01 and 10+0.1 over 300 moves, and a start at 20 ms.
-        for (start, increment) in [(1_000u64, 10u64), (10_000, 100), (20, 10)] {
-            let overhead = 10;
-            let mut clock = start;
-            for _ in 0..300 {
-                let (_, hard) = clock_budget(clock, increment, None, overhead);
-                let spent = hard + overhead / 2;
-                assert!(spent < clock, "flagged with {clock} ms left, spending {spent}");
-                clock = clock - spent + increment;
-            }
+        // overhead setting is really lost in transit.
+        for (start, increment) in [(1_000u64, 10u64), (5_000, 50), (10_000, 100), (20, 10)] {
+            lowest_clock(start, increment, 300, 5, |_, hard| hard);
+        }
+    }
+
+    #[test]
+    fn the_reserve_stays_on_the_clock() {
+        // A game whose moves use their soft limit settles above its reserve:
+        // at 5+0.05 above 0.5 s, at 1+0.01 above 0.18 s (more than six
+        // increments, and a stall of 100 ms does not flag).
+        for (start, increment) in [(1_000u64, 10u64), (5_000, 50), (10_000, 100), (60_000, 600)] {
+            let lowest = lowest_clock(start, increment, 300, 5, |soft, _| soft);
+            let reserve = reserve(increment, 10, SUDDEN_DEATH_MOVES);
+            assert!(lowest >= reserve, "{start}+{increment}: the clock fell to {lowest} ms");
+        }
+        // Every move running to its hard limit still keeps most of it.
+        for (start, increment) in [(1_000u64, 10u64), (5_000, 50), (10_000, 100)] {
+            let lowest = lowest_clock(start, increment, 300, 5, |_, hard| hard);
+            let reserve = reserve(increment, 10, SUDDEN_DEATH_MOVES);
+            assert!(lowest >= reserve - increment / 4, "{start}+{increment}: the clock fell to {lowest} ms");
         }
     }
 
     #[test]
     fn limits_follow_the_side_to_move() {
         let go = parse("wtime 10000 btime 1000 winc 100 binc 10").unwrap();
-        let white = limits_for(&go, Color::White, 10);
-        let black = limits_for(&go, Color::Black, 10);
-        assert_eq!((ms(white.soft_time), ms(white.hard_time)), (Some(474), Some(1422)));
-        assert_eq!((ms(black.soft_time), ms(black.hard_time)), (Some(46), Some(138)));
+        let now = Instant::now();
+        let white = limits_for(&go, Color::White, 10, now);
+        let black = limits_for(&go, Color::Black, 10, now);
+        assert_eq!((ms(white.soft_time), ms(white.hard_time)), (Some(438), Some(1314)));
+        assert_eq!((ms(black.soft_time), ms(black.hard_time)), (Some(39), Some(117)));
+        assert_eq!(white.start, Some(now));
     }
 
     #[test]
     fn movetime_uses_all_of_it_but_the_overhead() {
-        let limits = limits_for(&parse("movetime 1000 wtime 50").unwrap(), Color::White, 10);
+        let limits = limits_for(&parse("movetime 1000 wtime 50").unwrap(), Color::White, 10, Instant::now());
         assert_eq!((ms(limits.soft_time), ms(limits.hard_time)), (Some(990), Some(990)));
-        let limits = limits_for(&parse("movetime 3").unwrap(), Color::White, 10);
+        let limits = limits_for(&parse("movetime 3").unwrap(), Color::White, 10, Instant::now());
         assert_eq!(ms(limits.hard_time), Some(MIN_BUDGET_MS));
     }
 
     #[test]
     fn infinite_and_bare_bounds_have_no_time_limit() {
-        let limits = limits_for(&parse("infinite wtime 1000 depth 4").unwrap(), Color::White, 10);
+        let now = Instant::now();
+        let limits = limits_for(&parse("infinite wtime 1000 depth 4").unwrap(), Color::White, 10, now);
         assert_eq!((limits.depth, limits.soft_time, limits.hard_time), (Some(4), None, None));
-        let limits = limits_for(&parse("nodes 5000").unwrap(), Color::Black, 10);
+        let limits = limits_for(&parse("nodes 5000").unwrap(), Color::Black, 10, now);
         assert_eq!((limits.nodes, limits.soft_time, limits.hard_time), (Some(5000), None, None));
         // Only the opponent's clock: nothing bounds our time.
-        let limits = limits_for(&parse("wtime 1000").unwrap(), Color::Black, 10);
+        let limits = limits_for(&parse("wtime 1000").unwrap(), Color::Black, 10, now);
         assert_eq!(limits.hard_time, None);
     }
 
     #[test]
     fn huge_clocks_are_capped() {
-        let limits = limits_for(&parse(&format!("wtime {}", i64::MAX)).unwrap(), Color::White, 10);
+        let limits = limits_for(&parse(&format!("wtime {}", i64::MAX)).unwrap(), Color::White, 10, Instant::now());
         assert_eq!(ms(limits.hard_time), Some(MAX_BUDGET_MS));
         assert_eq!(ms(limits.soft_time), Some(MAX_BUDGET_MS));
     }

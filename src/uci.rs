@@ -1,5 +1,5 @@
-//! The UCI front end: reads commands line by line, runs each search on its own
-//! thread, and writes the protocol's answers.
+//! The UCI front end: reads commands line by line, runs each search on the
+//! search thread, and writes the protocol's answers.
 //!
 //! The loop works over any reader and writer, so tests can drive it in
 //! process as well as through the binary. Because the search runs on its own
@@ -24,11 +24,12 @@
 //! - Debugging extras: `d` prints the board and its FEN, `eval` the static
 //!   evaluation.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread::{self, JoinHandle};
+use std::time::Instant;
 
 use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 
@@ -37,7 +38,7 @@ use crate::features;
 use crate::position::{move_to_uci, shorten, Position};
 use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
 use crate::techniques::COMPILED;
-use crate::time::{limits_for, nodes_per_second, GoParams};
+use crate::time::{limits_for, nodes_per_second, GoParams, MachineLatency};
 use crate::tune::{self, Tunable};
 
 /// The search thread's stack: the search recurses up to `MAX_PLY` deep, with
@@ -80,6 +81,11 @@ pub fn engine_name() -> String {
     format!("prunelab {} {} [{}]", env!("CARGO_PKG_VERSION"), features::variant_label(), features::describe())
 }
 
+/// The longest command line read, in bytes. The longest possible game's
+/// `position startpos moves ...` is under 50 KB; a longer line is refused
+/// rather than held in memory however long it grows.
+pub const MAX_LINE_BYTES: usize = 256 * 1024;
+
 /// Runs the UCI loop until `quit` or the end of `input`.
 pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) {
     let mut engine = Engine::new(Output::new(output));
@@ -87,16 +93,65 @@ pub fn run(mut input: impl BufRead, output: impl Write + Send + 'static) {
     loop {
         line.clear();
         // End of input or an unreadable stream: nobody is left to talk to.
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+        match read_line(&mut input, &mut line) {
+            Ok(LineRead::End) | Err(_) => break,
+            Ok(LineRead::Line) => {}
+            Ok(LineRead::TooLong { ended }) => {
+                engine.out.line(&format!("info string error: a line longer than {MAX_LINE_BYTES} bytes; ignored"));
+                if ended {
+                    break;
+                }
+                continue;
+            }
         }
+        // The clock of a `go` starts now, when its line has been read.
+        let received = Instant::now();
         // Invalid UTF-8 becomes replacement characters, then an unknown command.
-        if engine.execute(&String::from_utf8_lossy(&line)) == Flow::Quit {
+        if engine.execute(&String::from_utf8_lossy(&line), received) == Flow::Quit {
             break;
         }
     }
     engine.stop_search();
+}
+
+/// What [`read_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+enum LineRead {
+    /// A line of at most `MAX_LINE_BYTES` (and its end of line) is in the buffer.
+    Line,
+    /// The line was longer than `MAX_LINE_BYTES`: its first bytes are in the
+    /// buffer, the rest was read and dropped; `ended` if the input ended in it.
+    TooLong { ended: bool },
+    /// The input has ended.
+    End,
+}
+
+/// Reads one line into `line`, holding at most `MAX_LINE_BYTES + 1` bytes of it.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<LineRead> {
+    let read = Read::take(&mut *input, MAX_LINE_BYTES as u64 + 1).read_until(b'\n', line)?;
+    if read == 0 {
+        return Ok(LineRead::End);
+    }
+    if line.len() <= MAX_LINE_BYTES || line.ends_with(b"\n") {
+        return Ok(LineRead::Line);
+    }
+    // Drop the rest of the line, a buffer at a time.
+    loop {
+        let buffer = input.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(LineRead::TooLong { ended: true });
+        }
+        match buffer.iter().position(|&byte| byte == b'\n') {
+            Some(end) => {
+                input.consume(end + 1);
+                return Ok(LineRead::TooLong { ended: false });
+            }
+            None => {
+                let length = buffer.len();
+                input.consume(length);
+            }
+        }
+    }
 }
 
 /// Whether the loop goes on after a command.
@@ -210,22 +265,57 @@ struct Options {
     search_stats: bool,
 }
 
-/// A search running on its own thread, which hands the searcher back when done.
+/// A search running on the search thread.
 struct ActiveSearch {
     stop: Arc<AtomicBool>,
+    /// When the `go` line was read.
+    received: Instant,
+    /// The side to move's clock and increment (ms), if the search is on one.
+    clock: Option<(Color, u64, u64)>,
     /// Set just before `bestmove` is written: from then on the search is over
-    /// for the GUI, even if the thread has not quite returned yet.
+    /// for the GUI, even if the thread has not quite handed the searcher back.
     answered: Arc<AtomicBool>,
-    thread: JoinHandle<Searcher>,
+}
+
+/// The search thread, started once and kept: a `go` hands it a job and the
+/// searcher through a channel, and it hands the searcher back when the job
+/// is done. No thread is created between `go` and the search's first node
+/// (on a busy machine a new thread can wait a scheduling period to run).
+struct SearchThread {
+    jobs: mpsc::Sender<(SearchJob, Searcher)>,
+    /// The searcher handed back, and when `bestmove` was written.
+    finished: mpsc::Receiver<(Searcher, Instant)>,
+    handle: JoinHandle<()>,
+}
+
+impl SearchThread {
+    fn start() -> std::io::Result<SearchThread> {
+        let (jobs, queue) = mpsc::channel::<(SearchJob, Searcher)>();
+        let (done, finished) = mpsc::channel();
+        let handle =
+            thread::Builder::new().name("search".to_string()).stack_size(SEARCH_STACK_BYTES).spawn(move || {
+                for (job, mut searcher) in queue {
+                    let answered = job.run(&mut searcher);
+                    if done.send((searcher, answered)).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(SearchThread { jobs, finished, handle })
+    }
 }
 
 struct Engine {
     out: Output,
     position: Position,
     options: Options,
-    /// `None` while a search thread owns it.
+    /// `None` while the search thread has it.
     searcher: Option<Searcher>,
     search: Option<ActiveSearch>,
+    /// Started by the first `go`.
+    search_thread: Option<SearchThread>,
+    /// What a move on a clock costs beyond the engine's own time.
+    latency: MachineLatency,
 }
 
 impl Engine {
@@ -236,10 +326,13 @@ impl Engine {
             options: Options { hash_mb: HASH.default, move_overhead_ms: MOVE_OVERHEAD.default, search_stats: false },
             searcher: Some(Searcher::new(HASH.default as usize)),
             search: None,
+            search_thread: None,
+            latency: MachineLatency::default(),
         }
     }
 
-    fn execute(&mut self, line: &str) -> Flow {
+    /// Carries out one command line, read at `received`.
+    fn execute(&mut self, line: &str, received: Instant) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&name, args)) = words.split_first() else {
             return Flow::Continue;
@@ -247,7 +340,7 @@ impl Engine {
         self.collect_finished_search();
         let outcome = match self.refusal_while_searching(name) {
             Some(refusal) => Err(refusal),
-            None => Command::from_words(name, args).and_then(|command| self.carry_out(command)),
+            None => Command::from_words(name, args).and_then(|command| self.carry_out(command, received)),
         };
         outcome.unwrap_or_else(|message| {
             self.out.line(&format!("info string error: {message}"));
@@ -269,7 +362,7 @@ impl Engine {
         }
     }
 
-    fn carry_out(&mut self, command: Command) -> Result<Flow, String> {
+    fn carry_out(&mut self, command: Command, received: Instant) -> Result<Flow, String> {
         match command {
             Command::Uci => self.print_identity(),
             Command::IsReady => self.out.line("readyok"),
@@ -278,6 +371,7 @@ impl Engine {
             Command::UciNewGame => {
                 self.stop_search();
                 self.searcher_mut().new_game();
+                self.latency.new_game();
             }
             Command::Position { position, warnings } => {
                 for warning in warnings {
@@ -285,7 +379,7 @@ impl Engine {
                 }
                 self.position = position;
             }
-            Command::Go(params) => self.go(&params)?,
+            Command::Go(params) => self.go(&params, received)?,
             Command::Stop => self.stop_search(),
             Command::Quit => return Ok(Flow::Quit),
             Command::Display => self.display(),
@@ -338,12 +432,26 @@ impl Engine {
             return;
         };
         search.stop.store(true, Ordering::SeqCst);
+        let Some(search_thread) = &self.search_thread else {
+            return;
+        };
         // Wakes an infinite search that finished early and waits for `stop`.
-        search.thread.thread().unpark();
-        let hash_mb = self.options.hash_mb as usize;
-        // The thread catches the search's panics, so joining fails only if
+        search_thread.handle.thread().unpark();
+        // The thread catches the search's panics, so it can end only if
         // printing itself panicked; start afresh then.
-        self.searcher = Some(search.thread.join().unwrap_or_else(|_| Searcher::new(hash_mb)));
+        match search_thread.finished.recv() {
+            Ok((searcher, answered)) => {
+                self.searcher = Some(searcher);
+                if let Some((side, clock_ms, increment_ms)) = search.clock {
+                    let used_ms = answered.saturating_duration_since(search.received).as_millis() as u64;
+                    self.latency.played(side, clock_ms, increment_ms, used_ms);
+                }
+            }
+            Err(_) => {
+                self.search_thread = None;
+                self.searcher = Some(Searcher::new(self.options.hash_mb as usize));
+            }
+        }
     }
 
     fn set_option(&mut self, setting: OptionSetting) -> Result<(), String> {
@@ -379,8 +487,13 @@ impl Engine {
         Ok(())
     }
 
-    fn go(&mut self, params: &GoParams) -> Result<(), String> {
-        let limits = limits_for(params, self.position.board().side_to_move(), self.options.move_overhead_ms);
+    fn go(&mut self, params: &GoParams, received: Instant) -> Result<(), String> {
+        let side_to_move = self.position.board().side_to_move();
+        let on_clock = !params.infinite && params.movetime_ms.is_none();
+        let clock = params.clock(side_to_move).filter(|_| on_clock);
+        self.latency.observe(side_to_move, clock.map(|(time, _)| time));
+        let move_cost_ms = self.options.move_overhead_ms.max(self.latency.estimate_ms());
+        let limits = limits_for(params, side_to_move, move_cost_ms, received);
         let job = SearchJob {
             position: self.position.clone(),
             limits,
@@ -393,17 +506,32 @@ impl Engine {
         };
         let stop = Arc::clone(&job.stop);
         let answered = Arc::clone(&job.answered);
-        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(job.hash_mb));
-        let thread = thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                job.run(&mut searcher);
-                searcher
-            })
-            .map_err(|error| format!("go: could not start the search thread: {error}"))?;
-        self.search = Some(ActiveSearch { stop, answered, thread });
-        Ok(())
+        let hash_mb = job.hash_mb;
+        let mut work = (job, self.searcher.take().unwrap_or_else(|| Searcher::new(hash_mb)));
+        // A thread that has ended (see `stop_search`) is replaced once.
+        for _ in 0..2 {
+            let search_thread = match self.search_thread.take() {
+                Some(search_thread) => search_thread,
+                None => match SearchThread::start() {
+                    Ok(search_thread) => search_thread,
+                    Err(error) => {
+                        self.searcher = Some(work.1);
+                        return Err(format!("go: could not start the search thread: {error}"));
+                    }
+                },
+            };
+            match search_thread.jobs.send(work) {
+                Ok(()) => {
+                    self.search_thread = Some(search_thread);
+                    let clock = clock.map(|(time, increment)| (side_to_move, time, increment));
+                    self.search = Some(ActiveSearch { stop, received, clock, answered });
+                    return Ok(());
+                }
+                Err(mpsc::SendError(returned)) => work = returned,
+            }
+        }
+        self.searcher = Some(work.1);
+        Err("go: the search thread could not be started".to_string())
     }
 
     /// `d`: the board, its FEN and what is going on in it.
@@ -439,7 +567,8 @@ struct SearchJob {
 }
 
 impl SearchJob {
-    fn run(self, searcher: &mut Searcher) {
+    /// Searches and writes `bestmove`; returns when it was written.
+    fn run(self, searcher: &mut Searcher) -> Instant {
         let root = self.position.board();
         let out = &self.out;
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -487,6 +616,7 @@ impl SearchJob {
         };
         self.answered.store(true, Ordering::SeqCst);
         out.line(&bestmove);
+        Instant::now()
     }
 }
 
@@ -692,6 +822,20 @@ mod tests {
         assert!(lines.contains(&"option name Move Overhead type spin default 10 min 0 max 5000".to_string()));
         assert!(lines.contains(&"option name SearchStats type check default false".to_string()));
         assert_eq!(lines.last().unwrap(), "uciok");
+    }
+
+    #[test]
+    fn a_line_longer_than_the_bound_is_refused_and_the_loop_goes_on() {
+        let refusal = format!("info string error: a line longer than {MAX_LINE_BYTES} bytes; ignored");
+        let long = "x".repeat(MAX_LINE_BYTES + 1);
+        assert_eq!(session(&format!("{long}\nisready\n")), [refusal.as_str(), "readyok"]);
+        // Ten times the bound, then the end of input inside the line.
+        assert_eq!(session(&format!("isready\n{}", "y".repeat(10 * MAX_LINE_BYTES))), ["readyok", refusal.as_str()]);
+        // A line of exactly the bound is read (an unknown command here).
+        let at_bound = "z".repeat(MAX_LINE_BYTES);
+        let lines = session(&format!("{at_bound}\nisready\n"));
+        assert!(lines[0].starts_with("info string error: unknown command 'zzz"), "{}", lines[0]);
+        assert_eq!(lines[1], "readyok");
     }
 
     #[test]

@@ -32,7 +32,7 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{matches, sprt};
+use games::{clocks, matches, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::{ab, chain, list, report, snapdiff};
@@ -66,6 +66,8 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
+    /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
+    Clocks(clocks::ClocksArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::Clocks(args) => clocks::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),

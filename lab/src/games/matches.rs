@@ -24,7 +24,7 @@
 
 mod args;
 mod book;
-mod clock;
+pub mod clock;
 mod game;
 mod pgn;
 mod recorder;
