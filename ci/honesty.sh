@@ -124,18 +124,25 @@ if $variants_build; then
     echo "honesty: the variants build ($("$binary" features | head -n 1)): ${#selected[@]} variant(s)"
     started_all=$(date +%s)
     failed=()
-    for variant in "${selected[@]}"; do
-        snapshot_body "snapshots/$variant.snap" >"$scratch/expected"
-        if ! "$binary" matrix --variant "$variant" >"$scratch/actual" ||
+    # Each variant's table in its own process, HONESTY_JOBS (2: CI's cores) at a time.
+    check_table() {
+        local variant=$1
+        snapshot_body "snapshots/$variant.snap" >"$scratch/$variant.expected"
+        if ! "$binary" matrix --variant "$variant" >"$scratch/$variant.actual" 2>&1 ||
             ! diff -u --label "snapshots/$variant.snap" --label "prunelab matrix --variant $variant" \
-                "$scratch/expected" "$scratch/actual" >"$scratch/diff"; then
-            echo "honesty: the variants build as $variant DIFFERS from its snapshot:" >&2
-            cat "$scratch/diff" >&2
-            failed+=("$variant")
+                "$scratch/$variant.expected" "$scratch/$variant.actual" >"$scratch/$variant.diff"; then
+            echo "$variant"
         fi
-    done
+    }
+    export -f check_table snapshot_body
+    export binary scratch
+    while read -r variant; do
+        echo "honesty: the variants build as $variant DIFFERS from its snapshot:" >&2
+        cat "$scratch/$variant.diff" >&2
+        failed+=("$variant")
+    done < <(printf '%s\n' "${selected[@]}" | xargs -P "${HONESTY_JOBS:-2}" -I{} bash -c 'check_table "$1"' _ {})
     # Through UCI: the suite's first position is the start position.
-    depth=$(sed -n 's/^depth \([0-9]*\), Hash 16, 1 thread, from ucinewgame$/\1/p' "$scratch/expected")
+    depth=$(snapshot_body "snapshots/${selected[0]}.snap" | sed -n 's/^depth \([0-9]*\), Hash 16, 1 thread, from ucinewgame$/\1/p')
     coproc ENGINE { "$binary"; }
     for variant in "${selected[@]}"; do
         read -r position nodes best < <(snapshot_body "snapshots/$variant.snap" | awk -F'|' 'NR == 4 { gsub(/ /, ""); print $1, $2, $3 }')
