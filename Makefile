@@ -1,32 +1,38 @@
 # OpenBench builds with `make -j EXE=<name>` and runs `./<name> bench`.
 #
-#   make                          the baseline engine, ./prunelab
+#   make                          ./prunelab, the variants build: every
+#                                 variant's search in one binary, the UCI
+#                                 option Variant choosing it (bench searches
+#                                 as baseline)
 #   make EXE=prunelab-1a2b3c4d    the same under another name (or path)
-#   make FEATURES="lmp razor-r1"  with these pruning features compiled in
-#   make VARIANT=razor-r2         with a variant's features (its own, its
-#                                 parents', implied ones; see variants/)
-#   make VARIANT=razor-r2 FEATURES=tune   a variant plus more features
+#   make VARIANT=razor-r2         the variants build searching as razor-r2
+#                                 until Variant is set (bench too)
+#   make FEATURES="lmp razor-r1"  one feature set: these features compiled
+#                                 in and nothing else (no Variant option)
+#   make VARIANT=razor-r2 FEATURES=tune   the variants build, tunables as options
+#   make PROFILE=ci               a quicker build with the same node counts (CI)
+#
+# One cargo build each: a variant's name is checked and resolved at compile
+# time (build.rs), so nothing is built first to read the variant files.
 
 EXE ?= prunelab
 FEATURES ?=
 VARIANT ?=
+PROFILE ?= release
 CARGO ?= cargo
 TARGET_DIR ?= $(or $(CARGO_TARGET_DIR),target)
 
 .PHONY: $(EXE) test bench clean
 
-# A variant's features are resolved by the library's variant loader
-# (ci/variant-features.sh), so make and the matrix agree on what it is.
 $(EXE):
-	@features="$(FEATURES)"; \
-	if [ -n "$(VARIANT)" ]; then \
-		variant_features=$$(bash ci/variant-features.sh "$(VARIANT)") || exit 1; \
-		echo "variant $(VARIANT): $${variant_features:-no features}"; \
-		features="$$variant_features $$features"; \
+	@if [ -n "$(FEATURES)" ] && [ -z "$(VARIANT)" ]; then \
+		features="$(FEATURES)"; \
+	else \
+		features="variants $(FEATURES)"; \
 	fi; \
-	echo "$(CARGO) build --release --bin prunelab --features \"$$features\""; \
-	$(CARGO) build --release --bin prunelab --features "$$features"
-	cp $(TARGET_DIR)/release/prunelab $(EXE)
+	echo "PRUNELAB_VARIANT=$(VARIANT) $(CARGO) build --profile $(PROFILE) --bin prunelab --features \"$$features\""; \
+	PRUNELAB_VARIANT="$(VARIANT)" $(CARGO) build --profile $(PROFILE) --bin prunelab --features "$$features"
+	cp $(TARGET_DIR)/$(PROFILE)/prunelab $(EXE)
 
 test:
 	bash ci/test.sh

@@ -48,3 +48,6 @@ expect_refusal "razor-r3 razor-r2-skip" "readings of plan 000's R2 are exclusive
 expect_refusal "razor-hyatt razor-crafty" 'razoring styles are exclusive: `razor-hyatt` and `razor-crafty`'
 expect_refusal "see-prune-conservative see-prune-aggressive" 'see-prune-conservative` and `see-prune-aggressive'
 echo "check-features: exclusive combinations are refused by name"
+# The variants build chooses each search's techniques by its Variant option.
+expect_refusal "variants razor-r1" 'the `variants` build chooses each search'"'"'s techniques'
+echo "check-features: the variants build refuses pruning features"

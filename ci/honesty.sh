@@ -5,10 +5,17 @@
 # variants in one build. A mismatch means the generic technique-set search
 # and the Cargo-feature build disagree; the diff is printed.
 #
+# The variants build (what `make` builds, every variant's search in one
+# binary, the UCI option Variant choosing it) is checked the same way, for
+# every variant at once: `prunelab matrix --variant NAME` against the
+# snapshot, and one search through UCI (`setoption name Variant value NAME`,
+# the suite's first position to its depth) against the snapshot's first row.
+#
 # Usage:
 #   ci/honesty.sh                 a rotating subset plus the variants the last commit changed
 #   ci/honesty.sh --all           every variant
 #   ci/honesty.sh NAME...         the named variants
+#   ci/honesty.sh --variants-build [NAME...]   the variants build: every variant, or the named ones
 #
 # The default subset is HONESTY_PER_RUN (3) variants in a row of the sorted
 # list, starting where the commit count points, so consecutive commits cover
@@ -63,6 +70,12 @@ changed_variants() {
 }
 
 selected=()
+variants_build=false
+if [ "${1:-}" = --variants-build ]; then
+    variants_build=true
+    shift
+    [ $# -eq 0 ] && set -- --all
+fi
 case "${1:-}" in
     --all)
         selected=("${all_variants[@]}")
@@ -98,14 +111,72 @@ if [ ${#selected[@]} -eq 0 ]; then
     echo "honesty: no variant selected"
     exit 0
 fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# The snapshot's body: everything after insta's `---` ... `---` header.
+snapshot_body() {
+    awk 'seen >= 2 { print; next } $0 == "---" { seen++ }' "$1"
+}
+
+if $variants_build; then
+    binary=$(bash ci/make-build.sh)
+    echo "honesty: the variants build ($("$binary" features | head -n 1)): ${#selected[@]} variant(s)"
+    started_all=$(date +%s)
+    failed=()
+    # Each variant's table in its own process, HONESTY_JOBS (2: CI's cores) at a time.
+    check_table() {
+        local variant=$1
+        snapshot_body "snapshots/$variant.snap" >"$scratch/$variant.expected"
+        if ! "$binary" matrix --variant "$variant" >"$scratch/$variant.actual" 2>&1 ||
+            ! diff -u --label "snapshots/$variant.snap" --label "prunelab matrix --variant $variant" \
+                "$scratch/$variant.expected" "$scratch/$variant.actual" >"$scratch/$variant.diff"; then
+            echo "$variant"
+        fi
+    }
+    export -f check_table snapshot_body
+    export binary scratch
+    while read -r variant; do
+        echo "honesty: the variants build as $variant DIFFERS from its snapshot:" >&2
+        cat "$scratch/$variant.diff" >&2
+        failed+=("$variant")
+    done < <(printf '%s\n' "${selected[@]}" | xargs -P "${HONESTY_JOBS:-2}" -I{} bash -c 'check_table "$1"' _ {})
+    # Through UCI: the suite's first position is the start position.
+    depth=$(snapshot_body "snapshots/${selected[0]}.snap" | sed -n 's/^depth \([0-9]*\), Hash 16, 1 thread, from ucinewgame$/\1/p')
+    coproc ENGINE { "$binary"; }
+    for variant in "${selected[@]}"; do
+        read -r position nodes best < <(snapshot_body "snapshots/$variant.snap" | awk -F'|' 'NR == 4 { gsub(/ /, ""); print $1, $2, $3 }')
+        printf 'setoption name Variant value %s\nucinewgame\nposition startpos\ngo depth %s\n' "$variant" "$depth" >&"${ENGINE[1]}"
+        searched="" moved=""
+        while read -r -t 120 line <&"${ENGINE[0]}"; do
+            case $line in
+                "info depth $depth "*) searched=$(sed -n 's/.* nodes \([0-9]*\) .*/\1/p' <<<"$line") ;;
+                bestmove*) moved=$(cut -d' ' -f2 <<<"$line"); break ;;
+                "info string error"*) echo "honesty: $variant over UCI: $line" >&2 ;;
+            esac
+        done
+        if [ "$position" != seeds.startpos ] || [ "$searched $moved" != "$nodes $best" ]; then
+            echo "honesty: the variants build as $variant over UCI: $position gave nodes $searched bestmove $moved, the snapshot says $nodes $best" >&2
+            [[ " ${failed[*]} " == *" $variant "* ]] || failed+=("$variant")
+        fi
+    done
+    echo quit >&"${ENGINE[1]}"
+    wait "$ENGINE_PID" || true
+    echo "honesty: the variants build: ${#selected[@]} variant(s) in $(($(date +%s) - started_all)) s"
+    if [ ${#failed[@]} -gt 0 ]; then
+        echo "honesty: the variants build disagrees with the snapshot for: ${failed[*]}" >&2
+        exit 1
+    fi
+    echo "honesty: the variants build searches as every checked variant's snapshot says, through matrix and UCI"
+    exit 0
+fi
+
 echo "honesty: checking ${#selected[@]} variant(s): ${selected[*]}"
 
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
 # The lab's build folder (`lab build` uses it too): variant builds share its
 # dependencies and never replace target/release/prunelab.
 build_dir="$target_dir/lab/cargo"
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 
 # Resolve every feature list first, one line per variant (the baseline's is
 # empty): each build below replaces the binary.
@@ -139,8 +210,7 @@ for i in "${!selected[@]}"; do
         continue
     fi
     finished=$(date +%s)
-    # The snapshot's body: everything after insta's `---` ... `---` header.
-    awk 'seen >= 2 { print; next } $0 == "---" { seen++ }' "$snapshot" >"$scratch/expected"
+    snapshot_body "$snapshot" >"$scratch/expected"
     timing="build $((built - started)) s, matrix $((finished - built)) s"
     if diff -u --label "$snapshot" --label "prunelab matrix (--features \"$features\")" \
         "$scratch/expected" "$scratch/actual" >"$scratch/diff"; then

@@ -24,8 +24,11 @@ step "trace feature" cargo test --profile ci -p prunelab --features trace --test
 step "msrv" bash ci/msrv.sh
 # Every feature builds on its own; exclusive combinations are refused.
 step "check-features" bash ci/check-features.sh
-# The default build's bench equals the last `Bench: N` of the commit log.
+# The bench of what `make` builds equals the last `Bench: N` of the commit log.
 step "bench signature" bash ci/bench-signature.sh
+# What `make` builds (the variants build, what OpenBench's workers build)
+# searches as every variant's snapshot says, through `matrix` and UCI.
+step "variants build" bash ci/honesty.sh --variants-build
 # Feature-built binaries print their snapshots' tables: a rotating subset of
 # the variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
 step "honesty" bash ci/honesty.sh

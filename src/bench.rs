@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use crate::position::{move_to_uci, Position};
 use crate::search::{uci_score, SearchLimits, Searcher};
 use crate::stats::SearchStats;
+use crate::techniques::Compiled;
 use crate::time::nodes_per_second;
+use crate::variants::selectable::Selectable;
 
 /// Depth of `prunelab bench` without an argument: about 3 s of baseline
 /// search in release on a 2-core machine.
@@ -110,6 +112,11 @@ pub struct BenchSummary {
 /// Write errors are ignored: the output is a report, and a closed pipe (as in
 /// `prunelab bench | head`) must not change what is measured.
 pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSummary {
+    run_bench_as(&Selectable::of::<Compiled>("compiled"), depth, with_stats, out)
+}
+
+/// [`run_bench`] with a variant's search.
+pub fn run_bench_as(variant: &Selectable, depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSummary {
     let mut searcher = Searcher::new(BENCH_HASH_MB);
     let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
     let stop = AtomicBool::new(false);
@@ -121,7 +128,7 @@ pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSum
         let position = Position::from_fen(fen).unwrap_or_else(|error| panic!("bench FEN {fen}: {error}"));
         searcher.new_game();
         let started = Instant::now();
-        let result = searcher.search(&position, &limits, &stop, &mut |_| {});
+        let result = (variant.search)(&mut searcher, &position, &limits, &stop, &mut |_| {});
         let elapsed = started.elapsed();
         let best_move = result.best_move.map_or_else(|| "0000".to_string(), |mv| move_to_uci(position.board(), mv));
         let _ = writeln!(
@@ -141,7 +148,7 @@ pub fn run_bench(depth: i32, with_stats: bool, out: &mut impl Write) -> BenchSum
     let elapsed = positions.iter().map(|result| result.elapsed).sum();
     let nps = nodes_per_second(nodes, elapsed);
     if with_stats {
-        for line in stats.report_lines_for(&crate::techniques::COMPILED) {
+        for line in stats.report_lines_for(&variant.techniques) {
             let _ = writeln!(out, "{line}");
         }
     }

@@ -27,3 +27,6 @@ pub mod uci;
 pub mod variants;
 
 pub use cozy_chess;
+
+// The generated variant sets name the crate `prunelab`, inside it too.
+extern crate self as prunelab;

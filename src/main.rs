@@ -6,11 +6,12 @@
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use prunelab::bench::{run_bench, DEFAULT_BENCH_DEPTH};
+use prunelab::bench::{run_bench, run_bench_as, DEFAULT_BENCH_DEPTH};
 use prunelab::features;
 use prunelab::matrix::{self, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::perft::divide;
@@ -19,6 +20,7 @@ use prunelab::search::MAX_PLY;
 use prunelab::techniques::Compiled;
 use prunelab::time::nodes_per_second;
 use prunelab::uci;
+use prunelab::variants::selectable;
 
 const USAGE: &str = "\
 prunelab: a chess engine built as a pruning laboratory
@@ -28,15 +30,18 @@ Usage: prunelab [COMMAND]
 Without a command it speaks UCI on stdin and stdout.
 
 Commands:
-  bench [DEPTH] [--stats]        search the bench positions to a fixed depth; the last
-                                 line is `Bench: <nodes> nodes <nps> nps`
+  bench [DEPTH] [--stats] [--variant NAME]
+                                 search the bench positions to a fixed depth; the last
+                                 line is `Bench: <nodes> nodes <nps> nps` (--variant: as
+                                 that variant, in the variants build)
   perft DEPTH [FEN|startpos]     count the leaf nodes of the move tree, split by root move
   features [--all | --json]      this binary's variant and pruning features (--all: the
                                  catalogue as a markdown table; --json: one JSON object)
   matrix [--suite FILE] [--depth N] [--hash MB] [--variant NAME]
-                                 the variant matrix's table for this build
+                                 the variant matrix's table for this build (in the
+                                 variants build, for any variant)
   variant-features NAME...       each variant's features, parents' and implied ones
-                                 included, on one line (for make VARIANT= and ci/)
+                                 included, on one line (for ci/ and cargo build --features)
   spsa                           OpenBench SPSA input for the compiled tunables
   help, --help, -h               this text
   --version, -V                  the version
@@ -62,9 +67,10 @@ fn run(args: &[String]) -> Result<()> {
     match command.as_str() {
         "bench" => {
             let stats = options.flag("--stats");
+            let variant: Option<String> = options.value("--variant")?;
             let depth = options.positional("depth")?.unwrap_or(DEFAULT_BENCH_DEPTH);
             options.done()?;
-            bench(depth, stats)
+            bench(depth, stats, variant)
         }
         "perft" => {
             let depth: u32 = options.positional("depth")?.ok_or_else(|| anyhow!("perft needs a depth"))?;
@@ -169,12 +175,19 @@ impl<'a> Options<'a> {
     }
 }
 
-fn bench(depth: i32, with_stats: bool) -> Result<()> {
+fn bench(depth: i32, with_stats: bool, variant: Option<String>) -> Result<()> {
     if !(1..=MAX_PLY as i32).contains(&depth) {
         bail!("bench depth must be between 1 and {MAX_PLY}, got {depth}");
     }
+    let variant = match variant {
+        Some(name) => Some(selectable::find(&name).map_err(|error| anyhow!("bench --variant: {error}"))?),
+        None => selectable::default_variant(),
+    };
     let mut out = io::stdout().lock();
-    run_bench(depth, with_stats, &mut out);
+    match variant {
+        Some(variant) => run_bench_as(variant, depth, with_stats, &mut out),
+        None => run_bench(depth, with_stats, &mut out),
+    };
     Ok(())
 }
 
@@ -227,14 +240,18 @@ fn json_list<S: AsRef<str>>(items: &[S]) -> String {
 
 fn print_features(all: bool, json: bool) -> Result<()> {
     let mut out = io::stdout().lock();
+    let (variants, compiled) = identity()?;
     if json {
-        // `{"version":..,"variants":[..],"features":[..]}`: the lab reads this shape.
+        // `{"version":..,"variants":[..],"features":[..],"selectable":[..]}`:
+        // the lab reads this shape.
+        let selectable: Vec<&str> = selectable::all().iter().map(|variant| variant.name).collect();
         writeln!(
             out,
-            "{{\"version\":{},\"variants\":{},\"features\":{}}}",
+            "{{\"version\":{},\"variants\":{},\"features\":{},\"selectable\":{}}}",
             json_string(env!("CARGO_PKG_VERSION")),
-            json_list(&features::compiled_variants()),
-            json_list(&features::compiled())
+            json_list(&variants),
+            json_list(&compiled),
+            json_list(&selectable)
         )?;
         return Ok(());
     }
@@ -251,8 +268,16 @@ fn print_features(all: bool, json: bool) -> Result<()> {
         }
         return Ok(());
     }
-    writeln!(out, "variant: {}", features::variant_label())?;
-    let compiled = features::compiled();
+    let label = if variants.is_empty() { features::CUSTOM_VARIANT.to_string() } else { variants.join("/") };
+    match selectable::default_variant() {
+        Some(_) => writeln!(
+            out,
+            "variant: {label} (the default of this variants build: its UCI option Variant chooses among {} \
+             variants)",
+            selectable::all().len()
+        )?,
+        None => writeln!(out, "variant: {label}")?,
+    }
     if compiled.is_empty() {
         writeln!(out, "none")?;
     }
@@ -262,6 +287,21 @@ fn print_features(all: bool, json: bool) -> Result<()> {
     Ok(())
 }
 
+/// The variant(s) this binary searches as (in the variants build, its
+/// default) and their features.
+fn identity() -> Result<(Vec<String>, Vec<&'static str>)> {
+    match selectable::default_variant() {
+        Some(variant) => Ok((vec![variant.name.to_string()], variant_features(variant.name)?)),
+        None => Ok((features::compiled_variants(), features::compiled())),
+    }
+}
+
+/// A variant's features, its parents' and the implied ones, in catalogue order.
+fn variant_features(name: &str) -> Result<Vec<&'static str>> {
+    let variants = prunelab::variants::load()?;
+    Ok(prunelab::variants::find(&variants, name)?.features.clone())
+}
+
 fn print_matrix(suite: &std::path::Path, depth: i32, hash_mb: usize, variant: Option<String>) -> Result<()> {
     if !(1..=MAX_PLY as i32).contains(&depth) {
         bail!("matrix depth must be between 1 and {MAX_PLY}, got {depth}");
@@ -269,16 +309,26 @@ fn print_matrix(suite: &std::path::Path, depth: i32, hash_mb: usize, variant: Op
     if !(1..=65536).contains(&hash_mb) {
         bail!("matrix hash must be between 1 and 65536 MiB, got {hash_mb}");
     }
-    let name = match variant {
-        None => features::variant_label(),
-        Some(name) if features::compiled_variants().contains(&name) => name,
-        Some(name) => bail!(
-            "this binary is variant {}, not `{name}`: build one with `{name}`'s features (`make VARIANT={name}`)",
-            features::variant_label()
-        ),
+    let positions = || matrix::load_suite(suite).with_context(|| format!("cannot load the suite {}", suite.display()));
+    let table = if selectable::VARIANTS_BUILD {
+        let name = variant.unwrap_or_else(|| selectable::default_variant().map_or("", |variant| variant.name).into());
+        let variant = selectable::find(&name).map_err(|error| anyhow!("matrix --variant: {error}"))?;
+        let search = |searcher: &mut _, pos: &_, limits: &_| {
+            (variant.search)(searcher, pos, limits, &AtomicBool::new(false), &mut |_| {})
+        };
+        matrix::table(&name, &variant_features(&name)?, search, &positions()?, depth, hash_mb)
+    } else {
+        let name = match variant {
+            None => features::variant_label(),
+            Some(name) if features::compiled_variants().contains(&name) => name,
+            Some(name) => bail!(
+                "this binary is variant {}, not `{name}`: build one with `{name}`'s features, or build every \
+                 variant in one binary with `make`",
+                features::variant_label()
+            ),
+        };
+        matrix::table(&name, &features::compiled(), matrix::search_as::<Compiled>, &positions()?, depth, hash_mb)
     };
-    let positions = matrix::load_suite(suite).with_context(|| format!("cannot load the suite {}", suite.display()))?;
-    let table = matrix::table(&name, &features::compiled(), matrix::search_as::<Compiled>, &positions, depth, hash_mb);
     io::stdout().lock().write_all(table.as_bytes())?;
     Ok(())
 }

@@ -71,7 +71,7 @@ pub fn header(variant: &str, features: &[&str]) -> String {
 pub fn table(
     variant: &str,
     features: &[&str],
-    search: SearchFn,
+    search: impl Fn(&mut Searcher, &Position, &SearchLimits) -> SearchResult,
     positions: &[(String, Position)],
     depth: i32,
     hash_mb: usize,

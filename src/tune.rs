@@ -166,9 +166,15 @@ macro_rules! tunables {
     };
 }
 
-/// The tunables of every technique compiled into this binary.
+/// The tunables of every technique compiled into this binary (in the
+/// variants build, of its default variant).
 pub fn compiled_tunables() -> Vec<&'static Tunable> {
-    crate::techniques::COMPILED.tunables()
+    // The variants build's search is its default variant's until `Variant`
+    // says otherwise: a tuning commit makes the tuned variant its default.
+    match crate::variants::selectable::default_variant() {
+        Some(variant) => variant.techniques.tunables(),
+        None => crate::techniques::COMPILED.tunables(),
+    }
 }
 
 /// Finds a compiled tunable by its option name (case-insensitive, as UCI).

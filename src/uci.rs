@@ -23,6 +23,8 @@
 //!   ends earlier (on a depth bound, or mate found).
 //! - Debugging extras: `d` prints the board and its FEN, `eval` the static
 //!   evaluation.
+//! - The variants build (`make`) has one more option, `Variant` (a combo of
+//!   every variant's name): the search each later `go` runs.
 
 use std::io::{BufRead, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -40,6 +42,7 @@ use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Sear
 use crate::techniques::COMPILED;
 use crate::time::{limits_for, nodes_per_second, GoParams, MachineLatency};
 use crate::tune::{self, Tunable};
+use crate::variants::selectable::{self, Selectable};
 
 /// The search thread's stack: the search recurses up to `MAX_PLY` deep, with
 /// move lists in each frame, so the default 2 MiB is not a comfortable margin.
@@ -73,12 +76,18 @@ const HASH: SpinOption = SpinOption { name: "Hash", default: 16, min: 1, max: 65
 const THREADS: SpinOption = SpinOption { name: "Threads", default: 1, min: 1, max: 1 };
 const MOVE_OVERHEAD: SpinOption = SpinOption { name: "Move Overhead", default: 10, min: 0, max: 5000 };
 const SEARCH_STATS: &str = "SearchStats";
+const VARIANT: &str = "Variant";
 
 /// The `id name` value: version, variant and compiled-in features, so no
 /// result is ever attributed to the wrong build, e.g.
-/// `prunelab 0.1.0 razor-r1 [...,razor-r1]`.
+/// `prunelab 0.1.0 razor-r1 [...,razor-r1]`; the variants build names the
+/// variant it searches as until `Variant` is set, and says what it is.
 pub fn engine_name() -> String {
-    format!("prunelab {} {} [{}]", env!("CARGO_PKG_VERSION"), features::variant_label(), features::describe())
+    let version = env!("CARGO_PKG_VERSION");
+    match selectable::default_variant() {
+        Some(variant) => format!("prunelab {version} {} (variants build, option Variant)", variant.name),
+        None => format!("prunelab {version} {} [{}]", features::variant_label(), features::describe()),
+    }
 }
 
 /// The longest command line read, in bytes. The longest possible game's
@@ -195,6 +204,8 @@ pub enum OptionSetting {
     Threads,
     MoveOverheadMs(u64),
     SearchStats(bool),
+    /// The variants build's search for every later `go`.
+    Variant(&'static Selectable),
     /// A tuning build's tunable; its range is checked when it is set.
     Tunable(&'static Tunable, i32),
 }
@@ -263,6 +274,9 @@ struct Options {
     hash_mb: u64,
     move_overhead_ms: u64,
     search_stats: bool,
+    /// The variants build's chosen variant; `None` in a build of one feature
+    /// set, which searches with its compiled set.
+    variant: Option<&'static Selectable>,
 }
 
 /// A search running on the search thread.
@@ -323,7 +337,12 @@ impl Engine {
         Engine {
             out,
             position: Position::startpos(),
-            options: Options { hash_mb: HASH.default, move_overhead_ms: MOVE_OVERHEAD.default, search_stats: false },
+            options: Options {
+                hash_mb: HASH.default,
+                move_overhead_ms: MOVE_OVERHEAD.default,
+                search_stats: false,
+                variant: selectable::default_variant(),
+            },
             searcher: Some(Searcher::new(HASH.default as usize)),
             search: None,
             search_thread: None,
@@ -399,6 +418,11 @@ impl Engine {
             self.out.line(&spin.declaration());
         }
         self.out.line(&format!("option name {SEARCH_STATS} type check default false"));
+        if let Some(default) = selectable::default_variant() {
+            let choices: Vec<String> =
+                selectable::all().iter().map(|variant| format!("var {}", variant.name)).collect();
+            self.out.line(&format!("option name {VARIANT} type combo default {} {}", default.name, choices.join(" ")));
+        }
         // A tuning build exposes the compiled techniques' tunables.
         if tune::TUNING {
             for tunable in tune::compiled_tunables() {
@@ -466,6 +490,7 @@ impl Engine {
             OptionSetting::Threads => {}
             OptionSetting::MoveOverheadMs(ms) => self.options.move_overhead_ms = ms,
             OptionSetting::SearchStats(on) => self.options.search_stats = on,
+            OptionSetting::Variant(variant) => self.options.variant = Some(variant),
             OptionSetting::Tunable(tunable, value) => {
                 tunable.set(value).map_err(|error| format!("setoption {error}"))?
             }
@@ -499,6 +524,7 @@ impl Engine {
             limits,
             wait_for_stop: params.infinite,
             print_stats: self.options.search_stats,
+            variant: self.options.variant,
             hash_mb: self.options.hash_mb as usize,
             out: self.out.clone(),
             stop: Arc::new(AtomicBool::new(false)),
@@ -560,6 +586,7 @@ struct SearchJob {
     /// `go infinite`: hold `bestmove` back until `stop`.
     wait_for_stop: bool,
     print_stats: bool,
+    variant: Option<&'static Selectable>,
     hash_mb: usize,
     out: Output,
     stop: Arc<AtomicBool>,
@@ -572,7 +599,11 @@ impl SearchJob {
         let root = self.position.board();
         let out = &self.out;
         let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-            searcher.search(&self.position, &self.limits, &self.stop, &mut |report| out.line(&info_line(report)))
+            let on_iteration = &mut |report: &IterationReport| out.line(&info_line(report));
+            match self.variant {
+                Some(variant) => (variant.search)(searcher, &self.position, &self.limits, &self.stop, on_iteration),
+                None => searcher.search(&self.position, &self.limits, &self.stop, on_iteration),
+            }
         }));
         let result = match searched {
             Ok(result) => Some(result),
@@ -600,7 +631,8 @@ impl SearchJob {
                     out.line(&format!("info depth 0 score {score}"));
                 }
                 if self.print_stats {
-                    for line in result.stats.report_lines_for(&COMPILED) {
+                    let techniques = self.variant.map_or(&COMPILED, |variant| &variant.techniques);
+                    for line in result.stats.report_lines_for(techniques) {
                         out.line(&format!("info string {line}"));
                     }
                 }
@@ -701,6 +733,9 @@ fn parse_option_setting(args: &[&str]) -> Result<OptionSetting, String> {
                 _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
             }
         }
+        "variant" => OptionSetting::Variant(
+            selectable::find(need_value(VARIANT)?).map_err(|error| format!("setoption {VARIANT}: {error}"))?,
+        ),
         _ => match tune::find(&name).filter(|_| tune::TUNING) {
             Some(tunable) => {
                 let text = need_value(tunable.name())?;

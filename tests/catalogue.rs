@@ -6,8 +6,9 @@
 use prunelab::features::{close_over_implications, find, CATALOGUE};
 
 /// Cargo features that are not pruning features: `full` is an alias for a
-/// variant's feature list, `tune` and `trace` change no search.
-const NOT_PRUNING: [&str; 4] = ["default", "tune", "trace", "full"];
+/// variant's feature list, `tune` and `trace` change no search, `variants`
+/// carries every variant's search.
+const NOT_PRUNING: [&str; 5] = ["default", "tune", "trace", "full", "variants"];
 
 fn cargo_features() -> toml::Table {
     let manifest: toml::Table = include_str!("../Cargo.toml").parse().expect("Cargo.toml parses");

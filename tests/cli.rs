@@ -137,7 +137,7 @@ fn features_names_the_variant_then_lists_the_compiled_features() {
 }
 
 #[test]
-fn features_json_is_one_object_of_version_variants_and_features() {
+fn features_json_is_one_object_of_version_variants_features_and_selectable() {
     let output = prunelab(&["features", "--json"]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);
@@ -145,10 +145,12 @@ fn features_json_is_one_object_of_version_variants_and_features() {
     let report: serde_json::Value = serde_json::from_str(&lines[0]).expect("valid JSON");
     let object = report.as_object().expect("a JSON object");
     let keys: Vec<&str> = object.keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert_eq!(keys.len(), 4, "{keys:?}");
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(report["variants"], serde_json::json!(prunelab::features::compiled_variants()));
     assert_eq!(report["features"], serde_json::json!(prunelab::features::compiled()));
+    // A build of one feature set has no variant to choose with `Variant`.
+    assert_eq!(report["selectable"], serde_json::json!([]));
     // The lab reads the fields in this order.
     assert!(lines[0].starts_with("{\"version\":") && lines[0].contains(",\"variants\":["), "{}", lines[0]);
 }

@@ -484,6 +484,8 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Threads value 2",
         "setoption name Move Overhead value 5001",
         "setoption name SearchStats value yes",
+        "setoption name Variant",
+        "setoption name Variant value razor-r1",
         "debug maybe",
         long_line.as_str(),
     ];
@@ -503,6 +505,19 @@ fn bad_input_is_reported_and_changes_nothing() {
     assert!(engine.sync().is_empty());
     assert_eq!(engine.fen(), position.to_string());
     engine.go_legal("depth 1", &position);
+}
+
+/// A build of one feature set has no `Variant` option: it says which binary
+/// has one instead of searching as something it is not.
+#[test]
+fn a_build_of_one_feature_set_refuses_a_variant_and_names_the_variants_build() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Variant value razor-r1");
+    assert_eq!(
+        engine.sync(),
+        ["info string error: setoption Variant: this binary is one feature set (baseline), not the variants \
+             build: `make` builds every variant's search into one binary"]
+    );
 }
 
 /// The largest hash the option allows (64 GiB) is more than this kind of

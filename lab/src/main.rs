@@ -4,7 +4,8 @@
 //! nodes on the verdict suite, times both to depth, runs the tactical
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
-//! `nodes`, `ttd`, `tactics`, `match`), `speed` (bench speed) and the
+//! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
+//! OpenBench test), `speed` (bench speed) and the
 //! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, and `blame` and
 //! `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
@@ -32,7 +33,7 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{clocks, matches, sprt};
+use games::{clocks, matches, openbench, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::{ab, chain, list, report, snapdiff};
@@ -68,6 +69,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
     Clocks(clocks::ClocksArgs),
+    /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
+    Openbench(openbench::OpenbenchArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -100,6 +103,7 @@ fn main() -> ExitCode {
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Clocks(args) => clocks::command(&lab, &args),
+            Command::Openbench(args) => openbench::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),

@@ -44,6 +44,7 @@
 //! unknown feature (listing the valid ones), an exclusive combination, and a
 //! duplicate name.
 
+pub mod selectable;
 pub mod source;
 
 use std::collections::BTreeMap;

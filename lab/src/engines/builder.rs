@@ -33,6 +33,10 @@ pub struct SelfReport {
     pub version: String,
     pub variants: Vec<String>,
     pub features: Vec<String>,
+    /// The variants build's variants (the UCI option `Variant`); none in a
+    /// build of one feature set.
+    #[serde(default)]
+    pub selectable: Vec<String>,
 }
 
 /// Asks a binary what it is.

@@ -3,7 +3,10 @@
 //! depth interleaved, run the tactical suites (the default one and every
 //! one the variant's claims name), and print a one-page verdict that sets
 //! each measurement beside the claims of the variant file; with `--sprt`, go
-//! on into a match.
+//! on into a match. Games decide: where any exist for the pair (this
+//! match, an earlier `lab match`, an OpenBench test read by `lab openbench
+//! status`), the page opens with them and says which fast measures they
+//! contradict.
 //!
 //! The verdict's steps are runs of their own (`nodes`, `ttd`, `tactics`,
 //! `match`), kept inside the verdict's folder, `lab-results/<time>-ab/`.
@@ -17,6 +20,7 @@ use serde::Serialize;
 
 use crate::engines::builder;
 use crate::engines::runner::RunArgs;
+use crate::games::evidence::{self, ratio_signal, solved_signal, Signal};
 use crate::games::matches;
 use crate::games::sprt_options::SprtOptions;
 use crate::lab::Lab;
@@ -408,12 +412,27 @@ fn tactics_section(out: &mut String, m: &Measurements) {
     }
 }
 
-/// The verdict page, without the match.
+/// The fast measures that point one way: time to depth, nodes, solve counts.
+fn fast_signals(c: &Comparison) -> Vec<Signal> {
+    let mut signals: Vec<Signal> = Vec::new();
+    signals.extend(
+        c.time_to_depth.and_then(|ratio| ratio_signal(format!("time to depth {}", ratio.ratio_text()), &ratio)),
+    );
+    signals.extend(c.nodes.and_then(|ratio| ratio_signal(format!("nodes {}", ratio.percent_text()), &ratio)));
+    signals.extend(c.solved.iter().filter_map(|solved| solved_signal(&solved.suite, solved.parent, solved.variant)));
+    signals
+}
+
+/// The verdict page, without the match: the games first, where there are any.
 fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) -> Result<String> {
     let c = &m.comparison;
     let variant = lab.variant(&c.subject)?;
     let mut out = String::new();
     heading(&mut out, lab, (&c.reference, &c.subject))?;
+    let games = evidence::game_results(&lab.results_root(), &c.subject, &c.reference);
+    if let Some(section) = evidence::games_section(&games, &fast_signals(c)) {
+        writeln!(out, "\n{section}").unwrap();
+    }
     summary_table(&mut out, args, m, variant);
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &c.judgements(variant));
@@ -459,12 +478,16 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
     let steps = lab.nested(run_dir.path());
     let measurements = measure(&steps, args, (&a, &b), variant)?;
-    let mut text = page(lab, args, &measurements, plan.as_ref())?;
-    let mut match_dir = None;
+    let mut played = None;
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
         lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
-        let (outcome, dir) = play_match(&steps, args, (&a, &b), plan)?;
+        played = Some(play_match(&steps, args, (&a, &b), plan)?);
+    }
+    // After the match, so the page opens with its games.
+    let mut text = page(lab, args, &measurements, plan.as_ref())?;
+    let mut match_dir = None;
+    if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
         writeln!(text, "\n## Match: {b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
         match_dir = Some(dir);
     }

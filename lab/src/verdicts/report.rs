@@ -8,6 +8,10 @@
 //! telemetry, solved claims on a tactics run of the claimed suite that has
 //! both the variant and its parent.
 //!
+//! Games decide, so the report opens with every variant's games against its
+//! parent (`lab match`, `lab ab --sprt`, `lab openbench status`), and which
+//! fast measure they contradict.
+//!
 //! Nothing is searched unless `--measure` asks for it: a variant without a
 //! `lab nodes` run (or whose parent has none on the same suite and depth) is
 //! listed with the command that would measure it.
@@ -19,6 +23,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 
+use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
@@ -321,6 +326,22 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     if !unmeasured.is_empty() {
         writeln!(out, "\nNot measured yet ({}): {}.", unmeasured.len(), unmeasured.join(", ")).unwrap();
         writeln!(out, "Measure one against its parent with `lab nodes <parent> <variant>`.").unwrap();
+    }
+
+    // Games decide: their table goes first, after the introduction.
+    let games: Vec<_> = lab
+        .variants
+        .iter()
+        .filter_map(|variant| {
+            let parent = variant.file.extends.as_deref()?;
+            let node_change = measured_by_variant.get(variant.name()).and_then(|measured| measured.change_vs_parent);
+            let signals = node_change.and_then(|ratio| ratio_signal(format!("nodes {}", ratio.percent_text()), &ratio));
+            Some((evidence::game_results(&results, variant.name(), parent), signals.into_iter().collect()))
+        })
+        .collect();
+    if let Some(section) = evidence::report_section(&games) {
+        let after_introduction = out.find("## Node change against the parent").unwrap_or(out.len());
+        out.insert_str(after_introduction, &format!("{section}\n"));
     }
 
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();

@@ -63,7 +63,7 @@ mod text;
 pub use self::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
 pub use self::outcomes::{Pentanomial, Wdl};
 pub use self::sprt::{SprtSettings, SprtStatus, Verdict};
-pub use self::text::{fixed, format_penta, running_line};
+pub use self::text::{fixed, format_estimate, format_penta, running_line};
 
 // The statistics together, as a report prints them.
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub fn fixed(value: f64, decimals: usize) -> String {
 }
 
 /// `14.5 ± 30.1`, or `n/a` without games.
-fn format_estimate(estimate: &Estimate, games: u64) -> String {
+pub fn format_estimate(estimate: &Estimate, games: u64) -> String {
     if games == 0 {
         "n/a".to_string()
     } else {

@@ -1,0 +1,266 @@
+//! Talking to an OpenBench server, as its own scripts do: a test is created
+//! through the script endpoint (`POST /scripts/` with `action=CREATE_TEST`
+//! and the fields of OpenBench's `Scripts/create_test.py`, the user's name
+//! and password among them), and read back through its API
+//! (`/api/workload/<id>/info/` and `/results/`).
+//!
+//! The script endpoint answers as the web form does, with a redirect: to
+//! `/index/` when the test was created, back to `/test/new/` with the
+//! errors in the session when it was not, to `/login/` when the user cannot
+//! create tests. It does not say the new test's number; the user's page
+//! (`/user/<name>/`, read with the session the script endpoint opened)
+//! lists the user's tests, and the newest whose `info` is the one this tool
+//! sent, on the commit it sent, is the one.
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde_json::Value;
+
+/// How long one request may take.
+const TIMEOUT: Duration = Duration::from_secs(60);
+/// How many of the user's newest tests are looked at for the one created.
+const NEWEST_TESTS: usize = 20;
+
+/// An OpenBench server and the user the tool acts as.
+pub struct Server {
+    /// `http://127.0.0.1:8000`, no trailing slash.
+    pub url: String,
+    pub username: String,
+    password: String,
+    agent: ureq::Agent,
+}
+
+/// One test's results, as the workload API gives them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    pub info: Value,
+    /// Per machine: `games`, `timeloss`, `crashes`.
+    pub results: Vec<Value>,
+}
+
+impl Server {
+    pub fn new(url: &str, username: &str, password: &str) -> Result<Server> {
+        let url = url.trim_end_matches('/').to_string();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            bail!("--server {url}: expected an http:// or https:// address");
+        }
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .max_redirects_will_error(false)
+            .timeout_global(Some(TIMEOUT))
+            .build();
+        let agent = ureq::Agent::new_with_config(config);
+        Ok(Server { url, username: username.to_string(), password: password.to_string(), agent })
+    }
+
+    /// The address of test `id`'s page.
+    pub fn test_url(&self, id: u64) -> String {
+        format!("{}/test/{id}/", self.url)
+    }
+
+    /// Creates a test from the `CREATE_TEST` fields (without the
+    /// credentials and the action, which are added here) and returns its
+    /// number. `info` and `commit` identify it on the user's page.
+    pub fn create_test(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64> {
+        let mut form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+        form.extend([("username", self.username.as_str()), ("password", self.password.as_str())]);
+        form.push(("action", "CREATE_TEST"));
+        let endpoint = format!("{}/scripts/", self.url);
+        let response = self
+            .agent
+            .post(&endpoint)
+            .send_form(form)
+            .with_context(|| format!("cannot reach OpenBench at {endpoint}"))?;
+        let status = response.status().as_u16();
+        let cookie = session_cookie(&response);
+        let location = response.headers().get("location").and_then(|value| value.to_str().ok()).map(str::to_string);
+        let body = read_body(response);
+        let Some(location) = location.filter(|_| (300..400).contains(&status)) else {
+            bail!(
+                "OpenBench answered {endpoint} with HTTP {status}, not the script endpoint's redirect: {}",
+                excerpt(&body)
+            );
+        };
+        let path = location.trim_start_matches(&self.url);
+        if path.starts_with("/login") {
+            bail!(
+                "OpenBench refused to create the test: user `{}` could not log in, or is not enabled to create tests",
+                self.username
+            );
+        }
+        if !path.starts_with("/index") {
+            let page = self.get_page(path, cookie.as_deref())?;
+            let errors = page_messages(&page, "error-message");
+            bail!(
+                "OpenBench refused the test{}",
+                if errors.is_empty() {
+                    format!(" (it sent the form back: {path})")
+                } else {
+                    format!(": {}", errors.join("; "))
+                }
+            );
+        }
+        let page = self.get_page(&format!("/user/{}/", self.username), cookie.as_deref())?;
+        for id in test_ids(&page).into_iter().take(NEWEST_TESTS) {
+            let workload = self.info(id)?;
+            if workload["info"].as_str() == Some(info) && workload["dev"]["sha"].as_str() == Some(commit) {
+                return Ok(id);
+            }
+        }
+        bail!(
+            "OpenBench accepted the test, but none of user {}'s newest {NEWEST_TESTS} tests on {} has the info \
+             `{info}` and commit {commit}",
+            self.username,
+            self.url
+        )
+    }
+
+    /// Test `id`'s settings and totals: `/api/workload/<id>/info/`.
+    pub fn info(&self, id: u64) -> Result<Value> {
+        let mut answer = self.api(id, "info")?;
+        match answer.get_mut("info") {
+            Some(info) => Ok(info.take()),
+            None => bail!("OpenBench test {id}: {}", api_error(&answer)),
+        }
+    }
+
+    /// Test `id`'s settings, totals and per-machine results.
+    pub fn workload(&self, id: u64) -> Result<Workload> {
+        let info = self.info(id)?;
+        let mut answer = self.api(id, "results")?;
+        let results = match answer.get_mut("results").map(Value::take) {
+            Some(Value::Array(results)) => results,
+            _ => bail!("OpenBench test {id} results: {}", api_error(&answer)),
+        };
+        Ok(Workload { info, results })
+    }
+
+    /// An API query, with the credentials (a server that requires a login
+    /// to view reads them; others ignore them).
+    fn api(&self, id: u64, query: &str) -> Result<Value> {
+        let endpoint = format!("{}/api/workload/{id}/{query}/", self.url);
+        let response = self
+            .agent
+            .post(&endpoint)
+            .send_form([("username", self.username.as_str()), ("password", self.password.as_str())])
+            .with_context(|| format!("cannot reach OpenBench at {endpoint}"))?;
+        let status = response.status().as_u16();
+        let body = read_body(response);
+        if status != 200 {
+            bail!("OpenBench answered {endpoint} with HTTP {status}: {}", excerpt(&body));
+        }
+        serde_json::from_str(&body)
+            .map_err(|error| anyhow!("{endpoint} did not answer JSON ({error}): {}", excerpt(&body)))
+    }
+
+    fn get_page(&self, path: &str, cookie: Option<&str>) -> Result<String> {
+        let address = format!("{}{path}", self.url);
+        let mut request = self.agent.get(&address);
+        if let Some(cookie) = cookie {
+            request = request.header("Cookie", cookie);
+        }
+        let response = request.call().with_context(|| format!("cannot reach OpenBench at {address}"))?;
+        let status = response.status().as_u16();
+        let body = read_body(response);
+        if status != 200 {
+            bail!("OpenBench answered {address} with HTTP {status}: {}", excerpt(&body));
+        }
+        Ok(body)
+    }
+}
+
+fn read_body(response: ureq::http::Response<ureq::Body>) -> String {
+    response.into_body().read_to_string().unwrap_or_else(|error| format!("(unreadable body: {error})"))
+}
+
+/// The cookies a response sets, as a `Cookie` header: the session that
+/// carries the form's errors and the login.
+fn session_cookie(response: &ureq::http::Response<ureq::Body>) -> Option<String> {
+    let cookies: Vec<&str> = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .filter_map(|value| value.split(';').next())
+        .collect();
+    (!cookies.is_empty()).then(|| cookies.join("; "))
+}
+
+/// The text of a page's `<div class="{class}"><pre>...</pre>` messages
+/// (how OpenBench shows a form's errors), unescaped.
+fn page_messages(page: &str, class: &str) -> Vec<String> {
+    let marker = format!("class=\"{class}\"");
+    page.match_indices(&marker)
+        .filter_map(|(at, _)| {
+            let rest = &page[at..];
+            let start = rest.find("<pre>")? + "<pre>".len();
+            let end = rest[start..].find("</pre>")? + start;
+            Some(unescape(rest[start..end].trim()))
+        })
+        .collect()
+}
+
+/// The test numbers a page links to (`/test/<id>/`), newest first.
+fn test_ids(page: &str) -> Vec<u64> {
+    let mut ids: Vec<u64> = page
+        .match_indices("/test/")
+        .filter_map(|(at, found)| {
+            let rest = &page[at + found.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            rest[digits.len()..].starts_with('/').then(|| digits.parse().ok()).flatten()
+        })
+        .collect();
+    ids.sort_unstable_by(|a, b| b.cmp(a));
+    ids.dedup();
+    ids
+}
+
+/// HTML's escapes, as Django writes them.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// What an API answer says went wrong.
+fn api_error(answer: &Value) -> String {
+    answer["error"].as_str().map_or_else(|| format!("unexpected answer {answer}"), str::to_string)
+}
+
+/// The start of a body, for an error message.
+fn excerpt(body: &str) -> String {
+    let flat: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(300) {
+        Some((at, _)) => format!("{}...", &flat[..at]),
+        None => flat,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_gives_its_error_messages_and_its_tests() {
+        let page =
+            "<div class=\"error-message\">\n<pre>Unable to parse a Bench for abc\nMain &#x27;x&#x27; &amp; y</pre>\n\
+                    </div><a href=\"/test/12/\">razor</a><a href=\"/test/9/\">x</a><a href=\"/test/12/\">again</a>\
+                    <a href=\"/test/new/\">new</a><a href=\"/tune/13/\">tune</a>";
+        assert_eq!(page_messages(page, "error-message"), ["Unable to parse a Bench for abc\nMain 'x' & y"]);
+        assert!(page_messages(page, "warning-message").is_empty());
+        assert_eq!(test_ids(page), [12, 9]);
+    }
+
+    #[test]
+    fn a_server_address_must_be_http() {
+        let error = Server::new("127.0.0.1:8000", "u", "p").err().unwrap();
+        assert!(error.to_string().contains("http://"), "{error}");
+        let server = Server::new("http://127.0.0.1:8000/", "u", "p").unwrap();
+        assert_eq!(server.test_url(3), "http://127.0.0.1:8000/test/3/");
+    }
+}
