@@ -7,9 +7,9 @@
 //! (both token soup and input shaped like the format, so validation is
 //! reached past the first field) and `MUTATED_CASES` mutations of valid
 //! inputs: bit flips, byte changes, inserted tokens, deletions, duplicated
-//! and spliced fragments, truncation. The valid inputs are the shared perft
-//! file, suites and books, valid UCI lines, and the repository's
-//! `variants/*.toml`.
+//! and spliced fragments, truncation. The valid inputs are the repository's
+//! perft file, suites and opening book sample (`data/`), valid UCI lines,
+//! and `variants/*.toml`.
 //!
 //! Runs are deterministic: the seed is fixed unless `PRUNELAB_FUZZ_SEED`
 //! names another, and `PRUNELAB_FUZZ_SCALE` multiplies every case count for
@@ -29,16 +29,18 @@ use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use prunelab::cozy_chess::{Board, Move};
+use prunelab::data;
 use prunelab::epd::{parse_epd_line, read_epd_file};
 use prunelab::position::{legal_moves, move_to_uci, parse_fen, Position};
 use prunelab::uci::{run, Command, OptionSetting};
 use prunelab::variants::{parse_table, resolve, Value};
 
+mod common;
+
 // The very reader build.rs runs on `variants/*.toml`; it uses `super::Value`.
 #[path = "../build/variant_toml.rs"]
 mod variant_toml;
 
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 const VARIANTS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
 
 /// Random inputs per parser per run.
@@ -49,7 +51,7 @@ const MUTATED_CASES: u32 = 150_000;
 const SESSION_CASES: u32 = 2_000;
 /// Broken EPD files through the file reader; each is a file on disk.
 const EPD_FILE_CASES: u32 = 2_000;
-/// Positions taken from the head of each opening book (the books are large).
+/// Positions taken from the head of the opening book sample.
 const BOOK_LINES: usize = 200;
 /// The most edits one mutation makes.
 const MAX_EDITS: usize = 6;
@@ -269,9 +271,9 @@ fn soup(tokens: &'static [&'static str], count: std::ops::Range<usize>) -> impl 
 
 // ---------------------------------------------------------------- corpora
 
-/// The lines of a shared data file that carry a position.
+/// The lines of a data file that carry a position.
 fn data_lines(relative: &str, limit: usize) -> Vec<String> {
-    let path = Path::new(DATA_DIR).join(relative);
+    let path = common::data_path(relative);
     let file = std::fs::File::open(&path).unwrap_or_else(|error| panic!("cannot open {}: {error}", path.display()));
     BufReader::new(file)
         .lines()
@@ -282,25 +284,24 @@ fn data_lines(relative: &str, limit: usize) -> Vec<String> {
         .collect()
 }
 
-const SUITES: [&str; 4] = ["suites/wac.epd", "suites/arasan21.epd", "suites/zugts.epd", "suites/seeds.epd"];
+const SUITES: [&str; 4] = [data::WAC, data::ARASAN, data::ZUGZWANG, data::SEEDS];
 
 /// Every EPD line of the suites and of the perft file (`;D1 20` operations).
 fn epd_corpus() -> Vec<String> {
-    SUITES.iter().chain(&["perft/standard.epd"]).flat_map(|file| data_lines(file, usize::MAX)).collect()
+    SUITES.iter().chain(&[data::PERFT]).flat_map(|file| data_lines(file, usize::MAX)).collect()
 }
 
-/// The perft file's 6-field FENs, the suites' and books' 4-field positions.
+/// The perft file's 6-field FENs, the suites' and the book's 4-field positions.
 fn fen_corpus() -> Vec<String> {
     let first_fields = |line: String| line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-    let perft = data_lines("perft/standard.epd", usize::MAX)
+    let perft = data_lines(data::PERFT, usize::MAX)
         .into_iter()
         .map(|line| line.split(';').next().unwrap_or_default().trim().to_string());
     let suites = SUITES.iter().flat_map(|file| data_lines(file, usize::MAX)).map(first_fields);
-    let books = ["books/UHO_4060_v2.epd", "books/8moves_v3.epd"]
-        .iter()
-        .flat_map(|file| data_lines(file, BOOK_LINES))
+    let book = data_lines(data::BOOK_SAMPLE, BOOK_LINES)
+        .into_iter()
         .map(|line| line.split(';').next().unwrap_or_default().trim().to_string());
-    perft.chain(suites).chain(books).collect()
+    perft.chain(suites).chain(book).collect()
 }
 
 const UCI_LINES: &[&str] = &[

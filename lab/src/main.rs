@@ -5,8 +5,8 @@
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
 //! `nodes`, `ttd`, `tactics`, `match`), `speed` (bench speed) and the
-//! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, and `blame` and
-//! `interactions`, which explain a result). Every run writes its results
+//! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, `sample-book`, and
+//! `blame` and `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
 //! The modules are grouped by role: `engines/` builds and runs engines,
@@ -66,6 +66,8 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
+    /// A fixed, seeded sample of an opening book's positions, small enough to version.
+    SampleBook(matches::SampleBookArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::SampleBook(args) => matches::sample_command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
