@@ -120,7 +120,7 @@ where
             let _ = report.send(result.map_err(|failure| failure.to_string()));
         }
     };
-    thread::Builder::new().name(target.to_string()).spawn(worker).expect("start the fuzzing thread");
+    let thread = thread::Builder::new().name(target.to_string()).spawn(worker).expect("start the fuzzing thread");
 
     let (mut seen, mut since) = (0, Instant::now());
     loop {
@@ -133,7 +133,12 @@ where
                 return;
             }
             Ok(Err(failure)) => panic!("{target} (seed {}): {failure}", seed()),
-            Err(RecvTimeoutError::Disconnected) => panic!("{target}: the fuzzing thread died outside a test case"),
+            // The thread panicked outside a test case (building the
+            // inputs: an unreadable corpus file, say): its own message.
+            Err(RecvTimeoutError::Disconnected) => match thread.join() {
+                Err(payload) => panic!("{target}: {}", panic_message(payload.as_ref())),
+                Ok(()) => panic!("{target}: the fuzzing thread ended without a result"),
+            },
             Err(RecvTimeoutError::Timeout) => {
                 let now = finished.load(Ordering::Relaxed);
                 if now != seen {
@@ -145,6 +150,25 @@ where
             }
         }
     }
+}
+
+/// What a panic said: its message, when it is text.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => text.to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic without a message".to_string(),
+    }
+}
+
+#[test]
+fn a_failure_outside_a_test_case_is_reported_with_its_message() {
+    let outcome = thread::spawn(|| {
+        fuzz("broken-corpus", 1, || -> proptest::strategy::Just<u8> { panic!("cannot open corpus.epd") }, |_| Ok(()))
+    })
+    .join();
+    let message = panic_message(outcome.expect_err("the harness fails").as_ref());
+    assert_eq!(message, "broken-corpus: cannot open corpus.epd");
 }
 
 // ---------------------------------------------------------------- mutation
@@ -863,7 +887,9 @@ fn variant_reader_survives_mutated_files() {
 #[test]
 fn corpora_are_valid_inputs() {
     let fens = fen_corpus();
-    assert!(fens.len() > 500, "only {} FENs", fens.len());
+    // data/README.md's position counts: perft 128, WAC 300, Arasan 200,
+    // zugzwang 30, seeds 10, and the book's first BOOK_LINES.
+    assert_eq!(fens.len(), 128 + 300 + 200 + 30 + 10 + BOOK_LINES);
     for fen in &fens {
         assert!(parse_fen(fen).is_ok(), "corpus FEN '{fen}' is refused");
     }
@@ -876,7 +902,7 @@ fn corpora_are_valid_inputs() {
         assert!(matches!(Command::parse(&line), Ok(Some(_))), "corpus UCI line '{line}' is refused");
     }
     let variants = variant_corpus();
-    assert!(variants.len() >= 30, "only {} variant files", variants.len());
+    assert_eq!(variants.len(), prunelab::variants::load().unwrap().len(), "a variant file is not in the corpus");
     for text in variants {
         let value = variant_toml::read(&text).unwrap_or_else(|error| panic!("not TOML: {error}\n{text}"));
         parse_table(&value).unwrap_or_else(|error| panic!("not a variant file: {error:#}\n{text}"));
