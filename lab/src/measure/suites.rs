@@ -193,6 +193,22 @@ mod tests {
         let from_bench = |id: &&&str| id.strip_prefix("bench.").is_some_and(|number| number.parse::<usize>().is_ok());
         assert_eq!(ids.iter().filter(from_bench).count(), 25);
         assert_eq!(ids[53], "cpw.position-6");
+        // README gives these counts.
+        let readme = std::fs::read_to_string(lab().root.join("README.md")).unwrap();
+        let prose = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+        let node_suite = load(&lab(), "node-suite").unwrap().positions.len();
+        let extra = ids.iter().filter(|id| id.starts_with("cpw.")).count();
+        for said in [
+            format!("the {node_suite} positions of `ci/node-suite.epd`"),
+            format!("the {} bench positions it does not already hold", ids.iter().filter(from_bench).count()),
+            format!(
+                "perft positions 2-{} (`lab/suites/verdict-extra.epd`): {} positions, each once",
+                extra + 1,
+                ids.len()
+            ),
+        ] {
+            assert!(prose.contains(&said), "README no longer says `{said}`");
+        }
         assert_eq!(position_key("8/8/8/8/8/8/8/K1k5 w - - 12 40"), "8/8/8/8/8/8/8/K1k5 w - -");
     }
 }
