@@ -12,10 +12,12 @@
 //! The modules are grouped by role: `engines/` builds and runs engines,
 //! `measure/` counts nodes, times and solve counts, `games/` plays matches
 //! and holds the Elo and SPRT statistics, `explain/` says why a result came
-//! out as it did, and `verdicts/` judges claims and writes the reports;
+//! out as it did, `verdicts/` judges claims and writes the reports, and
+//! `develop/` writes a new technique's skeleton (`new-technique`);
 //! `lab.rs` (the shared context) and `results.rs` (run folders) serve them
 //! all.
 
+mod develop;
 mod engines;
 mod explain;
 mod games;
@@ -80,6 +82,8 @@ enum Command {
     Blame(blame::BlameArgs),
     /// Node change of each feature and each pair added to a variant, and how the pairs interact.
     Interactions(interactions::InteractionsArgs),
+    /// The skeleton of a new technique: its file, registry line, Cargo feature, variant and README row.
+    NewTechnique(develop::new_technique::NewTechniqueArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
             Command::SampleBook(args) => matches::sample_command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
+            Command::NewTechnique(args) => develop::new_technique::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };
