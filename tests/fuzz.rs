@@ -631,15 +631,42 @@ impl Write for SharedBuffer {
     }
 }
 
-/// The line a session sends instead of `line`: every `go` the loop would
-/// start becomes `go depth 1`, and large hash sizes become 1 MB.
-fn bounded(line: &str) -> String {
+/// The most a session's `go` may ask for, so 2000 sessions take seconds:
+/// each bound keeps the parameter, with its real meaning, only smaller.
+const SESSION_GO_BOUNDS: &[(&str, i128)] =
+    &[("wtime", 30), ("btime", 30), ("winc", 3), ("binc", 3), ("movetime", 5), ("depth", 3), ("nodes", 3000)];
+
+/// The lines a session sends for `line`: a `go` the loop would start keeps
+/// its parameters (clocks, increments, `movestogo`, `movetime`, depth,
+/// nodes, `infinite`), each number bounded by `SESSION_GO_BOUNDS`, and a
+/// `go` that only `stop` ends (`infinite`, or no limit at all) is followed
+/// by `stop`; large hash sizes become 1 MB.
+fn bounded(line: &str) -> Vec<String> {
     match Command::parse(line) {
-        Ok(Some(Command::Go(_))) => "go depth 1".to_string(),
-        Ok(Some(Command::SetOption(OptionSetting::HashMb(mb)))) if mb > SESSION_MAX_HASH_MB => {
-            "setoption name Hash value 1".to_string()
+        Ok(Some(Command::Go(_))) => {
+            let mut words: Vec<String> = Vec::new();
+            let mut limited = false;
+            for word in line.split_whitespace() {
+                let bound = words.last().and_then(|keyword| SESSION_GO_BOUNDS.iter().find(|(name, _)| name == keyword));
+                match (bound, word.parse::<i128>()) {
+                    (Some((_, most)), Ok(value)) => {
+                        limited = true;
+                        words.push(value.min(*most).to_string());
+                    }
+                    _ => words.push(word.to_string()),
+                }
+            }
+            let go = words.join(" ");
+            if words.iter().any(|word| word == "infinite") || !limited {
+                vec![go, "stop".to_string()]
+            } else {
+                vec![go]
+            }
         }
-        _ => line.to_string(),
+        Ok(Some(Command::SetOption(OptionSetting::HashMb(mb)))) if mb > SESSION_MAX_HASH_MB => {
+            vec!["setoption name Hash value 1".to_string()]
+        }
+        _ => vec![line.to_string()],
     }
 }
 
@@ -653,15 +680,22 @@ fn session_script() -> impl Strategy<Value = String> {
     vec(line, 1..12).prop_map(|lines| {
         // Bounded line by line as the loop will read them: a mutation may
         // have put a line break inside a generated line.
-        let mut script: Vec<String> = lines.join("\n").split('\n').map(bounded).collect();
+        let mut script: Vec<String> = lines.join("\n").split('\n').flat_map(bounded).collect();
         script.push("quit".to_string());
         script.join("\n") + "\n"
     })
 }
 
-/// The loop answers every `isready` it reads before `quit`, the first `go`
-/// and at most every `go` with one well-formed `bestmove` (a `go` sent while
-/// the previous search still runs is refused), and no search panics.
+/// What the loop answers `go` with while a search runs.
+const GO_REFUSED: &str = "info string error: go: already searching; send stop first";
+
+/// The loop answers every `isready` it reads before `quit`, every valid `go`
+/// with one `bestmove` or, while a search runs, a refusal (any `go` line is
+/// refused then, before it is read), and no search panics.
+/// Every `bestmove` is legal in the position its `go` searched (`0000` only
+/// where there is no legal move): the `bestmove`s, in order, are those of
+/// the `go`s that were not refused, each searching the position the script
+/// had set when it was sent.
 fn session_holds(script: &str) -> Result<(), TestCaseError> {
     let output = SharedBuffer::default();
     run(Cursor::new(script.to_string()), output.clone());
@@ -670,25 +704,69 @@ fn session_holds(script: &str) -> Result<(), TestCaseError> {
     let read: Vec<&str> =
         script.split('\n').take_while(|line| line.split_whitespace().next() != Some("quit")).collect();
     let isready = read.iter().filter(|line| line.split_whitespace().next() == Some("isready")).count();
-    let searches = read.iter().filter(|&&line| line == "go depth 1").count();
+    // The position each `go` searches: the last one the script set.
+    let mut position = Board::default();
+    let mut searched = Vec::new();
+    for line in &read {
+        match Command::parse(line) {
+            Ok(Some(Command::Position { position: set, .. })) => position = set.board().clone(),
+            Ok(Some(Command::Go(_))) => searched.push(position.clone()),
+            _ => {}
+        }
+    }
     let readyok = text.lines().filter(|&line| line == "readyok").count();
+    let refused = text.lines().filter(|&line| line == GO_REFUSED).count();
     let bestmoves: Vec<&str> = text.lines().filter(|line| line.starts_with("bestmove")).collect();
     prop_assert_eq!(readyok, isready, "isready went unanswered:\n{}", text);
     prop_assert!(!text.contains("the search panicked"), "a search panicked:\n{}", text);
-    prop_assert!(bestmoves.len() <= searches, "more bestmoves than searches:\n{}", text);
-    prop_assert!(searches == 0 || !bestmoves.is_empty(), "no bestmove:\n{}", text);
+    // A `go` sent during a search is refused before it is read, valid or not.
+    let go_lines = read.iter().filter(|line| line.split_whitespace().next() == Some("go")).count();
+    prop_assert!(refused <= go_lines, "more refusals than go lines:\n{}", text);
+    prop_assert!(bestmoves.len() <= searched.len(), "more bestmoves than searches:\n{}", text);
+    prop_assert!(bestmoves.len() + refused >= searched.len(), "a go without bestmove or refusal:\n{}", text);
+    let mut next = 0;
     for line in bestmoves {
         let words: Vec<&str> = line.split_whitespace().collect();
         let well_formed =
             matches!(words.as_slice(), ["bestmove", mv] | ["bestmove", mv, "ponder", _] if (4..=5).contains(&mv.len()));
         prop_assert!(well_formed, "malformed '{}'", line);
+        let legal_in = |board: &Board| match words[1] {
+            "0000" => legal_moves(board).is_empty(),
+            mv => legal_moves(board).iter().any(|&legal| move_to_uci(board, legal) == mv),
+        };
+        // The earliest `go` not yet answered whose position it fits.
+        match searched[next..].iter().position(legal_in) {
+            Some(offset) => next += offset + 1,
+            None => return Err(TestCaseError::fail(format!("'{line}' is legal in no position searched:\n{text}"))),
+        }
     }
     Ok(())
 }
 
+/// How many `go`s of each kind the sessions sent: clocks, `movetime`,
+/// `infinite` (each followed by `stop`).
+static SESSION_GOS: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+
 #[test]
 fn uci_loop_survives_random_sessions() {
-    fuzz("uci-session", SESSION_CASES, session_script, |script| session_holds(script));
+    fuzz("uci-session", SESSION_CASES, session_script, |script| {
+        for line in script.lines().filter(|line| matches!(Command::parse(line), Ok(Some(Command::Go(_))))) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            for (kind, keywords) in
+                [["wtime", "btime"], ["movetime", "movetime"], ["infinite", "infinite"]].iter().enumerate()
+            {
+                if words.iter().any(|word| keywords.contains(word)) {
+                    SESSION_GOS[kind].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        session_holds(script)
+    });
+    // The target reaches what it is for (a script that never sends one
+    // would fuzz nothing of it).
+    let sent = SESSION_GOS.each_ref().map(|count| count.load(Ordering::Relaxed));
+    eprintln!("uci-session: go with a clock {}, movetime {}, infinite then stop {}", sent[0], sent[1], sent[2]);
+    assert!(sent.iter().all(|&count| count >= 100), "too few gos of a kind: {sent:?}");
 }
 
 // ---------------------------------------------------------------- EPD
