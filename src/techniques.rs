@@ -7,7 +7,8 @@
 //! of them are exclusive, and where a feature is known to act; with
 //! [`counters!`](crate::counters) its telemetry counters; with
 //! [`tunables!`](crate::tunables) its margins and limits; and by
-//! implementing [`Technique`] its telemetry lines and its tunables.
+//! implementing [`Technique`] its telemetry lines and which of its tunables
+//! a configuration reads (by default all of them while any feature is on).
 //! `src/prune/mod.rs` registers the file with one line of
 //! [`registry!`](crate::registry), which generates the rest: the
 //! [`Techniques`] set, its baseline, `with`, the catalogue
@@ -80,9 +81,16 @@ impl Tally for () {
     fn tally(&mut self, _: &Self) {}
 }
 
+/// What [`technique!`](crate::technique) generates for every technique, for
+/// [`Technique`]'s default methods.
+pub trait Features {
+    /// Whether any feature of the technique is on.
+    fn any_feature(&self) -> bool;
+}
+
 /// What a technique tells the rest of the engine about itself, beyond its
 /// features (`technique!`) and its hooks (methods of the search's `Worker`).
-pub trait Technique: Copy + Debug + Eq {
+pub trait Technique: Features + Copy + Debug + Eq {
     /// The telemetry counters the technique keeps in each search.
     type Counters: Tally + Copy + Debug + Default + Eq;
 
@@ -95,8 +103,26 @@ pub trait Technique: Copy + Debug + Eq {
         Vec::new()
     }
 
-    /// The tunables this configuration of the technique reads.
-    fn tunables(&self) -> Vec<&'static crate::tune::Tunable>;
+    /// A baseline technique (null move, reverse futility, delta pruning)
+    /// runs in every search, and so reads its tunables whatever its features.
+    const ALWAYS_ON: bool = false;
+
+    /// The file's `tunables!` list, read while the technique runs; none by
+    /// default.
+    fn tunable_list() -> &'static [&'static crate::tune::Tunable] {
+        &[]
+    }
+
+    /// The tunables this configuration of the technique reads: the whole
+    /// list while it runs. A technique whose features read different
+    /// tunables (razoring's styles, LMR's terms) says which.
+    fn tunables(&self) -> Vec<&'static crate::tune::Tunable> {
+        if Self::ALWAYS_ON || self.any_feature() {
+            Self::tunable_list().to_vec()
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// What a node-level hook decided.
@@ -302,6 +328,12 @@ macro_rules! technique {
             /// Whether any feature of the technique is on.
             pub const fn any(&self) -> bool {
                 false $( || self.$field )*
+            }
+        }
+
+        impl $crate::techniques::Features for $name {
+            fn any_feature(&self) -> bool {
+                self.any()
             }
         }
 

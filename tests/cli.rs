@@ -44,6 +44,15 @@ fn bench_line_format_is_recognised() {
     }
 }
 
+/// The nodes a bench line reports (`nodes N` of a position's line, or the
+/// total of the `Bench:` line).
+fn nodes_of(line: &str) -> u64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|word| *word == "nodes").unwrap_or_else(|| panic!("no nodes in {line}"));
+    let number = if words[0] == "Bench:" { words[at - 1] } else { words[at + 1] };
+    number.parse().unwrap_or_else(|_| panic!("nodes in {line}"))
+}
+
 #[test]
 fn bench_is_deterministic_apart_from_speed() {
     let runs: Vec<Vec<String>> = (0..2)
@@ -60,18 +69,54 @@ fn bench_is_deterministic_apart_from_speed() {
             assert!(line.ends_with(&format!("fen {fen}")), "{line}");
         }
     }
-    let total_nodes = |lines: &[String]| lines.last().unwrap().split(' ').nth(1).unwrap().to_string();
     assert_eq!(runs[0][..BENCH_POSITIONS.len()], runs[1][..BENCH_POSITIONS.len()]);
-    assert_eq!(total_nodes(&runs[0]), total_nodes(&runs[1]));
+    for lines in &runs {
+        let (positions, bench) = lines.split_at(BENCH_POSITIONS.len());
+        assert_eq!(
+            nodes_of(&bench[0]),
+            positions.iter().map(|line| nodes_of(line)).sum::<u64>(),
+            "the total is the sum"
+        );
+    }
 }
 
+/// The default build's stats, in the plans' formats: the search's counters,
+/// then the baseline techniques' (the catalogue's print nothing here).
 #[test]
 fn bench_stats_come_before_the_bench_line() {
     let output = prunelab(&["bench", "1", "--stats"]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);
-    assert!(lines.len() > BENCH_POSITIONS.len() + 1, "no stats lines");
     assert!(is_bench_line(lines.last().unwrap()));
+    let stats = &lines[BENCH_POSITIONS.len()..lines.len() - 1];
+    let keys: Vec<String> = stats
+        .iter()
+        .map(|line| {
+            let (name, fields) = line.split_once(": ").unwrap_or_else(|| panic!("not a stats line: {line}"));
+            let keys: Vec<&str> = fields.split(' ').map(|field| field.split('=').next().unwrap()).collect();
+            format!("{name}: {}", keys.join(" "))
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "nodes: total qs qs%",
+            "tt: probes hits hit% cut illegal_moves",
+            "cutoffs: total tt killer capture quiet tt%",
+            "first: cut first% tt killer capture quiet",
+            "pvs: zw re re%",
+            "asp: att low high",
+            "illegal: first total",
+            "rfp: att cut cut%",
+            "null: att cut cut%",
+            "lmr: reduced re",
+            "delta: pruned",
+        ]
+    );
+    assert_eq!(
+        stats[0],
+        format!("nodes: total={} {}", nodes_of(lines.last().unwrap()), &stats[0][stats[0].find(" qs=").unwrap() + 1..])
+    );
 }
 
 #[test]
@@ -123,17 +168,14 @@ fn perft_refuses_bad_input() {
     assert_refused(&prunelab(&["perft"]));
 }
 
+// ci/test.sh runs these tests in the default build: no catalogue feature,
+// the baseline variant (the lab checks feature builds' self-reports).
+
 #[test]
 fn features_names_the_variant_then_lists_the_compiled_features() {
     let output = prunelab(&["features"]);
     assert!(output.status.success());
-    let compiled = prunelab::features::compiled();
-    let mut expected = vec![format!("variant: {}", prunelab::features::variant_label())];
-    if compiled.is_empty() {
-        expected.push("none".to_string());
-    }
-    expected.extend(compiled.iter().map(|feature| feature.to_string()));
-    assert_eq!(stdout_lines(&output), expected);
+    assert_eq!(stdout_lines(&output), ["variant: baseline", "none"]);
 }
 
 #[test]
@@ -147,8 +189,8 @@ fn features_json_is_one_object_of_version_variants_features_and_selectable() {
     let keys: Vec<&str> = object.keys().map(String::as_str).collect();
     assert_eq!(keys.len(), 4, "{keys:?}");
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(report["variants"], serde_json::json!(prunelab::features::compiled_variants()));
-    assert_eq!(report["features"], serde_json::json!(prunelab::features::compiled()));
+    assert_eq!(report["variants"], serde_json::json!(["baseline"]));
+    assert_eq!(report["features"], serde_json::json!([]));
     // A build of one feature set has no variant to choose with `Variant`.
     assert_eq!(report["selectable"], serde_json::json!([]));
     // The lab reads the fields in this order.

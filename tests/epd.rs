@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use prunelab::cozy_chess::{Board, Move};
 use prunelab::epd::{parse_epd_line, read_epd_file, EpdFile};
 
-const SUITES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites");
+mod common;
 
 fn suite(name: &str) -> EpdFile {
-    let path = Path::new(SUITES_DIR).join(name);
+    let path = common::data_path(&format!("suites/{name}"));
     let file = read_epd_file(&path).unwrap_or_else(|error| panic!("cannot read {}: {error:#}", path.display()));
     assert!(file.errors.is_empty(), "{name}: {:?}", file.errors);
     file

@@ -7,9 +7,9 @@
 //! (both token soup and input shaped like the format, so validation is
 //! reached past the first field) and `MUTATED_CASES` mutations of valid
 //! inputs: bit flips, byte changes, inserted tokens, deletions, duplicated
-//! and spliced fragments, truncation. The valid inputs are the shared perft
-//! file, suites and books, valid UCI lines, and the repository's
-//! `variants/*.toml`.
+//! and spliced fragments, truncation. The valid inputs are the repository's
+//! perft file, suites and opening book sample (`data/`), valid UCI lines,
+//! and `variants/*.toml`.
 //!
 //! Runs are deterministic: the seed is fixed unless `PRUNELAB_FUZZ_SEED`
 //! names another, and `PRUNELAB_FUZZ_SCALE` multiplies every case count for
@@ -29,16 +29,18 @@ use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
 use prunelab::cozy_chess::{Board, Move};
+use prunelab::data;
 use prunelab::epd::{parse_epd_line, read_epd_file};
 use prunelab::position::{legal_moves, move_to_uci, parse_fen, Position};
 use prunelab::uci::{run, Command, OptionSetting};
 use prunelab::variants::{parse_table, resolve, Value};
 
+mod common;
+
 // The very reader build.rs runs on `variants/*.toml`; it uses `super::Value`.
 #[path = "../build/variant_toml.rs"]
 mod variant_toml;
 
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data");
 const VARIANTS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
 
 /// Random inputs per parser per run.
@@ -49,7 +51,7 @@ const MUTATED_CASES: u32 = 150_000;
 const SESSION_CASES: u32 = 2_000;
 /// Broken EPD files through the file reader; each is a file on disk.
 const EPD_FILE_CASES: u32 = 2_000;
-/// Positions taken from the head of each opening book (the books are large).
+/// Positions taken from the head of the opening book sample.
 const BOOK_LINES: usize = 200;
 /// The most edits one mutation makes.
 const MAX_EDITS: usize = 6;
@@ -118,7 +120,7 @@ where
             let _ = report.send(result.map_err(|failure| failure.to_string()));
         }
     };
-    thread::Builder::new().name(target.to_string()).spawn(worker).expect("start the fuzzing thread");
+    let thread = thread::Builder::new().name(target.to_string()).spawn(worker).expect("start the fuzzing thread");
 
     let (mut seen, mut since) = (0, Instant::now());
     loop {
@@ -131,7 +133,12 @@ where
                 return;
             }
             Ok(Err(failure)) => panic!("{target} (seed {}): {failure}", seed()),
-            Err(RecvTimeoutError::Disconnected) => panic!("{target}: the fuzzing thread died outside a test case"),
+            // The thread panicked outside a test case (building the
+            // inputs: an unreadable corpus file, say): its own message.
+            Err(RecvTimeoutError::Disconnected) => match thread.join() {
+                Err(payload) => panic!("{target}: {}", panic_message(payload.as_ref())),
+                Ok(()) => panic!("{target}: the fuzzing thread ended without a result"),
+            },
             Err(RecvTimeoutError::Timeout) => {
                 let now = finished.load(Ordering::Relaxed);
                 if now != seen {
@@ -143,6 +150,25 @@ where
             }
         }
     }
+}
+
+/// What a panic said: its message, when it is text.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
+        (Some(text), _) => text.to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic without a message".to_string(),
+    }
+}
+
+#[test]
+fn a_failure_outside_a_test_case_is_reported_with_its_message() {
+    let outcome = thread::spawn(|| {
+        fuzz("broken-corpus", 1, || -> proptest::strategy::Just<u8> { panic!("cannot open corpus.epd") }, |_| Ok(()))
+    })
+    .join();
+    let message = panic_message(outcome.expect_err("the harness fails").as_ref());
+    assert_eq!(message, "broken-corpus: cannot open corpus.epd");
 }
 
 // ---------------------------------------------------------------- mutation
@@ -269,9 +295,9 @@ fn soup(tokens: &'static [&'static str], count: std::ops::Range<usize>) -> impl 
 
 // ---------------------------------------------------------------- corpora
 
-/// The lines of a shared data file that carry a position.
+/// The lines of a data file that carry a position.
 fn data_lines(relative: &str, limit: usize) -> Vec<String> {
-    let path = Path::new(DATA_DIR).join(relative);
+    let path = common::data_path(relative);
     let file = std::fs::File::open(&path).unwrap_or_else(|error| panic!("cannot open {}: {error}", path.display()));
     BufReader::new(file)
         .lines()
@@ -282,25 +308,24 @@ fn data_lines(relative: &str, limit: usize) -> Vec<String> {
         .collect()
 }
 
-const SUITES: [&str; 4] = ["suites/wac.epd", "suites/arasan21.epd", "suites/zugts.epd", "suites/seeds.epd"];
+const SUITES: [&str; 4] = [data::WAC, data::ARASAN, data::ZUGZWANG, data::SEEDS];
 
 /// Every EPD line of the suites and of the perft file (`;D1 20` operations).
 fn epd_corpus() -> Vec<String> {
-    SUITES.iter().chain(&["perft/standard.epd"]).flat_map(|file| data_lines(file, usize::MAX)).collect()
+    SUITES.iter().chain(&[data::PERFT]).flat_map(|file| data_lines(file, usize::MAX)).collect()
 }
 
-/// The perft file's 6-field FENs, the suites' and books' 4-field positions.
+/// The perft file's 6-field FENs, the suites' and the book's 4-field positions.
 fn fen_corpus() -> Vec<String> {
     let first_fields = |line: String| line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-    let perft = data_lines("perft/standard.epd", usize::MAX)
+    let perft = data_lines(data::PERFT, usize::MAX)
         .into_iter()
         .map(|line| line.split(';').next().unwrap_or_default().trim().to_string());
     let suites = SUITES.iter().flat_map(|file| data_lines(file, usize::MAX)).map(first_fields);
-    let books = ["books/UHO_4060_v2.epd", "books/8moves_v3.epd"]
-        .iter()
-        .flat_map(|file| data_lines(file, BOOK_LINES))
+    let book = data_lines(data::BOOK_SAMPLE, BOOK_LINES)
+        .into_iter()
         .map(|line| line.split(';').next().unwrap_or_default().trim().to_string());
-    perft.chain(suites).chain(books).collect()
+    perft.chain(suites).chain(book).collect()
 }
 
 const UCI_LINES: &[&str] = &[
@@ -606,15 +631,42 @@ impl Write for SharedBuffer {
     }
 }
 
-/// The line a session sends instead of `line`: every `go` the loop would
-/// start becomes `go depth 1`, and large hash sizes become 1 MB.
-fn bounded(line: &str) -> String {
+/// The most a session's `go` may ask for, so 2000 sessions take seconds:
+/// each bound keeps the parameter, with its real meaning, only smaller.
+const SESSION_GO_BOUNDS: &[(&str, i128)] =
+    &[("wtime", 30), ("btime", 30), ("winc", 3), ("binc", 3), ("movetime", 5), ("depth", 3), ("nodes", 3000)];
+
+/// The lines a session sends for `line`: a `go` the loop would start keeps
+/// its parameters (clocks, increments, `movestogo`, `movetime`, depth,
+/// nodes, `infinite`), each number bounded by `SESSION_GO_BOUNDS`, and a
+/// `go` that only `stop` ends (`infinite`, or no limit at all) is followed
+/// by `stop`; large hash sizes become 1 MB.
+fn bounded(line: &str) -> Vec<String> {
     match Command::parse(line) {
-        Ok(Some(Command::Go(_))) => "go depth 1".to_string(),
-        Ok(Some(Command::SetOption(OptionSetting::HashMb(mb)))) if mb > SESSION_MAX_HASH_MB => {
-            "setoption name Hash value 1".to_string()
+        Ok(Some(Command::Go(_))) => {
+            let mut words: Vec<String> = Vec::new();
+            let mut limited = false;
+            for word in line.split_whitespace() {
+                let bound = words.last().and_then(|keyword| SESSION_GO_BOUNDS.iter().find(|(name, _)| name == keyword));
+                match (bound, word.parse::<i128>()) {
+                    (Some((_, most)), Ok(value)) => {
+                        limited = true;
+                        words.push(value.min(*most).to_string());
+                    }
+                    _ => words.push(word.to_string()),
+                }
+            }
+            let go = words.join(" ");
+            if words.iter().any(|word| word == "infinite") || !limited {
+                vec![go, "stop".to_string()]
+            } else {
+                vec![go]
+            }
         }
-        _ => line.to_string(),
+        Ok(Some(Command::SetOption(OptionSetting::HashMb(mb)))) if mb > SESSION_MAX_HASH_MB => {
+            vec!["setoption name Hash value 1".to_string()]
+        }
+        _ => vec![line.to_string()],
     }
 }
 
@@ -628,15 +680,22 @@ fn session_script() -> impl Strategy<Value = String> {
     vec(line, 1..12).prop_map(|lines| {
         // Bounded line by line as the loop will read them: a mutation may
         // have put a line break inside a generated line.
-        let mut script: Vec<String> = lines.join("\n").split('\n').map(bounded).collect();
+        let mut script: Vec<String> = lines.join("\n").split('\n').flat_map(bounded).collect();
         script.push("quit".to_string());
         script.join("\n") + "\n"
     })
 }
 
-/// The loop answers every `isready` it reads before `quit`, the first `go`
-/// and at most every `go` with one well-formed `bestmove` (a `go` sent while
-/// the previous search still runs is refused), and no search panics.
+/// What the loop answers `go` with while a search runs.
+const GO_REFUSED: &str = "info string error: go: already searching; send stop first";
+
+/// The loop answers every `isready` it reads before `quit`, every valid `go`
+/// with one `bestmove` or, while a search runs, a refusal (any `go` line is
+/// refused then, before it is read), and no search panics.
+/// Every `bestmove` is legal in the position its `go` searched (`0000` only
+/// where there is no legal move): the `bestmove`s, in order, are those of
+/// the `go`s that were not refused, each searching the position the script
+/// had set when it was sent.
 fn session_holds(script: &str) -> Result<(), TestCaseError> {
     let output = SharedBuffer::default();
     run(Cursor::new(script.to_string()), output.clone());
@@ -645,25 +704,69 @@ fn session_holds(script: &str) -> Result<(), TestCaseError> {
     let read: Vec<&str> =
         script.split('\n').take_while(|line| line.split_whitespace().next() != Some("quit")).collect();
     let isready = read.iter().filter(|line| line.split_whitespace().next() == Some("isready")).count();
-    let searches = read.iter().filter(|&&line| line == "go depth 1").count();
+    // The position each `go` searches: the last one the script set.
+    let mut position = Board::default();
+    let mut searched = Vec::new();
+    for line in &read {
+        match Command::parse(line) {
+            Ok(Some(Command::Position { position: set, .. })) => position = set.board().clone(),
+            Ok(Some(Command::Go(_))) => searched.push(position.clone()),
+            _ => {}
+        }
+    }
     let readyok = text.lines().filter(|&line| line == "readyok").count();
+    let refused = text.lines().filter(|&line| line == GO_REFUSED).count();
     let bestmoves: Vec<&str> = text.lines().filter(|line| line.starts_with("bestmove")).collect();
     prop_assert_eq!(readyok, isready, "isready went unanswered:\n{}", text);
     prop_assert!(!text.contains("the search panicked"), "a search panicked:\n{}", text);
-    prop_assert!(bestmoves.len() <= searches, "more bestmoves than searches:\n{}", text);
-    prop_assert!(searches == 0 || !bestmoves.is_empty(), "no bestmove:\n{}", text);
+    // A `go` sent during a search is refused before it is read, valid or not.
+    let go_lines = read.iter().filter(|line| line.split_whitespace().next() == Some("go")).count();
+    prop_assert!(refused <= go_lines, "more refusals than go lines:\n{}", text);
+    prop_assert!(bestmoves.len() <= searched.len(), "more bestmoves than searches:\n{}", text);
+    prop_assert!(bestmoves.len() + refused >= searched.len(), "a go without bestmove or refusal:\n{}", text);
+    let mut next = 0;
     for line in bestmoves {
         let words: Vec<&str> = line.split_whitespace().collect();
         let well_formed =
             matches!(words.as_slice(), ["bestmove", mv] | ["bestmove", mv, "ponder", _] if (4..=5).contains(&mv.len()));
         prop_assert!(well_formed, "malformed '{}'", line);
+        let legal_in = |board: &Board| match words[1] {
+            "0000" => legal_moves(board).is_empty(),
+            mv => legal_moves(board).iter().any(|&legal| move_to_uci(board, legal) == mv),
+        };
+        // The earliest `go` not yet answered whose position it fits.
+        match searched[next..].iter().position(legal_in) {
+            Some(offset) => next += offset + 1,
+            None => return Err(TestCaseError::fail(format!("'{line}' is legal in no position searched:\n{text}"))),
+        }
     }
     Ok(())
 }
 
+/// How many `go`s of each kind the sessions sent: clocks, `movetime`,
+/// `infinite` (each followed by `stop`).
+static SESSION_GOS: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+
 #[test]
 fn uci_loop_survives_random_sessions() {
-    fuzz("uci-session", SESSION_CASES, session_script, |script| session_holds(script));
+    fuzz("uci-session", SESSION_CASES, session_script, |script| {
+        for line in script.lines().filter(|line| matches!(Command::parse(line), Ok(Some(Command::Go(_))))) {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            for (kind, keywords) in
+                [["wtime", "btime"], ["movetime", "movetime"], ["infinite", "infinite"]].iter().enumerate()
+            {
+                if words.iter().any(|word| keywords.contains(word)) {
+                    SESSION_GOS[kind].fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        session_holds(script)
+    });
+    // The target reaches what it is for (a script that never sends one
+    // would fuzz nothing of it).
+    let sent = SESSION_GOS.each_ref().map(|count| count.load(Ordering::Relaxed));
+    eprintln!("uci-session: go with a clock {}, movetime {}, infinite then stop {}", sent[0], sent[1], sent[2]);
+    assert!(sent.iter().all(|&count| count >= 100), "too few gos of a kind: {sent:?}");
 }
 
 // ---------------------------------------------------------------- EPD
@@ -862,7 +965,9 @@ fn variant_reader_survives_mutated_files() {
 #[test]
 fn corpora_are_valid_inputs() {
     let fens = fen_corpus();
-    assert!(fens.len() > 500, "only {} FENs", fens.len());
+    // data/README.md's position counts: perft 128, WAC 300, Arasan 200,
+    // zugzwang 30, seeds 10, and the book's first BOOK_LINES.
+    assert_eq!(fens.len(), 128 + 300 + 200 + 30 + 10 + BOOK_LINES);
     for fen in &fens {
         assert!(parse_fen(fen).is_ok(), "corpus FEN '{fen}' is refused");
     }
@@ -875,7 +980,7 @@ fn corpora_are_valid_inputs() {
         assert!(matches!(Command::parse(&line), Ok(Some(_))), "corpus UCI line '{line}' is refused");
     }
     let variants = variant_corpus();
-    assert!(variants.len() >= 30, "only {} variant files", variants.len());
+    assert_eq!(variants.len(), prunelab::variants::load().unwrap().len(), "a variant file is not in the corpus");
     for text in variants {
         let value = variant_toml::read(&text).unwrap_or_else(|error| panic!("not TOML: {error}\n{text}"));
         parse_table(&value).unwrap_or_else(|error| panic!("not a variant file: {error:#}\n{text}"));

@@ -12,8 +12,8 @@ use prunelab::search::{SearchLimits, Searcher};
 use prunelab::technique_set;
 use prunelab::techniques::TechniqueSet;
 
-const SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/seeds.epd");
-const ZUGZWANG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/zugts.epd");
+mod common;
+
 const DEPTH: i32 = 7;
 
 /// Positions with checks, mates near the horizon and zugzwang.
@@ -26,8 +26,8 @@ const EXTRA: [&str; 4] = [
 
 fn positions() -> Vec<Position> {
     let mut positions: Vec<Position> = Vec::new();
-    for file in [SEEDS, ZUGZWANG] {
-        let suite = read_epd_file(std::path::Path::new(file)).expect("suite is readable");
+    for file in [prunelab::data::SEEDS, prunelab::data::ZUGZWANG] {
+        let suite = read_epd_file(&common::data_path(file)).expect("suite is readable");
         positions.extend(suite.records.into_iter().take(10).map(|record| Position::from_board(record.board)));
     }
     positions.extend(EXTRA.iter().map(|fen| Position::from_fen(fen).unwrap()));

@@ -5,7 +5,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::perft::{divide, perft};
 use prunelab::position::parse_fen;
 
-const SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
+mod common;
 
 /// Deepest counts run per suite position, to keep the suite within seconds.
 const MAX_SUITE_NODES: u64 = 10_000_000;
@@ -18,9 +18,7 @@ struct SuiteEntry {
 }
 
 fn load_suite() -> Vec<SuiteEntry> {
-    let text = std::fs::read_to_string(SUITE_PATH).unwrap_or_else(|error| {
-        panic!("perft suite missing: cannot read {SUITE_PATH} ({error}); it comes from the shared data folder beside the crate")
-    });
+    let text = common::data_text(prunelab::data::PERFT);
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())

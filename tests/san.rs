@@ -5,8 +5,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::position::{legal_moves, parse_fen};
 use prunelab::san::{move_to_san, parse_san};
 
-const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
-const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
+mod common;
 
 fn board(fen: &str) -> Board {
     parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
@@ -17,8 +16,7 @@ fn uci(text: &str) -> Move {
 }
 
 fn suite_boards() -> Vec<Board> {
-    let text = std::fs::read_to_string(PERFT_SUITE_PATH)
-        .unwrap_or_else(|error| panic!("perft suite missing: cannot read {PERFT_SUITE_PATH} ({error})"));
+    let text = common::data_text(prunelab::data::PERFT);
     text.lines().filter(|line| !line.trim().is_empty()).map(|line| board(line.split(';').next().unwrap())).collect()
 }
 
@@ -55,7 +53,7 @@ fn round_trip_every_suite_position_and_one_ply_deeper() {
 #[test]
 fn round_trip_every_wac_position_and_one_ply_deeper() {
     // Middlegames, where disambiguation and checks are common.
-    let text = std::fs::read_to_string(WAC_PATH).unwrap_or_else(|error| panic!("cannot read {WAC_PATH}: {error}"));
+    let text = common::data_text(prunelab::data::WAC);
     let mut checked = 0;
     for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let fen: Vec<&str> = line.split_whitespace().take(4).collect();

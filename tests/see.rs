@@ -12,8 +12,7 @@ use prunelab::see::{
     attacked_by_opponent, captured_piece, quiet_see_ge_zero, see_ge, see_ge_of, see_value, SEE_PIECE_VALUES,
 };
 
-const PERFT_SUITE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/perft/standard.epd");
-const WAC_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/wac.epd");
+mod common;
 
 fn board(fen: &str) -> Board {
     parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0
@@ -205,8 +204,8 @@ fn check_threshold_matches_value(root: &Board) -> usize {
 /// The perft suite's and Win At Chess's positions.
 fn suite_fens() -> Vec<String> {
     let mut fens: Vec<String> = Vec::new();
-    for path in [PERFT_SUITE_PATH, WAC_PATH] {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("cannot read {path}: {error}"));
+    for file in [prunelab::data::PERFT, prunelab::data::WAC] {
+        let text = common::data_text(file);
         fens.extend(text.lines().filter(|line| !line.trim().is_empty()).map(|line| {
             let fields: Vec<&str> = line.split(';').next().unwrap().split_whitespace().take(4).collect();
             fields.join(" ")

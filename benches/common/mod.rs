@@ -1,13 +1,16 @@
 //! What the search benches share: the positions they time.
 
+use std::path::Path;
+
+use prunelab::data;
 use prunelab::position::Position;
 
-/// The plans' positions, read from the shared data beside the repository.
-pub const SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/suites/seeds.epd");
-
-/// seeds.epd's positions with their ids.
+/// seeds.epd's positions with their ids, from the data folder
+/// (`$PRUNELAB_DATA`, else the repository's `data/`).
 pub fn seed_positions() -> Vec<(String, Position)> {
-    let text = std::fs::read_to_string(SEEDS).unwrap_or_else(|err| panic!("cannot read {SEEDS}: {err}"));
+    let text = data::folder(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .and_then(|folder| data::read(&folder, data::SEEDS))
+        .unwrap_or_else(|error| panic!("{error:#}"));
     text.lines()
         .filter(|line| !line.trim().is_empty())
         .map(|line| {

@@ -5,18 +5,20 @@
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
 //! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
-//! OpenBench test), `speed` (bench speed) and the
-//! tools (`list`, `report`, `snapdiff`, `spsa`, `sprt`, and `blame` and
+//! OpenBench test), `speed` (bench speed) and the tools (`list`, `report`,
+//! `snapdiff`, `spsa`, `sprt`, `clocks`, `sample-book`, and `blame` and
 //! `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
 //! The modules are grouped by role: `engines/` builds and runs engines,
 //! `measure/` counts nodes, times and solve counts, `games/` plays matches
 //! and holds the Elo and SPRT statistics, `explain/` says why a result came
-//! out as it did, and `verdicts/` judges claims and writes the reports;
+//! out as it did, `verdicts/` judges claims and writes the reports, and
+//! `develop/` writes a new technique's skeleton (`new-technique`);
 //! `lab.rs` (the shared context) and `results.rs` (run folders) serve them
 //! all.
 
+mod develop;
 mod engines;
 mod explain;
 mod games;
@@ -71,6 +73,8 @@ enum Command {
     Clocks(clocks::ClocksArgs),
     /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
     Openbench(openbench::OpenbenchArgs),
+    /// A fixed, seeded sample of an opening book's positions, small enough to version.
+    SampleBook(matches::SampleBookArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -83,6 +87,8 @@ enum Command {
     Blame(blame::BlameArgs),
     /// Node change of each feature and each pair added to a variant, and how the pairs interact.
     Interactions(interactions::InteractionsArgs),
+    /// The skeleton of a new technique: its file, registry line, Cargo feature, variant and README row.
+    NewTechnique(develop::new_technique::NewTechniqueArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,8 +110,10 @@ fn main() -> ExitCode {
             Command::Match(args) => matches::command(&lab, &args),
             Command::Clocks(args) => clocks::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
+            Command::SampleBook(args) => matches::sample_command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
+            Command::NewTechnique(args) => develop::new_technique::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };

@@ -33,12 +33,19 @@ fn target_dir() -> PathBuf {
 
 /// Runs `lab` in the repository (it looks for `variants/` there).
 fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CARGO_TARGET_DIR", target_dir())
-        .output()
-        .expect("run lab")
+    lab_with_data(args, None)
+}
+
+/// `lab` with `PRUNELAB_DATA` set to `data`, or unset: the tests never read
+/// a data folder the environment happens to name.
+fn lab_with_data(args: &[&str], data: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_lab"));
+    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CARGO_TARGET_DIR", target_dir());
+    match data {
+        Some(folder) => command.env("PRUNELAB_DATA", folder),
+        None => command.env_remove("PRUNELAB_DATA"),
+    };
+    command.output().expect("run lab")
 }
 
 /// The baseline engine, built once by `lab build` (the engine is another
@@ -591,7 +598,10 @@ fn bad_arguments_are_clear_errors() {
         (vec!["--binary", &engine, "--sprt", "0", "5", "--beta", "0"], "--beta 0: expected a probability"),
         // A rate without a test would be silently ignored.
         (vec!["--binary", &engine, "--alpha", "0.1"], "--sprt [<ELO0> <ELO1>]"),
-        (vec!["--binary", &engine, "--book", "/nonexistent/book.epd"], "cannot read the opening book"),
+        (
+            vec!["--binary", &engine, "--book", "/nonexistent/book.epd"],
+            "cannot read the opening book /nonexistent/book.epd",
+        ),
         (vec!["--binary", "baseline=/nonexistent/engine"], "no such file"),
         (vec!["--binary", "baseline"], "expected NAME=PATH"),
     ] {
@@ -603,6 +613,43 @@ fn bad_arguments_are_clear_errors() {
         assert!(stderr.contains(message), "{full:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// No book, no suite and no data folder is ever quietly replaced: a match
+/// from the start position, or a verdict without its tactics, measures
+/// less than was asked.
+#[test]
+fn missing_data_is_an_error_naming_the_path() {
+    let dir = scratch("missing-data");
+    let results = dir.join("results");
+    let results = results.to_str().unwrap();
+    let empty = dir.join("empty");
+    fs::create_dir_all(&empty).unwrap();
+    let engine = format!("baseline={}", engine());
+    let run = |args: &[&str], data: Option<&Path>| {
+        let mut line = args.to_vec();
+        line.extend(["--results", results, "--quiet"]);
+        let output = lab_with_data(&line, data);
+        assert!(!output.status.success(), "{line:?} was accepted");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let stderr = run(&["match", "baseline", "baseline", "--binary", &engine], Some(&empty));
+    let sample = empty.join("books").join("UHO_4060_v2-4000.epd");
+    assert!(
+        stderr.contains(&format!("no opening book: {}", empty.join("books").join("UHO_4060_v2.epd").display())),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&sample.display().to_string()) && stderr.contains("give --book FILE"), "{stderr}");
+    let stderr = run(&["tactics", "baseline", "--suite", "wac"], Some(&empty));
+    let wac = empty.join("suites").join("wac.epd");
+    assert!(stderr.contains(&format!("suite `wac`: {} does not exist (PRUNELAB_DATA=", wac.display())), "{stderr}");
+    let stderr = run(&["ab", "razor-r1", "--tactics", "arasan"], Some(&empty));
+    assert!(stderr.contains("suite `arasan`: ") && stderr.contains("arasan21.epd does not exist"), "{stderr}");
+    let nowhere = dir.join("nowhere");
+    let stderr = run(&["match", "baseline", "baseline", "--binary", &engine], Some(&nowhere));
+    assert!(stderr.contains(&format!("PRUNELAB_DATA={} is not a folder", nowhere.display())), "{stderr}");
+    assert!(fs::read_dir(&dir.join("results")).map_or(true, |mut runs| runs.next().is_none()), "a run was started");
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -192,12 +192,8 @@ impl Technique for CaptureHistory {
         vec![("capt_hist", counters.cutoffs, counters.first)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.enabled {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

@@ -60,7 +60,6 @@ use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Node, NodeType, Worker};
 use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::tune::Tunable;
 use crate::{counters, technique};
 
 technique! {
@@ -265,10 +264,6 @@ impl Technique for ContinuationHistory {
 
     fn snapshot_counters(counters: &ContinuationHistoryCounters) -> Vec<(&'static str, u64, u64)> {
         vec![("cont_hist", counters.cutoffs, counters.first)]
-    }
-
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        Vec::new()
     }
 }
 

@@ -190,8 +190,10 @@ impl Technique for DeltaPruning {
         vec![("delta_enh", counters.coarse_attempts, counters.coarse_cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        TUNABLES.to_vec()
+    const ALWAYS_ON: bool = true;
+
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

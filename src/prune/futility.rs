@@ -573,12 +573,8 @@ impl Technique for Futility {
         vec![("fut", counters.attempts, counters.cutoffs), ("fut_node", counters.node_attempts, counters.node_cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.any() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

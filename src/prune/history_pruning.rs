@@ -142,12 +142,8 @@ impl Technique for HistoryPruning {
         vec![("hist", counters.attempts, counters.cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.is_on() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

@@ -237,8 +237,10 @@ impl Technique for NullMovePruning {
         ]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        TUNABLES.to_vec()
+    const ALWAYS_ON: bool = true;
+
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

@@ -230,12 +230,8 @@ impl Technique for ProbCut {
         vec![("probcut", counters.attempts, counters.cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.is_on() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

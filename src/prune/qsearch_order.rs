@@ -31,7 +31,6 @@ use cozy_chess::Move;
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{NodeType, Worker};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::tune::Tunable;
 use crate::{counters, technique};
 
 technique! {
@@ -74,10 +73,6 @@ impl Technique for QsearchOrder {
             return Vec::new();
         }
         vec![format!("qs_order: tt_first={}", counters.tt_first)]
-    }
-
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        Vec::new()
     }
 }
 

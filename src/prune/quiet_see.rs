@@ -103,11 +103,7 @@ impl Technique for QuietSee {
         vec![("see_quiet", counters.attempts, counters.cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.enabled {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }

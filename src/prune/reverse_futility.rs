@@ -252,8 +252,10 @@ impl Technique for ReverseFutility {
         vec![("rfp", counters.attempts, counters.cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        TUNABLES.to_vec()
+    const ALWAYS_ON: bool = true;
+
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

@@ -31,7 +31,6 @@ use crate::search::{Node, NodeType, Worker};
 use crate::see::quiet_see_ge_zero;
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::tune::Tunable;
 use crate::{counters, technique};
 
 technique! {
@@ -115,10 +114,6 @@ impl Technique for SeeOrdering {
 
     fn snapshot_counters(counters: &SeeOrderingCounters) -> Vec<(&'static str, u64, u64)> {
         vec![("see_order", counters.attempts, counters.cutoffs)]
-    }
-
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        Vec::new()
     }
 }
 

@@ -110,12 +110,8 @@ impl Technique for SeePruning {
         vec![("see_qs", counters.attempts, counters.cutoffs)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.any() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

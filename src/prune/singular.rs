@@ -172,12 +172,8 @@ impl Technique for SingularExtension {
         vec![("singular", counters.attempts, counters.extensions)]
     }
 
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        if self.is_on() {
-            TUNABLES.to_vec()
-        } else {
-            Vec::new()
-        }
+    fn tunable_list() -> &'static [&'static Tunable] {
+        TUNABLES
     }
 }
 

@@ -70,7 +70,6 @@ use crate::movepick::{self, ScoredMove};
 use crate::search::{Node, Worker};
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::tune::Tunable;
 use crate::{counters, technique};
 
 technique! {
@@ -183,10 +182,6 @@ impl Technique for StagedPicking {
             ("staged_cap", counters.capture_stage, counters.quiets_spared),
             ("staged_skip", counters.skip_drops, counters.skip_removed),
         ]
-    }
-
-    fn tunables(&self) -> Vec<&'static Tunable> {
-        Vec::new()
     }
 }
 

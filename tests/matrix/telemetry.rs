@@ -1,7 +1,10 @@
 //! The telemetry lines of a razor-r3 build and of `full`, pinned key by key:
 //! the plans' keys first and in the plans' order (plan 000's `razor:`, plan
 //! 003's `fut_b`, `mcp_b`, `asp:`, `null:`, `prune:`, `illegal:`), each value
-//! of the shape the plans print. The searches are the variants' own, from
+//! of the shape the plans print, and the values that the plans define from
+//! others equal to them: every rate is its count over its attempts, every
+//! cutoff's depth buckets add up to its cutoffs, and `prune:` repeats each
+//! technique's cutoffs. The searches are the variants' own, from
 //! the same generated technique sets as the variant matrix (a module of its
 //! test binary, so the sets are compiled once).
 
@@ -33,7 +36,50 @@ fn matches(value: &str, shape: Shape) -> bool {
         Shape::Buckets(count) => value
             .strip_prefix('[')
             .and_then(|rest| rest.strip_suffix(']'))
-            .is_some_and(|inner| inner.split(',').filter(|item| is_count(item)).count() == count),
+            .is_some_and(|inner| inner.split(',').all(is_count) && inner.split(',').count() == count),
+    }
+}
+
+/// The value of `key` on the line of `subject`.
+fn value<'a>(lines: &'a [String], subject: &str, key: &str) -> &'a str {
+    let prefix = format!("{subject}: ");
+    let line = lines.iter().find(|line| line.starts_with(&prefix)).unwrap_or_else(|| panic!("no `{subject}:` line"));
+    let field = line[prefix.len()..].split(' ').find(|field| field.split('=').next() == Some(key));
+    field.unwrap_or_else(|| panic!("no `{key}` in `{line}`")).split_once('=').unwrap().1
+}
+
+fn count(lines: &[String], subject: &str, key: &str) -> u64 {
+    value(lines, subject, key).parse().unwrap_or_else(|_| panic!("`{subject}: {key}` is not a count"))
+}
+
+fn bucket_sum(lines: &[String], subject: &str, key: &str) -> u64 {
+    let text = value(lines, subject, key);
+    text[1..text.len() - 1].split(',').map(|item| item.parse::<u64>().unwrap()).sum()
+}
+
+/// `part` over `whole` as the plans print a rate: one decimal, 0.0 of none.
+fn rate(part: u64, whole: u64) -> String {
+    let percent = if whole == 0 { 0.0 } else { part as f64 * 100.0 / whole as f64 };
+    format!("{percent:.1}%")
+}
+
+/// The values the plans define from other values.
+fn assert_relations(lines: &[String], subjects: &[&str]) {
+    for subject in subjects {
+        let (attempts, cutoffs) = (count(lines, subject, "att"), count(lines, subject, "cut"));
+        assert!(cutoffs <= attempts, "{subject}: more cutoffs than attempts");
+        assert_eq!(value(lines, subject, "cut%"), rate(cutoffs, attempts), "{subject}: cut%");
+    }
+    assert_eq!(value(lines, "pvs", "re%"), rate(count(lines, "pvs", "re"), count(lines, "pvs", "zw")), "pvs: re%");
+    for (subject, buckets) in [("fut", "fut_b"), ("fut", "fut_eff_b"), ("mcp", "mcp_b"), ("razor", "razor_b")] {
+        assert_eq!(
+            bucket_sum(lines, subject, buckets),
+            count(lines, subject, "cut"),
+            "{subject}: {buckets} adds up to cut"
+        );
+    }
+    for (key, subject) in [("fut", "fut"), ("mcp", "mcp"), ("razor", "razor")] {
+        assert_eq!(count(lines, "prune", key), count(lines, subject, "cut"), "prune: {key}= is {subject}'s cut");
     }
 }
 
@@ -126,6 +172,9 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
             ("confirm%", Percent),
         ]),
     );
+    assert_relations(&lines, &["razor", "fut", "mcp", "rfp", "null"]);
+    let tactical = count(&lines, "razor", "tactical");
+    assert_eq!(value(&lines, "razor", "tactical%"), rate(tactical, count(&lines, "razor", "att")), "tactical%");
 }
 
 #[test]
@@ -140,11 +189,14 @@ fn full_prints_every_line_in_the_plans_formats() {
     );
     assert_line(&lines, "staged", &RATE);
     assert_line(&lines, "razor", &with_rate(&[("razor_b", Buckets(2)), ("probes", Count), ("confirm%", Percent)]));
+    assert_relations(&lines, &["razor", "fut", "mcp", "rfp", "null", "staged"]);
 }
 
 #[test]
 fn the_shapes_refuse_what_they_should() {
     assert!(matches("12.5%", Percent) && !matches("12%", Percent) && !matches("12.50%", Percent));
     assert!(matches("[1,2,3,4]", Buckets(4)) && !matches("[1,2,3]", Buckets(4)) && !matches("1,2,3,4", Buckets(4)));
+    assert!(!matches("[1,2,x,3,4]", Buckets(4)) && !matches("[1,2,,3]", Buckets(4)) && !matches("[]", Buckets(0)));
+    assert_eq!((rate(1, 3), rate(0, 0), rate(2, 2)), ("33.3%".to_string(), "0.0%".to_string(), "100.0%".to_string()));
     assert!(matches("0", Count) && !matches("-1", Count) && !matches("", Count));
 }

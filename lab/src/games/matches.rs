@@ -46,10 +46,11 @@ use indicatif::ProgressBar;
 
 pub use self::args::MatchArgs;
 use self::book::Book;
+pub use self::book::{sample_command, SampleBookArgs};
 use self::game::{GameSettings, Player};
 use self::pgn::pgn_date;
 use self::recorder::Recorder;
-use self::records::{plural, FailureCounts, Tally};
+use self::records::{FailureCounts, Tally};
 use self::rules::{DrawRule, ResignRule};
 use self::run_folder::{open_pgn, open_run, RunSettings};
 use self::schedule::Schedule;
@@ -60,8 +61,6 @@ use crate::games::statistics::{Pentanomial, SprtSettings, Wdl};
 use crate::lab::Lab;
 use crate::results::RunDir;
 
-/// The book used when `--book` is not given, relative to the repository.
-const DEFAULT_BOOK: &str = "../shared/data/books/UHO_4060_v2.epd";
 /// Games when `--games` is not given: a cap for an SPRT, the run otherwise.
 const DEFAULT_GAMES_WITH_SPRT: u64 = 1000;
 const DEFAULT_GAMES: u64 = 100;
@@ -155,7 +154,7 @@ pub fn run_match(
     settings: &MatchArgs,
 ) -> Result<MatchOutcome> {
     let plan = MatchPlan::new(lab, engine_a, engine_b, settings)?;
-    let (book, book_note) = open_book(lab, settings)?;
+    let (book, book_note) = book::open(lab, settings.book.as_deref())?;
     lab.say(&book_note);
     let (run, done) = open_run(lab, settings, &RunSettings::new(&plan, &book, settings))?;
     let (pgn_path, pgn) = open_pgn(lab, settings, &run)?;
@@ -166,26 +165,6 @@ pub fn run_match(
     let schedule = Schedule::new(book.sequence(settings.seed), plan.pairs, &done);
     let failure = play_games(lab, &plan, settings, &id_names, schedule, first_players, &mut recorder);
     finish(recorder, failure)
-}
-
-/// The opening book `args` asks for, and a line saying which it is.
-fn open_book(lab: &Lab, args: &MatchArgs) -> Result<(Book, String)> {
-    if let Some(path) = &args.book {
-        let book = Book::read(&lab.resolve(path))?;
-        let note = format!("book: {} ({})", book.source, plural(book.len() as u64, "line", "lines"));
-        return Ok((book, note));
-    }
-    let default = lab.root.join(DEFAULT_BOOK);
-    if default.is_file() {
-        // `.../main/../shared/...` reads better without the `..`.
-        let default = std::fs::canonicalize(&default).unwrap_or(default);
-        let book = Book::read(&default)?;
-        let note = format!("book: {} ({} lines; the default)", book.source, book.len());
-        Ok((book, note))
-    } else {
-        let note = format!("book: none ({} not found), every game starts from the start position", default.display());
-        Ok((Book::start_position(), note))
-    }
 }
 
 /// Starts both engines once before anything else, so a binary that does not

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use prunelab::data;
 use prunelab::epd::{parse_epd_line, read_epd_file, EpdRecord};
 use prunelab::position::move_to_uci;
 
@@ -27,13 +28,9 @@ pub struct Suite {
     pub skipped: Vec<(usize, String)>,
 }
 
-/// The shared data folder: `$PRUNELAB_DATA`, else `../shared/data` beside
-/// the repository.
-pub fn data_dir(lab: &Lab) -> PathBuf {
-    match std::env::var_os("PRUNELAB_DATA") {
-        Some(dir) => PathBuf::from(dir),
-        None => lab.root.join("..").join("shared").join("data"),
-    }
+/// The data folder: `$PRUNELAB_DATA`, else the repository's `data/`.
+pub fn data_dir(lab: &Lab) -> Result<PathBuf> {
+    prunelab::data::folder(&lab.root)
 }
 
 fn position_of(record: EpdRecord, fallback_id: String) -> SuitePosition {
@@ -60,33 +57,22 @@ fn from_file(path: &Path, name: &str) -> Result<Suite> {
 
 /// Loads a suite by name or path.
 pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
-    let shared = |file: &str| data_dir(lab).join("suites").join(file);
-    let named = match spec {
-        "wac" => Some(shared("wac.epd")),
-        "arasan" => Some(shared("arasan21.epd")),
-        "zugzwang" => Some(shared("zugts.epd")),
-        "node-suite" => Some(lab.root.join("ci").join("node-suite.epd")),
-        _ => None,
+    let in_data = |file: &str| -> Result<PathBuf> {
+        let folder = data_dir(lab)?;
+        let path = folder.join(file);
+        if !path.is_file() {
+            bail!("suite `{spec}`: {}", prunelab::data::missing(&folder, file));
+        }
+        Ok(path)
     };
-    if let Some(path) = named {
-        if !path.exists() {
-            bail!("suite `{spec}`: {} does not exist (set PRUNELAB_DATA to the shared data folder)", path.display());
-        }
-        return from_file(&path, spec);
-    }
-    match spec {
-        "seeds" => {
-            // The plans' seeds; the node suite keeps a fixed copy of them.
-            let path = shared("seeds.epd");
-            if path.exists() {
-                return from_file(&path, spec);
-            }
-            let mut suite = from_file(&lab.root.join("ci").join("node-suite.epd"), spec)?;
-            suite.positions.retain(|position| position.id.starts_with("seeds."));
-            Ok(suite)
-        }
-        "bench" => bench_suite(),
-        VERDICT => verdict_suite(lab),
+    let path = match spec {
+        "wac" => in_data(data::WAC)?,
+        "arasan" => in_data(data::ARASAN)?,
+        "zugzwang" => in_data(data::ZUGZWANG)?,
+        "seeds" => in_data(data::SEEDS)?,
+        "node-suite" => lab.root.join(prunelab::matrix::SUITE_PATH),
+        "bench" => return bench_suite(),
+        VERDICT => return verdict_suite(lab),
         _ => {
             let path = lab.resolve(Path::new(spec));
             if !path.is_file() {
@@ -94,9 +80,10 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
                     "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, verdict, wac, arasan, zugzwang"
                 );
             }
-            from_file(&path, &name(spec)).with_context(|| format!("suite {}", path.display()))
+            return from_file(&path, &name(spec)).with_context(|| format!("suite {}", path.display()));
         }
-    }
+    };
+    from_file(&path, spec).with_context(|| format!("suite `{spec}`"))
 }
 
 /// What a suite given as `spec` is called in tables: its own name, or a
@@ -206,6 +193,22 @@ mod tests {
         let from_bench = |id: &&&str| id.strip_prefix("bench.").is_some_and(|number| number.parse::<usize>().is_ok());
         assert_eq!(ids.iter().filter(from_bench).count(), 25);
         assert_eq!(ids[53], "cpw.position-6");
+        // README gives these counts.
+        let readme = std::fs::read_to_string(lab().root.join("README.md")).unwrap();
+        let prose = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+        let node_suite = load(&lab(), "node-suite").unwrap().positions.len();
+        let extra = ids.iter().filter(|id| id.starts_with("cpw.")).count();
+        for said in [
+            format!("the {node_suite} positions of `ci/node-suite.epd`"),
+            format!("the {} bench positions it does not already hold", ids.iter().filter(from_bench).count()),
+            format!(
+                "perft positions 2-{} (`lab/suites/verdict-extra.epd`): {} positions, each once",
+                extra + 1,
+                ids.len()
+            ),
+        ] {
+            assert!(prose.contains(&said), "README no longer says `{said}`");
+        }
         assert_eq!(position_key("8/8/8/8/8/8/8/K1k5 w - - 12 40"), "8/8/8/8/8/8/8/K1k5 w - -");
     }
 }

@@ -135,7 +135,7 @@ fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec
     suites
 }
 
-/// Runs one tactical suite for `variants`, or says why it cannot be run.
+/// Runs one tactical suite for `variants`.
 pub fn run_tactics(
     lab: &Lab,
     suite: &str,
@@ -155,13 +155,6 @@ pub fn run_tactics(
         run,
     };
     let limit = tactics_args.limit_text();
-    // A named suite lives in the shared data folder; without it the verdict
-    // says so instead of failing after the node counts.
-    if let Err(error) = suites::load(lab, suite) {
-        let why = format!("{error:#}");
-        lab.say(&format!("tactics skipped: {why}"));
-        return Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Err(why) });
-    }
     lab.say(&format!("tactics: {suite} at {limit}"));
     let run = tactics::run(lab, &tactics_args)?;
     let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
@@ -475,6 +468,11 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     let variant = lab.variant(&b)?;
     // A bad --sprt is an error now, not after the node counts and tactics.
     let plan = match_plan(args, variant)?;
+    // So is a suite that cannot be read.
+    let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
+    for suite in std::iter::once(args.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {
+        suites::load(lab, &suite)?;
+    }
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
     let steps = lab.nested(run_dir.path());
     let measurements = measure(&steps, args, (&a, &b), variant)?;

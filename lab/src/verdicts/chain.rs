@@ -496,6 +496,12 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
     for engine in &args.beside {
         participant::check(lab, engine)?;
     }
+    // A suite that cannot be read is an error before anything runs.
+    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
+    suites::load(lab, &args.suite)?;
+    for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
+        suites::load(lab, &suite)?;
+    }
     lab.say(&format!("chain: {}", chain.join(" → ")));
     let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =
         RunArgs { concurrency: args.concurrency, resume: args.resume.clone() }.open(lab, "chain", args)?;
@@ -549,7 +555,7 @@ mod tests {
             unsolved: unsolved.iter().map(|&(suite, why)| (suite.to_string(), why.to_string())).collect(),
             telemetry: Default::default(),
         };
-        let missing = "suite `wac`: ../shared/data/suites/wac.epd does not exist";
+        let missing = "suite `wac`: data/suites/wac.epd cannot be read";
         let first = comparison(&[("wac", missing)]);
         let second = comparison(&[("wac", missing), ("arasan", "no such file")]);
         assert_eq!(

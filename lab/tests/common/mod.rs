@@ -33,6 +33,8 @@ pub fn lab_command(args: &[&str], results: &Path) -> Command {
         .arg("--quiet")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("CARGO_TARGET_DIR", target_dir())
+        // The repository's data/, whatever the environment names.
+        .env_remove("PRUNELAB_DATA")
         // Quicker builds of the same searches (see Cargo.toml's `labtest`).
         .env("PRUNELAB_BUILD_PROFILE", "labtest");
     command

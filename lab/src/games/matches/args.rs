@@ -20,8 +20,8 @@ pub struct MatchArgs {
     /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1 or 40/60+0.6.
     #[arg(long, default_value = "10+0.1", value_name = "TC")]
     pub tc: TimeControl,
-    /// Opening book, EPD or FEN lines (default: ../shared/data/books/UHO_4060_v2.epd
-    /// if present, else the start position).
+    /// Opening book, EPD or FEN lines (default: the data folder's
+    /// books/UHO_4060_v2.epd if it has one, else data/books/UHO_4060_v2-4000.epd).
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
     /// Games to play, in pairs (default 100; with --sprt a cap of 1000).

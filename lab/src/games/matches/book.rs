@@ -7,10 +7,16 @@
 //! The order is a shuffle of the lines fixed by the seed: pair `k` of a run
 //! always gets the same opening, which is what lets `--resume` continue with
 //! the next ones.
+//!
+//! Without `--book`, a match plays the data folder's UHO_4060_v2: the full
+//! book where the folder has it (`$PRUNELAB_DATA`), else the repository's
+//! fixed sample of 4000 of its positions (`data/books/`, drawn by `lab
+//! sample-book`). No book is an error: a match from one opening measures
+//! almost nothing.
 
 use std::collections::HashSet;
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use cozy_chess::Board;
@@ -18,10 +24,13 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::records::plural;
+use crate::lab::Lab;
+
 /// A game's starting position.
 #[derive(Clone, Debug)]
 pub struct Opening {
-    /// The book line it came from (1-based); 0 for the standard start position.
+    /// The book line it came from (1-based).
     pub line: u32,
     /// A full 6-field FEN.
     pub fen: String,
@@ -29,11 +38,6 @@ pub struct Opening {
 }
 
 impl Opening {
-    pub fn start_position() -> Opening {
-        let board = Board::default();
-        Opening { line: 0, fen: board.to_string(), board }
-    }
-
     pub fn is_start_position(&self) -> bool {
         self.board == Board::default()
     }
@@ -46,9 +50,9 @@ pub struct SkippedLine {
     pub error: String,
 }
 
-/// The candidate lines of a book file (or the start position alone).
+/// The candidate lines of a book file.
 pub struct Book {
-    /// The file's path, or `start position`.
+    /// The file's path.
     pub source: String,
     text: String,
     /// Byte ranges of the lines that are not blank or `#` comments, with
@@ -81,21 +85,14 @@ impl Book {
         Book { source: source.to_string(), text, lines }
     }
 
-    /// No book: every game starts from the standard position.
-    pub fn start_position() -> Book {
-        Book { source: "start position".to_string(), text: String::new(), lines: Vec::new() }
-    }
-
-    /// How many candidate lines it has (1 for the start position).
+    /// How many candidate lines it has.
     pub fn len(&self) -> usize {
-        self.lines.len().max(1)
+        self.lines.len()
     }
 
-    /// Parses candidate `index`.
+    /// Parses candidate `index` (below `len()`).
     fn opening(&self, index: usize) -> Result<Opening, SkippedLine> {
-        let Some((line, range)) = self.lines.get(index) else {
-            return Ok(Opening::start_position());
-        };
+        let (line, range) = &self.lines[index];
         let text = self.text[range.clone()].trim();
         match prunelab::epd::parse_epd_line(text) {
             Ok(record) => Ok(Opening { line: *line, fen: record.fen, board: record.board }),
@@ -108,6 +105,101 @@ impl Book {
         let mut order: Vec<u32> = (0..self.len() as u32).collect();
         order.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
         OpeningSequence { book: self, order, cursor: 0, broken: HashSet::new() }
+    }
+}
+
+/// The book a match plays, and a line saying which it is: `given` (a path
+/// on the command line), else the data folder's default.
+pub fn open(lab: &Lab, given: Option<&Path>) -> Result<(Book, String)> {
+    if let Some(path) = given {
+        let book = Book::read(&lab.resolve(path))?;
+        let note = format!("book: {} ({})", book.source, plural(book.len() as u64, "line", "lines"));
+        return Ok((book, note));
+    }
+    let path = default_book(&prunelab::data::folder(&lab.root)?)?;
+    let book = Book::read(&path)?;
+    let note = format!("book: {} ({}; the default)", book.source, plural(book.len() as u64, "line", "lines"));
+    Ok((book, note))
+}
+
+/// The default book in `folder`: the full UHO_4060_v2 where the folder has
+/// it, else its sample.
+fn default_book(folder: &Path) -> Result<PathBuf> {
+    use prunelab::data::{BOOK_FULL, BOOK_SAMPLE};
+    for file in [BOOK_FULL, BOOK_SAMPLE] {
+        let path = folder.join(file);
+        if path.is_file() {
+            return Ok(path);
+        }
+    }
+    bail!(
+        "no opening book: {} and {} do not exist; give --book FILE (EPD or FEN, a position a line), or restore the \
+         repository's sample (`git checkout -- data/{BOOK_SAMPLE}`)",
+        folder.join(BOOK_FULL).display(),
+        folder.join(BOOK_SAMPLE).display()
+    )
+}
+
+/// `lab sample-book`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct SampleBookArgs {
+    /// The book to draw from (EPD or FEN lines).
+    pub source: PathBuf,
+    /// How many distinct positions to draw.
+    #[arg(long, default_value_t = 4000, value_name = "N")]
+    pub positions: usize,
+    /// Fixes the draw: the same source, count and seed give the same sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The file to write (the sample's lines in the source's order).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// `lab sample-book`: a fixed, seeded sample of a book, small enough to
+/// version (how `data/books/UHO_4060_v2-4000.epd` was drawn).
+pub fn sample_command(lab: &Lab, args: &SampleBookArgs) -> Result<()> {
+    let book = Book::read(&lab.resolve(&args.source))?;
+    let lines = book.sample(args.positions, args.seed)?;
+    let out = lab.resolve(&args.out);
+    std::fs::write(&out, lines.join("\n") + "\n").with_context(|| format!("cannot write {}", out.display()))?;
+    lab.say(&format!(
+        "{}: {} of the {} lines of {} (seed {})",
+        out.display(),
+        lines.len(),
+        book.len(),
+        book.source,
+        args.seed
+    ));
+    Ok(())
+}
+
+impl Book {
+    /// `count` lines drawn without replacement, each a readable position
+    /// and no two the same position (placement, side, castling, en
+    /// passant), in the book's order: the first `count` of the readable
+    /// distinct lines shuffled by ChaCha8 from `seed`.
+    pub fn sample(&self, count: usize, seed: u64) -> Result<Vec<&str>> {
+        let mut seen = HashSet::new();
+        let mut candidates = Vec::new();
+        for (index, (_, range)) in self.lines.iter().enumerate() {
+            if let Ok(opening) = self.opening(index) {
+                if seen.insert(opening.fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")) {
+                    candidates.push(range.clone());
+                }
+            }
+        }
+        if candidates.len() < count {
+            bail!(
+                "{} holds {} distinct readable positions, fewer than the {count} asked",
+                self.source,
+                candidates.len()
+            );
+        }
+        candidates.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        candidates.truncate(count);
+        candidates.sort_by_key(|range| range.start);
+        Ok(candidates.into_iter().map(|range| self.text[range].trim()).collect())
     }
 }
 
@@ -207,10 +299,58 @@ rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - c0 \"open game\";
     }
 
     #[test]
-    fn no_book_means_the_start_position() {
-        let mut sequence = Book::start_position().sequence(3);
-        let (opening, skipped) = sequence.next_opening().unwrap();
-        assert!(opening.is_start_position() && skipped.is_empty());
-        assert_eq!(opening.line, 0);
+    fn a_sample_is_fixed_by_its_seed_distinct_and_in_the_books_order() {
+        // Nine lines: seven distinct readable positions (line 4 repeats line 3
+        // with other clocks), a comment and a broken line.
+        let text = "\
+# comment
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -
+rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -
+rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1
+not a position
+rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -
+rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq -
+rnbqkbnr/pppppppp/8/8/6P1/8/PPPPPP1P/RNBQKBNR b KQkq -
+rnbqkbnr/pppppppp/8/8/8/2N5/PPPPPPPP/R1BQKBNR b KQkq -
+rnbqkbnr/pppppppp/8/8/1P6/8/P1PPPPPP/RNBQKBNR b KQkq -
+";
+        let book = Book::from_text("nine.epd", text.to_string());
+        let all = book.sample(7, 5).unwrap();
+        assert_eq!(all.len(), 7);
+        assert!(!all.iter().any(|line| line.ends_with(" 0 1")), "the repeated position is drawn once: {all:?}");
+        assert!(book.sample(8, 5).unwrap_err().to_string().contains("7 distinct readable positions, fewer than the 8"));
+        let three = book.sample(3, 5).unwrap();
+        assert_eq!(three, book.sample(3, 5).unwrap(), "the seed fixes the sample");
+        let order: Vec<usize> = three.iter().map(|line| all.iter().position(|kept| kept == line).unwrap()).collect();
+        assert!(order.windows(2).all(|pair| pair[0] < pair[1]), "in the book's order: {three:?}");
+        assert!((0..20).any(|seed| book.sample(3, seed).unwrap() != three), "other seeds, other samples");
+    }
+
+    #[test]
+    fn the_default_book_is_the_full_one_where_the_folder_has_it_else_the_sample() {
+        let folder = std::env::temp_dir().join(format!("prunelab-books-{}", std::process::id()));
+        let books = folder.join("books");
+        std::fs::create_dir_all(&books).unwrap();
+        let error = default_book(&folder).unwrap_err().to_string();
+        assert!(error.contains(&folder.join("books/UHO_4060_v2-4000.epd").display().to_string()), "{error}");
+        assert!(error.contains("give --book FILE"), "{error}");
+        std::fs::write(books.join("UHO_4060_v2-4000.epd"), BOOK).unwrap();
+        assert_eq!(default_book(&folder).unwrap(), books.join("UHO_4060_v2-4000.epd"));
+        std::fs::write(books.join("UHO_4060_v2.epd"), BOOK).unwrap();
+        assert_eq!(default_book(&folder).unwrap(), books.join("UHO_4060_v2.epd"));
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn the_repository_carries_its_default_book() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let path = default_book(&root.join(prunelab::data::DIR)).unwrap();
+        assert!(path.ends_with(prunelab::data::BOOK_SAMPLE));
+        let book = Book::read(&path).unwrap();
+        assert_eq!(book.len(), 4000);
+        // Drawing all 4000 succeeds only when every line is a readable
+        // position and no position is there twice.
+        let every_line: Vec<&str> = book.text.lines().collect();
+        assert_eq!(book.sample(4000, 1).unwrap(), every_line);
     }
 }

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The check of a new technique, after `cargo lab new-technique NAME` and the
+# author's test: nothing left to write, the snapshot written and the only one
+# that moved, README's catalogue rewritten, the feature and catalogue tests
+# (only their test binaries are built), then the verdict, `lab ab NAME`.
+#
+# Usage: ci/check-technique.sh NAME [lab ab options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ $# -lt 1 ] || [[ "$1" == -* ]]; then
+    echo "usage: ci/check-technique.sh NAME [lab ab options...]" >&2
+    exit 2
+fi
+name=$1
+shift
+file=src/prune/${name//-/_}.rs
+variant=variants/$name.toml
+for path in "$file" "$variant"; do
+    if [ ! -f "$path" ]; then
+        echo "check-technique: no $path: run \`cargo lab new-technique $name --hook HOOK\` first" >&2
+        exit 1
+    fi
+done
+started=$SECONDS
+step() {
+    echo
+    echo "== check-technique $name: $* ($((SECONDS - started)) s)"
+}
+
+step "1. nothing left to write"
+if grep -n -F "(to write)" "$file" "$variant" || grep -n "^| \`$name\` |.*(to write)" README.md; then
+    echo "check-technique: write what is marked (to write) above first" >&2
+    exit 1
+fi
+
+step "2. the snapshot: snapshots/$name.snap, and no other moves"
+# Writes every snapshot that moved (CI never does); fails when the variant
+# searches its parent's very tree without claiming it.
+env -u CI INSTA_UPDATE=always cargo test --quiet --profile ci --test matrix
+moved=$(git status --porcelain -- snapshots | sed 's/^...//' | grep -v -x "snapshots/$name.snap" || true)
+if [ ! -f "snapshots/$name.snap" ] || [ -n "$moved" ]; then
+    cargo lab --quiet snapdiff >&2 || true
+    if [ -n "$moved" ]; then
+        echo "check-technique: other snapshots moved (the feature must be off everywhere else):" >&2
+        echo "$moved" >&2
+    else
+        echo "check-technique: no snapshots/$name.snap was written" >&2
+    fi
+    exit 1
+fi
+cargo lab --quiet snapdiff
+
+step "3. README's generated blocks (the catalogue)"
+bash ci/readme-figures.sh
+
+step "4. the feature acts, the catalogue and README agree"
+cargo test --quiet --profile ci --lib -- prune::tests::every_feature_acts_where_it_says
+cargo test --quiet --profile ci --test catalogue --test readme
+
+step "5. the verdict"
+cargo lab ab "$name" "$@"
+echo "check-technique: $name passed every check in $((SECONDS - started)) s"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Rewrites README's generated blocks with what the code produces now:
+# the catalogue (`prunelab features --all`), the snapshot example and the
+# variant file example (razor-r1's). tests/readme.rs fails while any of
+# them differs, and names this command.
+#
+#   ci/readme-figures.sh          the blocks above (a normal test build)
+#   ci/readme-figures.sh --tune   also the margin example: a `tune` build
+#                                 searches the variants with razor-r1 again
+#                                 with R1's margin raised (minutes)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+features=()
+case "${1:-}" in
+    "") ;;
+    --tune) features=(--features tune) ;;
+    *)
+        echo "usage: ci/readme-figures.sh [--tune]" >&2
+        exit 2
+        ;;
+esac
+PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test readme -- \
+    readme_generated_blocks_are_what_the_code_produces
+git diff --stat -- README.md

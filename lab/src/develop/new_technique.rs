@@ -1,0 +1,630 @@
+//! `lab new-technique NAME --hook HOOK --parent VARIANT`: the skeleton of a
+//! new technique, in the five places a technique lives:
+//!
+//! - `src/prune/<name>.rs`: its doc comment, `technique!`, `counters!`,
+//!   `tunables!`, the hook it plugs into and its telemetry line;
+//! - its line in the registry (`src/prune/mod.rs`), where its step runs;
+//! - its Cargo feature (`Cargo.toml`);
+//! - its variant, `variants/<name>.toml`, on the parent it is measured
+//!   against, with the claim the hook's kind makes;
+//! - a row of README's variants table.
+//!
+//! What only the author can write is marked `(to write)`: the technique's
+//! test, its description and source. `ci/check-technique.sh NAME` refuses
+//! a file that still holds the mark, then writes the snapshot and the
+//! catalogue, checks that only that snapshot moved, runs the feature and
+//! catalogue tests and `lab ab NAME`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+
+use crate::lab::Lab;
+
+/// What the author still has to write, wherever the skeleton leaves it.
+pub const TO_WRITE: &str = "(to write)";
+
+/// The hooks a skeleton can plug into (README's hook contract says what
+/// each is given and when it is called).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum Hook {
+    /// Steps 6-10: a node returns a score, or is searched shallower, before
+    /// its moves are generated.
+    PruneNode,
+    /// Step 11a: a move of the main search is skipped without a search.
+    PrunesMove,
+    /// Step 11b: plies added to (or taken from) a move's depth.
+    ExtendMove,
+    /// Step Q3: a quiescence node returns after stand pat.
+    PruneQnode,
+    /// Step Q4: a quiescence capture or promotion is skipped.
+    PrunesCapture,
+}
+
+#[derive(Args, Debug)]
+pub struct NewTechniqueArgs {
+    /// The technique's Cargo feature and variant name, e.g. `see-capture`
+    /// (lower case, digits and `-`; the file is `src/prune/see_capture.rs`).
+    pub name: String,
+    /// The search step it plugs into.
+    #[arg(long, value_enum)]
+    pub hook: Hook,
+    /// The variant it is measured against (its variant's `extends`).
+    #[arg(long, default_value = "p003-3")]
+    pub parent: String,
+    /// The plan phase or published engine it follows (default: marked to write).
+    #[arg(long)]
+    pub source: Option<String>,
+    /// What it does, in a line, for the catalogue (default: marked to write).
+    #[arg(long)]
+    pub summary: Option<String>,
+}
+
+/// The names a feature name gives.
+#[derive(Debug, PartialEq, Eq)]
+struct Names {
+    /// `see-capture`: the Cargo feature and the variant.
+    feature: String,
+    /// `see_capture`: the file, the registry field, the telemetry key.
+    module: String,
+    /// `SeeCapture`: the technique's type.
+    type_name: String,
+    /// `SEE_CAPTURE`: the tunables' prefix.
+    prefix: String,
+    /// `sc_b`: the depth buckets' key.
+    buckets: String,
+}
+
+impl Names {
+    fn of(feature: &str) -> Result<Names> {
+        let valid = feature.chars().next().is_some_and(|first| first.is_ascii_lowercase())
+            && feature
+                .split('-')
+                .all(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+        if !valid {
+            bail!("`{feature}`: a technique's name is words of lower-case letters and digits joined by `-`, e.g. see-capture");
+        }
+        let words: Vec<&str> = feature.split('-').collect();
+        let type_name = words.iter().map(|word| word[..1].to_ascii_uppercase() + &word[1..]).collect();
+        let initials: String = words.iter().map(|word| &word[..1]).collect();
+        Ok(Names {
+            feature: feature.to_string(),
+            module: words.join("_"),
+            type_name,
+            prefix: words.join("_").to_ascii_uppercase(),
+            buckets: format!("{initials}_b"),
+        })
+    }
+}
+
+/// One file the generator writes: its path from the repository root, and
+/// its new text.
+#[derive(Debug)]
+pub struct Edit {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// `lab new-technique`.
+pub fn command(lab: &Lab, args: &NewTechniqueArgs) -> Result<()> {
+    lab.variant(&args.parent).with_context(|| format!("--parent {}", args.parent))?;
+    if lab.variant(&args.name).is_ok() {
+        bail!("a variant `{}` exists already", args.name);
+    }
+    let edits = edits(&lab.root, args)?;
+    for edit in &edits {
+        std::fs::write(lab.root.join(&edit.path), &edit.text)
+            .with_context(|| format!("cannot write {}", edit.path.display()))?;
+    }
+    let names = Names::of(&args.name)?;
+    println!("new technique `{}`, on `{}`, plugged into {:?}:", names.feature, args.parent, args.hook);
+    for edit in &edits {
+        println!("  wrote {}", edit.path.display());
+    }
+    println!(
+        "next: write what is marked {TO_WRITE} in src/prune/{}.rs and variants/{}.toml (README's \
+         \"Hooks\" says what the hook is given), then run `bash ci/check-technique.sh {}`",
+        names.module, names.feature, names.feature
+    );
+    Ok(())
+}
+
+/// Every file the skeleton writes or changes, read from `root`; nothing is
+/// written. Refuses a name that is taken.
+pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
+    let names = Names::of(&args.name)?;
+    let read = |path: &str| {
+        std::fs::read_to_string(root.join(path)).with_context(|| format!("cannot read {}", root.join(path).display()))
+    };
+    let file = PathBuf::from(format!("src/prune/{}.rs", names.module));
+    if root.join(&file).exists() {
+        bail!("{} exists already", file.display());
+    }
+    let variant = PathBuf::from(format!("variants/{}.toml", names.feature));
+    if root.join(&variant).exists() {
+        bail!("{} exists already", variant.display());
+    }
+    let source = args.source.clone().unwrap_or_else(|| TO_WRITE.to_string());
+    let summary = args.summary.clone().unwrap_or_else(|| TO_WRITE.to_string());
+    Ok(vec![
+        Edit { path: "Cargo.toml".into(), text: with_feature(&read("Cargo.toml")?, &names)? },
+        Edit { path: "README.md".into(), text: with_variant_row(&read("README.md")?, &names, &summary)? },
+        Edit {
+            path: "src/prune/mod.rs".into(),
+            text: with_registry_line(&read("src/prune/mod.rs")?, &names, args.hook)?,
+        },
+        Edit { path: file, text: technique_file(&names, args.hook, &source, &summary) },
+        Edit { path: variant, text: variant_file(&names, args.hook, &args.parent, &source, &summary) },
+    ])
+}
+
+/// Cargo.toml with `"<feature>" = []` after the catalogue's last feature.
+fn with_feature(cargo: &str, names: &Names) -> Result<String> {
+    let quoted = format!("\"{}\" = ", names.feature);
+    if cargo.lines().any(|line| line.starts_with(&quoted)) {
+        bail!("Cargo.toml has a feature `{}` already", names.feature);
+    }
+    let lines: Vec<&str> = cargo.lines().collect();
+    let Some(last) = lines.iter().rposition(|line| line.starts_with('"') && line.contains("\" = [")) else {
+        bail!("Cargo.toml: no catalogue feature (`\"name\" = [...]`) to add `{}` after", names.feature);
+    };
+    let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+    out.insert(last + 1, format!("{quoted}[]"));
+    Ok(out.join("\n") + "\n")
+}
+
+/// The registry line `module: Type,` goes after this one, where its step
+/// runs (the registry's order is the pipeline's).
+fn registry_anchor(hook: Hook) -> &'static str {
+    match hook {
+        Hook::PruneNode => "probcut: ProbCut,",
+        Hook::PrunesMove => "quiet_see: QuietSee,",
+        Hook::ExtendMove => "singular: SingularExtension,",
+        Hook::PruneQnode => "delta: DeltaPruning,",
+        Hook::PrunesCapture => "see_pruning: SeePruning,",
+    }
+}
+
+fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<String> {
+    let anchor = registry_anchor(hook);
+    let Some(at) = registry.lines().position(|line| line.trim() == anchor) else {
+        bail!("src/prune/mod.rs: the registry has no line `{anchor}` to add `{}` after", names.module);
+    };
+    let mut out: Vec<String> = registry.lines().map(str::to_string).collect();
+    out.insert(at + 1, format!("    {}: {},", names.module, names.type_name));
+    Ok(out.join("\n") + "\n")
+}
+
+/// README with a row for the new variant just above `full`'s, the last row
+/// of its variants table.
+fn with_variant_row(readme: &str, names: &Names, summary: &str) -> Result<String> {
+    let full_row = "| `full` |";
+    let Some(at) = readme.lines().position(|line| line.starts_with(full_row)) else {
+        bail!("README.md: no `{full_row}` row in the variants table to add `{}` above", names.feature);
+    };
+    let mut out: Vec<String> = readme.lines().map(str::to_string).collect();
+    out.insert(at, format!("| `{}` | {summary} |", names.feature));
+    Ok(out.join("\n") + "\n")
+}
+
+fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: &str) -> String {
+    // The claim the hook's kind makes; the verdict judges it.
+    let claim = match hook {
+        Hook::ExtendMove => "more",
+        _ => "fewer",
+    };
+    format!(
+        "name = \"{feature}\"\n\
+         description = \"{summary} On `{parent}`.\"\n\
+         extends = \"{parent}\"\n\
+         features = [\"{feature}\"]\n\
+         source = \"{source}\"\n\
+         \n\
+         [expect]\n\
+         nodes = \"{claim}\"\n",
+        feature = names.feature,
+    )
+}
+
+/// What the hook's skeleton says and does, per hook.
+struct HookText {
+    /// The `use crate::...` items it needs besides the machinery's.
+    uses: &'static str,
+    /// What an attempt is, for the telemetry's doc.
+    attempt: &'static str,
+    /// Whether it runs at a depth (main search) and so counts by depth.
+    by_depth: bool,
+    /// The `impl Hooks` body.
+    body: &'static str,
+}
+
+fn hook_text(hook: Hook) -> HookText {
+    match hook {
+        Hook::PruneNode => HookText {
+            uses: "use crate::search::{Node, NodeType, Worker};\nuse crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};",
+            attempt: "a node",
+            by_depth: true,
+            body: r#"    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+        // Called at each main-search node that is not in check and not a
+        // singular-exclusion search, after its static eval and before any
+        // move is generated (README's "Hooks").
+        if !T::TECHNIQUES.__module__.enabled || NT::PV || node.depth > __PREFIX___MAX_DEPTH.get() {
+            return NodeVerdict::Continue;
+        }
+        let counters = &mut worker.stats.techniques.__module__;
+        counters.attempts += 1;
+        let margin = __PREFIX___MARGIN.get() * node.depth;
+        // (to write) The technique's test, from `board`, `node.static_eval`,
+        // `node.alpha`, `node.beta` and `margin`: NodeVerdict::Prune(score)
+        // to return a score, NodeVerdict::Reduce(plies) to search shallower.
+        let verdict = NodeVerdict::Continue;
+        if verdict == NodeVerdict::Continue {
+            return verdict;
+        }
+        counters.cutoffs += 1;
+        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        if worker.traces(node.ply) {
+            let kind = if matches!(verdict, NodeVerdict::Prune(_)) { TraceKind::NodePruned } else { TraceKind::NodeReduced };
+            let detail = format!("(to write) the numbers the test compared; margin {margin}");
+            worker.trace(node.ply, node.depth, kind, "__module__", "__feature__", detail);
+        }
+        verdict
+    }
+"#,
+        },
+        Hook::PrunesMove => HookText {
+            uses: "use crate::search::{Candidate, Node, NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
+            attempt: "a move",
+            by_depth: true,
+            body: r#"    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        // Called for each move of the main search's move loop but the
+        // first, never at the root or while every move so far is mated
+        // (README's "Hooks").
+        if !T::TECHNIQUES.__module__.enabled
+            || NT::PV
+            || node.in_check
+            || node.depth > __PREFIX___MAX_DEPTH.get()
+            || candidate.is_tt_move
+        {
+            return false;
+        }
+        let counters = &mut worker.stats.techniques.__module__;
+        counters.attempts += 1;
+        let margin = __PREFIX___MARGIN.get() * node.depth;
+        // (to write) The technique's test, from `board`, the node
+        // (`static_eval`, `alpha`, `beta`), the candidate (`mv`, `kind`: a
+        // capture is GoodCapture or BadCapture already, `quiet`,
+        // `gives_check`, `history`, ...) and `margin`: true skips the move.
+        let prunes = false;
+        if !prunes {
+            return false;
+        }
+        counters.cutoffs += 1;
+        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        if worker.traces_move(node.ply, candidate.mv) {
+            let detail = format!("(to write) the numbers the test compared; margin {margin}");
+            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
+        }
+        true
+    }
+"#,
+        },
+        Hook::ExtendMove => HookText {
+            uses: "use crate::search::{Candidate, Node, NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
+            attempt: "a move",
+            by_depth: true,
+            body: r#"    fn extend_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        child: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        // Called for each move the main search is about to search, after
+        // it is made (`child`), before its reduction (README's "Hooks").
+        if !T::TECHNIQUES.__module__.enabled || node.depth > __PREFIX___MAX_DEPTH.get() {
+            return 0;
+        }
+        let counters = &mut worker.stats.techniques.__module__;
+        counters.attempts += 1;
+        let margin = __PREFIX___MARGIN.get() * node.depth;
+        // (to write) The technique's test, from `board`, `child`, the node,
+        // the candidate and `margin`: the plies added to the move's depth
+        // (negative to reduce it).
+        let plies = 0;
+        if plies == 0 {
+            return 0;
+        }
+        counters.cutoffs += 1;
+        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        if worker.traces_move(node.ply, candidate.mv) {
+            let detail = format!("(to write) the numbers the test compared; margin {margin}; {plies:+} plies");
+            worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "__module__", "__feature__", detail);
+        }
+        plies
+    }
+"#,
+        },
+        Hook::PruneQnode => HookText {
+            uses: "use crate::search::{NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
+            attempt: "a quiescence node",
+            by_depth: false,
+            body: r#"    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        ply: usize,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
+        // Called at each quiescence node not in check, after stand pat
+        // (README's "Hooks").
+        if !T::TECHNIQUES.__module__.enabled {
+            return None;
+        }
+        let counters = &mut worker.stats.techniques.__module__;
+        counters.attempts += 1;
+        let margin = __PREFIX___MARGIN.get();
+        // (to write) The technique's test, from `board`, `stand_pat`,
+        // `alpha`, `phase` (24 in the opening, 0 in a pawn ending) and
+        // `margin`: Some(score) returns that score from the node.
+        let score: Option<i32> = None;
+        let score = score?;
+        counters.cutoffs += 1;
+        if worker.traces(ply) {
+            let detail = format!("(to write) the numbers the test compared; margin {margin}; returns {score}");
+            worker.trace(ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
+        }
+        Some(score)
+    }
+"#,
+        },
+        Hook::PrunesCapture => HookText {
+            uses: "use crate::movepick::ScoredMove;\nuse crate::search::{NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
+            attempt: "a capture or promotion",
+            by_depth: false,
+            body: r#"    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        ply: usize,
+        entry: &ScoredMove,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> bool {
+        // Called for each capture and promotion a quiescence node not in
+        // check is about to search (README's "Hooks").
+        if !T::TECHNIQUES.__module__.enabled {
+            return false;
+        }
+        let counters = &mut worker.stats.techniques.__module__;
+        counters.attempts += 1;
+        let margin = __PREFIX___MARGIN.get();
+        // (to write) The technique's test, from `board`, `entry` (`mv`,
+        // `piece`, `captured`), `stand_pat`, `alpha`, `phase` and `margin`:
+        // true skips the move.
+        let prunes = false;
+        if !prunes {
+            return false;
+        }
+        counters.cutoffs += 1;
+        if worker.traces_move(ply, entry.mv) {
+            let detail = format!("(to write) the numbers the test compared; margin {margin}");
+            worker.trace(ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
+        }
+        true
+    }
+"#,
+        },
+    }
+}
+
+fn technique_file(names: &Names, hook: Hook, source: &str, summary: &str) -> String {
+    let text = hook_text(hook);
+    let (bucket_field, bucket_doc, bucket_report, report_args, max_depth) = if text.by_depth {
+        (
+            "        /// Cutoffs at depths 1-3, 4-6, 7-9.\n        pub by_depth: [u64; 3],\n",
+            " __buckets__=[d1-3,d4-6,d7-9]",
+            " __buckets__={}",
+            ",\n            crate::stats::buckets(&counters.by_depth)",
+            "    /// At this depth and below.\n    __PREFIX___MAX_DEPTH: 6, 1, 12, 1;\n",
+        )
+    } else {
+        ("", "", "", "", "")
+    };
+    let file = format!(
+        r#"//! `__feature__`: {summary}. {TO_WRITE} What the technique is, in a
+//! sentence or two.
+//!
+//! Also called: {TO_WRITE} its other names, and where engines have it.
+//!
+//! Phases, side by side:
+//! - `__feature__` ({source}): {TO_WRITE} its conditions, and where it
+//!   departs from its source.
+//!
+//! Telemetry: `__module__: att=X cut=Y cut%=Z.Z%{bucket_doc}`: an attempt
+//! is {attempt} that met every condition but the technique's test.
+
+use cozy_chess::Board;
+
+{uses}
+use crate::trace::TraceKind;
+use crate::tune::Tunable;
+use crate::{{counters, technique, tunables}};
+
+technique! {{
+    /// Whether `__feature__` is on.
+    pub struct __Type__ {{
+        enabled: "__feature__" [] "{source}" => "{summary}";
+    }}
+}}
+
+counters! {{
+    /// `__module__:` telemetry.
+    pub struct __Type__Counters {{
+        /// What met every condition but the technique's test.
+        pub attempts: u64,
+        pub cutoffs: u64,
+{bucket_field}    }}
+}}
+
+tunables! {{
+{max_depth}    /// {TO_WRITE} The margin the test reads.
+    __PREFIX___MARGIN: 100, 0, 400, 10;
+}}
+
+impl Hooks for __Type__ {{
+{body}}}
+
+impl Technique for __Type__ {{
+    type Counters = __Type__Counters;
+
+    fn report(&self, counters: &__Type__Counters) -> Vec<String> {{
+        if !self.enabled {{
+            return Vec::new();
+        }}
+        vec![format!(
+            "__module__: {{}}{bucket_report}",
+            crate::stats::rate(counters.attempts, counters.cutoffs){report_args}
+        )]
+    }}
+
+    fn snapshot_counters(counters: &__Type__Counters) -> Vec<(&'static str, u64, u64)> {{
+        vec![("__module__", counters.attempts, counters.cutoffs)]
+    }}
+
+    fn tunable_list() -> &'static [&'static Tunable] {{
+        TUNABLES
+    }}
+}}
+"#,
+        uses = text.uses,
+        attempt = text.attempt,
+        body = text.body,
+    );
+    file.replace("__feature__", &names.feature)
+        .replace("__module__", &names.module)
+        .replace("__Type__", &names.type_name)
+        .replace("__PREFIX__", &names.prefix)
+        .replace("__buckets__", &names.buckets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_the_feature() {
+        let names = Names::of("see-capture-2").unwrap();
+        assert_eq!(
+            names,
+            Names {
+                feature: "see-capture-2".into(),
+                module: "see_capture_2".into(),
+                type_name: "SeeCapture2".into(),
+                prefix: "SEE_CAPTURE_2".into(),
+                buckets: "sc2_b".into(),
+            }
+        );
+        for bad in ["", "See", "see_capture", "-see", "see--capture", "2see", "see capture"] {
+            assert!(Names::of(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// The generator changes exactly the files README's walk-through lists,
+    /// each in the place it says, on a copy of the repository's own files.
+    #[test]
+    fn the_skeleton_goes_where_readme_says() {
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let args = NewTechniqueArgs {
+            name: "see-capture".into(),
+            hook: Hook::PrunesMove,
+            parent: "p003-3".into(),
+            source: Some("Ethereal (SEE pruning of captures)".into()),
+            summary: None,
+        };
+        let edits = edits(&repository, &args).unwrap();
+        let paths: Vec<String> = edits.iter().map(|edit| edit.path.display().to_string()).collect();
+        assert_eq!(
+            paths,
+            ["Cargo.toml", "README.md", "src/prune/mod.rs", "src/prune/see_capture.rs", "variants/see-capture.toml"]
+        );
+        let text = |path: &str| &edits.iter().find(|edit| edit.path == Path::new(path)).unwrap().text;
+        let original = |path: &str| std::fs::read_to_string(repository.join(path)).unwrap();
+        // Each existing file gains exactly one line.
+        for (path, line) in [
+            ("Cargo.toml", "\"see-capture\" = []"),
+            ("README.md", "| `see-capture` | (to write) |"),
+            ("src/prune/mod.rs", "    see_capture: SeeCapture,"),
+        ] {
+            let original = original(path);
+            let mut before: Vec<&str> = original.lines().collect();
+            let after: Vec<&str> = text(path).lines().collect();
+            let at = after.iter().position(|added| *added == line).unwrap_or_else(|| panic!("{path}: no `{line}`"));
+            before.insert(at, line);
+            assert_eq!(after, before, "{path}");
+        }
+        let registry = text("src/prune/mod.rs");
+        assert!(registry.contains("    quiet_see: QuietSee,\n    see_capture: SeeCapture,\n"), "after quiet_see");
+        assert!(text("README.md").contains("| `see-capture` | (to write) |\n| `full` |"));
+        assert_eq!(
+            text("variants/see-capture.toml"),
+            "name = \"see-capture\"\ndescription = \"(to write) On `p003-3`.\"\nextends = \"p003-3\"\n\
+             features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\nnodes = \"fewer\"\n"
+        );
+        let file = text("src/prune/see_capture.rs");
+        for expected in [
+            "pub struct SeeCapture {\n        enabled: \"see-capture\" [] \"Ethereal (SEE pruning of captures)\" => \"(to write)\";",
+            "fn prunes_move<T: TechniqueSet, NT: NodeType>(",
+            "if !T::TECHNIQUES.see_capture.enabled",
+            "SEE_CAPTURE_MAX_DEPTH: 6, 1, 12, 1;",
+            "\"see_capture: {} sc_b={}\"",
+            "vec![(\"see_capture\", counters.attempts, counters.cutoffs)]",
+        ] {
+            assert!(file.contains(expected), "{expected}\nnot in\n{file}");
+        }
+        assert!(!file.contains("__"), "a placeholder is left:\n{file}");
+        // README's walk-through lists these files, and the two the check
+        // writes (the snapshot, and README's catalogue in README.md).
+        let readme = original("README.md");
+        let listed = readme
+            .split("<!-- new-technique files -->")
+            .nth(1)
+            .expect("README lists the files")
+            .split("```")
+            .nth(1)
+            .unwrap();
+        let mut expected: Vec<String> =
+            paths.iter().map(|path| path.replace("see-capture", "NAME").replace("see_capture", "NAME")).collect();
+        expected.push("snapshots/NAME.snap".into());
+        expected.sort();
+        let mut shown: Vec<String> =
+            listed.lines().filter_map(|line| line.split_whitespace().last()).map(str::to_string).collect();
+        shown.sort();
+        assert_eq!(shown, expected);
+        // A name that is taken is refused before anything is written.
+        let taken = NewTechniqueArgs { name: "see-quiet".into(), ..args };
+        assert!(super::edits(&repository, &taken)
+            .unwrap_err()
+            .to_string()
+            .contains("variants/see-quiet.toml exists already"));
+    }
+
+    #[test]
+    fn every_hook_has_a_skeleton_without_placeholders() {
+        let names = Names::of("x-y").unwrap();
+        for hook in Hook::value_variants() {
+            let file = technique_file(&names, *hook, "s", "t");
+            assert!(!file.contains("__"), "{hook:?}");
+            assert!(file.contains("impl Hooks for XY {"), "{hook:?}");
+            assert_eq!(file.contains("by_depth"), hook_text(*hook).by_depth, "{hook:?}");
+        }
+    }
+}
