@@ -220,7 +220,7 @@ fn readme_bench_and_suite_sizes_are_the_codes() {
     use prunelab::matrix::{load_suite, DEPTH, HASH_MB, SUITE_PATH};
     let prose = prose();
     assert_eq!(
-        figure(&prose, "| `prunelab bench [depth] [--stats]` | ", " from `ucinewgame`"),
+        figure(&prose, "| `prunelab bench [depth] [--stats] [--variant NAME]` | ", " from `ucinewgame`"),
         format!("{} positions", BENCH_POSITIONS.len())
     );
     assert_eq!(
