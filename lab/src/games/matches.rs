@@ -46,7 +46,7 @@ use indicatif::ProgressBar;
 
 pub use self::args::MatchArgs;
 use self::book::Book;
-pub use self::book::{sample_command, SampleBookArgs};
+pub use self::book::{check as check_book, sample_command, SampleBookArgs};
 use self::game::{GameSettings, Player};
 use self::pgn::pgn_date;
 use self::recorder::Recorder;
@@ -74,6 +74,8 @@ pub struct MatchOutcome {
 
 /// `lab match A B`.
 pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
+    // A book that cannot be read is an error now, not after the builds.
+    book::check(lab, args.book.as_deref())?;
     let binary_a = engine_binary(lab, args, &args.engine_a)?;
     let binary_b =
         if args.engine_b == args.engine_a { binary_a.clone() } else { engine_binary(lab, args, &args.engine_b)? };

@@ -468,6 +468,9 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
     let variant = lab.variant(&b)?;
     // A bad --sprt is an error now, not after the node counts and tactics.
     let plan = match_plan(args, variant)?;
+    if plan.is_some() {
+        matches::check_book(lab, None)?;
+    }
     // So is a suite that cannot be read.
     let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
     for suite in std::iter::once(args.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {

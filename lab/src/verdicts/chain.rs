@@ -502,6 +502,10 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
     for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
         suites::load(lab, &suite)?;
     }
+    // So is the book of the matches `--sprt` plays.
+    if args.sprt {
+        matches::check_book(lab, None)?;
+    }
     lab.say(&format!("chain: {}", chain.join(" → ")));
     let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =
         RunArgs { concurrency: args.concurrency, resume: args.resume.clone() }.open(lab, "chain", args)?;

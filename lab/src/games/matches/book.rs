@@ -111,15 +111,28 @@ impl Book {
 /// The book a match plays, and a line saying which it is: `given` (a path
 /// on the command line), else the data folder's default.
 pub fn open(lab: &Lab, given: Option<&Path>) -> Result<(Book, String)> {
-    if let Some(path) = given {
-        let book = Book::read(&lab.resolve(path))?;
-        let note = format!("book: {} ({})", book.source, plural(book.len() as u64, "line", "lines"));
-        return Ok((book, note));
-    }
-    let path = default_book(&prunelab::data::folder(&lab.root)?)?;
-    let book = Book::read(&path)?;
-    let note = format!("book: {} ({}; the default)", book.source, plural(book.len() as u64, "line", "lines"));
+    let book = Book::read(&locate(lab, given)?)?;
+    let default = if given.is_none() { "; the default" } else { "" };
+    let note = format!("book: {} ({}{default})", book.source, plural(book.len() as u64, "line", "lines"));
     Ok((book, note))
+}
+
+/// Fails now, before any engine is built, if the book a match would play
+/// cannot be opened.
+pub fn check(lab: &Lab, given: Option<&Path>) -> Result<()> {
+    let path = locate(lab, given)?;
+    std::fs::File::open(&path).with_context(|| {
+        format!("cannot read the opening book {} (give --book a readable EPD or FEN file)", path.display())
+    })?;
+    Ok(())
+}
+
+/// The path of `given`, else of the data folder's default book.
+fn locate(lab: &Lab, given: Option<&Path>) -> Result<PathBuf> {
+    match given {
+        Some(path) => Ok(lab.resolve(path)),
+        None => default_book(&prunelab::data::folder(&lab.root)?),
+    }
 }
 
 /// The default book in `folder`: the full UHO_4060_v2 where the folder has
