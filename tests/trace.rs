@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use prunelab::matrix::{load_suite, search_as, SearchFn, HASH_MB, SUITE_PATH};
+use prunelab::matrix::{load_suite, search_as, snapshot_body, table, SearchFn, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::prune::TECHNIQUE_NAMES;
 use prunelab::search::{SearchLimits, SearchResult, Searcher};
 use prunelab::trace::{Suppression, TraceKind, TraceRequest};
@@ -18,7 +18,8 @@ include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 macro_rules! searches {
     ($($name:tt),*) => { [$(($name, search_as::<variant_set!($name)> as SearchFn)),*] };
 }
-const SEARCHES: [(&str, SearchFn); 5] = searches!["baseline", "full", "futility-node", "lmp-skip-quiets", "razor-r3"];
+const SEARCHES: [(&str, SearchFn); 6] =
+    searches!["baseline", "full", "futility-node", "lmp-skip-quiets", "razor-r2", "razor-r3"];
 
 fn search(variant: &str, pos: &prunelab::position::Position, request: Option<TraceRequest>) -> SearchResult {
     search_within(&SearchLimits { depth: Some(10), ..Default::default() }, variant, pos, request)
@@ -137,6 +138,35 @@ fn a_replay_with_nothing_suppressed_visits_exactly_the_untraced_nodes() {
         );
         assert!(replay.trace.iter().all(|event| event.kind != TraceKind::NotTaken), "{suppressions:?}");
     }
+}
+
+/// A replay as `lab blame` makes one: razor-r2 (README's example's B)
+/// tracing the baseline's line, suppressing nothing.
+fn replay_of_razor_r2(
+    searcher: &mut Searcher,
+    pos: &prunelab::position::Position,
+    limits: &SearchLimits,
+) -> SearchResult {
+    let line = line_of(&search_within(limits, "baseline", pos, None));
+    searcher.set_trace(TraceRequest { line, suppressions: Vec::new() });
+    let replay = search_as::<variant_set!("razor-r2")>(searcher, pos, limits);
+    assert!(!replay.trace.is_empty(), "the replay traced nothing");
+    replay
+}
+
+/// B's nodes are those of B's own build, without `trace`: its snapshot,
+/// which `tests/matrix.rs` takes and `ci/honesty.sh` checks against the
+/// feature build. A replay suppressing nothing gives the same table, line
+/// for line (nodes, best move, score, counters).
+#[test]
+fn a_replay_suppressing_nothing_gives_the_untraced_build_s_snapshot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let positions = load_suite(&root.join(SUITE_PATH)).unwrap();
+    let replayed = table("razor-r2", &[], replay_of_razor_r2, &positions, DEPTH, HASH_MB);
+    let snapshot = std::fs::read_to_string(root.join("snapshots/razor-r2.snap")).unwrap();
+    // The first line names the features, which this table is not given.
+    let rows = |table: &str| table.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(rows(&replayed), rows(snapshot_body(&snapshot)));
 }
 
 /// The counterfactual, on WAC.004 (a queen sacrifice too: 1.Qxh7+ Kxh7
