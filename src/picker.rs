@@ -278,6 +278,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     node.depth
                 );
                 self.trace(node.ply, node.depth, TraceKind::MoveSkipped, request.technique, request.feature, detail);
+                // A replay that does not take the drop leaves every move.
+                if self.overrules(request.technique, node.ply) {
+                    return 0;
+                }
             }
         }
         if T::TECHNIQUES.staged_picking.skip_at_once {

@@ -30,7 +30,7 @@ use crate::prune::continuation_history::ContinuationHistoryTables;
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueCounters, TechniqueSet};
-use crate::trace::{TraceEvent, TraceKind, Tracer};
+use crate::trace::{SearchedMove, TraceEvent, TraceKind, TraceRequest, Tracer, TtCutoff};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
 pub const MAX_PLY: usize = 128;
@@ -174,13 +174,14 @@ impl Searcher {
         }
     }
 
-    /// Resizes (and so clears) the transposition table.
-    /// Traces `line` (moves from the root) in the next searches: a `trace`
-    /// build records the decisions along it in `SearchResult::trace`.
-    pub fn set_trace_line(&mut self, line: Vec<Move>) {
-        self.tracer.set_line(line);
+    /// Traces the request's line (moves from the root) in the next
+    /// searches, not taking its suppressed decisions: a `trace` build
+    /// records the decisions along it in `SearchResult::trace`.
+    pub fn set_trace(&mut self, request: TraceRequest) {
+        self.tracer.set(request);
     }
 
+    /// Resizes (and so clears) the transposition table.
     /// Fails, keeping the table it has, when the memory cannot be had.
     pub fn set_hash(&mut self, mb: usize) -> Result<(), String> {
         self.tt = TranspositionTable::try_new(mb)?;
@@ -540,11 +541,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if hit.depth >= depth && tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 if self.traces(ply) {
-                    let detail = format!(
-                        "{:?} bound {} from depth {} (window {alpha}, {beta})",
-                        hit.bound, hit.score, hit.depth
-                    );
-                    self.trace(ply, depth, TraceKind::TtCutoff, "search", "baseline", detail);
+                    let cutoff =
+                        TtCutoff { bound: hit.bound, score: hit.score, stored_depth: Some(hit.depth), alpha, beta };
+                    self.trace(ply, depth, TraceKind::TtCutoff, "search", "baseline", cutoff.to_string());
                 }
                 return hit.score;
             }
@@ -700,13 +699,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.hash_path.pop();
             searched_moves += 1;
             if self.traces_move(ply, mv) {
-                let reduced = if searched_moves > 1 { candidate.reduction.min(new_depth - 1).max(0) } else { 0 };
-                let researched = if researched_full_depth { ", then re-searched at full depth" } else { "" };
-                let detail = format!(
-                    "move {} searched to depth {new_depth} (first reduced by {reduced}{researched}), window ({alpha}, {beta}): score {score}",
-                    candidate.move_number
-                );
-                self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", detail);
+                let searched = SearchedMove {
+                    move_number: candidate.move_number,
+                    depth: new_depth,
+                    reduction: if searched_moves > 1 { candidate.reduction.min(new_depth - 1).max(0) } else { 0 },
+                    researched: researched_full_depth,
+                    alpha,
+                    beta,
+                    score,
+                };
+                self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", searched.to_string());
             }
 
             // Step 11d. Update the best move.
@@ -924,8 +926,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if tt_score_cuts(&hit, alpha, beta) {
                 self.stats.tt_cutoffs += 1;
                 if self.traces(ply) {
-                    let detail = format!("quiescence: {:?} bound {} (window {alpha}, {beta})", hit.bound, hit.score);
-                    self.trace(ply, 0, TraceKind::TtCutoff, "search", "baseline", detail);
+                    let cutoff = TtCutoff { bound: hit.bound, score: hit.score, stored_depth: None, alpha, beta };
+                    self.trace(ply, 0, TraceKind::TtCutoff, "search", "baseline", cutoff.to_string());
                 }
                 return hit.score;
             }

@@ -438,6 +438,8 @@ macro_rules! registry {
                 $(
                     match <$module::$name as $crate::techniques::Hooks>::prune_node::<T, NT>(self, board, node) {
                         $crate::techniques::NodeVerdict::Continue => {}
+                        // A `lab blame` replay may not take it (trace builds only).
+                        _ if self.overrules(stringify!($module), node.ply) => {}
                         $crate::techniques::NodeVerdict::Prune(score) => return Some(score),
                         $crate::techniques::NodeVerdict::Reduce(plies) => {
                             node.depth -= plies;
@@ -483,7 +485,8 @@ macro_rules! registry {
                 node: &$crate::search::Node,
                 candidate: &$crate::search::Candidate,
             ) -> bool {
-                false $( || <$module::$name as $crate::techniques::Hooks>::prunes_move::<T, NT>(self, board, node, candidate) )*
+                false $( || (<$module::$name as $crate::techniques::Hooks>::prunes_move::<T, NT>(self, board, node, candidate)
+                    && !self.overrules_move(stringify!($module), node.ply, candidate.mv)) )*
             }
 
             /// Step 11b: the plies every technique adds to the move's depth.
@@ -497,9 +500,12 @@ macro_rules! registry {
             ) -> i32 {
                 let mut extension = 0;
                 $(
-                    extension += <$module::$name as $crate::techniques::Hooks>::extend_move::<T, NT>(
+                    let plies = <$module::$name as $crate::techniques::Hooks>::extend_move::<T, NT>(
                         self, board, child, node, candidate,
                     );
+                    if plies != 0 && !self.overrules_move(stringify!($module), node.ply, candidate.mv) {
+                        extension += plies;
+                    }
                     if self.aborted {
                         return 0;
                     }
@@ -536,7 +542,9 @@ macro_rules! registry {
                     if let Some(score) = <$module::$name as $crate::techniques::Hooks>::prune_qnode::<T, NT>(
                         self, board, ply, stand_pat, alpha, phase,
                     ) {
-                        return Some(score);
+                        if !self.overrules(stringify!($module), ply) {
+                            return Some(score);
+                        }
                     }
                 )*
                 None
@@ -563,11 +571,15 @@ macro_rules! registry {
                 alpha: i32,
                 phase: i32,
             ) -> bool {
-                false $( || <$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
+                false $( || (<$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
                     self, board, ply, entry, stand_pat, alpha, phase,
-                ) )*
+                ) && !self.overrules_move(stringify!($module), ply, entry.mv)) )*
             }
         }
+
+        /// The techniques' names, as traces and a replay's suppressions
+        /// spell them: their files, in registry order.
+        pub const TECHNIQUE_NAMES: &[&str] = &[ $( stringify!($module), )* ];
 
         /// How many features the catalogue has.
         pub const FEATURE_COUNT: usize = 0 $( + $module::$name::FEATURES.len() )*;

@@ -191,8 +191,9 @@ pub enum Command {
     Display,
     /// `eval`: print the static evaluation.
     Eval,
-    /// `trace [moves...]`: record the search's decisions along this line
-    /// from the current position (a `trace` build; none: stop tracing).
+    /// `trace [moves...] [suppress technique[@ply]...]`: record the
+    /// search's decisions along this line from the current position, not
+    /// taking the suppressed ones (a `trace` build; none: stop tracing).
     Trace(Vec<String>),
 }
 
@@ -406,7 +407,7 @@ impl Engine {
                 let score = eval::evaluate(self.position.board());
                 self.out.line(&format!("info string eval: {score} cp (side to move)"));
             }
-            Command::Trace(moves) => self.set_trace_line(&moves)?,
+            Command::Trace(words) => self.set_trace(&words)?,
         }
         Ok(Flow::Continue)
     }
@@ -498,17 +499,14 @@ impl Engine {
         Ok(())
     }
 
-    /// `trace`: the moves from the current position, each legal in turn.
-    fn set_trace_line(&mut self, moves: &[String]) -> Result<(), String> {
+    /// `trace`: the moves from the current position, each legal in turn,
+    /// and the decisions on their line a replay does not take.
+    fn set_trace(&mut self, words: &[String]) -> Result<(), String> {
         if !crate::trace::TRACING {
             return Err("trace: this build has no `trace` feature (build with --features trace)".to_string());
         }
-        let mut position = self.position.clone();
-        let line = moves
-            .iter()
-            .map(|text| position.play_uci(text).map_err(|error| format!("trace: {error}")))
-            .collect::<Result<Vec<_>, _>>()?;
-        self.searcher_mut().set_trace_line(line);
+        let request = crate::trace::TraceRequest::parse(&self.position, words)?;
+        self.searcher_mut().set_trace(request);
         Ok(())
     }
 

@@ -1,5 +1,6 @@
-//! `lab blame A B`: for each position A solves and B does not, the first
-//! decision of B's search that cut A's line.
+//! `lab blame A B`: for each position A solves and B does not, the pruning
+//! decisions of B's search on A's line, those of the features B adds
+//! first, and counterfactual replays that prove or refute them.
 //!
 //! The run has two stages, each writing its records as they finish:
 //!
@@ -7,12 +8,17 @@
 //!    `ucinewgame`, as `lab tactics` does (its records, plus the line of
 //!    each search: the principal variation of its last completed
 //!    iteration, which begins with the move played).
-//! 2. **Blame**: for each position A solves and B does not (or the one
-//!    `--position` names, when A solves it), B built with its features plus
-//!    `trace` searches again under the same limit, tracing A's line (`trace
-//!    <A's line>`), and [`verdict::blame`] reads the trace. The traced
-//!    search visits exactly the nodes the untraced one does, so the replay
-//!    must play B's move after B's node count; the record says whether it did.
+//! 2. **Blame**: for each position A solves and B does not, B built with
+//!    its features plus `trace` searches again under the same limit,
+//!    tracing A's line (`trace <A's line>`), and [`verdict::analyze`] reads
+//!    its decisions on the line in every completed iteration. The
+//!    traced search visits exactly the nodes the untraced one does, so this
+//!    replay must play B's move after B's node count; the record says
+//!    whether it did. Then the same build searches again, the same way,
+//!    with one decision not taken (`trace <A's line> suppress
+//!    razoring@2`), for each of [`verdict::plan`]'s suppressions until B
+//!    plays a solution, and [`verdict::judge`] gives the verdict: cause,
+//!    not sufficient, or not a pruning loss.
 //!
 //! Only node and depth limits are offered: a replay under a clock would not
 //! search the tree it explains.
@@ -37,7 +43,7 @@ use crate::measure::suites::{self, Suite};
 use crate::measure::tactics::{self, TacticsRecord};
 use crate::results::{read_run, runs_of, RunDir};
 
-pub use verdict::{Cause, Verdict};
+use verdict::{Analysis, Try, Verdict};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlameArgs {
@@ -92,7 +98,7 @@ pub struct SolveRecord {
     pub solution_depth: Option<u32>,
 }
 
-/// B's replay of one position along A's line, and the verdict.
+/// B's replays of one position along A's line, and the verdict.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PositionBlame {
     pub position: usize,
@@ -103,11 +109,16 @@ pub struct PositionBlame {
     pub a_played: String,
     pub b_played: String,
     pub b_solved: bool,
-    /// What the traced replay played and after how many nodes.
+    /// What the traced replay (nothing suppressed) played and after how
+    /// many nodes.
     pub replay_played: String,
     pub replay_nodes: u64,
     /// Whether the replay played B's move after B's node count.
     pub replay_matches: bool,
+    /// B's trace along A's line, read: its decisions, ranked.
+    pub analysis: Option<Analysis>,
+    /// The counterfactual replays, in the order tried.
+    pub tries: Vec<Try>,
     pub verdict: Option<Verdict>,
     /// The replay's trace lines, as the engine printed them.
     pub trace: Vec<String>,
@@ -166,23 +177,51 @@ fn solved_by<'a>(records: &'a [BlameRecord], variant: &str) -> BTreeMap<usize, &
         .collect()
 }
 
-/// The positions to blame: A solved them (without error) and B did not, or,
-/// with `--position`, A solved it.
+/// The positions to blame: A solved them (without error) and B did not.
 fn to_blame(args: &BlameArgs, records: &[BlameRecord]) -> Vec<usize> {
     let (a, b) = (solved_by(records, &args.a), solved_by(records, &args.b));
     a.iter()
         .filter(|(_, record)| record.tactics.solved && record.tactics.error.is_none())
         .filter(|(position, _)| {
-            b.get(position).is_some_and(|record| {
-                record.tactics.error.is_none() && (args.position.is_some() || !record.tactics.solved)
-            })
+            b.get(position).is_some_and(|record| record.tactics.error.is_none() && !record.tactics.solved)
         })
         .map(|(&position, _)| position)
         .collect()
 }
 
-/// Replays B along A's line with the trace build and reads the verdict.
-fn replay(engine: &mut Engine, args: &BlameArgs, suite: &Suite, a: &SolveRecord, b: &SolveRecord) -> PositionBlame {
+/// B's search of `position` (a `position fen` command) from a new game,
+/// tracing `line` and not taking `suppressed` (`razoring@2`), if any.
+fn traced_search(
+    engine: &mut Engine,
+    args: &BlameArgs,
+    position: &str,
+    line: &[String],
+    suppressed: Option<&str>,
+) -> Result<SearchOutput> {
+    let (go, timeout) = args.go();
+    engine.new_game()?;
+    engine.send(position)?;
+    let mut command = format!("trace {}", line.join(" "));
+    if let Some(suppressed) = suppressed {
+        write!(command, " suppress {suppressed}").unwrap();
+    }
+    engine.send(&command)?;
+    if let Some(error) = engine.sync()?.into_iter().find(|text| text.starts_with("error")) {
+        bail!("the trace build refused `{command}`: {error}");
+    }
+    engine.go(position, &go, timeout)
+}
+
+/// Replays B along A's line with the trace build, reads its decisions, and
+/// tries not taking them until B solves the position (`verdict::plan`).
+fn replay(
+    engine: &mut Engine,
+    args: &BlameArgs,
+    suite: &Suite,
+    a_features: &[&str],
+    a: &SolveRecord,
+    b: &SolveRecord,
+) -> PositionBlame {
     let index = a.tactics.position;
     let suite_position = &suite.positions[index];
     let mut blame = PositionBlame {
@@ -196,95 +235,191 @@ fn replay(engine: &mut Engine, args: &BlameArgs, suite: &Suite, a: &SolveRecord,
         replay_played: String::new(),
         replay_nodes: 0,
         replay_matches: false,
+        analysis: None,
+        tries: Vec::new(),
         verdict: None,
         trace: Vec::new(),
         error: None,
     };
-    let (go, timeout) = args.go();
     let position = format!("position fen {}", suite_position.fen);
     let outcome = (|| {
-        engine.new_game()?;
-        engine.send(&position)?;
-        engine.send(&format!("trace {}", a.line.join(" ")))?;
-        if let Some(error) = engine.sync()?.into_iter().find(|text| text.starts_with("error")) {
-            bail!("the trace build refused A's line: {error}");
-        }
-        let output = engine.go(&position, &go, timeout)?;
+        let output = traced_search(engine, args, &position, &a.line, None)?;
         let events = trace::events_of(&output.strings)?;
         let completed = output.last_info().map_or(0, |info| info.depth);
-        let verdict = verdict::blame(&events, &a.line, completed, a.solution_depth)?;
-        Ok((output, events, verdict))
+        let analysis = verdict::analyze(&events, &a.line, completed, a.solution_depth, a_features)?;
+        Ok::<_, anyhow::Error>((output, events, analysis))
     })();
-    match outcome {
-        Ok((output, events, verdict)) => {
+    let analysis = match outcome {
+        Ok((output, events, analysis)) => {
             blame.replay_played = output.bestmove.clone();
             blame.replay_nodes = output.last_info().map_or(0, |info| info.nodes);
             blame.replay_matches = blame.replay_played == b.tactics.played && blame.replay_nodes == b.tactics.nodes;
             blame.trace = events.iter().map(ToString::to_string).collect();
-            blame.verdict = Some(verdict);
+            analysis
         }
-        Err(error) => blame.error = Some(format!("{error:#}")),
+        Err(error) => {
+            blame.error = Some(format!("{error:#}"));
+            return blame;
+        }
+    };
+    for what in verdict::plan(&analysis.decisions) {
+        let outcome = (|| {
+            let output = traced_search(engine, args, &position, &a.line, Some(&what.suppressed))?;
+            let events = trace::events_of(&output.strings)?;
+            let not_taken = events.iter().filter(|event| event.kind == trace::Kind::NotTaken).count();
+            let record = tactics::record_of(&args.b, index, suite_position, Ok(output));
+            Ok::<_, anyhow::Error>(Try {
+                what: what.clone(),
+                played: record.played,
+                nodes: record.nodes,
+                solved: record.solved,
+                not_taken,
+            })
+        })();
+        match outcome {
+            Ok(tried) => {
+                let solved = tried.solved;
+                blame.tries.push(tried);
+                if solved {
+                    break;
+                }
+            }
+            Err(error) => {
+                blame.error = Some(format!("the replay without {}: {error:#}", what.suppressed));
+                blame.analysis = Some(analysis);
+                return blame;
+            }
+        }
     }
+    blame.verdict = Some(verdict::judge(&analysis, &blame.tries));
+    blame.analysis = Some(analysis);
     blame
 }
 
-/// How many lost positions each cause explains.
+/// A technique and its features, as tables show them: ``razoring `razor-r1`, `razor-r2` ``.
+fn technique_features(technique: &str, features: &[String]) -> String {
+    let features: Vec<String> = features.iter().map(|feature| format!("`{feature}`")).collect();
+    format!("{technique} {}", features.join(", "))
+}
+
+/// Positions by the decision named first.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedCount {
+    pub positions: usize,
+    /// The decision's features include one B has and A lacks.
+    pub differs: bool,
+    /// Positions where not taking this technique's decisions solved it.
+    pub causes: usize,
+}
+
+/// The run's verdicts, counted.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Counts {
-    /// Technique → positions whose first cut it made.
-    pub technique: BTreeMap<String, usize>,
-    /// `technique feature` → positions.
-    pub feature: BTreeMap<String, usize>,
-    /// Non-pruning reason → positions.
-    pub reason: BTreeMap<String, usize>,
+    /// Verdict (`cause`, `not sufficient`, `not a pruning loss`, `failed`)
+    /// → positions.
+    pub verdicts: BTreeMap<String, usize>,
+    /// The decision named first (technique and features) → positions.
+    pub named: BTreeMap<String, NamedCount>,
+    /// The decision whose suppression solved it (technique and features) →
+    /// positions.
+    pub causes: BTreeMap<String, usize>,
+    /// Not a pruning loss: the reason → positions.
+    pub reasons: BTreeMap<String, usize>,
 }
 
 pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
     let mut counts = Counts::default();
-    for verdict in blames.filter_map(|blame| blame.verdict.as_ref()) {
-        match &verdict.cause {
-            Cause::Pruned { technique, feature } => {
-                *counts.technique.entry(technique.clone()).or_default() += 1;
-                *counts.feature.entry(format!("{technique} {feature}")).or_default() += 1;
+    for blame in blames {
+        let (Some(verdict), Some(analysis)) = (blame.verdict, &blame.analysis) else {
+            *counts.verdicts.entry("failed".to_string()).or_default() += 1;
+            continue;
+        };
+        *counts.verdicts.entry(verdict.name().to_string()).or_default() += 1;
+        let cause = blame.tries.iter().find(|tried| tried.solved);
+        if let Some(cause) = cause {
+            *counts.causes.entry(technique_features(&cause.what.technique, &cause.what.features)).or_default() += 1;
+        }
+        match analysis.decisions.first() {
+            Some(first) => {
+                let named = counts.named.entry(technique_features(&first.technique, &first.features)).or_default();
+                named.positions += 1;
+                named.differs |= first.differs;
+                named.causes += usize::from(cause.is_some_and(|cause| cause.what.technique == first.technique));
             }
-            cause => *counts.reason.entry(cause.reason().to_string()).or_default() += 1,
+            None => *counts.reasons.entry(analysis.reason.name().to_string()).or_default() += 1,
         }
     }
     counts
 }
 
 /// Count tables, most positions first.
-fn sorted(map: &BTreeMap<String, usize>) -> Vec<(&String, &usize)> {
-    let mut rows: Vec<(&String, &usize)> = map.iter().collect();
-    rows.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+fn sorted<V>(map: &BTreeMap<String, V>, positions: impl Fn(&V) -> usize) -> Vec<(&String, &V)> {
+    let mut rows: Vec<(&String, &V)> = map.iter().collect();
+    rows.sort_by(|x, y| positions(y.1).cmp(&positions(x.1)).then(x.0.cmp(y.0)));
     rows
 }
 
+/// The decision named first, in one table cell.
+fn named_cell(blame: &PositionBlame, a: &str) -> String {
+    let Some(analysis) = &blame.analysis else { return "-".to_string() };
+    let Some(first) = analysis.decisions.first() else { return "none".to_string() };
+    let mut out = format!(
+        "{} {} at ply {}, iteration{} {}",
+        technique_features(&first.technique, &first.features),
+        first.event.kind.name(),
+        first.ply,
+        if first.iterations.len() > 1 { "s" } else { "" },
+        verdict::ranges(&first.iterations)
+    );
+    if !first.against_solver {
+        out.push_str(", in the solver's favour");
+    }
+    if !first.differs {
+        write!(out, " (in {a} too)").unwrap();
+    }
+    if let Some(later) = first.searched_past_later_text(analysis.completed_depth) {
+        write!(out, "; {later}").unwrap();
+    }
+    out
+}
+
 /// The verdict in one table cell.
-fn short(blame: &PositionBlame) -> String {
+fn verdict_cell(blame: &PositionBlame, b: &str) -> String {
     if let Some(error) = &blame.error {
         return format!("failed: {error}");
     }
-    let Some(verdict) = &blame.verdict else { return "-".to_string() };
-    let event = verdict.event.as_ref();
-    match (&verdict.cause, event) {
-        (Cause::Pruned { technique, feature }, Some(event)) => {
-            let through = if verdict.via.is_empty() { "" } else { ", through a TT cutoff" };
-            format!("{technique} `{feature}` {} at ply {}{through}", event.kind.name(), event.ply)
+    let (Some(verdict), Some(analysis)) = (blame.verdict, &blame.analysis) else { return "-".to_string() };
+    match verdict {
+        Verdict::Cause => {
+            let cause = blame.tries.iter().find(|tried| tried.solved).expect("a cause is a solving replay");
+            format!("**cause**: without {}, {b} plays {}", cause.what.suppressed, cause.played)
         }
-        (Cause::Budget, _) => format!(
-            "not pruned: budget ended before depth {} (B: {})",
-            verdict.solution_depth.unwrap_or_default(),
-            verdict.completed_depth
-        ),
-        (cause, Some(event)) => format!("not pruned: {} at ply {}", cause.reason(), event.ply),
-        (cause, None) => format!("not pruned: {}", cause.reason()),
+        Verdict::NotSufficient => {
+            let tried: Vec<String> =
+                blame.tries.iter().map(|tried| format!("{} ({})", tried.what.suppressed, tried.played)).collect();
+            format!("**not sufficient**: without {}", tried.join(", without "))
+        }
+        Verdict::NotAPruningLoss => {
+            let at = analysis.reason_event.as_ref().map_or(String::new(), |event| format!(" at ply {}", event.ply));
+            format!("**not a pruning loss**: {}{at}", analysis.reason.name())
+        }
     }
 }
 
 struct Summary {
     markdown: String,
     json: serde_json::Value,
+}
+
+/// The features one variant has and the other lacks, as `+x` / `-y`.
+fn feature_difference(lab: &Lab, a: &str, b: &str) -> Vec<String> {
+    let features = |name: &str| lab.variant(name).map(|variant| variant.features.clone()).unwrap_or_default();
+    let (a_features, b_features) = (features(a), features(b));
+    let added =
+        b_features.iter().filter(|feature| !a_features.contains(feature)).map(|feature| format!("`+{feature}`"));
+    let removed =
+        a_features.iter().filter(|feature| !b_features.contains(feature)).map(|feature| format!("`-{feature}`"));
+    added.chain(removed).collect()
 }
 
 fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]) -> Summary {
@@ -300,8 +435,6 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
         .collect();
     blames.sort_by_key(|blame| blame.position);
     let counts = counts(blames.iter().copied());
-    let a_features = lab.variant(a).map(|variant| variant.features.clone()).unwrap_or_default();
-    let in_a = |feature: &str| feature == "baseline" || a_features.contains(&feature);
 
     let mut out = String::new();
     writeln!(
@@ -314,17 +447,24 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
     .unwrap();
     match &args.position {
         Some(id) => {
-            let a_solved = a_solves.values().any(|record| record.tactics.solved);
-            let b_solved = b_solves.values().any(|record| record.tactics.solved);
-            writeln!(
-                out,
-                "{id}: {a} {}, {b} {}.",
-                if a_solved { "solves it" } else { "does not solve it" },
-                if b_solved { "solves it too" } else { "does not" }
-            )
-            .unwrap();
-            if !a_solved {
-                writeln!(out, "\nNothing to blame: {a}'s line is not a solution.").unwrap();
+            let played = |records: &BTreeMap<usize, &SolveRecord>| {
+                records.values().next().map(|record| (record.tactics.solved, record.tactics.played.clone()))
+            };
+            match (played(&a_solves), played(&b_solves)) {
+                (Some((false, a_move)), _) => writeln!(
+                    out,
+                    "{id}: {a} does not solve it (it plays {a_move}): there is no solution of {a}'s to blame."
+                )
+                .unwrap(),
+                (Some((true, a_move)), Some((true, b_move))) => writeln!(
+                    out,
+                    "{id}: {a} and {b} both solve it ({a} plays {a_move}, {b} {b_move}): there is nothing to blame."
+                )
+                .unwrap(),
+                (Some((true, a_move)), Some((false, b_move))) => {
+                    writeln!(out, "{id}: {a} solves it ({a_move}), {b} does not ({b_move}).").unwrap()
+                }
+                _ => writeln!(out, "{id}: a search failed (see the records).").unwrap(),
             }
         }
         None => writeln!(
@@ -338,46 +478,79 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
         .unwrap(),
     }
     if !blames.is_empty() {
+        let difference = feature_difference(lab, a, b);
+        let difference = if difference.is_empty() { "none".to_string() } else { difference.join(", ") };
         writeln!(
             out,
-            "\nEach is searched again by {b} built with `trace`, following {a}'s line (the principal variation of its last \
-             completed iteration). The first decision is the one nearest the root, in {b}'s last completed iteration, that \
-             cut the line against the side that solves (README, \"Reading a blame\").\n"
+            "\nThe features {b} has and {a} lacks (`+`), and the reverse (`-`): {difference}.\n\n\
+             Each position is searched again by {b} built with `trace`, under the same limit, following {a}'s line \
+             (the principal variation of its last completed iteration). {b}'s pruning decisions on that line, in \
+             every completed iteration, are ranked: those of the features {b} has and {a} lacks first, then those \
+             against the side that solves, then the nearest the root. Then {b} is searched again with the first one not taken (its technique at that node; \
+             then, if it cut other nodes too, on the whole line; then the next technique's; {} replays at most). \
+             **cause**: {b} then solves it; **not sufficient**: it solves it in none of the replays; **not a pruning \
+             loss**: no decision of {b}'s cut the line, and the reason named is what its last completed iteration \
+             shows (README, \"Reading a blame\").\n",
+            verdict::MAX_TRIES
         )
         .unwrap();
-        writeln!(out, "| position | {a} plays | {b} plays | depth: {a}'s solution / {b}'s last | first decision that cut {a}'s line |")
-            .unwrap();
-        writeln!(out, "|---|---|---|---|---|").unwrap();
+        writeln!(
+            out,
+            "| position | {a} plays | {b} plays | {a}'s solution from depth / {b}'s last | decision named first | verdict |"
+        )
+        .unwrap();
+        writeln!(out, "|---|---|---|---|---|---|").unwrap();
         for blame in &blames {
-            let depths = blame.verdict.as_ref().map_or("-".to_string(), |verdict| {
+            let depths = blame.analysis.as_ref().map_or("-".to_string(), |analysis| {
                 format!(
                     "{} / {}",
-                    verdict.solution_depth.map_or("-".to_string(), |depth| depth.to_string()),
-                    verdict.completed_depth
+                    analysis.solution_depth.map_or("-".to_string(), |depth| depth.to_string()),
+                    analysis.completed_depth
                 )
             });
-            writeln!(out, "| {} | {} | {} | {depths} | {} |", blame.id, blame.a_played, blame.b_played, short(blame))
-                .unwrap();
+            writeln!(
+                out,
+                "| {} | {} | {} | {depths} | {} | {} |",
+                blame.id,
+                blame.a_played,
+                blame.b_played,
+                named_cell(blame, a),
+                verdict_cell(blame, b)
+            )
+            .unwrap();
         }
+        writeln!(
+            out,
+            "\n{a}'s solution from depth: the first iteration from which {a}'s move stayed the solution to the end \
+             (1: from its first iteration on). {b}'s last: its last completed iteration, whose move it played."
+        )
+        .unwrap();
 
         writeln!(out, "\n## Counts\n").unwrap();
-        let explained: usize = counts.technique.values().sum();
-        writeln!(out, "A pruning decision cut {a}'s line in {explained} of {} positions.\n", blames.len()).unwrap();
-        if !counts.technique.is_empty() {
-            writeln!(out, "| technique | positions |\n|---|---:|").unwrap();
-            for (technique, count) in sorted(&counts.technique) {
-                writeln!(out, "| {technique} | {count} |").unwrap();
-            }
-            writeln!(out, "\n| technique | feature | positions | in {a} too |\n|---|---|---:|---|").unwrap();
-            for (key, count) in sorted(&counts.feature) {
-                let (technique, feature) = key.split_once(' ').unwrap_or((key, ""));
-                writeln!(out, "| {technique} | `{feature}` | {count} | {} |", if in_a(feature) { "yes" } else { "no" })
-                    .unwrap();
+        writeln!(out, "| verdict | positions |\n|---|---:|").unwrap();
+        for (verdict, count) in sorted(&counts.verdicts, |count| *count) {
+            writeln!(out, "| {verdict} | {count} |").unwrap();
+        }
+        if !counts.named.is_empty() {
+            writeln!(
+                out,
+                "\n| decision named first | {b}'s and not {a}'s | positions | cause: not taking it solves |\n|---|---|---:|---:|"
+            )
+            .unwrap();
+            for (key, named) in sorted(&counts.named, |named| named.positions) {
+                let differs = if named.differs { "yes" } else { "no" };
+                writeln!(out, "| {key} | {differs} | {} | {} |", named.positions, named.causes).unwrap();
             }
         }
-        if !counts.reason.is_empty() {
-            writeln!(out, "\n| not pruned: reason | positions |\n|---|---:|").unwrap();
-            for (reason, count) in sorted(&counts.reason) {
+        if !counts.causes.is_empty() {
+            writeln!(out, "\n| cause: the decision not taken | positions |\n|---|---:|").unwrap();
+            for (key, count) in sorted(&counts.causes, |count| *count) {
+                writeln!(out, "| {key} | {count} |").unwrap();
+            }
+        }
+        if !counts.reasons.is_empty() {
+            writeln!(out, "\n| not a pruning loss: reason | positions |\n|---|---:|").unwrap();
+            for (reason, count) in sorted(&counts.reasons, |count| *count) {
                 writeln!(out, "| {reason} | {count} |").unwrap();
             }
         }
@@ -386,14 +559,35 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
         for blame in &blames {
             writeln!(out, "\n### {}\n\n`{}`\n", blame.id, blame.fen).unwrap();
             writeln!(out, "- {a}'s line: {}", blame.line.join(" ")).unwrap();
-            match (&blame.verdict, &blame.error) {
-                (_, Some(error)) => writeln!(out, "- the replay failed: {error}").unwrap(),
-                (Some(verdict), None) => writeln!(out, "- {}", verdict.text(&blame.line)).unwrap(),
-                (None, None) => {}
+            if let Some(analysis) = &blame.analysis {
+                if analysis.decisions.is_empty() {
+                    writeln!(out, "- no pruning decision of {b}'s cut the line; {}", analysis.reason_text(&blame.line))
+                        .unwrap();
+                } else {
+                    writeln!(out, "- {b}'s decisions on the line, ranked:").unwrap();
+                    for (rank, decision) in analysis.decisions.iter().enumerate() {
+                        writeln!(out, "  {}. {}", rank + 1, decision.text(analysis.completed_depth)).unwrap();
+                    }
+                    writeln!(
+                        out,
+                        "- besides, its last completed iteration shows: {}",
+                        analysis.reason_text(&blame.line)
+                    )
+                    .unwrap();
+                }
             }
-            if blame.error.is_none() {
+            for tried in &blame.tries {
+                writeln!(out, "- replayed {}", tried.text()).unwrap();
+            }
+            if let Some(verdict) = blame.verdict {
+                writeln!(out, "- verdict: **{}**", verdict.name()).unwrap();
+            }
+            if let Some(error) = &blame.error {
+                writeln!(out, "- the replay failed: {error}").unwrap();
+            }
+            if !blame.replay_played.is_empty() {
                 let agreement = if blame.replay_matches {
-                    format!("as {b} did",)
+                    format!("as {b} did")
                 } else {
                     format!(
                         "**not as {b} did ({} after {} nodes): the trace may not explain its search**",
@@ -403,7 +597,7 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
                 };
                 writeln!(
                     out,
-                    "- the traced replay played {} after {} nodes, {agreement}; {} trace events",
+                    "- the traced replay, nothing suppressed, played {} after {} nodes, {agreement}; {} trace events",
                     blame.replay_played,
                     blame.replay_nodes,
                     blame.trace.len()
@@ -428,8 +622,9 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
             "a_played": blame.a_played,
             "b_played": blame.b_played,
             "replay_matches": blame.replay_matches,
+            "analysis": blame.analysis,
+            "tries": blame.tries,
             "verdict": blame.verdict,
-            "text": blame.verdict.as_ref().map(|verdict| verdict.text(&blame.line)),
             "error": blame.error,
         })).collect::<Vec<_>>(),
         "counts": counts,
@@ -506,11 +701,12 @@ pub fn run(lab: &Lab, args: &BlameArgs) -> Result<BlameRun> {
         let traced = builder::ensure_built_with(lab, &args.b, &["trace"])?;
         let mut engine = Engine::start(&traced, &format!("{}+trace", args.b))?;
         engine.set_option("Hash", &args.hash.to_string())?;
+        let a_features = lab.variant(&args.a)?.features.clone();
         let (a_records, b_records) = (solved_by(&records, &args.a), solved_by(&records, &args.b));
         let bar = lab.progress(pending.len() as u64, "blame: replay");
         let mut blames = Vec::new();
         for &position in &pending {
-            let blame = replay(&mut engine, args, &suite, a_records[&position], b_records[&position]);
+            let blame = replay(&mut engine, args, &suite, &a_features, a_records[&position], b_records[&position]);
             if let Some(error) = &blame.error {
                 bar.suspend(|| lab.say(&format!("{}: {error}", blame.id)));
                 // A failed engine is started again for the next position.
@@ -565,13 +761,15 @@ pub fn report_section(results: &Path) -> Option<String> {
     )
     .ok()?;
     if blames > 0 {
-        writeln!(out, "| first decision that cut the line | positions |\n|---|---:|").ok()?;
-        for (key, count) in sorted(&counts.feature) {
-            let (technique, feature) = key.split_once(' ').unwrap_or((key, ""));
-            writeln!(out, "| {technique} `{feature}` | {count} |").ok()?;
+        writeln!(out, "| verdict | positions |\n|---|---:|").ok()?;
+        for (verdict, count) in sorted(&counts.verdicts, |count| *count) {
+            writeln!(out, "| {verdict} | {count} |").ok()?;
         }
-        for (reason, count) in sorted(&counts.reason) {
-            writeln!(out, "| not pruned: {reason} | {count} |").ok()?;
+        if !counts.named.is_empty() {
+            writeln!(out, "\n| decision named first | positions | cause |\n|---|---:|---:|").ok()?;
+            for (key, named) in sorted(&counts.named, |named| named.positions) {
+                writeln!(out, "| {key} | {} | {} |", named.positions, named.causes).ok()?;
+            }
         }
     }
     Some(out)
@@ -579,9 +777,37 @@ pub fn report_section(results: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::verdict::{Decision, Reason};
     use super::*;
 
-    fn blame_with(cause: Cause) -> PositionBlame {
+    fn event(line: &str) -> trace::TraceEvent {
+        line.parse().unwrap()
+    }
+
+    /// A blame of `verdict`, whose first decision is `technique`'s
+    /// (`feature`, B's alone when `differs`), solved by not taking `cause`.
+    fn blame_with(first: Option<(&str, &str, bool)>, cause: Option<&str>, reason: Reason) -> PositionBlame {
+        let decisions: Vec<Decision> = first
+            .into_iter()
+            .map(|(technique, feature, differs)| Decision {
+                technique: technique.into(),
+                features: vec![feature.into()],
+                ply: 2,
+                iterations: vec![3, 4],
+                differs,
+                against_solver: true,
+                event: event(&format!("iter=4 ply=2 depth=1 node-pruned {technique} {feature} | d")),
+                searched_past_later: Vec::new(),
+            })
+            .collect();
+        let analysis = Analysis { decisions, reason, reason_event: None, completed_depth: 5, solution_depth: Some(5) };
+        let tries: Vec<Try> = verdict::plan(&analysis.decisions)
+            .into_iter()
+            .map(|what| {
+                let solved = cause == Some(what.technique.as_str());
+                Try { what, played: "d2d4".into(), nodes: 10, solved, not_taken: 1 }
+            })
+            .collect();
         PositionBlame {
             position: 0,
             id: "x".into(),
@@ -593,45 +819,53 @@ mod tests {
             replay_played: "d2d4".into(),
             replay_nodes: 10,
             replay_matches: true,
-            verdict: Some(Verdict {
-                cause,
-                event: None,
-                via: Vec::new(),
-                searched_past_later: Vec::new(),
-                completed_depth: 5,
-                solution_depth: Some(5),
-            }),
+            verdict: Some(verdict::judge(&analysis, &tries)),
+            analysis: Some(analysis),
+            tries,
             trace: Vec::new(),
             error: None,
         }
     }
 
     #[test]
-    fn counts_go_by_technique_feature_and_reason() {
-        let pruned = |technique: &str, feature: &str| {
-            blame_with(Cause::Pruned { technique: technique.into(), feature: feature.into() })
-        };
+    fn counts_go_by_verdict_by_the_decision_named_first_and_by_cause() {
         let blames = [
-            pruned("razoring", "razor-r2"),
-            pruned("razoring", "razor-r1"),
-            pruned("razoring", "razor-r2"),
-            pruned("move_count", "lmp"),
-            blame_with(Cause::Lmr),
-            blame_with(Cause::Budget),
-            blame_with(Cause::Lmr),
+            blame_with(Some(("razoring", "razor-r1", true)), Some("razoring"), Reason::Lmr),
+            blame_with(Some(("razoring", "razor-r1", true)), None, Reason::Lmr),
+            blame_with(Some(("razoring", "razor-r2", true)), Some("razoring"), Reason::Lmr),
+            blame_with(Some(("move_count", "lmp", false)), Some("move_count"), Reason::Ordering),
+            blame_with(None, None, Reason::Lmr),
+            blame_with(None, None, Reason::Budget),
+            blame_with(None, None, Reason::Lmr),
         ];
         let counts = counts(blames.iter());
-        assert_eq!(counts.technique, BTreeMap::from([("move_count".into(), 1), ("razoring".into(), 3)]));
         assert_eq!(
-            counts.feature,
+            counts.verdicts,
+            BTreeMap::from([("cause".into(), 3), ("not a pruning loss".into(), 3), ("not sufficient".into(), 1)])
+        );
+        assert_eq!(
+            counts.named,
             BTreeMap::from([
-                ("move_count lmp".into(), 1),
-                ("razoring razor-r1".into(), 1),
-                ("razoring razor-r2".into(), 2)
+                ("move_count `lmp`".into(), NamedCount { positions: 1, differs: false, causes: 1 }),
+                ("razoring `razor-r1`".into(), NamedCount { positions: 2, differs: true, causes: 1 }),
+                ("razoring `razor-r2`".into(), NamedCount { positions: 1, differs: true, causes: 1 }),
             ])
         );
-        assert_eq!(counts.reason, BTreeMap::from([("LMR".into(), 2), ("budget".into(), 1)]));
-        assert_eq!(sorted(&counts.feature)[0], (&"razoring razor-r2".to_string(), &2));
+        assert_eq!(
+            counts.causes,
+            BTreeMap::from([
+                ("move_count `lmp`".into(), 1),
+                ("razoring `razor-r1`".into(), 1),
+                ("razoring `razor-r2`".into(), 1)
+            ])
+        );
+        assert_eq!(counts.reasons, BTreeMap::from([("LMR".into(), 2), ("budget".into(), 1)]));
+        assert_eq!(sorted(&counts.verdicts, |count| *count)[0], (&"cause".to_string(), &3));
+        assert_eq!(verdict_cell(&blames[0], "b"), "**cause**: without razoring@2, b plays d2d4");
+        assert_eq!(verdict_cell(&blames[1], "b"), "**not sufficient**: without razoring@2 (d2d4)");
+        assert_eq!(verdict_cell(&blames[4], "b"), "**not a pruning loss**: LMR");
+        assert_eq!(named_cell(&blames[3], "a"), "move_count `lmp` node-pruned at ply 2, iterations 3-4 (in a too)");
+        assert_eq!(named_cell(&blames[4], "a"), "none");
     }
 
     #[test]
@@ -653,7 +887,7 @@ mod tests {
             completed_depth: 7,
             solution_depth: Some(4),
         });
-        let blame = BlameRecord::Blame(Box::new(blame_with(Cause::Ordering)));
+        let blame = BlameRecord::Blame(Box::new(blame_with(Some(("razoring", "razor-r1", true)), None, Reason::Lmr)));
         for record in [solve, blame] {
             let line = serde_json::to_string(&record).unwrap();
             let back: BlameRecord = serde_json::from_str(&line).unwrap();
