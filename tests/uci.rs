@@ -627,3 +627,14 @@ fn same_search_after_ucinewgame_is_identical() {
     }
     assert_eq!(runs[0], runs[1]);
 }
+
+/// A line longer than the engine's bound of 256 KiB (the longest game's
+/// `position` line is far shorter) is refused with an error, without being
+/// held whole, and the engine goes on with the next line.
+#[test]
+fn a_line_longer_than_the_bound_is_refused_and_the_engine_goes_on() {
+    let mut engine = Engine::start();
+    engine.send(&format!("position startpos moves {}", "e2e4 ".repeat(60_000)));
+    assert_eq!(engine.sync(), ["info string error: a line longer than 262144 bytes; ignored"]);
+    engine.go_legal("depth 1", &Board::default());
+}
