@@ -121,6 +121,7 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
             ("razor_b", Buckets(2)),
             ("tactical", Count),
             ("tactical%", Percent),
+            ("guard_kept", Count),
             ("phase", Count),
             ("probes", Count),
             ("confirm%", Percent),
