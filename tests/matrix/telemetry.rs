@@ -132,11 +132,17 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
 #[test]
 fn full_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("full");
-    // `full` has futility-victim, both skip-quiets features and razor-r1
+    // `full` has futility-victim-100, both skip-quiets features and razor-r1
     // (plan 000's R1, without R2's tactical guard or R3's phase margin).
     assert_common_lines(
         &lines,
-        &[("victim_att", Count), ("victim_cut", Count), ("skipped", Count)],
+        &[
+            ("victim_att", Count),
+            ("victim_cut", Count),
+            ("phase_cut_d", Buckets(10)),
+            ("victim_cut_d", Buckets(10)),
+            ("skipped", Count),
+        ],
         &[("skipped", Count)],
     );
     assert_line(&lines, "staged", &RATE);
