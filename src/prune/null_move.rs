@@ -212,6 +212,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.stats.techniques.null_move.attempts += 1;
         let reduction = T::TECHNIQUES.null_move.reduction(depth, node.static_eval, beta);
         self.stack[ply].current_move = None;
+        self.stack[ply].move_number = 0;
         self.stack[ply].moved_piece = None;
         self.stack[ply + 1].null_move_played = true;
         self.hash_path.push(node.hash);
