@@ -92,6 +92,14 @@ impl ScoredMove {
         self.score += term;
     }
 
+    /// Replaces the move's ordering score by `score`, settled: no deferred
+    /// term or SEE is applied to it later. For a technique that orders
+    /// every move its own way (it sets `kind` to match).
+    pub fn replace_score(&mut self, score: i32) {
+        self.score = score;
+        self.deferred = false;
+    }
+
     /// Replaces the MVV-LVA term of a main-search capture's score by `key`,
     /// for a technique that orders captures its own way: the capture keeps
     /// its kind's band (good or bad captures), and only its order among the
@@ -104,7 +112,7 @@ impl ScoredMove {
 }
 
 /// The TT move's score: above every other move's.
-const TT_MOVE_SCORE: i32 = 4_000_000;
+pub const TT_MOVE_SCORE: i32 = 4_000_000;
 
 /// A capture's ordering key stays within ±this: the bands of the main
 /// search's kinds are 500 000 apart.
@@ -189,7 +197,7 @@ pub fn is_quiet(board: &Board, mv: Move) -> bool {
 }
 
 /// Most valuable victim first, least valuable attacker breaking ties.
-fn mvv_lva(entry: &ScoredMove) -> i32 {
+pub fn mvv_lva(entry: &ScoredMove) -> i32 {
     let victim = entry.captured.map_or(0, |piece| piece as i32 + 1);
     let promotion = if entry.mv.promotion == Some(Piece::Queen) { 8 } else { 0 };
     victim * 16 + promotion - entry.piece as i32

@@ -254,6 +254,9 @@ pub(crate) struct PlyState {
     pub static_eval: i32,
     /// The move played from this ply (`None` for a null move).
     pub current_move: Option<Move>,
+    /// That move's number in the node's move loop (0 for a null move or a
+    /// probcut capture): the nodes below it are counted by it.
+    pub move_number: usize,
     /// The plies that move was extended by (step 11b; 0 for a null move).
     pub extension: i32,
     pub moved_piece: Option<Piece>,
@@ -293,6 +296,7 @@ impl Default for PlyState {
         PlyState {
             static_eval: NO_EVAL,
             current_move: None,
+            move_number: 0,
             extension: 0,
             moved_piece: None,
             null_move_played: false,
@@ -509,6 +513,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return 0;
         }
         self.stats.nodes += 1;
+        let incoming_move = if ply > 0 { self.stack[ply - 1].move_number } else { 0 };
+        self.stats.count_main_node(depth, incoming_move);
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply + 1);
         if !NT::ROOT && self.should_stop() {
@@ -661,6 +667,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
             // Step 11c. Search the move: late move reductions and PVS.
             self.stack[ply].current_move = Some(mv);
+            self.stack[ply].move_number = legal_moves;
             self.stack[ply].extension = extension;
             self.stack[ply].moved_piece = board.piece_on(mv.from);
             self.stack[ply + 1].null_move_played = false;

@@ -23,6 +23,13 @@ pub struct SearchStats {
     /// Every node visited, main search and quiescence.
     pub nodes: u64,
     pub qsearch_nodes: u64,
+    /// Main-search nodes by their depth (after the check extension): 1,
+    /// 2, ..., 19, 20+.
+    pub nodes_by_depth: [u64; NODE_DEPTHS],
+    /// Main-search nodes by the number of the move that led to them in
+    /// their parent's move loop, in [`MOVE_NUMBER_EDGES`]' buckets (the
+    /// root, a null move's child and a probcut capture's are in none).
+    pub nodes_by_move: [u64; MOVE_NUMBER_EDGES.len()],
     pub tt_probes: u64,
     pub tt_hits: u64,
     /// Nodes that returned on the TT score alone.
@@ -48,6 +55,13 @@ pub struct SearchStats {
     /// Every technique's counters.
     pub techniques: TechniqueCounters,
 }
+
+/// How many depths `nodes: by_depth=` has: 1 to 19, then 20 and deeper.
+pub const NODE_DEPTHS: usize = 20;
+
+/// Where the buckets of `nodes: by_move=` start: moves 1, 2, 3, 4-7, 8-15,
+/// 16 and later (the baseline reduces from the fourth move on).
+pub const MOVE_NUMBER_EDGES: [usize; 6] = [1, 2, 3, 4, 8, 16];
 
 /// `part` as a percentage of `whole`, with one decimal.
 pub fn percent(part: u64, whole: u64) -> String {
@@ -81,6 +95,17 @@ pub fn buckets(counts: &[u64]) -> String {
 }
 
 impl SearchStats {
+    /// A main-search node of `depth`, reached by the move numbered
+    /// `move_number` (0: not by a move of a move loop).
+    #[inline]
+    pub fn count_main_node(&mut self, depth: i32, move_number: usize) {
+        self.nodes_by_depth[(depth.clamp(1, NODE_DEPTHS as i32) - 1) as usize] += 1;
+        if move_number > 0 {
+            let bucket = MOVE_NUMBER_EDGES.iter().rposition(|&edge| move_number >= edge).unwrap_or(0);
+            self.nodes_by_move[bucket] += 1;
+        }
+    }
+
     pub fn record_cutoff(&mut self, kind: CutoffKind, first_move: bool) {
         self.beta_cutoffs += 1;
         self.cutoffs_by_kind[kind as usize] += 1;
@@ -95,6 +120,8 @@ impl SearchStats {
         let SearchStats {
             nodes,
             qsearch_nodes,
+            nodes_by_depth,
+            nodes_by_move,
             tt_probes,
             tt_hits,
             tt_cutoffs,
@@ -113,6 +140,8 @@ impl SearchStats {
         } = other;
         self.nodes.tally(nodes);
         self.qsearch_nodes.tally(qsearch_nodes);
+        self.nodes_by_depth.tally(nodes_by_depth);
+        self.nodes_by_move.tally(nodes_by_move);
         self.tt_probes.tally(tt_probes);
         self.tt_hits.tally(tt_hits);
         self.tt_cutoffs.tally(tt_cutoffs);
@@ -159,11 +188,16 @@ impl SearchStats {
                 .join(" ")
         };
         vec![
+            // `by_depth`, `by_move`: main-search nodes by depth and by the
+            // number of the move that led to them (for the lab's claims
+            // scoped to depths or move numbers).
             format!(
-                "nodes: total={} qs={} qs%={}%",
+                "nodes: total={} qs={} qs%={}% by_depth={} by_move={}",
                 self.nodes,
                 self.qsearch_nodes,
-                percent(self.qsearch_nodes, self.nodes)
+                percent(self.qsearch_nodes, self.nodes),
+                buckets(&self.nodes_by_depth),
+                buckets(&self.nodes_by_move)
             ),
             format!(
                 "tt: probes={} hits={} hit%={}% cut={} illegal_moves={}",
@@ -243,5 +277,16 @@ mod tests {
         assert_eq!(total.pvs_researches, 4);
         assert_eq!(total.first_move_cutoffs_by_kind[CutoffKind::Killer as usize], 2);
         assert_eq!(total.techniques.razoring.by_depth, [0, 6, 0, 0]);
+    }
+
+    #[test]
+    fn main_nodes_are_counted_by_depth_and_by_the_move_that_led_to_them() {
+        let mut stats = SearchStats::default();
+        for (depth, move_number) in [(1, 1), (3, 3), (3, 4), (7, 7), (25, 8), (2, 40), (5, 0)] {
+            stats.count_main_node(depth, move_number);
+        }
+        assert_eq!(stats.nodes_by_depth[..8], [1, 1, 2, 0, 1, 0, 1, 0]);
+        assert_eq!(stats.nodes_by_depth[NODE_DEPTHS - 1], 1);
+        assert_eq!(stats.nodes_by_move, [1, 0, 1, 2, 1, 1]);
     }
 }

@@ -359,8 +359,10 @@ fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
     ];
     let page = stdout(&lab(&args, &results));
     assert!(page.starts_with("# lab chain: p003-3 → razor-r1 → razor-r2 (2 phases)\n"), "{page}");
+    // The phase table, before the telemetry table beside it.
+    let phases = page.split("\n### ").next().unwrap();
     let rows: Vec<&str> =
-        page.lines().filter(|line| line.starts_with("| razor-") || line.starts_with("| uci:")).collect();
+        phases.lines().filter(|line| line.starts_with("| razor-") || line.starts_with("| uci:")).collect();
     assert_eq!(rows.len(), 3, "{page}");
     assert!(rows[0].starts_with("| razor-r1 | razor-r1 | "), "{}", rows[0]);
     assert!(rows[1].starts_with("| razor-r2 | razor-r2 | "), "{}", rows[1]);

@@ -86,16 +86,30 @@
 //!   SEE ≥ 0, futility applies only at (effective) depth ≤ 2. That capture
 //!   test generates the captures, so it runs only for a move that would
 //!   otherwise be pruned, and its answer is cached per ply and position.
-//! - `futility-victim` (plan 003, priority 2: "staticEval + bestVictimValue +
-//!   margin < alpha", "at depths 4-7"): extended futility with the
-//!   victim's value, at non-PV nodes of depth 4-7: a prunable quiet move is
-//!   skipped when `static_eval + best_victim + margin < alpha`, where
-//!   `best_victim` is the value of the most valuable enemy piece the side to
-//!   move can capture (legal captures; 0 when there is none) and the margin
-//!   is the tunable `FutilityVictimMargin` (the plan gives none; 100 cp:
-//!   about a pawn of
-//!   positional gain beyond winning that piece). It is independent of the
-//!   2.x chain and may be on alone.
+//! - `futility-victim` (plan 003, priority 2: "Extended futility with
+//!   victim value. Formula: `staticEval + bestVictimValue + margin < alpha`.
+//!   Enables deeper futility when no capture can save position. Expected
+//!   impact: 10-15% additional pruning at depths 4-7"): at non-PV nodes of
+//!   depth 4-7, a prunable quiet move is skipped when `static_eval +
+//!   best_victim + margin < alpha`, where `best_victim` is the value of the
+//!   most valuable enemy piece the side to move can capture (legal
+//!   captures; 0 when there is none) and `margin` is the futility margin
+//!   of the node's depth (plan 003's progressive 600 at depths 4-7 on the
+//!   chain's end; without a move-level phase, 2.1's formula). The plan
+//!   names no other margin, and in its futility section "margin" is that
+//!   one. As the victim's value is never negative, the test prunes nothing
+//!   the plain test at the same depth keeps on its margin alone: it acts
+//!   where the plain test kept the move for another reason, chiefly the
+//!   tactical guards' "limit futility to effectiveDepth <= 2" when a safe
+//!   capture exists: when even the best capture cannot reach alpha, the
+//!   move is pruned deeper after all ("no capture can save position"). It
+//!   is independent of the 2.x chain and may be on alone.
+//! - `futility-victim-100` (implies `futility-victim`; not a plan reading):
+//!   the margin is a constant 100 cp (`FutilityVictimMargin`), the number
+//!   this repository used before the plan was read again: about a pawn of
+//!   positional gain beyond winning the piece. It is far below the
+//!   futility margin it extends, so it prunes where the plain test does
+//!   not: moves the plain margin keeps.
 //!
 //! - `futility-skip-quiets` (implies 2.1; not a plan phase: Ethereal's
 //!   futility sets `skipQuiets`): once a move-level test prunes a move, the
@@ -130,7 +144,10 @@
 //! Telemetry: `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]`,
 //! then `fut_eff_b=[...]` (cutoffs by effective depth) with
 //! `futility-effective-depth`, `guarded=G capture_limited=C` with the
-//! tactical guards, `victim_att=A victim_cut=B` with `futility-victim`; and
+//! tactical guards, `victim_att=A victim_cut=B phase_cut_d=[d1,...,d9,d10+]
+//! victim_cut_d=[...]` with `futility-victim` (the cutoffs of each test by
+//! node depth, one entry a depth: the lab's depth-scoped claims read
+//! them); and
 //! `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[...] capture_kept=K` for
 //! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
 //! dropped unpicked.
@@ -163,7 +180,9 @@ technique! {
         tactical_guards: "futility-tactical-guards" ["futility-2.1"] "plan 003"
             => "no futility for checks, TT move, killers, countermove; depth <= 2 with a good capture";
         victim: "futility-victim" [] "plan 003, priority 2"
-            => "extended futility at depths 4-7 using the best capturable victim";
+            => "extended futility at depths 4-7: eval + best capturable victim + the futility margin < alpha";
+        victim_100: "futility-victim-100" ["futility-victim"] "this repository's margin (not a plan reading)"
+            => "victim futility with a margin of 100 cp instead of the futility margin";
         skip_quiets: "futility-skip-quiets" ["futility-2.1"] "Ethereal (skipQuiets after futility)"
             => "once move-level futility prunes a move, the node's remaining quiet moves are dropped unpicked";
     }
@@ -183,6 +202,11 @@ counters! {
         /// `futility-victim`: moves it judged, and pruned.
         pub victim_attempts: u64,
         pub victim_cutoffs: u64,
+        /// `futility-victim`: cutoffs by node depth 1, 2, ..., 9, 10+, of
+        /// the phase test and of the victim test (its "additional pruning
+        /// at depths 4-7" is the one over the other there).
+        pub phase_by_node_depth: [u64; 10],
+        pub victim_by_node_depth: [u64; 10],
         /// Tactical guards: TT moves, killers and countermoves kept.
         pub guarded: u64,
         /// Tactical guards: moves kept because a safe capture limits the depth.
@@ -206,7 +230,7 @@ tunables! {
     FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 0, 10, 1;
     /// `futility-progressive`: futilityBase, the margin per ply up to depth 4.
     FUTILITY_PROGRESSIVE_BASE: 150, 50, 300, 10;
-    /// `futility-victim`: margin beyond the best capturable victim.
+    /// `futility-victim-100`: the margin beyond the best capturable victim.
     FUTILITY_VICTIM_MARGIN: 100, 0, 400, 10;
 }
 
@@ -340,14 +364,20 @@ impl Futility {
         self.node_level && depth <= self.max_depth() && Futility::window_allows(alpha, beta)
     }
 
-    /// `futility-victim`'s margin.
-    pub fn victim_margin(&self) -> i32 {
-        FUTILITY_VICTIM_MARGIN.get()
+    /// `futility-victim`'s margin at node depth `depth`: the move-level
+    /// futility margin there, or 100 cp with `futility-victim-100`.
+    pub fn victim_margin(&self, depth: i32) -> i32 {
+        if self.victim_100 {
+            FUTILITY_VICTIM_MARGIN.get()
+        } else {
+            self.margin(depth)
+        }
     }
 
-    /// `futility-victim`'s test, given the best capturable victim's value.
-    pub fn victim_is_futile(&self, static_eval: i32, best_victim: i32, alpha: i32) -> bool {
-        static_eval + best_victim + self.victim_margin() < alpha
+    /// `futility-victim`'s test at node depth `depth`, given the best
+    /// capturable victim's value.
+    pub fn victim_is_futile(&self, static_eval: i32, best_victim: i32, alpha: i32, depth: i32) -> bool {
+        static_eval + best_victim + self.victim_margin(depth) < alpha
     }
 }
 
@@ -448,8 +478,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.stats.techniques.futility.victim_attempts += 1;
             // The victim's value is never negative: no capture can help
             // when the eval and the margin alone reach alpha.
-            if futility.victim_is_futile(node.static_eval, 0, node.alpha)
-                && futility.victim_is_futile(node.static_eval, self.best_victim_value(board, node.ply), node.alpha)
+            if futility.victim_is_futile(node.static_eval, 0, node.alpha, node.depth)
+                && futility.victim_is_futile(
+                    node.static_eval,
+                    self.best_victim_value(board, node.ply),
+                    node.alpha,
+                    node.depth,
+                )
             {
                 pruned_by = Some(Rule::Victim);
             }
@@ -473,8 +508,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
         counters.by_effective_depth[depth_bucket(bucket_depth)] += 1;
-        if rule == Rule::Victim {
-            counters.victim_cutoffs += 1;
+        let node_depth = (node.depth.clamp(1, 10) - 1) as usize;
+        match rule {
+            Rule::Phase => counters.phase_by_node_depth[node_depth] += 1,
+            Rule::Victim => {
+                counters.victim_cutoffs += 1;
+                counters.victim_by_node_depth[node_depth] += 1;
+            }
         }
         if futility.skip_quiets {
             self.stack[node.ply].skip_quiets = Some(QuietDrop {
@@ -496,13 +536,13 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     ),
                 ),
                 Rule::Victim => (
-                    "futility-victim",
+                    if futility.victim_100 { "futility-victim-100" } else { "futility-victim" },
                     format!(
                         "victim futility at depth {}: eval {} + best victim {} + {} < alpha {}",
                         node.depth,
                         node.static_eval,
                         self.best_victim_value(board, node.ply),
-                        futility.victim_margin(),
+                        futility.victim_margin(node.depth),
                         node.alpha
                     ),
                 ),
@@ -550,8 +590,11 @@ impl Technique for Futility {
             }
             if self.victim {
                 line.push_str(&format!(
-                    " victim_att={} victim_cut={}",
-                    counters.victim_attempts, counters.victim_cutoffs
+                    " victim_att={} victim_cut={} phase_cut_d={} victim_cut_d={}",
+                    counters.victim_attempts,
+                    counters.victim_cutoffs,
+                    crate::stats::buckets(&counters.phase_by_node_depth),
+                    crate::stats::buckets(&counters.victim_by_node_depth)
                 ));
             }
             if self.skip_quiets {
@@ -607,7 +650,12 @@ mod tests {
         assert_eq!(margins(set(&["futility-2.4", "futility-progressive"])), [150, 300, 450, 600, 600, 600, 600]);
         // futility-node alone is plan 002's 2.1 code: 150 + 60·d to depth 4.
         assert_eq!(margins(set(&["futility-node"])), [210, 270, 330, 390]);
-        assert_eq!(set(&["futility-victim"]).victim_margin(), 100);
+        // The victim test's margin is the futility margin at the node's
+        // depth (with the progressive table, 600 at depths 4-7), or 100.
+        assert_eq!([4, 7].map(|depth| set(&["futility-victim"]).victim_margin(depth)), [390, 570]);
+        let progressive = set(&["futility-progressive", "futility-victim"]);
+        assert_eq!([4, 5, 7].map(|depth| progressive.victim_margin(depth)), [600, 600, 600]);
+        assert_eq!([4, 7].map(|depth| set(&["futility-victim-100"]).victim_margin(depth)), [100, 100]);
     }
 
     #[test]
@@ -644,8 +692,11 @@ mod tests {
         let config = set(&["futility-2.1", "futility-victim"]);
         assert!(config.is_futile(0, 210, 1));
         assert!(!config.is_futile(0, 209, 1));
-        assert!(config.victim_is_futile(0, 320, 421));
-        assert!(!config.victim_is_futile(0, 320, 420));
+        assert!(config.victim_is_futile(0, 320, 711, 4));
+        assert!(!config.victim_is_futile(0, 320, 710, 4));
+        let constant = set(&["futility-2.1", "futility-victim-100"]);
+        assert!(constant.victim_is_futile(0, 320, 421, 4));
+        assert!(!constant.victim_is_futile(0, 320, 420, 4));
     }
 
     #[test]
@@ -683,6 +734,8 @@ mod tests {
             by_effective_depth: [3, 0, 0, 0],
             victim_attempts: 4,
             victim_cutoffs: 1,
+            phase_by_node_depth: [2, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+            victim_by_node_depth: [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
             guarded: 5,
             capture_limited: 6,
             skipped: 7,
@@ -694,7 +747,8 @@ mod tests {
         assert_eq!(set(&["futility-2.1"]).report(&counters), ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0]"]);
         assert_eq!(
             set(&["futility-effective-depth", "futility-tactical-guards", "futility-victim"]).report(&counters),
-            ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0] fut_eff_b=[3,0,0,0] guarded=5 capture_limited=6 victim_att=4 victim_cut=1"]
+            ["fut: att=8 cut=3 cut%=37.5% fut_b=[2,1,0,0] fut_eff_b=[3,0,0,0] guarded=5 capture_limited=6 victim_att=4 \
+              victim_cut=1 phase_cut_d=[2,0,0,1,0,0,0,0,0,0] victim_cut_d=[0,0,0,1,0,0,0,0,0,0]"]
         );
         assert_eq!(
             set(&["futility-node"]).report(&counters),
@@ -730,7 +784,10 @@ mod tests {
     crate::technique_set!(Progressive, ["futility-progressive"]);
     crate::technique_set!(EffectiveDepth, ["futility-effective-depth"]);
     crate::technique_set!(TacticalGuards, ["futility-tactical-guards"]);
-    crate::technique_set!(Victim, ["futility-victim"]);
+    // The plan's victim test, with its futility margin, acts on few nodes
+    // (the catalogue test finds it on the seeds at depth 10); 100 cp acts
+    // here.
+    crate::technique_set!(Victim100, ["futility-victim-100"]);
     crate::technique_set!(
         MoveLevel,
         [
@@ -785,7 +842,7 @@ mod tests {
         assert_eq!(effective.by_depth.iter().sum::<u64>(), effective.cutoffs);
         assert_eq!(effective.by_effective_depth.iter().sum::<u64>(), effective.cutoffs);
         assert_fires::<TacticalGuards>(|counters| counters.guarded);
-        assert_fires::<Victim>(|counters| counters.victim_cutoffs);
+        assert_fires::<Victim100>(|counters| counters.victim_cutoffs);
         assert_fires::<Family>(move_level);
     }
 

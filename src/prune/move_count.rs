@@ -24,12 +24,22 @@
 //!   the plan was read again. (With checks pruned, the lab's mate-in-two
 //!   `2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w` is found later:
 //!   this engine orders quiet checks by history only.)
-//! - `lmp-history` (3.2): +5 (`LmpHistoryBonus`) to the limit, after the
-//!   ×3/4 scaling, for moves whose butterfly history is above
-//!   `LmpHistoryThreshold`. The plan's threshold is 1000 on its engine's
-//!   history scale, which ages at 8192 by halving; this engine's history
-//!   saturates at 16384, so the same share of the range is 2000, the
-//!   default. (A cutoff at depth d adds 128·d − 64 here.)
+//! - `lmp-history` (3.2: "Adjust move count limit based on history score",
+//!   `int historyThreshold = 1000; // Tune this value`, `if (historyScore >
+//!   historyThreshold) limit += 5;`): +5 (`LmpHistoryBonus`) to the limit,
+//!   after the ×3/4 scaling, for moves whose butterfly history is above
+//!   `LmpHistoryThreshold`. The plan's 1000 is a number on its engine's
+//!   history, which adds min(2d², 800) per cutoff (32 at depth 4) and
+//!   halves the table at 8192; this engine's adds 128·d − 64 (448 at depth
+//!   4) with gravity to ±16384, so the same number means another move. The
+//!   plan's meaning is "good history", a share of the moves: measured on
+//!   the seeds at depth 10, over the moves both engines test (depths 3-8),
+//!   SeaJay at the plan's commit (c6f277e, threshold 1000) finds 13 732 of
+//!   330 206 above 1000 (4.16%); `p002-3.2` here finds 10 697 of 260 050
+//!   above 5000 (4.11%; above 1000, 9.6%; above 2000, 7.6%). So the
+//!   default is 5000.
+//! - `lmp-history-1000` (implies `lmp-history`; the plan's number as
+//!   written): the threshold is 1000 on this engine's history.
 //! - `lmp-countermove` (3.3): the countermove is never pruned.
 //! - `lmp-depth-10` (plan 003, 2.1): depths 9 and 10 too, with limits 48 and
 //!   54 (`MoveCountLimit9`, `MoveCountLimit10`, with the plan's SPSA lines:
@@ -57,15 +67,17 @@
 //! Telemetry: `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`
 //! (plan 003's buckets), where an attempt is a move that met every
 //! condition but the move number. `lmp-depth-10` adds `d9=.. d10=..`; with
-//! `lmp-history`, `hist_kept=` counts moves searched only thanks to the
-//! bonus; with `lmp-countermove`, `cm_kept=` countermoves that would have
-//! been pruned; with `lmp-skip-quiets`, `skipped=` quiet moves dropped
-//! unpicked.
+//! `lmp-history`, `hist_above=` counts attempts whose history is above the
+//! threshold (the share the threshold sets: the plan's code tests every
+//! move's history, before its move number) and `hist_kept=` moves searched
+//! only thanks to the bonus; with `lmp-countermove`, `cm_kept=`
+//! countermoves that would have been pruned; with `lmp-skip-quiets`,
+//! `skipped=` quiet moves dropped unpicked.
 
 use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
 use crate::{counters, technique, tunables};
 
@@ -75,7 +87,10 @@ technique! {
         enabled: "lmp" [] "plan 002, 3.1" => "late move pruning with limits 3..50 for depths 1-8";
         keep_checks: "lmp-keep-checks" ["lmp"] "this repository's guard (not a plan phase)"
             => "late move pruning never prunes a check or the TT move";
-        history_bonus: "lmp-history" ["lmp"] "plan 002, 3.2" => "+5 to the limit for moves with good history";
+        history_bonus: "lmp-history" ["lmp"] "plan 002, 3.2"
+            => "+5 to the limit for moves with good history (above 5000: the plan's share of moves)";
+        history_1000: "lmp-history-1000" ["lmp-history"] "plan 002, 3.2 (its number as written)"
+            => "the good-history threshold is 1000 on this engine's history";
         keep_countermove: "lmp-countermove" ["lmp"] "plan 002, 3.3" => "never prune the countermove";
         depth_10: "lmp-depth-10" ["lmp"] "plan 003, 2.1" => "late move pruning to depth 10 (limits 48, 54)";
         skip_quiets: "lmp-skip-quiets" ["lmp"] "Stockfish (skipQuiets), Ethereal"
@@ -93,6 +108,9 @@ counters! {
         pub by_depth: [u64; 4],
         /// `lmp-history`: moves searched only thanks to the bonus.
         pub history_kept: u64,
+        /// `lmp-history`: attempts whose history is above the threshold
+        /// (the plan's "good history": the share the threshold sets).
+        pub history_above: u64,
         /// `lmp-countermove`: countermoves that would have been pruned.
         pub countermove_kept: u64,
         /// `lmp-depth-10`: cutoffs at depths 9 and 10.
@@ -123,8 +141,8 @@ tunables! {
     /// `lmp-history`: moves added to the limit for a move with good history.
     LMP_HISTORY_BONUS: 5, 0, 20, 1;
     /// `lmp-history`: a move's history must be above this for the bonus
-    /// (the plan's 1000 on its engine's scale; see the header).
-    LMP_HISTORY_THRESHOLD: 2000, 0, 16384, 250;
+    /// (the plan's share of moves, 5000; 1000 with `lmp-history-1000`).
+    LMP_HISTORY_THRESHOLD: COMPILED.move_count.history_threshold(), 0, 16384, 250;
 }
 
 /// The limits by depth, 1-10.
@@ -144,9 +162,23 @@ static LIMITS: [&Tunable; 10] = [
 pub const LMP_NOT_IMPROVING_NUMERATOR: usize = 3;
 pub const LMP_NOT_IMPROVING_DENOMINATOR: usize = 4;
 
+/// `lmp-history`'s threshold: the plan's share of moves on this engine's
+/// history, or the plan's number as written.
+const HISTORY_THRESHOLD_SHARE: i32 = 5000;
+const HISTORY_THRESHOLD_AS_WRITTEN: i32 = 1000;
+
 impl MoveCountPruning {
     pub const fn is_on(&self) -> bool {
         self.enabled
+    }
+
+    /// The history a move needs for `lmp-history`'s bonus (before tuning).
+    pub const fn history_threshold(&self) -> i32 {
+        if self.history_1000 {
+            HISTORY_THRESHOLD_AS_WRITTEN
+        } else {
+            HISTORY_THRESHOLD_SHARE
+        }
     }
 
     /// The deepest depth pruned.
@@ -189,11 +221,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return false;
         };
         self.stats.techniques.move_count.attempts += 1;
+        let good_history =
+            config.history_bonus && candidate.history > LMP_HISTORY_THRESHOLD.value_or(config.history_threshold());
+        self.stats.techniques.move_count.history_above += u64::from(good_history);
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
             return false;
         }
-        if config.history_bonus && candidate.history > LMP_HISTORY_THRESHOLD.get() {
+        if good_history {
             limit += LMP_HISTORY_BONUS.get() as usize;
             if !over(limit) {
                 self.stats.techniques.move_count.history_kept += 1;
@@ -263,7 +298,7 @@ impl Technique for MoveCountPruning {
             line.push_str(&format!(" d9={} d10={}", counters.depth_9, counters.depth_10));
         }
         if self.history_bonus {
-            line.push_str(&format!(" hist_kept={}", counters.history_kept));
+            line.push_str(&format!(" hist_above={} hist_kept={}", counters.history_above, counters.history_kept));
         }
         if self.keep_countermove {
             line.push_str(&format!(" cm_kept={}", counters.countermove_kept));
@@ -335,7 +370,9 @@ mod tests {
     #[test]
     fn history_bonus_and_threshold() {
         assert_eq!(LMP_HISTORY_BONUS.get(), 5);
-        assert_eq!(LMP_HISTORY_THRESHOLD.get(), 2000);
+        assert_eq!(set(&["lmp-history"]).history_threshold(), 5000);
+        assert_eq!(set(&["lmp-history-1000"]).history_threshold(), 1000);
+        assert!(set(&["lmp-history-1000"]).history_bonus);
     }
 
     #[test]
@@ -392,7 +429,7 @@ mod tests {
         assert!(MoveCountPruning::BASELINE.report(&counters).is_empty());
         assert_eq!(set(&["lmp"]).report(&counters), ["mcp: att=4 cut=1 cut%=25.0% mcp_b=[0,0,1,0]"]);
         let all = set(&["lmp-history", "lmp-countermove", "lmp-depth-10"]).report(&counters);
-        assert!(all[0].contains(" d9=0 d10=0 hist_kept=0 cm_kept=0"), "{all:?}");
+        assert!(all[0].contains(" d9=0 d10=0 hist_above=0 hist_kept=0 cm_kept=0"), "{all:?}");
         let skipping = MoveCountCounters { skipped: 7, ..counters };
         assert!(set(&["lmp-skip-quiets"]).report(&skipping)[0].ends_with(" skipped=7"));
     }

@@ -10,13 +10,22 @@
 //!   R adjustment" as changes, so the starting engine had neither; the depth
 //!   steps are the starting engine's (SeaJay's published search of that
 //!   time), which the plans do not state. A null-move mate is returned as
-//!   beta. (Plan 002's 1.4 snippet shows only the non-mate return; the
-//!   engine it describes returned beta for a mate, as this one does.)
-//! - `nmp-r3-eval` (plan 003, 2.3, "Null Move Refinement"): R = 3, a ply
-//!   more per four plies of depth, and up to three more the further the
-//!   static eval is above beta (a ply per 200 cp). The plan gives no
-//!   formula; this is Stockfish's shape of it, and this repository's
-//!   baseline until the baseline was read from plan 003.
+//!   beta, as the engine the plans describe did before and after 1.4.
+//! - Plan 003, 2.3, "Null Move Refinement": "Test R=3 base instead of R=2
+//!   for stronger reduction", "Add eval-based R adjustment". The plan gives
+//!   no formula, so both readings are features (exclusive):
+//!   - `nmp-r3-steps` (the text as written): the base goes from 2 to 3 and
+//!     the baseline's depth steps stay (R = 3, 4 from depth 6, 5 from depth
+//!     12), plus one ply when the static eval exceeds beta by more than
+//!     200 cp (`NullMoveEvalMargin`): the eval term SeaJay, the plans'
+//!     engine, added the day after the plan (`nullMoveEvalMargin = 200`,
+//!     `staticEval - beta > margin`: `nullMoveReduction++`).
+//!   - `nmp-r3-eval` (Stockfish's shape, and this repository's baseline
+//!     until the baseline was read from plan 003): R = 3, a ply more per
+//!     four plies of depth, and up to three more the further the static
+//!     eval is above beta (a ply per 200 cp). It drops the depth steps, so
+//!     R is a ply larger than the text's at depths 4-5 and 8-15 (before the
+//!     eval term).
 //! - `nmp-verify-12` (plan 002, 1.4: "Verification search at reduced depth",
 //!   `negamax(board, depth - nullMoveReduction - 1, ply, beta - 1, beta,
 //!   ..., false)`): a fail-high at depth ≥ 12 is verified by a null-window,
@@ -25,6 +34,12 @@
 //!   node's PV flag). If the verification fails low the node is searched
 //!   normally; otherwise the null score is returned (beta for a mate score).
 //! - `nmp-verify-10` (1.5): the same from depth 10.
+//! - `nmp-mate-searched` (1.4's code as written; implies `nmp-verify-12`):
+//!   the snippet returns the null score only when it is not a mate score
+//!   (`if (std::abs(nullScore.value()) < MATE_BOUND - MAX_PLY) return
+//!   nullScore;`) and has no `else`, so a fail-high with a mate score falls
+//!   through to the normal search, verified or not. Its engine returned
+//!   beta there, before 1.4 and after; `nmp-verify-12` keeps that.
 //!
 //!   Neither acts in the plans' depth-10 measurements: from a depth-10
 //!   root, the only node of depth 10 is the root itself (a PV node), and
@@ -36,6 +51,13 @@
 //!   the verification subtree searches without null move. Its node type is
 //!   `Verification`, whose `NULL_MOVE` is false, so this is a compile-time
 //!   fact.
+//!
+//! Telemetry: `null: att=X cut=Y cut%=Z.Z%`, where `cut` counts the null
+//! searches that failed high, before any verification, as plan 002's 1.4
+//! code (`info.nullMoveStats.cutoffs++` first) and SeaJay count it (plan
+//! 003's "null cut% > 35%" is this rate); with verification `verify=V
+//! verify_fail=F` (the nodes pruned are `cut - verify_fail`, less the
+//! mates searched), with `nmp-mate-searched` `mate_searched=M`.
 
 use cozy_chess::Board;
 
@@ -50,7 +72,10 @@ technique! {
     /// Which null-move features are on (null move itself is always on: it is
     /// part of the baseline).
     pub struct NullMovePruning {
-        r3_eval: "nmp-r3-eval" [] "plan 003, 2.3" => "null-move R = 3 + depth/4 + up to 3 for eval above beta (R = 2 before)";
+        r3_eval: "nmp-r3-eval" [] "plan 003, 2.3 (Stockfish's shape)"
+            => "null-move R = 3 + depth/4 + up to 3 for eval above beta (R = 2 before)";
+        r3_steps: "nmp-r3-steps" [] "plan 003, 2.3 (as written, with its engine's eval term)"
+            => "null-move R = 3, a ply more from depths 6 and 12, and one when eval exceeds beta by 200";
         // Verification needs a non-PV node of depth 10 or 12: deeper roots.
         verify_12: "nmp-verify-12" [] "plan 002, 1.4" => "verify null-move fail-highs at depth >= 12",
             witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
@@ -59,18 +84,27 @@ technique! {
         no_null_verification: "nmp-verify-no-null" ["nmp-verify-12"] "plan 002, 1.4 (null-free reading)"
             => "the verification subtree searches without null move",
             witness "4B3/8/p7/k2N4/7p/K6p/PP5P/2q5 w - - 0 1" depth 13;
+        // A null-move mate needs a side that mates whatever the other does.
+        mate_searched: "nmp-mate-searched" ["nmp-verify-12"] "plan 002, 1.4 (its code as written)"
+            => "a null-move fail-high with a mate score prunes nothing: the node is searched",
+            witness "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" depth 10;
     }
+    exclusive "readings of plan 003's 2.3": ["nmp-r3-eval", "nmp-r3-steps"];
 }
 
 counters! {
     /// `null:` telemetry.
     pub struct NullMoveCounters {
-        /// Null moves searched, and nodes they pruned.
+        /// Null moves searched, and those that failed high (the plans'
+        /// `cut`, counted before any verification, as plan 002's 1.4 code
+        /// and SeaJay count it).
         pub attempts: u64,
         pub cutoffs: u64,
         /// Verification searches, and those that failed low.
         pub verifications: u64,
         pub verify_fails: u64,
+        /// `nmp-mate-searched`: fail-highs with a mate score, searched.
+        pub mates_searched: u64,
     }
 }
 
@@ -82,6 +116,8 @@ tunables! {
     NULL_MOVE_DEPTH_DIVISOR: 4, 2, 8, 1;
     /// `nmp-r3-eval`: centipawns of eval above beta per extra ply of reduction.
     NULL_MOVE_EVAL_DIVISOR: 200, 50, 400, 25;
+    /// `nmp-r3-steps`: one ply more when the eval exceeds beta by more than this.
+    NULL_MOVE_EVAL_MARGIN: 200, 50, 400, 25;
 }
 
 /// The most plies the eval margin adds to R.
@@ -103,6 +139,8 @@ impl NullMovePruning {
     pub const fn feature(&self) -> &'static str {
         if self.r3_eval {
             "nmp-r3-eval"
+        } else if self.r3_steps {
+            "nmp-r3-steps"
         } else {
             "baseline"
         }
@@ -133,7 +171,7 @@ pub fn null_move_applies(board: &Board, depth: i32, static_eval: i32, beta: i32)
 impl NullMovePruning {
     /// R before any depth or eval term.
     pub const fn base_reduction(&self) -> i32 {
-        if self.r3_eval {
+        if self.r3_eval || self.r3_steps {
             3
         } else {
             2
@@ -144,10 +182,15 @@ impl NullMovePruning {
     pub fn reduction(&self, depth: i32, static_eval: i32, beta: i32) -> i32 {
         let base = NULL_MOVE_BASE_REDUCTION.value_or(self.base_reduction());
         if self.r3_eval {
-            base + depth / NULL_MOVE_DEPTH_DIVISOR.get()
-                + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR.get()).min(NULL_MOVE_MAX_EVAL_REDUCTION)
+            return base
+                + depth / NULL_MOVE_DEPTH_DIVISOR.get()
+                + ((static_eval - beta) / NULL_MOVE_EVAL_DIVISOR.get()).min(NULL_MOVE_MAX_EVAL_REDUCTION);
+        }
+        let steps = base + i32::from(depth >= 6) + i32::from(depth >= 12);
+        if self.r3_steps {
+            steps + i32::from(static_eval - beta > NULL_MOVE_EVAL_MARGIN.get())
         } else {
-            base + i32::from(depth >= 6) + i32::from(depth >= 12)
+            steps
         }
     }
 }
@@ -169,6 +212,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.stats.techniques.null_move.attempts += 1;
         let reduction = T::TECHNIQUES.null_move.reduction(depth, node.static_eval, beta);
         self.stack[ply].current_move = None;
+        self.stack[ply].move_number = 0;
         self.stack[ply].moved_piece = None;
         self.stack[ply + 1].null_move_played = true;
         self.hash_path.push(node.hash);
@@ -178,6 +222,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if self.aborted || score < beta {
             return None;
         }
+        // Plan 002's 1.4 code counts the cutoff here, before verification.
+        self.stats.techniques.null_move.cutoffs += 1;
 
         let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth();
         if verify_min_depth > 0 && depth >= verify_min_depth {
@@ -196,7 +242,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 return None;
             }
         }
-        self.stats.techniques.null_move.cutoffs += 1;
+        let mate = score >= MATE_BOUND;
+        if mate && T::TECHNIQUES.null_move.mate_searched {
+            self.stats.techniques.null_move.mates_searched += 1;
+            return None;
+        }
         if self.traces(ply) {
             let null_move = T::TECHNIQUES.null_move;
             let verified = if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
@@ -205,7 +255,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
         }
         // A null-move mate is not a proven mate.
-        Some(if score >= MATE_BOUND { beta } else { score })
+        Some(if mate { beta } else { score })
     }
 }
 
@@ -219,17 +269,22 @@ impl Technique for NullMovePruning {
     type Counters = NullMoveCounters;
 
     /// `null: att=X cut=Y cut%=Z.Z%`, always (a baseline technique); with
-    /// verification, then `verify=V verify_fail=F`.
+    /// verification, then `verify=V verify_fail=F`; with
+    /// `nmp-mate-searched`, `mate_searched=M`. A node pruned is a `cut`
+    /// that neither failed verification nor was searched for its mate.
     fn report(&self, counters: &NullMoveCounters) -> Vec<String> {
         let mut line = format!("null: {}", crate::stats::rate(counters.attempts, counters.cutoffs));
         if self.verifies() {
             line.push_str(&format!(" verify={} verify_fail={}", counters.verifications, counters.verify_fails));
         }
+        if self.mate_searched {
+            line.push_str(&format!(" mate_searched={}", counters.mates_searched));
+        }
         vec![line]
     }
 
-    /// `null` null moves / cutoffs; `nmp_verify` verifications / the
-    /// cutoffs they confirmed.
+    /// `null` null moves / fail-highs; `nmp_verify` verifications / the
+    /// fail-highs they confirmed.
     fn snapshot_counters(counters: &NullMoveCounters) -> Vec<(&'static str, u64, u64)> {
         vec![
             ("null", counters.attempts, counters.cutoffs),
@@ -258,6 +313,11 @@ mod tests {
         assert_eq!(r3_eval.reduction(8, 0, 0), 5);
         assert_eq!(r3_eval.reduction(8, 450, 0), 7);
         assert_eq!(r3_eval.reduction(8, 5000, 0), 8);
+        // The plan's reading: the baseline's steps a ply higher, and one
+        // more above beta + 200 (strictly, as SeaJay's `>`).
+        let r3_steps = NullMovePruning::BASELINE.with("nmp-r3-steps");
+        assert_eq!([3, 5, 6, 11, 12, 20].map(|depth| r3_steps.reduction(depth, 0, 0)), [3, 3, 4, 4, 5, 5]);
+        assert_eq!([199, 200, 201, 5000].map(|eval| r3_steps.reduction(8, eval, 0)), [4, 4, 5, 5]);
     }
 
     #[test]

@@ -157,6 +157,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.stack[ply].current_move = Some(mv);
+            self.stack[ply].move_number = 0;
             self.stack[ply].moved_piece = board.piece_on(mv.from);
             self.stack[ply + 1].null_move_played = false;
             self.hash_path.push(node.hash);

@@ -75,11 +75,17 @@
 //! move evaluated), a cut is a razoring (a pruned node, or a reduction for
 //! Heinz and Crafty), and `razor_b` counts cuts by depth (four buckets,
 //! d1-d4+, for the styles that razor deeper). Then R2's `tactical=` (the
-//! plan's razorTacticalSkips: nodes the tactical guard kept from a razoring
-//! the margin without it would have done) with `tactical%=` of attempts,
-//! R3's `phase=` (razorPhaseAdjustments: attempts whose margin the phase
-//! changed), and last `probes=` (quiescence probes) with `confirm%=`
-//! (cuts per probe).
+//! plan's razorTacticalSkips, "10-20% of razor attempts": attempts where
+//! the side to move has a capture of SEE >= 0. Plan 000's R2 code computes
+//! `hasTacticalMoves` for every node that may razor, before the margin
+//! test, and SeaJay counts its `skips(tact=)` there too, so the count does
+//! not depend on the margin; under the skip reading each is a node not
+//! razored, under the margin reading a node whose margin grew) with
+//! `tactical%=` of attempts and `guard_kept=` (razorings the guard
+//! prevented: nodes the margin without it would have razored), R3's
+//! `phase=` (razorPhaseAdjustments: attempts whose margin the phase
+//! changed), and last `probes=` (quiescence probes) with `confirm%=` (cuts
+//! per probe).
 
 use cozy_chess::{Board, Piece};
 
@@ -128,8 +134,11 @@ counters! {
         pub cutoffs: u64,
         /// Razorings at depths 1, 2, 3 and 4+.
         pub by_depth: [u64; 4],
-        /// R2: razorings the tactical guard prevented.
+        /// R2: attempts with a capture of SEE >= 0 (the plan's
+        /// razorTacticalSkips, counted as its code does: before the margin).
         pub tactical_skips: u64,
+        /// R2: razorings the tactical guard prevented.
+        pub guard_kept: u64,
         /// R3: attempts whose margin the game phase changed.
         pub phase_adjustments: u64,
         /// Quiescence searches asked whether to razor.
@@ -351,16 +360,19 @@ impl<T: TechniqueSet> Worker<'_, T> {
                         self.stats.techniques.razoring.phase_adjustments += 1;
                     }
                 }
+                // Plan 000's R2 code asks for the capture before the margin
+                // test, at every node that may razor: that is what its
+                // razorTacticalSkips counts.
+                let tactical = style != Style::R1 && self.has_safe_capture(board, ply);
+                if tactical {
+                    self.stats.techniques.razoring.tactical_skips += 1;
+                }
                 if eval + margin > alpha {
                     return NodeVerdict::Continue;
                 }
-                // The tactical guard matters only where the node would razor.
-                if style != Style::R1 && self.has_safe_capture(board, ply) {
-                    let guarded = style == Style::R2Skip || eval + margin + RAZOR_TACTICAL_BONUS.get() > alpha;
-                    if guarded {
-                        self.stats.techniques.razoring.tactical_skips += 1;
-                        return NodeVerdict::Continue;
-                    }
+                if tactical && (style == Style::R2Skip || eval + margin + RAZOR_TACTICAL_BONUS.get() > alpha) {
+                    self.stats.techniques.razoring.guard_kept += 1;
+                    return NodeVerdict::Continue;
                 }
                 let score = self.razor_probe::<NT>(board, alpha, alpha + 1, ply);
                 if self.aborted || score > alpha {
@@ -542,9 +554,10 @@ impl Technique for Razoring {
         );
         if matches!(style, Style::R2 | Style::R2Skip | Style::R3) {
             line.push_str(&format!(
-                " tactical={} tactical%={}%",
+                " tactical={} tactical%={}% guard_kept={}",
                 counters.tactical_skips,
-                percent(counters.tactical_skips, counters.attempts)
+                percent(counters.tactical_skips, counters.attempts),
+                counters.guard_kept
             ));
         }
         if style == Style::R3 {
@@ -625,13 +638,14 @@ mod tests {
             cutoffs: 10,
             by_depth: [4, 6, 0, 0],
             tactical_skips: 30,
+            guard_kept: 7,
             phase_adjustments: 50,
             probes: 12,
         };
         assert!(Razoring::BASELINE.report(&counters).is_empty());
         assert_eq!(
             Techniques::of(&["razor-r3"]).razoring.report(&counters),
-            ["razor: att=200 cut=10 cut%=5.0% razor_b=[4,6] tactical=30 tactical%=15.0% phase=50 probes=12 confirm%=83.3%"]
+            ["razor: att=200 cut=10 cut%=5.0% razor_b=[4,6] tactical=30 tactical%=15.0% guard_kept=7 phase=50 probes=12 confirm%=83.3%"]
         );
         assert_eq!(
             Techniques::of(&["razor-sf"]).razoring.report(&counters)[0],

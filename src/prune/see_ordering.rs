@@ -6,38 +6,59 @@
 //! and bad by SEE already; engines such as Ethereal also skip or delay
 //! quiets that fail a SEE test).
 //!
-//! Phases:
-//! - `see-ordering` (plan 002, 5.3: "Order all moves by SEE value /
-//!   Currently only used for captures"): after the baseline's scoring, a
-//!   quiet move (neither a capture nor a promotion, nor the TT move, a
-//!   killer or the countermove, which keep their slots) whose SEE is below
-//!   0 goes after every quiet move whose SEE is not, still before the
-//!   losing captures; history orders each group. A quiet move's SEE is 0 or
-//!   the loss of the moved piece's exchange, so "by SEE value" is this
-//!   split: the plan gives no more detail.
+//! Plan 002, 5.3 ("SEE-Based Move Ordering: Order all moves by SEE value /
+//! Currently only used for captures") gives no more than that, and it
+//! reads two ways (the features are exclusive):
+//! - `see-ordering` (the quiet-move reading: SEE extended to the moves
+//!   that do not use it yet): after the baseline's scoring, a quiet move
+//!   (neither a capture nor a promotion, nor the TT move, a killer or the
+//!   countermove, which keep their slots) whose SEE is below 0 goes after
+//!   every quiet move whose SEE is not, still before the losing captures;
+//!   history orders each group. A quiet move's SEE is 0 or the loss of the
+//!   moved piece's exchange, so for quiet moves "by SEE value" is this
+//!   split; captures keep the baseline's MVV-LVA within their SEE sign.
+//!   The test of a quiet move is made only when the move comes up to be
+//!   picked (`ScoredMove::defer`), which hands out the same order as
+//!   testing every quiet move first and skips the quiet moves of a node
+//!   that cuts before them.
+//! - `see-ordering-all` (the text as written: "all moves"): every move but
+//!   the TT move (searched first by every reading) is ordered by its exact
+//!   SEE value (`see::see_value`, captures, promotions and quiet moves
+//!   alike), and the baseline's order breaks ties within a value: good
+//!   captures by MVV-LVA, queen promotions, the killers, the countermove,
+//!   quiet moves by history, losing captures, under-promotions. So a
+//!   winning capture of a rook comes before one of a knight whatever the
+//!   attacker, an equal trade comes among the safe quiet moves (after the
+//!   killers), and a quiet move that hangs a knight comes before a capture
+//!   that loses a rook. Every move's exchange is computed when the list is
+//!   ordered. It replaces the orders `capture-history` and
+//!   `staged-captures` rely on, so neither combines with it.
 //!
-//! The test of a quiet move is made only when the move comes up to be
-//! picked (`ScoredMove::defer`), which hands out the same order as testing
-//! every quiet move first and skips the quiet moves of a node that cuts
-//! before them.
-//!
-//! Telemetry: `see_order: att=X cut=Y cut%=Z.Z%`: an attempt is a quiet
-//! move tested (one that came up to be picked), a cut one moved back.
+//! Telemetry: `see_order: att=X cut=Y cut%=Z.Z%`: with `see-ordering` an
+//! attempt is a quiet move tested (one that came up to be picked), a cut
+//! one moved back; with `see-ordering-all` an attempt is a move ordered by
+//! its exchange, a cut one whose exchange loses material.
 
 use cozy_chess::{BitBoard, Board};
 
-use crate::movepick::{MoveKind, ScoredMove};
+use crate::movepick::{mvv_lva, MoveKind, ScoredMove, QUIET_SCORE_TOP, TT_MOVE_SCORE};
 use crate::search::{Node, NodeType, Worker};
-use crate::see::quiet_see_ge_zero;
+use crate::see::{quiet_see_ge_zero, see_value};
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::{counters, technique};
 
 technique! {
-    /// Whether quiet moves are ordered by SEE too.
+    /// Whether moves are ordered by SEE beyond the baseline's captures.
     pub struct SeeOrdering {
-        enabled: "see-ordering" [] "plan 002, 5.3" => "quiet moves that lose material by SEE are ordered after the rest";
+        enabled: "see-ordering" [] "plan 002, 5.3 (quiet-move reading)"
+            => "quiet moves that lose material by SEE are ordered after the rest";
+        all_moves: "see-ordering-all" [] "plan 002, 5.3 (as written)"
+            => "every move but the TT move ordered by its SEE value, the baseline's order breaking ties";
     }
+    exclusive "readings of plan 002's 5.3": ["see-ordering", "see-ordering-all"];
+    exclusive "orders of the captures": ["see-ordering-all", "capture-history"];
+    exclusive "staged lists and one order of every move": ["see-ordering-all", "staged-captures"];
 }
 
 counters! {
@@ -55,13 +76,19 @@ const LOSING_QUIET_PENALTY: i32 = 1_000_000;
 
 impl Hooks for SeeOrdering {
     fn order_moves<T: TechniqueSet, NT: NodeType>(
-        _worker: &mut Worker<'_, T>,
-        _board: &Board,
+        worker: &mut Worker<'_, T>,
+        board: &Board,
         _node: &Node,
         moves: &mut [ScoredMove],
     ) {
-        if T::TECHNIQUES.see_ordering.enabled {
+        let config = T::TECHNIQUES.see_ordering;
+        if config.enabled {
             defer_quiet_see(moves);
+        } else if config.all_moves {
+            let losing = order_by_see_value(board, moves);
+            let counters = &mut worker.stats.techniques.see_ordering;
+            counters.attempts += moves.iter().filter(|entry| entry.kind != MoveKind::TtMove).count() as u64;
+            counters.cutoffs += losing;
         }
     }
 
@@ -91,6 +118,46 @@ pub fn defer_quiet_see(moves: &mut [ScoredMove]) {
     }
 }
 
+/// `see-ordering-all`'s score of a move: its exchange value in centipawns
+/// times this, plus the tie-break within the value (below ±512).
+const SEE_VALUE_SCALE: i32 = 1024;
+
+/// The baseline's order among moves of one exchange value, within ±512:
+/// under-promotions, losing captures, quiet moves by history (scaled into
+/// ±256), the countermove, the killers, good captures by MVV-LVA, queen
+/// promotions.
+fn tie_break(entry: &ScoredMove) -> i32 {
+    match entry.kind {
+        MoveKind::UnderPromotion => -500 + mvv_lva(entry),
+        MoveKind::BadCapture => -400 + mvv_lva(entry),
+        MoveKind::Quiet => (entry.score() / 64).clamp(-256, 255),
+        MoveKind::CounterMove => 360,
+        // The first killer scores one above the second.
+        MoveKind::Killer => 369 + i32::from(entry.score() > QUIET_SCORE_TOP - 1),
+        MoveKind::GoodCapture => 380 + mvv_lva(entry),
+        MoveKind::Promotion => 490,
+        MoveKind::TtMove => 511,
+    }
+}
+
+/// `see-ordering-all`: every move but the TT move scored by its exchange
+/// value, ties broken by the baseline's order; a capture's kind follows its
+/// exchange's sign. Returns how many moves lose material.
+pub fn order_by_see_value(board: &Board, moves: &mut [ScoredMove]) -> u64 {
+    let mut losing = 0;
+    for entry in moves.iter_mut().filter(|entry| entry.kind != MoveKind::TtMove) {
+        let value = see_value(board, entry.mv);
+        if entry.captured.is_some() && entry.mv.promotion.is_none() {
+            entry.kind = if value >= 0 { MoveKind::GoodCapture } else { MoveKind::BadCapture };
+        }
+        let score = value * SEE_VALUE_SCALE + tie_break(entry);
+        debug_assert!(score.abs() < TT_MOVE_SCORE, "{} scores {score}", entry.mv);
+        entry.replace_score(score);
+        losing += u64::from(value < 0);
+    }
+    losing
+}
+
 /// Moves a quiet move whose SEE is below 0 after the other quiet moves;
 /// returns whether it did. `attacked` is `see::attacked_by_opponent`, which
 /// answers most quiet moves without an exchange.
@@ -106,7 +173,7 @@ impl Technique for SeeOrdering {
     type Counters = SeeOrderingCounters;
 
     fn report(&self, counters: &SeeOrderingCounters) -> Vec<String> {
-        if !self.enabled {
+        if !self.any() {
             return Vec::new();
         }
         vec![format!("see_order: {}", rate(counters.attempts, counters.cutoffs))]

@@ -38,6 +38,13 @@
 //!   `arasan`, `zugzwang`) is solved at least as often as by the parent
 //!   ("no zugzwang failures", "fewer tactical misses").
 //!
+//! A node claim or a rate can be scoped to where its plan makes it
+//! ([`Scope`]): its value is then a table, `nodes_pct = { claim = [-10,
+//! -5], suite = "lab/suites/material-ahead.epd" }`, with `suite`, `depth`,
+//! `depths = [low, high]` (main-search nodes of those depths), `moves_from`
+//! (main-search nodes below the moves from that number on) and `from` (a
+//! chain span's start, measured against instead of the parent).
+//!
 //! build.rs reads the files (see [`source`]); [`load`] turns what it read
 //! into variant files and resolves them, refusing with a message naming the
 //! culprit: a malformed file, claim or SPRT, a missing parent, a cycle, an
@@ -67,7 +74,7 @@ pub struct VariantFile {
     /// The plan's SPRT for this phase.
     pub sprt: Option<SprtPlan>,
     /// The plan's claims, in file order.
-    pub claims: Vec<Claim>,
+    pub claims: Vec<ScopedClaim>,
     /// A position and depth where the variant's search differs from its
     /// parent's, for a variant whose effect the node-count suite at depth
     /// 10 does not show (the matrix test checks it).
@@ -130,6 +137,113 @@ pub enum Claim {
     SolvedNotBelowParent { suite: String },
 }
 
+/// Where a claim is judged, as far as its plan says: without a scope, on
+/// the report's suite (the verdict suite) at depth 10, on all main-search
+/// and quiescence nodes, against the parent.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scope {
+    /// The positions: a suite's name or an EPD file (`lab nodes --suite`).
+    pub suite: Option<String>,
+    /// The search depth, when not 10.
+    pub depth: Option<u32>,
+    /// Only main-search nodes of these remaining depths (the engine's
+    /// `nodes: by_depth=`): "additional pruning at depths 4-7".
+    pub depths: Option<(u32, u32)>,
+    /// Only main-search nodes below moves numbered this or later in their
+    /// parent's move loop (`nodes: by_move=`): "on late moves".
+    pub moves_from: Option<usize>,
+    /// The variant the change is measured from, when not the parent: the
+    /// start of a chain span ("phase 3 in total", from `p002-2.4`).
+    pub from: Option<String>,
+}
+
+/// The keys of a scoped claim's table, besides `claim`.
+const SCOPE_KEYS: [&str; 5] = ["suite", "depth", "depths", "moves_from", "from"];
+
+impl Scope {
+    /// Whether it counts only some of the nodes (by depth or by move).
+    pub fn counts_part(&self) -> bool {
+        self.depths.is_some() || self.moves_from.is_some()
+    }
+
+    /// The search depth the claim is judged at.
+    pub fn search_depth(&self) -> u32 {
+        self.depth.unwrap_or(CLAIM_DEPTH)
+    }
+
+    /// The nodes it counts, when only some: ` of remaining depths 4-7`,
+    /// ` below moves 4 and later`.
+    pub fn part_text(&self) -> String {
+        match (self.depths, self.moves_from) {
+            (Some((low, high)), _) => format!(" of remaining depths {low}-{high}"),
+            (None, Some(from)) => format!(" below moves {from} and later"),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// Where, besides the depth: ` on material-ahead`, `, from p002-2.4`.
+    pub fn place_text(&self) -> String {
+        let mut text = String::new();
+        if let Some(suite) = &self.suite {
+            text.push_str(&format!(" on {suite}"));
+        }
+        if let Some(from) = &self.from {
+            text.push_str(&format!(", from {from}"));
+        }
+        text
+    }
+
+    /// The whole scope, for messages.
+    pub fn text(&self) -> String {
+        let depth = self.depth.map_or(String::new(), |depth| format!(" at depth {depth}"));
+        format!("{}{depth}{}", self.part_text(), self.place_text())
+    }
+}
+
+/// A claim and where it is judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScopedClaim {
+    pub claim: Claim,
+    pub scope: Scope,
+}
+
+impl From<Claim> for ScopedClaim {
+    fn from(claim: Claim) -> ScopedClaim {
+        ScopedClaim { claim, scope: Scope::default() }
+    }
+}
+
+impl ScopedClaim {
+    pub fn key(&self) -> String {
+        self.claim.key()
+    }
+
+    /// What the claim says, with its scope.
+    pub fn text(&self) -> String {
+        let depth = self.scope.search_depth();
+        let nodes = match self.scope.part_text().as_str() {
+            "" => "nodes".to_string(),
+            part => format!("main-search nodes{part}"),
+        };
+        let claim = match &self.claim {
+            Claim::NodeChange { low, high } => format!("{low:+}% to {high:+}% {nodes} at depth {depth}"),
+            Claim::NodeDirection(Direction::Similar) => {
+                format!("similar {nodes} at depth {depth} (within ±{SIMILAR_NODES_PCT}%)")
+            }
+            Claim::NodeDirection(direction) => format!("{} {nodes} at depth {depth}", direction.name()),
+            other => other.text(),
+        };
+        let place = self.scope.place_text();
+        match &self.claim {
+            Claim::NodeChange { .. } | Claim::NodeDirection(_) => format!("{claim}{place}"),
+            _ => format!("{claim}{}{place}", self.scope.depth.map_or(String::new(), |depth| format!(" at depth {depth}"))),
+        }
+    }
+}
+
+/// The depth node claims are judged at unless scoped to another.
+pub const CLAIM_DEPTH: u32 = 10;
+
 /// The tactical suites a solved claim may name.
 pub const CLAIM_SUITES: [&str; 3] = ["wac", "arasan", "zugzwang"];
 
@@ -184,7 +298,65 @@ fn range(value: &Value, what: &str) -> Result<(f64, f64)> {
     Ok((low, high))
 }
 
-/// One `[expect]` entry as a claim.
+/// One `[expect]` entry as a claim: its value, or a table of the value
+/// (`claim`) and its scope (`suite`, `depth`, `depths`, `moves_from`,
+/// `from`).
+fn parse_scoped_claim(key: &str, value: &Value) -> Result<ScopedClaim> {
+    let Value::Table(entries) = value else { return Ok(parse_claim(key, value)?.into()) };
+    let what = format!("expect.{key}");
+    if let Some((name, _)) = entries.iter().find(|(name, _)| name != "claim" && !SCOPE_KEYS.contains(&name.as_str())) {
+        bail!("{what}.{name}: a scoped claim has `claim` and {}", SCOPE_KEYS.join(", "));
+    }
+    let get = |name: &str| entries.iter().find(|(key, _)| key == name).map(|(_, value)| value);
+    let claim = parse_claim(key, get("claim").ok_or_else(|| anyhow!("{what}: a scoped claim needs `claim`"))?)?;
+    let whole = |value: &Value, name: &str, low: i64, high: i64| match value {
+        Value::Integer(number) if (low..=high).contains(number) => Ok(*number),
+        _ => bail!("{what}.{name} must be a whole number from {low} to {high}"),
+    };
+    let max_depth = crate::search::MAX_PLY as i64 - 1;
+    let depths = get("depths")
+        .map(|value| -> Result<(u32, u32)> {
+            let (low, high) = range(value, &format!("{what}.depths"))?;
+            let last = crate::stats::NODE_DEPTHS as f64 - 1.0;
+            if low < 1.0 || high > last || low.fract() != 0.0 || high.fract() != 0.0 {
+                bail!("{what}.depths: whole depths from 1 to {last} (the engine counts deeper ones together)");
+            }
+            Ok((low as u32, high as u32))
+        })
+        .transpose()?;
+    let moves_from = get("moves_from")
+        .map(|value| -> Result<usize> {
+            let edges = crate::stats::MOVE_NUMBER_EDGES;
+            match value {
+                Value::Integer(number) if edges.iter().any(|&edge| edge as i64 == *number) => Ok(*number as usize),
+                _ => bail!("{what}.moves_from must be where the engine's move buckets start: {edges:?}"),
+            }
+        })
+        .transpose()?;
+    let scope = Scope {
+        suite: get("suite").map(|value| string(value, &format!("{what}.suite"))).transpose()?,
+        depth: get("depth").map(|value| whole(value, "depth", 1, max_depth)).transpose()?.map(|depth| depth as u32),
+        depths,
+        moves_from,
+        from: get("from").map(|value| string(value, &format!("{what}.from"))).transpose()?,
+    };
+    let node_claim = matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_));
+    if scope.counts_part() && !node_claim {
+        bail!("{what}: only a node claim counts nodes by depth or by move");
+    }
+    if scope.from.is_some() && !node_claim {
+        bail!("{what}.from: only a node claim is measured from a chain span's start");
+    }
+    if matches!(claim, Claim::SolvedNotBelowParent { .. }) {
+        bail!("{what}: a solved claim is the tactical suite's, with the suite's own limits; it takes no scope");
+    }
+    if scope.depths.is_some() && scope.moves_from.is_some() {
+        bail!("{what}: the engine counts nodes by depth and by move apart; scope a claim to one of them");
+    }
+    Ok(ScopedClaim { claim, scope })
+}
+
+/// One claim's value.
 fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
     let what = format!("expect.{key}");
     if key == NODES_PCT {
@@ -310,11 +482,12 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
     let claims = match get("expect") {
         None => Vec::new(),
         Some(Value::Table(claims)) => {
-            claims.iter().map(|(key, value)| parse_claim(key, value)).collect::<Result<Vec<_>>>()?
+            claims.iter().map(|(key, value)| parse_scoped_claim(key, value)).collect::<Result<Vec<_>>>()?
         }
         Some(other) => bail!("`expect` must be a table of claims, found {}", other.kind()),
     };
-    let node_claims = claims.iter().filter(|claim| matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)));
+    let node_claims =
+        claims.iter().filter(|scoped| matches!(scoped.claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)));
     if node_claims.count() > 1 {
         bail!("expect: `nodes_pct` and `nodes` both claim the node change; keep one");
     }
@@ -509,19 +682,58 @@ mod tests {
         assert_eq!(
             parsed.claims,
             [
-                Claim::NodeChange { low: -5.0, high: -3.0 },
-                Claim::Rate { line: "razor".into(), key: "cut".into(), low: 5.0, high: 10.0 },
-                Claim::SolvedNotBelowParent { suite: "zugzwang".into() },
+                Claim::NodeChange { low: -5.0, high: -3.0 }.into(),
+                Claim::Rate { line: "razor".into(), key: "cut".into(), low: 5.0, high: 10.0 }.into(),
+                ScopedClaim::from(Claim::SolvedNotBelowParent { suite: "zugzwang".into() }),
             ]
         );
         assert_eq!(parsed.claims[1].key(), "razor.cut%");
+        assert_eq!(parsed.claims[0].text(), "-5% to -3% nodes at depth 10");
         let direction = parse_table(&table(&[("name", text("y")), ("expect", table(&[("nodes", text("more"))]))]));
-        assert_eq!(direction.unwrap().claims, [Claim::NodeDirection(Direction::More)]);
+        assert_eq!(direction.unwrap().claims, [ScopedClaim::from(Claim::NodeDirection(Direction::More))]);
         assert!(Direction::Similar.holds_for(-1.9) && !Direction::Similar.holds_for(2.1));
         assert!(Direction::Fewer.holds_for(-0.1) && !Direction::Fewer.holds_for(0.0));
         assert!(
             Direction::Same.holds_for(0.0) && !Direction::Same.holds_for(0.01) && !Direction::Same.holds_for(-0.01)
         );
+    }
+
+    #[test]
+    fn claims_carry_their_scope() {
+        let scoped = |claim: Value, scope: &[(&str, Value)]| {
+            let mut entries = vec![("claim", claim)];
+            entries.extend(scope.iter().cloned());
+            parse_table(&table(&[("name", text("x")), ("expect", table(&[("nodes_pct", table(&entries))]))]))
+                .map(|file| file.claims[0].clone())
+                .map_err(|error| error.to_string())
+        };
+        let ahead = scoped(pair(-10, -5), &[("suite", text("material-ahead")), ("depth", Value::Integer(12))]).unwrap();
+        assert_eq!(ahead.claim, Claim::NodeChange { low: -10.0, high: -5.0 });
+        assert_eq!(ahead.scope, Scope { suite: Some("material-ahead".into()), depth: Some(12), ..Default::default() });
+        assert_eq!(ahead.text(), "-10% to -5% nodes at depth 12 on material-ahead");
+        let depths = scoped(pair(-15, -10), &[("depths", pair(3, 6))]).unwrap();
+        assert_eq!(depths.text(), "-15% to -10% main-search nodes of remaining depths 3-6 at depth 10");
+        let late = scoped(pair(-25, -15), &[("moves_from", Value::Integer(4))]).unwrap();
+        assert_eq!(late.scope.moves_from, Some(4));
+        let span = scoped(pair(-15, -10), &[("from", text("p002-2.4"))]).unwrap();
+        assert_eq!(span.text(), "-15% to -10% nodes at depth 10, from p002-2.4");
+        // What a scope cannot be.
+        assert!(scoped(pair(-1, 0), &[("moves_from", Value::Integer(5))]).unwrap_err().contains("[1, 2, 3, 4, 8, 16]"));
+        assert!(scoped(pair(-1, 0), &[("depths", pair(0, 6))]).unwrap_err().contains("expect.nodes_pct.depths"));
+        assert!(scoped(pair(-1, 0), &[("depths", pair(3, 6)), ("moves_from", Value::Integer(4))])
+            .unwrap_err()
+            .contains("one of them"));
+        assert!(scoped(pair(-1, 0), &[("positions", text("all"))]).unwrap_err().contains("expect.nodes_pct.positions"));
+        let no_claim = parse_table(&table(&[
+            ("name", text("x")),
+            ("expect", table(&[("nodes_pct", table(&[("suite", text("seeds"))]))])),
+        ]));
+        assert!(no_claim.unwrap_err().to_string().contains("needs `claim`"));
+        let rate = parse_table(&table(&[
+            ("name", text("x")),
+            ("expect", table(&[("razor.cut%", table(&[("claim", pair(5, 10)), ("depths", pair(3, 6))]))])),
+        ]));
+        assert!(rate.unwrap_err().to_string().contains("only a node claim"));
     }
 
     #[test]

@@ -150,7 +150,7 @@ fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)], mc
     assert_line(
         lines,
         "mcp",
-        &with_rate(&[&[("mcp_b", Buckets(4)), ("hist_kept", Count), ("cm_kept", Count)], mcp_extra].concat()),
+        &with_rate(&[&[("mcp_b", Buckets(4)), ("hist_above", Count), ("hist_kept", Count), ("cm_kept", Count)], mcp_extra].concat()),
     );
     assert_line(lines, "prune", &[("fut", Count), ("mcp", Count), ("razor", Count)]);
     assert_line(lines, "pvs", &[("zw", Count), ("re", Count), ("re%", Percent)]);
@@ -167,6 +167,7 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
             ("razor_b", Buckets(2)),
             ("tactical", Count),
             ("tactical%", Percent),
+            ("guard_kept", Count),
             ("phase", Count),
             ("probes", Count),
             ("confirm%", Percent),
@@ -180,11 +181,17 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
 #[test]
 fn full_prints_every_line_in_the_plans_formats() {
     let lines = telemetry_of("full");
-    // `full` has futility-victim, both skip-quiets features and razor-r1
+    // `full` has futility-victim-100, both skip-quiets features and razor-r1
     // (plan 000's R1, without R2's tactical guard or R3's phase margin).
     assert_common_lines(
         &lines,
-        &[("victim_att", Count), ("victim_cut", Count), ("skipped", Count)],
+        &[
+            ("victim_att", Count),
+            ("victim_cut", Count),
+            ("phase_cut_d", Buckets(10)),
+            ("victim_cut_d", Buckets(10)),
+            ("skipped", Count),
+        ],
         &[("skipped", Count)],
     );
     assert_line(&lines, "staged", &RATE);

@@ -86,7 +86,16 @@ impl Info {
         }
         let mut info = Info::default();
         let mut has_depth = false;
+        let mut first = true;
         while let Some(word) = words.next() {
+            // `info string ...` is text, not a report. UCI makes `string`
+            // take the rest of any line, but some engines (SeaJay) put a
+            // `string` note amid a report and its `nodes` and `pv` after it:
+            // there the note's words are passed over like unknown tokens.
+            if word == "string" && std::mem::take(&mut first) {
+                return None;
+            }
+            first = false;
             match word {
                 "depth" => {
                     info.depth = words.next()?.parse().ok()?;
@@ -108,12 +117,18 @@ impl Info {
                 "pv" => {
                     info.pv = words.by_ref().map(str::to_string).collect();
                 }
-                "string" => return None,
                 _ => {}
             }
         }
         has_depth.then_some(info)
     }
+}
+
+/// The name in `option name <name> type ...` (a name may hold spaces).
+fn option_name(line: &str) -> Option<String> {
+    let rest = line.trim().strip_prefix("option name ")?;
+    let end = rest.find(" type ").unwrap_or(rest.len());
+    Some(rest[..end].trim().to_string())
 }
 
 /// What one `go` produced.
@@ -127,6 +142,9 @@ pub struct SearchOutput {
     pub strings: Vec<String>,
     /// Wall time from sending `go` to reading `bestmove`.
     pub elapsed: Duration,
+    /// Whether the engine had `SearchStats` on: its `info string`s then
+    /// carry telemetry in the plans' formats.
+    pub search_stats: bool,
 }
 
 impl SearchOutput {
@@ -146,6 +164,10 @@ pub struct Engine {
     name: String,
     path: PathBuf,
     id_name: String,
+    /// The options the engine offered in its handshake (`option name X type ...`).
+    options: Vec<String>,
+    /// Whether `SearchStats` was set to true.
+    search_stats: bool,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -172,14 +194,24 @@ impl Engine {
                 }
             }
         });
-        let mut engine =
-            Engine { name: name.to_string(), path: path.to_path_buf(), id_name: String::new(), child, stdin, lines };
+        let mut engine = Engine {
+            name: name.to_string(),
+            path: path.to_path_buf(),
+            id_name: String::new(),
+            options: Vec::new(),
+            search_stats: false,
+            child,
+            stdin,
+            lines,
+        };
         engine.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
             let line = engine.read_line(deadline)?;
             if let Some(id) = line.strip_prefix("id name ") {
                 engine.id_name = id.trim().to_string();
+            } else if let Some(option) = option_name(&line) {
+                engine.options.push(option);
             } else if line.trim() == "uciok" {
                 break;
             }
@@ -190,6 +222,12 @@ impl Engine {
     /// The engine's own `id name`.
     pub fn id_name(&self) -> &str {
         &self.id_name
+    }
+
+    /// Whether the engine offered the option `name` (UCI option names are
+    /// case-insensitive).
+    pub fn offers_option(&self, name: &str) -> bool {
+        self.options.iter().any(|option| option.eq_ignore_ascii_case(name))
     }
 
     /// Sends one command line.
@@ -236,6 +274,9 @@ impl Engine {
         if let Some(error) = strings.iter().find(|text| text.starts_with("error")) {
             return Err(self.failure(EngineFailure::Protocol(error.clone()), &format!("setoption {name}")));
         }
+        if name.eq_ignore_ascii_case("SearchStats") {
+            self.search_stats = value == "true";
+        }
         Ok(())
     }
 
@@ -252,7 +293,7 @@ impl Engine {
         let started = Instant::now();
         self.send(go)?;
         let deadline = started + timeout;
-        let mut output = SearchOutput::default();
+        let mut output = SearchOutput { search_stats: self.search_stats, ..SearchOutput::default() };
         loop {
             let line = self.read_line(deadline)?;
             if let Some(text) = line.strip_prefix("info string ") {
@@ -297,6 +338,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn option_names_are_read_from_the_handshake() {
+        assert_eq!(option_name("option name SearchStats type check default false").as_deref(), Some("SearchStats"));
+        assert_eq!(option_name("option name Move Overhead type spin default 10").as_deref(), Some("Move Overhead"));
+        assert_eq!(option_name("id name x"), None);
+    }
+
+    #[test]
     fn info_lines_parse() {
         let info =
             Info::parse("info depth 7 seldepth 12 multipv 1 score mate -3 nodes 1234 nps 99 time 12 pv e2e4 e7e5")
@@ -308,6 +356,14 @@ mod tests {
         assert_eq!(info.time_ms, 12);
         assert_eq!(info.pv, ["e2e4", "e7e5"]);
         assert_eq!(Info::parse("info string depth 3"), None);
+        // SeaJay's reports carry `string` notes amid their fields.
+        let seajay = Info::parse(
+            "info depth 5 seldepth 7 score cp 36 string fail-low(2) bound [-116,64] string unstable ebf 6.31 \
+             nodes 2047 nps 2047000 time 0 moveeff 88.66 tthits 85.34 hashfull 0 pv b1c3 b8c6",
+        )
+        .unwrap();
+        assert_eq!((seajay.depth, seajay.nodes, seajay.score), (5, 2047, Some(Score::Cp(36))));
+        assert_eq!(seajay.pv, ["b1c3", "b8c6"]);
         assert_eq!(Info::parse("info nodes 3"), None);
         assert_eq!(Info::parse("info depth x"), None);
     }

@@ -2,7 +2,9 @@
 //! builds with exactly its features, or any UCI engine binary, written
 //! `uci:PATH` (`uci:/usr/games/stockfish`), so a variant can be measured
 //! beside another engine. A UCI engine is run as it is: it is not built,
-//! not asked for telemetry, and no claim is judged for it.
+//! and no claim is judged for it; when it offers a `SearchStats` option
+//! (as SeaJay, the plans' engine, does) it is switched on, and the plans'
+//! telemetry lines it prints are read like a variant's.
 
 use std::path::{Path, PathBuf};
 
@@ -33,11 +35,6 @@ impl Participant {
             None => Ok(Participant::Variant(spec.to_string())),
         }
     }
-}
-
-/// Whether `spec` names a variant (not `uci:`).
-pub fn is_variant(spec: &str) -> bool {
-    !spec.starts_with(UCI_PREFIX)
 }
 
 /// Checks a participant without running anything: a variant must exist, a
@@ -118,7 +115,6 @@ mod tests {
         );
         let empty = Participant::parse("uci:").unwrap_err().to_string();
         assert!(empty.contains("give the engine binary's path"), "{empty}");
-        assert!(is_variant("baseline") && !is_variant("uci:./engine"));
     }
 
     #[test]

@@ -24,14 +24,15 @@ use crate::results::{self, RunDir};
 pub struct Contestant {
     pub name: String,
     pub binary: PathBuf,
-    /// Whether it prints prunelab's telemetry (variants do; other engines
-    /// are not sent the `SearchStats` option).
+    /// Whether its telemetry is wanted: it is then sent `SearchStats` when
+    /// it offers that option (every variant does; SeaJay, the plans'
+    /// engine, does too).
     pub has_telemetry: bool,
 }
 
 impl Contestant {
     pub fn new(name: &str, binary: PathBuf) -> Contestant {
-        Contestant { name: name.to_string(), binary, has_telemetry: crate::engines::participant::is_variant(name) }
+        Contestant { name: name.to_string(), binary, has_telemetry: true }
     }
 }
 
@@ -57,7 +58,7 @@ pub struct Settings {
 fn start(contestant: &Contestant, settings: &Settings) -> Result<Engine> {
     let mut engine = Engine::start(&contestant.binary, &contestant.name)?;
     engine.set_option("Hash", &settings.hash_mb.to_string())?;
-    if settings.telemetry && contestant.has_telemetry {
+    if settings.telemetry && contestant.has_telemetry && engine.offers_option("SearchStats") {
         engine.set_option("SearchStats", "true")?;
     }
     Ok(engine)

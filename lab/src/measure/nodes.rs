@@ -17,6 +17,10 @@ use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
 
+/// The iterations a search reported (`info depth N` lines, each depth
+/// once), kept with its telemetry.
+pub const ITERATIONS: &str = "search.iterations";
+
 /// A search to a fixed depth has no clock; this only catches a hung engine.
 const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 
@@ -114,9 +118,13 @@ fn record_of(variant: &str, position: usize, suite: &Suite, depth: u32, outcome:
             record.ebf = effective_branching_factor(&output);
             record.best = output.bestmove.clone();
             record.score = output.score();
-            // Another engine's `info string`s are not prunelab's telemetry.
-            if crate::engines::participant::is_variant(variant) {
+            // The lines in the plans' formats of any engine that had
+            // `SearchStats` on (see `telemetry`), and the iterations it
+            // reported, which the plans' "re-searches per iteration" count in.
+            if output.search_stats {
                 record.telemetry = Telemetry::parse(&output.strings);
+                let depths: std::collections::BTreeSet<u32> = output.infos.iter().map(|info| info.depth).collect();
+                record.telemetry.counts.insert(ITERATIONS.to_string(), depths.len() as u64);
             }
         }
         Err(error) => record.error = Some(format!("{error:#}")),
@@ -202,18 +210,87 @@ fn rate(telemetry: &Telemetry, name: &str) -> String {
     telemetry.rate(name).map_or("-".to_string(), |value| format!("{value:.1}%"))
 }
 
-const TELEMETRY_HEADER: &str = "razor cut% | razor_b | fut cut% | fut_b | pvs re% | tt hit%";
+const TELEMETRY_HEADER: &str =
+    "null cut% | razor cut% | razor_b | fut cut% | fut_b | asp att/low/high | pvs re% | tt hit%";
+const TELEMETRY_ALIGN: &str = "---:|---:|---|---:|---|---|---:|---:|";
+
+fn count(telemetry: &Telemetry, key: &str) -> String {
+    telemetry.count(key).map_or("-".to_string(), |count| count.to_string())
+}
 
 fn telemetry_cells(telemetry: &Telemetry) -> String {
     format!(
-        "{} | {} | {} | {} | {} | {}",
+        "{} | {} | {} | {} | {} | {}/{}/{} | {} | {}",
+        rate(telemetry, "null.cut%"),
         rate(telemetry, "razor.cut%"),
         telemetry.buckets_text("razor.razor_b").unwrap_or("-".into()),
         rate(telemetry, "fut.cut%"),
         telemetry.buckets_text("fut.fut_b").unwrap_or("-".into()),
+        count(telemetry, "asp.att"),
+        count(telemetry, "asp.low"),
+        count(telemetry, "asp.high"),
         rate(telemetry, "pvs.re%"),
         rate(telemetry, "tt.hit%"),
     )
+}
+
+/// The plans' counters of each engine side by side, summed over the
+/// positions it searched (rates from the sums): null move, razoring and
+/// aspiration (plan 003's `null:`, plan 000's `razor:`, plan 003's `asp:`),
+/// then the TT, PVS and the `prune:` totals. An engine that printed no
+/// such line shows `-`.
+pub fn plan_telemetry_table(rows: &[(&str, &Telemetry)]) -> String {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "| engine | null att | null cut | null cut% | razor att | razor cut | razor cut% | razor tactical% | razor_b \
+         | asp att | asp low | asp high | asp att per iteration | tt hit% | pvs re% | prune fut | prune mcp |"
+    )
+    .unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut derived = Vec::new();
+    for (engine, telemetry) in rows {
+        let per_iteration = match (telemetry.count("asp.att"), telemetry.count(ITERATIONS)) {
+            (Some(attempts), Some(iterations)) if iterations > 0 => {
+                format!("{:.2}", attempts as f64 / iterations as f64)
+            }
+            _ => "-".to_string(),
+        };
+        writeln!(
+            out,
+            "| {engine} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {per_iteration} | {} | {} | {} | {} |",
+            count(telemetry, "null.att"),
+            count(telemetry, "null.cut"),
+            rate(telemetry, "null.cut%"),
+            count(telemetry, "razor.att"),
+            count(telemetry, "razor.cut"),
+            rate(telemetry, "razor.cut%"),
+            rate(telemetry, "razor.tactical%"),
+            telemetry.buckets_text("razor.razor_b").unwrap_or("-".into()),
+            count(telemetry, "asp.att"),
+            count(telemetry, "asp.low"),
+            count(telemetry, "asp.high"),
+            rate(telemetry, "tt.hit%"),
+            rate(telemetry, "pvs.re%"),
+            count(telemetry, "prune.fut"),
+            count(telemetry, "prune.mcp"),
+        )
+        .unwrap();
+        if !telemetry.derived.is_empty() {
+            let keys: Vec<&str> = telemetry.derived.iter().map(String::as_str).collect();
+            derived.push(format!("{engine}: {}", keys.join(", ")));
+        }
+    }
+    if !derived.is_empty() {
+        writeln!(
+            out,
+            "\nTaken back from a printed rate and its whole, to the rate's printed precision (the engine prints \
+             no count): {}.",
+            derived.join("; ")
+        )
+        .unwrap();
+    }
+    out
 }
 
 /// The markdown report: one table per position, then the totals.
@@ -230,7 +307,7 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
         let base = records.iter().find(|r| &r.variant == reference && r.position == position && r.error.is_none());
         writeln!(out, "## {}\n\n`{}`\n", suite_position.id, suite_position.fen).unwrap();
         writeln!(out, "| variant | nodes | Δ% | time ms | nps | EBF | best | score | {TELEMETRY_HEADER} |").unwrap();
-        writeln!(out, "|---|---:|---:|---:|---:|---:|---|---|---:|---|---:|---|---:|---:|").unwrap();
+        writeln!(out, "|---|---:|---:|---:|---:|---:|---|---|{TELEMETRY_ALIGN}").unwrap();
         for variant in &args.variants {
             let Some(record) = records.iter().find(|r| &r.variant == variant && r.position == position) else {
                 writeln!(out, "| {variant} | not run |").unwrap();
@@ -263,7 +340,7 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
         "| variant | positions | nodes | Δ% total | Δ% geomean | time s | nps | EBF geomean | {TELEMETRY_HEADER} | failures |"
     )
     .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---|---:|---:|---:|").unwrap();
+    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|{TELEMETRY_ALIGN}---:|").unwrap();
     for total in totals(records, &args.variants) {
         writeln!(
             out,
@@ -281,6 +358,14 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
         )
         .unwrap();
     }
+    let totals = totals(records, &args.variants);
+    let rows: Vec<(&str, &Telemetry)> = totals
+        .iter()
+        .filter(|total| total.positions > 0)
+        .map(|total| (total.variant.as_str(), &total.telemetry))
+        .collect();
+    writeln!(out, "\n## The plans' telemetry, summed over the positions\n").unwrap();
+    out.push_str(&plan_telemetry_table(&rows));
     out
 }
 

@@ -19,7 +19,9 @@
 //! the measurements, made before the matches, stay in the table.
 //!
 //! `--beside uci:PATH` (or a variant) sets another engine beside the chain's
-//! last variant: counted in the same runs, timed against it, no claims.
+//! last variant: counted in the same runs, timed against it, no claims, and
+//! its telemetry in the plans' formats (when it offers `SearchStats`) set
+//! beside the last variant's, counter by counter.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -474,6 +476,26 @@ fn markdown(
             if args.sprt { " - |" } else { "" }
         )
         .unwrap();
+    }
+    // The engines beside the chain's end, counter by counter (`lab nodes`'s table).
+    let beside: Vec<&PhaseRecord> = records.iter().filter(|record| record.beside).collect();
+    if let (Some(first), Some(last)) = (beside.first(), chain.last()) {
+        let end = records.iter().find(|record| &record.phase == last && !record.beside);
+        let end_telemetry = end.map(|record| &record.comparison.telemetry);
+        let mut rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> = Vec::new();
+        if let Some(telemetry) = end_telemetry {
+            rows.push((last.as_str(), telemetry));
+        }
+        rows.extend(beside.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)));
+        writeln!(
+            out,
+            "\n### {} beside {}: the plans' telemetry on {}\n",
+            first.parent,
+            beside.iter().map(|record| record.phase.as_str()).collect::<Vec<_>>().join(", "),
+            args.suite
+        )
+        .unwrap();
+        out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
     if !unmeasured.is_empty() {

@@ -13,10 +13,15 @@
 //!   more positions would decide.
 //!
 //! Without an interval (one position) the estimate alone decides.
+//!
+//! A claim is judged on its scope (`prunelab::variants::Scope`): the suite
+//! and depth it names, only the main-search nodes at the depths or below
+//! the moves it names, and against the variant a chain span starts from
+//! instead of the parent.
 
 use std::fmt;
 
-use prunelab::variants::{Claim, Direction, Variant, SIMILAR_NODES_PCT};
+use prunelab::variants::{Claim, Direction, ScopedClaim, Variant, SIMILAR_NODES_PCT};
 
 use crate::measure::ratio::signed_percent;
 use crate::measure::telemetry::Telemetry;
@@ -157,21 +162,40 @@ pub struct Evidence<'a> {
     pub unsolved: Vec<(String, String)>,
 }
 
+/// The `lab nodes` options that measure on `scope`'s suite and depth.
+fn scope_options(scope: &prunelab::variants::Scope) -> String {
+    let mut options = String::new();
+    if let Some(suite) = &scope.suite {
+        options.push_str(&format!(" --suite {suite}"));
+    }
+    if let Some(depth) = scope.depth {
+        options.push_str(&format!(" --depth {depth}"));
+    }
+    options
+}
+
 fn within(value: f64, low: f64, high: f64) -> bool {
     value >= low && value <= high
 }
 
-/// Judges one claim of `variant` on `evidence`.
-pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement {
-    let parent = variant.file.extends.as_deref();
+/// Judges one claim of `variant` on `evidence`, which was measured on the
+/// claim's scope.
+pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Judgement {
+    let claim = &scoped.claim;
+    // What the claim is against: its chain span's start, or the parent.
+    let parent = scoped.scope.from.as_deref().or(variant.file.extends.as_deref());
+    let command = match &scoped.scope.from {
+        Some(start) => format!("lab nodes {start} {}", variant.name()),
+        None => format!("lab ab {}", variant.name()),
+    };
     let against_parent = parent.is_some() && evidence.reference == parent;
     let not_against_parent = || {
         Judgement::NotMeasured(match (parent, evidence.reference) {
             (None, _) => "the variant has no parent to measure it against".to_string(),
             (Some(parent), Some(reference)) => {
-                format!("claimed against `{parent}`, measured against `{reference}`: run `lab ab {}`", variant.name())
+                format!("claimed against `{parent}`, measured against `{reference}`: run `{command}`")
             }
-            (Some(parent), None) => format!("claimed against `{parent}`: run `lab ab {}`", variant.name()),
+            (Some(parent), None) => format!("claimed against `{parent}`: run `{command}`"),
         })
     };
     match claim {
@@ -180,10 +204,7 @@ pub fn judge(variant: &Variant, claim: &Claim, evidence: &Evidence) -> Judgement
                 return not_against_parent();
             }
             let Some((change, on)) = &evidence.node_change else {
-                return Judgement::NotMeasured(format!(
-                    "no node counts of it and its parent: run `lab ab {}`",
-                    variant.name()
-                ));
+                return Judgement::NotMeasured(format!("no node counts of it and `{}`{}: run `{command}`{}", parent.unwrap_or("-"), scoped.scope.text(), scope_options(&scoped.scope)));
             };
             judge_node_change(claim, change, on)
         }
@@ -236,7 +257,7 @@ mod tests {
             features: if extends.is_some() { vec!["lmp".into()] } else { Vec::new() },
             source: String::new(),
             sprt: None,
-            claims,
+            claims: claims.into_iter().map(ScopedClaim::from).collect(),
             witness: None,
         };
         let variants = resolve(vec![file("parent", None, Vec::new()), file("child", Some("parent"), claims)]).unwrap();
@@ -250,12 +271,20 @@ mod tests {
         let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
         let mut evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
-        let verdict = judge(&child, &claim, &evidence);
+        let verdict = judge(&child, &claim.clone().into(), &evidence);
         assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -4.5% to -3.5%) on seeds)");
         evidence.reference = Some("baseline");
-        let verdict = judge(&child, &claim, &evidence);
+        let verdict = judge(&child, &claim.clone().into(), &evidence);
         assert_eq!(verdict.word(), "not measured");
         assert!(verdict.to_string().contains("lab ab child"), "{verdict}");
+        // A chain span's claim is against the span's start, not the parent.
+        let span = ScopedClaim {
+            claim,
+            scope: prunelab::variants::Scope { from: Some("baseline".into()), ..Default::default() },
+        };
+        assert_eq!(judge(&child, &span, &evidence).word(), "holds");
+        evidence.reference = Some("parent");
+        assert!(judge(&child, &span, &evidence).to_string().contains("lab nodes baseline child"));
     }
 
     /// The claim `claim` on a change of `percent` with `interval`.
@@ -264,7 +293,7 @@ mod tests {
         let change = NodeChange { percent, interval };
         let evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "verdict".into())), ..Default::default() };
-        judge(&child, &claim, &evidence).word()
+        judge(&child, &claim.into(), &evidence).word()
     }
 
     #[test]
@@ -309,6 +338,7 @@ mod tests {
         let claim = Claim::SolvedNotBelowParent { suite: "zugzwang".into() };
         let child = variant(vec![claim.clone()]);
         let solved = |variant| Solved { suite: "zugzwang".into(), parent: 20, variant, positions: 30 };
+        let claim = ScopedClaim::from(claim);
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(20)], ..Default::default() };
         assert_eq!(judge(&child, &claim, &evidence).word(), "holds");
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(19)], ..Default::default() };
@@ -341,7 +371,7 @@ mod tests {
         let rate = |line: &str, key: &str, low: f64, high: f64| {
             let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
             let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
-            judge(&variant(vec![claim.clone()]), &claim, &evidence).to_string()
+            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string()
         };
         assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
         assert_eq!(rate("razor", "tactical", 10.0, 20.0), "**holds** (15.0%)");

@@ -32,6 +32,8 @@ use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange};
+use prunelab::stats::MOVE_NUMBER_EDGES;
+use prunelab::variants::Scope;
 
 /// Where a node count was measured: suite and depth.
 type Setting = (String, u64);
@@ -109,6 +111,84 @@ fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measu
             }))
         });
     Some(Measured { setting, positions: mine.len(), change_vs_parent, telemetry })
+}
+
+/// What a claim's scope measured: the variant it was measured against, the
+/// node change on the scope, and the variant's telemetry there.
+struct ScopedMeasure {
+    reference: Option<String>,
+    change: Option<(NodeChange, String)>,
+    telemetry: Option<Telemetry>,
+}
+
+/// The nodes of a search a scope counts: all of them, or the main-search
+/// nodes at its depths or below its moves (the engine's `nodes: by_depth=`
+/// and `by_move=`); `None` when the search printed no such buckets.
+fn scoped_nodes(record: &NodesRecord, scope: &Scope) -> Option<u64> {
+    if let Some((low, high)) = scope.depths {
+        let by_depth = record.telemetry.buckets.get("nodes.by_depth")?;
+        return Some(by_depth.iter().skip(low as usize - 1).take((high - low + 1) as usize).sum());
+    }
+    if let Some(from) = scope.moves_from {
+        let by_move = record.telemetry.buckets.get("nodes.by_move")?;
+        let first = MOVE_NUMBER_EDGES.iter().position(|&edge| edge == from)?;
+        return Some(by_move.iter().skip(first).sum());
+    }
+    Some(record.nodes)
+}
+
+/// A claim's evidence on its scope: the latest runs of the variant and of
+/// the claim's reference (the scope's `from`, else the parent) on the
+/// scope's suite and depth, or, without them, the settings a report prefers.
+fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &Scope) -> ScopedMeasure {
+    let reference = scope.from.as_deref().or(parent);
+    let wanted = |setting: &Setting| {
+        scope.suite.as_ref().is_none_or(|suite| {
+            crate::measure::suites::name(suite) == crate::measure::suites::name(&setting.0)
+        }) && setting.1 == scope.search_depth() as u64
+    };
+    let has = |name: &str, setting: &Setting| data.latest.contains_key(&(name.to_string(), setting.clone()));
+    let mut settings: Vec<Setting> = preferred_settings();
+    settings.extend(data.latest.keys().filter(|(name, _)| name == variant).map(|(_, setting)| setting.clone()));
+    let settings: Vec<Setting> = settings.into_iter().filter(|setting| wanted(setting)).collect();
+    let Some(setting) = settings
+        .iter()
+        .find(|setting| has(variant, setting) && reference.is_some_and(|reference| has(reference, setting)))
+        .or_else(|| settings.iter().find(|setting| has(variant, setting)))
+    else {
+        return ScopedMeasure { reference: None, change: None, telemetry: None };
+    };
+    let mine = &data.latest[&(variant.to_string(), setting.clone())];
+    let mut telemetry = Telemetry::default();
+    for record in mine.values() {
+        telemetry.add(&record.telemetry);
+    }
+    let theirs = reference.and_then(|reference| data.latest.get(&(reference.to_string(), setting.clone())));
+    let change = theirs.and_then(|theirs| {
+        let pairs: Option<Vec<(f64, f64)>> = mine
+            .iter()
+            .filter_map(|(key, record)| theirs.get(key).map(|base| (base, record)))
+            .map(|(base, record)| Some((scoped_nodes(base, scope)? as f64, scoped_nodes(record, scope)? as f64)))
+            .collect();
+        // Positions where neither searched a node of the scope say nothing.
+        let pairs: Vec<(f64, f64)> = pairs?.into_iter().filter(|&(base, own)| base > 0.0 && own > 0.0).collect();
+        let positions = pairs.len();
+        paired_ratio(pairs.into_iter()).map(|ratio| {
+            let part = scope.part_text();
+            let on = format!(
+                "{}{} at depth {}, {positions} positions",
+                crate::measure::suites::name(&setting.0),
+                if part.is_empty() { String::new() } else { format!(", main-search nodes{part},") },
+                setting.1
+            );
+            (NodeChange::from_ratio(&ratio), on)
+        })
+    });
+    ScopedMeasure {
+        reference: theirs.is_some().then(|| reference.unwrap_or_default().to_string()),
+        change,
+        telemetry: Some(telemetry),
+    }
 }
 
 /// The latest tactics result per variant: (suite and limit, solved, positions).
@@ -351,21 +431,35 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         let measured = measured_by_variant.get(variant.name());
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
-        let evidence = Evidence {
-            reference: parent,
-            node_change: measured.and_then(|measured| {
-                let on =
-                    format!("{} at depth {}", crate::measure::suites::name(&measured.setting.0), measured.setting.1);
-                measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
-            }),
-            telemetry: measured.map(|measured| &measured.telemetry),
-            solved: claimed_suites
-                .iter()
-                .filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?))
-                .collect(),
-            unsolved: Vec::new(),
-        };
+        let solved: Vec<Solved> = claimed_suites
+            .iter()
+            .filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?))
+            .collect();
         for claim in &variant.file.claims {
+            let scoped = (claim.scope != Default::default()).then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
+            let evidence = match &scoped {
+                Some(scoped) => Evidence {
+                    reference: scoped.reference.as_deref(),
+                    node_change: scoped.change.clone(),
+                    telemetry: scoped.telemetry.as_ref(),
+                    solved: solved.clone(),
+                    unsolved: Vec::new(),
+                },
+                None => Evidence {
+                    reference: parent,
+                    node_change: measured.and_then(|measured| {
+                        let on = format!(
+                            "{} at depth {}",
+                            crate::measure::suites::name(&measured.setting.0),
+                            measured.setting.1
+                        );
+                        measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
+                    }),
+                    telemetry: measured.map(|measured| &measured.telemetry),
+                    solved: solved.clone(),
+                    unsolved: Vec::new(),
+                },
+            };
             let judgement = claims::judge(variant, claim, &evidence);
             let measured = match &judgement {
                 Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
@@ -426,4 +520,94 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         lab.say(&format!("report: {} and {}", report_path.display(), chart_path.display()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search of `id` with `nodes` in all and `by_depth` main-search nodes
+    /// by depth (1, 2, ...).
+    fn record(variant: &str, id: &str, nodes: u64, by_depth: &[u64]) -> NodesRecord {
+        let mut telemetry = Telemetry::default();
+        telemetry.buckets.insert("nodes.by_depth".into(), by_depth.to_vec());
+        telemetry.buckets.insert("nodes.by_move".into(), vec![by_depth[0], 0, 0, nodes / 2, 0, 0]);
+        NodesRecord {
+            variant: variant.into(),
+            position: 0,
+            id: id.into(),
+            fen: format!("fen of {id}"),
+            depth: 10,
+            nodes,
+            time_ms: 1,
+            nps: 1,
+            ebf: None,
+            best: String::new(),
+            score: None,
+            telemetry,
+            error: None,
+        }
+    }
+
+    fn add(data: &mut NodeData, setting: (&str, u64), records: Vec<NodesRecord>) {
+        for record in records {
+            data.latest
+                .entry((record.variant.clone(), (setting.0.to_string(), setting.1)))
+                .or_default()
+                .insert((record.id.clone(), record.fen.clone()), record);
+        }
+    }
+
+    fn change(data: &NodeData, scope: Scope) -> (Option<String>, Option<(f64, String)>) {
+        let measured = scoped_measure(data, "child", Some("parent"), &scope);
+        (measured.reference, measured.change.map(|(change, on)| ((change.percent * 10.0).round() / 10.0, on)))
+    }
+
+    #[test]
+    fn a_claim_is_measured_on_its_scope() {
+        let mut data = NodeData::default();
+        // On the verdict suite at depth 10: 10% fewer nodes in all, half the
+        // nodes of depths 3-4; nothing changes at depth 1 or 2.
+        add(
+            &mut data,
+            ("verdict", 10),
+            vec![
+                record("parent", "a", 1000, &[100, 200, 300, 100]),
+                record("child", "a", 900, &[100, 200, 150, 50]),
+                record("parent", "b", 2000, &[100, 200, 600, 200]),
+                record("child", "b", 1800, &[100, 200, 300, 100]),
+                record("start", "a", 4000, &[100, 200, 600, 200]),
+                record("start", "b", 8000, &[100, 200, 600, 200]),
+            ],
+        );
+        // Elsewhere, at depth 13: twice the nodes.
+        add(
+            &mut data,
+            ("lab/suites/material-ahead.epd", 13),
+            vec![record("parent", "c", 100, &[1, 1, 1, 1]), record("child", "c", 200, &[1, 1, 1, 1])],
+        );
+        let verdict = "verdict at depth 10, 2 positions".to_string();
+        let (reference, whole) = change(&data, Scope::default());
+        assert_eq!((reference.as_deref(), whole), (Some("parent"), Some((-10.0, verdict.clone()))));
+        let (_, depths) = change(&data, Scope { depths: Some((3, 4)), ..Default::default() });
+        assert_eq!(depths, Some((-50.0, "verdict, main-search nodes of remaining depths 3-4, at depth 10, 2 positions".to_string())));
+        let (_, shallow) = change(&data, Scope { depths: Some((1, 2)), ..Default::default() });
+        assert_eq!(shallow.unwrap().0, 0.0);
+        let (_, late) = change(&data, Scope { moves_from: Some(4), ..Default::default() });
+        assert_eq!(late.unwrap().0, -10.0);
+        let elsewhere = Scope { suite: Some("material-ahead".into()), depth: Some(13), ..Default::default() };
+        let (_, ahead) = change(&data, elsewhere);
+        assert_eq!(ahead, Some((100.0, "material-ahead at depth 13, 1 positions".to_string())));
+        // A chain span: from `start`, a quarter of the nodes.
+        let (reference, span) = change(&data, Scope { from: Some("start".into()), ..Default::default() });
+        assert_eq!((reference.as_deref(), span.map(|(percent, _)| percent)), (Some("start"), Some(-77.5)));
+        // No run of the scope: nothing measured, and no reference.
+        let (reference, nothing) = change(&data, Scope { depth: Some(14), ..Default::default() });
+        assert_eq!((reference, nothing), (None, None));
+        // A search without the engine's buckets counts nothing by depth.
+        let mut old = data.latest[&("child".to_string(), ("verdict".to_string(), 10))].clone();
+        old.values_mut().for_each(|record| record.telemetry = Telemetry::default());
+        data.latest.insert(("child".to_string(), ("verdict".to_string(), 10)), old);
+        assert_eq!(change(&data, Scope { depths: Some((3, 4)), ..Default::default() }).1, None);
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use prunelab::variants::{Claim, Variant};
+use prunelab::variants::{Claim, Scope, ScopedClaim, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::Lab;
@@ -138,9 +138,27 @@ impl Comparison {
     }
 
     /// Every claim of `variant` with its judgement, in the order the variant keeps them.
-    pub fn judgements(&self, variant: &Variant) -> Vec<(Claim, Judgement)> {
+    /// A claim scoped to other positions, depths, nodes or a chain span
+    /// than this comparison's is left to `lab report`, which finds the runs
+    /// of its scope.
+    pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, Judgement)> {
         let evidence = self.evidence();
-        variant.file.claims.iter().map(|claim| (claim.clone(), claims::judge(variant, claim, &evidence))).collect()
+        variant
+            .file
+            .claims
+            .iter()
+            .map(|claim| {
+                let judgement = if claim.scope == Scope::default() {
+                    claims::judge(variant, claim, &evidence)
+                } else {
+                    Judgement::NotMeasured(format!(
+                        "scoped{}: `lab report` judges it on the runs of its scope",
+                        claim.scope.text()
+                    ))
+                };
+                (claim.clone(), judgement)
+            })
+            .collect()
     }
 }
 
@@ -150,7 +168,7 @@ pub fn claimed_suites(variant: &Variant) -> Vec<String> {
         .file
         .claims
         .iter()
-        .filter_map(|claim| match claim {
+        .filter_map(|claim| match &claim.claim {
             Claim::SolvedNotBelowParent { suite } => Some(suite.clone()),
             _ => None,
         })
@@ -190,7 +208,7 @@ pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
 }
 
 /// A judgement in a few words, for tables.
-pub fn short(claim: &Claim, judgement: &Judgement) -> String {
+pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
     format!("{}: {}", claim.key(), judgement.word())
 }
 
@@ -215,7 +233,7 @@ pub fn solved_change(solved: &Solved) -> String {
 }
 
 /// Every claim of `variant` as a list, each with what was measured.
-pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(Claim, Judgement)]) {
+pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(ScopedClaim, Judgement)]) {
     if judgements.is_empty() {
         writeln!(out, "- `{}` claims nothing (source: {}).", variant.name(), variant.file.source).unwrap();
     }
