@@ -100,7 +100,7 @@ fn bench_stats_come_before_the_bench_line() {
     assert_eq!(
         keys,
         [
-            "nodes: total qs qs%",
+            "nodes: total qs qs% by_depth by_move",
             "tt: probes hits hit% cut illegal_moves",
             "cutoffs: total tt killer capture quiet tt%",
             "first: cut first% tt killer capture quiet",
