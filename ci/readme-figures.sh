@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Rewrites README's generated blocks with what the code produces now:
-# the catalogue (`prunelab features --all`), the snapshot example and the
-# variant file example (razor-r1's). tests/readme.rs fails while any of
-# them differs, and names this command.
+# the catalogue (`prunelab features --all`), the snapshot example, the
+# variant file example (razor-r1's) and the honesty rotation's length.
+# tests/readme.rs fails while any of them differs, and names this command.
 #
 #   ci/readme-figures.sh          the blocks above (a normal test build)
 #   ci/readme-figures.sh --tune   also the margin example: a `tune` build
@@ -21,4 +21,12 @@ case "${1:-}" in
 esac
 PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test readme -- \
     readme_generated_blocks_are_what_the_code_produces
+
+# The honesty rotation's length (tests/readme.rs checks it): every variant
+# is covered in variants / per-run consecutive commits, so a new variant can
+# move it.
+variants=$(find variants -maxdepth 1 -name '*.toml' | wc -l)
+per_run=$(sed -n 's/.*per_run=\${HONESTY_PER_RUN:-\([0-9]*\)}.*/\1/p' ci/honesty.sh)
+commits=$(((variants + per_run - 1) / per_run))
+sed -i -E "s/(chosen by the commit count, so )[0-9]+( consecutive commits)/\1${commits}\2/" README.md
 git diff --stat -- README.md

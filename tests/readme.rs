@@ -210,7 +210,7 @@ fn readme_honesty_rotation_is_honesty_shs() {
     assert_eq!(
         said,
         format!("{per_run} variants chosen by the commit count, so {}", variants.div_ceil(per_run)),
-        "{variants} variants, {per_run} a run"
+        "{variants} variants, {per_run} a run: run `bash ci/readme-figures.sh`"
     );
 }
 
