@@ -236,7 +236,10 @@ impl ScopedClaim {
         let place = self.scope.place_text();
         match &self.claim {
             Claim::NodeChange { .. } | Claim::NodeDirection(_) => format!("{claim}{place}"),
-            _ => format!("{claim}{}{place}", self.scope.depth.map_or(String::new(), |depth| format!(" at depth {depth}"))),
+            _ => format!(
+                "{claim}{}{place}",
+                self.scope.depth.map_or(String::new(), |depth| format!(" at depth {depth}"))
+            ),
         }
     }
 }

@@ -150,7 +150,10 @@ fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)], mc
     assert_line(
         lines,
         "mcp",
-        &with_rate(&[&[("mcp_b", Buckets(4)), ("hist_above", Count), ("hist_kept", Count), ("cm_kept", Count)], mcp_extra].concat()),
+        &with_rate(
+            &[&[("mcp_b", Buckets(4)), ("hist_above", Count), ("hist_kept", Count), ("cm_kept", Count)], mcp_extra]
+                .concat(),
+        ),
     );
     assert_line(lines, "prune", &[("fut", Count), ("mcp", Count), ("razor", Count)]);
     assert_line(lines, "pvs", &[("zw", Count), ("re", Count), ("re%", Percent)]);

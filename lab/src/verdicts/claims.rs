@@ -204,7 +204,12 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 return not_against_parent();
             }
             let Some((change, on)) = &evidence.node_change else {
-                return Judgement::NotMeasured(format!("no node counts of it and `{}`{}: run `{command}`{}", parent.unwrap_or("-"), scoped.scope.text(), scope_options(&scoped.scope)));
+                return Judgement::NotMeasured(format!(
+                    "no node counts of it and `{}`{}: run `{command}`{}",
+                    parent.unwrap_or("-"),
+                    scoped.scope.text(),
+                    scope_options(&scoped.scope)
+                ));
             };
             judge_node_change(claim, change, on)
         }

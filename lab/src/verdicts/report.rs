@@ -143,9 +143,11 @@ fn scoped_nodes(record: &NodesRecord, scope: &Scope) -> Option<u64> {
 fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &Scope) -> ScopedMeasure {
     let reference = scope.from.as_deref().or(parent);
     let wanted = |setting: &Setting| {
-        scope.suite.as_ref().is_none_or(|suite| {
-            crate::measure::suites::name(suite) == crate::measure::suites::name(&setting.0)
-        }) && setting.1 == scope.search_depth() as u64
+        scope
+            .suite
+            .as_ref()
+            .is_none_or(|suite| crate::measure::suites::name(suite) == crate::measure::suites::name(&setting.0))
+            && setting.1 == scope.search_depth() as u64
     };
     let has = |name: &str, setting: &Setting| data.latest.contains_key(&(name.to_string(), setting.clone()));
     let mut settings: Vec<Setting> = preferred_settings();
@@ -431,12 +433,11 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         let measured = measured_by_variant.get(variant.name());
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
-        let solved: Vec<Solved> = claimed_suites
-            .iter()
-            .filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?))
-            .collect();
+        let solved: Vec<Solved> =
+            claimed_suites.iter().filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?)).collect();
         for claim in &variant.file.claims {
-            let scoped = (claim.scope != Default::default()).then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
+            let scoped = (claim.scope != Default::default())
+                .then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
             let evidence = match &scoped {
                 Some(scoped) => Evidence {
                     reference: scoped.reference.as_deref(),
@@ -590,7 +591,10 @@ mod tests {
         let (reference, whole) = change(&data, Scope::default());
         assert_eq!((reference.as_deref(), whole), (Some("parent"), Some((-10.0, verdict.clone()))));
         let (_, depths) = change(&data, Scope { depths: Some((3, 4)), ..Default::default() });
-        assert_eq!(depths, Some((-50.0, "verdict, main-search nodes of remaining depths 3-4, at depth 10, 2 positions".to_string())));
+        assert_eq!(
+            depths,
+            Some((-50.0, "verdict, main-search nodes of remaining depths 3-4, at depth 10, 2 positions".to_string()))
+        );
         let (_, shallow) = change(&data, Scope { depths: Some((1, 2)), ..Default::default() });
         assert_eq!(shallow.unwrap().0, 0.0);
         let (_, late) = change(&data, Scope { moves_from: Some(4), ..Default::default() });
