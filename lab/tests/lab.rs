@@ -12,7 +12,7 @@ use prunelab::search::{SearchLimits, Searcher};
 
 mod common;
 
-use common::{lab, lab_command, records, run_folder, scratch, stdout, target_dir};
+use common::{executable, lab, lab_command, records, run_folder, scratch, stdout, target_dir};
 
 const TWO_POSITIONS: &str = "\
 r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";
@@ -163,12 +163,6 @@ while read -r line; do
   esac
 done
 ";
-
-fn executable(path: &Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 #[test]
 fn a_uci_engine_takes_part_beside_a_variant_and_bad_ones_are_named() {

@@ -4,11 +4,9 @@
 //! `SearchStats:` line, among lines that are not UCI. Neither the lab nor
 //! its tests need SeaJay itself.
 
-use std::path::Path;
-
 mod common;
 
-use common::{lab, records, run_folder, scratch, stdout};
+use common::{executable, lab, records, run_folder, scratch, stdout};
 
 const TWO_POSITIONS: &str = "\
 r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";
@@ -38,12 +36,6 @@ while read -r line; do
   esac
 done
 ";
-
-fn executable(path: &Path, text: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::write(path, text).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 #[test]
 fn an_engine_offering_search_stats_has_its_plan_lines_read_beside_a_variant() {

@@ -18,6 +18,14 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Writes `text` to `path` as an executable script (a stand-in engine).
+#[allow(dead_code)] // not every test file runs a stand-in engine
+pub fn executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 /// Runs `lab` in the repository, its results under `results`.
 pub fn lab(args: &[&str], results: &Path) -> Output {
     lab_command(args, results).output().expect("lab runs")
