@@ -28,5 +28,6 @@ PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test re
 variants=$(find variants -maxdepth 1 -name '*.toml' | wc -l)
 per_run=$(sed -n 's/.*per_run=\${HONESTY_PER_RUN:-\([0-9]*\)}.*/\1/p' ci/honesty.sh)
 commits=$(((variants + per_run - 1) / per_run))
-sed -i -E "s/(chosen by the commit count, so )[0-9]+( consecutive commits)/\1${commits}\2/" README.md
+# Across line breaks: README's prose may wrap anywhere in the sentence.
+COMMITS=$commits perl -0 -pi -e 's/(chosen\s+by\s+the\s+commit\s+count,\s+so\s+)[0-9]+(\s+consecutive\s+commits)/${1}$ENV{COMMITS}$2/' README.md
 git diff --stat -- README.md

@@ -217,7 +217,7 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
     };
     format!(
         "name = \"{feature}\"\n\
-         description = \"{summary} On `{parent}`.\"\n\
+         description = \"{summary}. On `{parent}`.\"\n\
          extends = \"{parent}\"\n\
          features = [\"{feature}\"]\n\
          source = \"{source}\"\n\
@@ -576,7 +576,7 @@ mod tests {
         assert!(text("README.md").contains("| `see-capture` | (to write) |\n| `full` |"));
         assert_eq!(
             text("variants/see-capture.toml"),
-            "name = \"see-capture\"\ndescription = \"(to write) On `p003-3`.\"\nextends = \"p003-3\"\n\
+            "name = \"see-capture\"\ndescription = \"(to write). On `p003-3`.\"\nextends = \"p003-3\"\n\
              features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\nnodes = \"fewer\"\n"
         );
         let file = text("src/prune/see_capture.rs");
