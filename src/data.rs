@@ -1,6 +1,7 @@
 //! The public test data the repository carries in `data/` (its README names
 //! each file's source and licence): the perft suite, the tactical suites,
-//! the plans' seed positions and a sample of an opening book. The tests,
+//! the plans' seed positions, a sample of an opening book and a book of
+//! endgames drawn from it. The tests,
 //! the benches and the lab's defaults read these files; the engine itself
 //! reads none. Paths are relative to the data folder: the repository's
 //! `data/`, or for the lab and the benches `$PRUNELAB_DATA` (a folder of
@@ -30,6 +31,9 @@ pub const SEEDS: &str = "suites/seeds.epd";
 pub const BOOK_FULL: &str = "books/UHO_4060_v2.epd";
 /// A fixed, seeded sample of UHO_4060_v2, small enough to version.
 pub const BOOK_SAMPLE: &str = "books/UHO_4060_v2-4000.epd";
+/// Endgames (game phase at most 4) reached from the sample's openings by
+/// `lab endgame-book`: the book of games that claim something of endgames.
+pub const ENDGAMES: &str = "books/endgames-500.epd";
 
 /// `file` in the repository's own data folder, `root` being the repository.
 pub fn in_repository(root: &str, file: &str) -> PathBuf {

@@ -6,7 +6,7 @@
 //! phases one after another. The other commands are their steps (`build`,
 //! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
 //! OpenBench test), `speed` (bench speed) and the tools (`list`, `report`,
-//! `snapdiff`, `spsa`, `sprt`, `clocks`, `sample-book`, and `blame` and
+//! `snapdiff`, `spsa`, `sprt`, `clocks`, `sample-book`, `endgame-book`, and `blame` and
 //! `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
@@ -75,6 +75,8 @@ enum Command {
     Openbench(openbench::OpenbenchArgs),
     /// A fixed, seeded sample of an opening book's positions, small enough to version.
     SampleBook(matches::SampleBookArgs),
+    /// A book of endgames: a book's openings played forward at fixed nodes to the plans' endgame.
+    EndgameBook(matches::endgame_book::EndgameBookArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -111,6 +113,7 @@ fn main() -> ExitCode {
             Command::Clocks(args) => clocks::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
             Command::SampleBook(args) => matches::sample_command(&lab, &args),
+            Command::EndgameBook(args) => matches::endgame_book::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::NewTechnique(args) => develop::new_technique::command(&lab, &args),

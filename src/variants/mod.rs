@@ -34,16 +34,29 @@
 //!   that changes only the work done per node);
 //! - `"<line>.<key>%" = [low, high]`: a telemetry rate in percent, named
 //!   after the engine's `info string <line>: ... <key>%=` (`razor.cut%`);
+//! - `"<line>.<key>/iteration" = [low, high]`: a telemetry count per
+//!   iteration of iterative deepening (the depths the search reported),
+//!   summed over the positions: plan 003's "`asp.att`: average < 2
+//!   re-searches per iteration" is `"asp.att/iteration" = [0, 2]`;
+//! - `nodes_per_position = [low, high]`: the variant's own node count,
+//!   averaged over the positions (not a change against the parent): plan
+//!   003's "<100k at depth 10" from the start position is
+//!   `nodes_per_position = { claim = [0, 100000], suite = "startpos" }`;
 //! - `"<suite>.solved" = "not-below-parent"`: the tactical suite (`wac`,
 //!   `arasan`, `zugzwang`) is solved at least as often as by the parent
-//!   ("no zugzwang failures", "fewer tactical misses").
+//!   ("no zugzwang failures", "fewer tactical misses");
+//! - `games = "gain" | "no-loss"`: games against the parent (`lab match`,
+//!   `lab ab --sprt`, an OpenBench test) show a gain or no loss, optionally
+//!   from the openings of one book: plan 000's "better endgame performance"
+//!   is `games = { claim = "gain", book = "data/books/endgames.epd" }`.
 //!
 //! A node claim or a rate can be scoped to where its plan makes it
 //! ([`Scope`]): its value is then a table, `nodes_pct = { claim = [-10,
 //! -5], suite = "lab/suites/material-ahead.epd" }`, with `suite`, `depth`,
 //! `depths = [low, high]` (main-search nodes of those depths), `moves_from`
 //! (main-search nodes below the moves from that number on) and `from` (a
-//! chain span's start, measured against instead of the parent).
+//! chain span's start, measured against instead of the parent); a games
+//! claim takes only `book`.
 //!
 //! build.rs reads the files (see [`source`]); [`load`] turns what it read
 //! into variant files and resolves them, refusing with a message naming the
@@ -133,8 +146,33 @@ pub enum Claim {
     NodeDirection(Direction),
     /// A telemetry rate in percent: `line` and `key` of `<line>.<key>%`.
     Rate { line: String, key: String, low: f64, high: f64 },
+    /// A telemetry count per search iteration: `line` and `key` of
+    /// `<line>.<key>/iteration`.
+    PerIteration { line: String, key: String, low: f64, high: f64 },
+    /// `nodes_per_position`: the variant's mean node count per position.
+    NodesPerPosition { low: f64, high: f64 },
     /// The suite is solved at least as often as by the parent.
     SolvedNotBelowParent { suite: String },
+    /// Games against the parent show a gain, or no loss.
+    Games(GamesClaim),
+}
+
+/// What games against the parent are claimed to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GamesClaim {
+    /// Stronger: the Elo interval above 0, or an SPRT for a gain accepted.
+    Gain,
+    /// Not weaker: a non-regression SPRT accepted, or a gain.
+    NoLoss,
+}
+
+impl GamesClaim {
+    pub fn name(self) -> &'static str {
+        match self {
+            GamesClaim::Gain => "gain",
+            GamesClaim::NoLoss => "no-loss",
+        }
+    }
 }
 
 /// Where a claim is judged, as far as its plan says: without a scope, on
@@ -155,10 +193,13 @@ pub struct Scope {
     /// The variant the change is measured from, when not the parent: the
     /// start of a chain span ("phase 3 in total", from `p002-2.4`).
     pub from: Option<String>,
+    /// The opening book of a games claim's games: a file, matched by its
+    /// name without folder and extension.
+    pub book: Option<String>,
 }
 
 /// The keys of a scoped claim's table, besides `claim`.
-const SCOPE_KEYS: [&str; 5] = ["suite", "depth", "depths", "moves_from", "from"];
+const SCOPE_KEYS: [&str; 6] = ["suite", "depth", "depths", "moves_from", "from", "book"];
 
 impl Scope {
     /// Whether it counts only some of the nodes (by depth or by move).
@@ -181,9 +222,14 @@ impl Scope {
         }
     }
 
-    /// Where, besides the depth: ` on material-ahead`, `, from p002-2.4`.
+    /// Where, besides the depth: ` on material-ahead`, `, from p002-2.4`,
+    /// ` from the openings of endgames.epd`.
     pub fn place_text(&self) -> String {
         let mut text = String::new();
+        if let Some(book) = &self.book {
+            let name = Path::new(book).file_name().and_then(|name| name.to_str()).unwrap_or(book);
+            text.push_str(&format!(" from the openings of {name}"));
+        }
         if let Some(suite) = &self.suite {
             text.push_str(&format!(" on {suite}"));
         }
@@ -231,11 +277,14 @@ impl ScopedClaim {
                 format!("similar {nodes} at depth {depth} (within ±{SIMILAR_NODES_PCT}%)")
             }
             Claim::NodeDirection(direction) => format!("{} {nodes} at depth {depth}", direction.name()),
+            Claim::NodesPerPosition { low, high } => format!("{low} to {high} nodes per position at depth {depth}"),
             other => other.text(),
         };
         let place = self.scope.place_text();
         match &self.claim {
-            Claim::NodeChange { .. } | Claim::NodeDirection(_) => format!("{claim}{place}"),
+            Claim::NodeChange { .. } | Claim::NodeDirection(_) | Claim::NodesPerPosition { .. } => {
+                format!("{claim}{place}")
+            }
             _ => format!(
                 "{claim}{}{place}",
                 self.scope.depth.map_or(String::new(), |depth| format!(" at depth {depth}"))
@@ -257,7 +306,10 @@ impl Claim {
             Claim::NodeChange { .. } => NODES_PCT.to_string(),
             Claim::NodeDirection(_) => NODES.to_string(),
             Claim::Rate { line, key, .. } => format!("{line}.{key}%"),
+            Claim::PerIteration { line, key, .. } => format!("{line}.{key}{PER_ITERATION}"),
+            Claim::NodesPerPosition { .. } => NODES_PER_POSITION.to_string(),
             Claim::SolvedNotBelowParent { suite } => format!("{suite}.solved"),
+            Claim::Games(_) => GAMES.to_string(),
         }
     }
 
@@ -270,7 +322,13 @@ impl Claim {
             }
             Claim::NodeDirection(direction) => format!("{} nodes at depth 10", direction.name()),
             Claim::Rate { line, key, low, high } => format!("{line} {key}% between {low}% and {high}%"),
+            Claim::PerIteration { line, key, low, high } => {
+                format!("{line} {key} per iteration between {low} and {high}")
+            }
+            Claim::NodesPerPosition { low, high } => format!("{low} to {high} nodes per position at depth 10"),
             Claim::SolvedNotBelowParent { suite } => format!("{suite} solved no less often than by the parent"),
+            Claim::Games(GamesClaim::Gain) => "games against the parent show a gain".to_string(),
+            Claim::Games(GamesClaim::NoLoss) => "games against the parent show no loss".to_string(),
         }
     }
 }
@@ -285,6 +343,11 @@ pub struct Witness {
 /// The node-change claims' keys in `[expect]`.
 pub const NODES_PCT: &str = "nodes_pct";
 pub const NODES: &str = "nodes";
+pub const NODES_PER_POSITION: &str = "nodes_per_position";
+pub const GAMES: &str = "games";
+
+/// The suffix of a per-iteration claim's key: `asp.att/iteration`.
+pub const PER_ITERATION: &str = "/iteration";
 
 /// The keys a variant file may have.
 const KEYS: [&str; 8] = ["name", "description", "extends", "features", "source", "sprt", "expect", "witness"];
@@ -342,13 +405,21 @@ fn parse_scoped_claim(key: &str, value: &Value) -> Result<ScopedClaim> {
         depths,
         moves_from,
         from: get("from").map(|value| string(value, &format!("{what}.from"))).transpose()?,
+        book: get("book").map(|value| string(value, &format!("{what}.book"))).transpose()?,
     };
+    let games_claim = matches!(claim, Claim::Games(_));
+    if games_claim && scope != (Scope { book: scope.book.clone(), ..Scope::default() }) {
+        bail!("{what}: games are scoped only by their `book`");
+    }
+    if scope.book.is_some() && !games_claim {
+        bail!("{what}.book: only a games claim has a book");
+    }
     let node_claim = matches!(claim, Claim::NodeChange { .. } | Claim::NodeDirection(_));
     if scope.counts_part() && !node_claim {
-        bail!("{what}: only a node claim counts nodes by depth or by move");
+        bail!("{what}: only a node change claim counts nodes by depth or by move");
     }
     if scope.from.is_some() && !node_claim {
-        bail!("{what}.from: only a node claim is measured from a chain span's start");
+        bail!("{what}.from: only a node change claim is measured from a chain span's start");
     }
     if matches!(claim, Claim::SolvedNotBelowParent { .. }) {
         bail!("{what}: a solved claim is the tactical suite's, with the suite's own limits; it takes no scope");
@@ -365,6 +436,20 @@ fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
     if key == NODES_PCT {
         let (low, high) = range(value, &what)?;
         return Ok(Claim::NodeChange { low, high });
+    }
+    if key == NODES_PER_POSITION {
+        let (low, high) = range(value, &what)?;
+        if low < 0.0 {
+            bail!("{what}: a node count is not negative");
+        }
+        return Ok(Claim::NodesPerPosition { low, high });
+    }
+    if key == GAMES {
+        return match value {
+            Value::String(text) if text == "gain" => Ok(Claim::Games(GamesClaim::Gain)),
+            Value::String(text) if text == "no-loss" => Ok(Claim::Games(GamesClaim::NoLoss)),
+            _ => bail!("{what} must be \"gain\" or \"no-loss\""),
+        };
     }
     if key == NODES {
         let direction = match value {
@@ -387,6 +472,15 @@ fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
             _ => bail!("{what} must be \"not-below-parent\""),
         };
     }
+    if let Some((line, count_key)) = key.strip_suffix(PER_ITERATION).and_then(|count| count.split_once('.')) {
+        if is_word(line) && is_word(count_key) {
+            let (low, high) = range(value, &what)?;
+            if low < 0.0 {
+                bail!("{what}: a count per iteration is not negative");
+            }
+            return Ok(Claim::PerIteration { line: line.to_string(), key: count_key.to_string(), low, high });
+        }
+    }
     if let Some((line, rate_key)) = key.strip_suffix('%').and_then(|rate| rate.split_once('.')) {
         if is_word(line) && is_word(rate_key) {
             let (low, high) = range(value, &what)?;
@@ -397,8 +491,9 @@ fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
         }
     }
     bail!(
-        "{what}: a claim is `nodes_pct`, `nodes`, a telemetry rate such as `\"razor.cut%\"` or a suite's \
-         `\"wac.solved\"`"
+        "{what}: a claim is `nodes_pct`, `nodes`, `nodes_per_position`, a telemetry rate such as \
+         `\"razor.cut%\"`, a count per iteration such as `\"asp.att/iteration\"`, a suite's `\"wac.solved\"` or \
+         `games`"
     )
 }
 
@@ -736,7 +831,51 @@ mod tests {
             ("name", text("x")),
             ("expect", table(&[("razor.cut%", table(&[("claim", pair(5, 10)), ("depths", pair(3, 6))]))])),
         ]));
-        assert!(rate.unwrap_err().to_string().contains("only a node claim"));
+        assert!(rate.unwrap_err().to_string().contains("only a node change claim"));
+    }
+
+    /// The claims of a file whose `[expect]` is `entries`, or why it is refused.
+    fn claims(entries: &[(&str, Value)]) -> Result<Vec<ScopedClaim>, String> {
+        parse_table(&table(&[("name", text("x")), ("expect", table(entries))]))
+            .map(|file| file.claims)
+            .map_err(|error| error.to_string())
+    }
+
+    #[test]
+    fn plan_targets_are_claims_of_counts_per_iteration_and_per_position() {
+        let per_iteration = claims(&[("asp.att/iteration", pair(0, 2))]).unwrap();
+        assert_eq!(
+            per_iteration[0].claim,
+            Claim::PerIteration { line: "asp".into(), key: "att".into(), low: 0.0, high: 2.0 }
+        );
+        assert_eq!(per_iteration[0].key(), "asp.att/iteration");
+        assert_eq!(per_iteration[0].text(), "asp att per iteration between 0 and 2");
+        let startpos = table(&[("claim", pair(0, 100000)), ("suite", text("startpos"))]);
+        let count = claims(&[("nodes_per_position", startpos), ("nodes", text("fewer"))]).unwrap();
+        assert_eq!(count[0].claim, Claim::NodesPerPosition { low: 0.0, high: 100000.0 });
+        assert_eq!(count[0].text(), "0 to 100000 nodes per position at depth 10 on startpos");
+        // It is the variant's own count, not a change: no parts, no span.
+        let span = table(&[("claim", pair(0, 100000)), ("from", text("p002-2.4"))]);
+        assert!(claims(&[("nodes_per_position", span)]).unwrap_err().contains("only a node change claim"));
+        assert!(claims(&[("nodes_per_position", pair(-5, 100))]).unwrap_err().contains("not negative"));
+        assert!(claims(&[("asp.att/iteration", pair(-1, 2))]).unwrap_err().contains("not negative"));
+        assert!(claims(&[("asp/iteration", pair(0, 2))]).unwrap_err().contains("asp.att/iteration"));
+    }
+
+    #[test]
+    fn games_claims_name_their_book() {
+        let endgames = table(&[("claim", text("gain")), ("book", text("data/books/endgames.epd"))]);
+        let gain = claims(&[("games", endgames)]).unwrap();
+        assert_eq!(gain[0].claim, Claim::Games(GamesClaim::Gain));
+        assert_eq!(gain[0].scope.book.as_deref(), Some("data/books/endgames.epd"));
+        assert_eq!(gain[0].text(), "games against the parent show a gain from the openings of endgames.epd");
+        let no_loss = claims(&[("games", text("no-loss"))]).unwrap();
+        assert_eq!(no_loss[0].text(), "games against the parent show no loss");
+        assert!(claims(&[("games", text("better"))]).unwrap_err().contains("\"gain\" or \"no-loss\""));
+        let deep = table(&[("claim", text("gain")), ("depth", Value::Integer(12))]);
+        assert!(claims(&[("games", deep)]).unwrap_err().contains("only by their `book`"));
+        let booked = table(&[("claim", pair(-5, -3)), ("book", text("endgames.epd"))]);
+        assert!(claims(&[("nodes_pct", booked)]).unwrap_err().contains("only a games claim has a book"));
     }
 
     #[test]

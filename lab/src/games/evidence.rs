@@ -53,6 +53,11 @@ pub struct GameResult {
     /// When the result was taken (`20261125T140000Z`): the latest wins.
     pub taken: String,
     pub tc: String,
+    /// The opening book the games were played from, as the runner named it
+    /// (a path for `lab match`, a file name for OpenBench); `None` in
+    /// records kept before books were.
+    #[serde(default)]
+    pub book: Option<String>,
     pub wdl: Wdl,
     pub penta: Pentanomial,
     pub sprt: Option<SprtState>,
@@ -225,6 +230,8 @@ pub fn contradicted(says: GamesSay, signals: &[Signal]) -> Vec<&Signal> {
 struct MatchSummaryFile {
     engines: [MatchEngine; 2],
     tc: String,
+    #[serde(default)]
+    book: Option<String>,
     wdl: Wdl,
     penta: Pentanomial,
     sprt: Option<SprtSettings>,
@@ -265,6 +272,7 @@ fn match_result(run: &Path) -> Option<GameResult> {
         source: format!("lab match, {}", run.display()),
         taken,
         tc: summary.tc,
+        book: summary.book,
         wdl: summary.wdl,
         penta: summary.penta,
         sprt,
@@ -390,6 +398,7 @@ mod tests {
             source: "lab match, x".into(),
             taken: "20261125T000000Z".into(),
             tc: "10+0.1".into(),
+            book: Some("data/books/UHO_4060_v2-4000.epd".into()),
             wdl: Wdl { wins: wdl.0, losses: wdl.1, draws: wdl.2 },
             penta: Pentanomial(penta),
             sprt,

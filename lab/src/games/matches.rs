@@ -25,6 +25,7 @@
 mod args;
 mod book;
 pub mod clock;
+pub mod endgame_book;
 mod game;
 mod pgn;
 mod recorder;

@@ -529,6 +529,7 @@ pub fn game_result(test: &CreatedTest, workload: &server::Workload, taken: &str)
         source: format!("OpenBench test {}, {}", test.test_id, test.url),
         taken: taken.to_string(),
         tc: info["dev_time_control"].as_str().unwrap_or(&test.plan.tc).to_string(),
+        book: info["book_name"].as_str().map(str::to_string),
         wdl: Wdl { wins, draws, losses },
         penta: Pentanomial([ll, ld, even, wd, ww]),
         sprt,

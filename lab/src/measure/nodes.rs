@@ -29,7 +29,7 @@ pub struct NodesArgs {
     /// Variant names or UCI engines (`uci:PATH`); the first is the reference for the Δ columns.
     #[arg(required = true)]
     pub variants: Vec<String>,
-    /// `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
+    /// `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `startpos`, `wac`, `arasan`, `zugzwang` or an EPD file.
     #[arg(long, default_value = "seeds")]
     pub suite: String,
     #[arg(long, default_value_t = 10)]

@@ -1,5 +1,5 @@
 //! Position suites for `lab nodes` and `lab tactics`: the named ones
-//! (`seeds`, `bench`, `node-suite`, `verdict`, `wac`, `arasan`, `zugzwang`) or any EPD
+//! (`seeds`, `bench`, `node-suite`, `verdict`, `startpos`, `wac`, `arasan`, `zugzwang`) or any EPD
 //! file. A line that cannot be read is reported with its number and skipped.
 
 use std::path::{Path, PathBuf};
@@ -73,11 +73,12 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
         "node-suite" => lab.root.join(prunelab::matrix::SUITE_PATH),
         "bench" => return bench_suite(),
         VERDICT => return verdict_suite(lab),
+        STARTPOS => return startpos_suite(),
         _ => {
             let path = lab.resolve(Path::new(spec));
             if !path.is_file() {
                 bail!(
-                    "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, verdict, wac, arasan, zugzwang"
+                    "unknown suite `{spec}`: not a file, and not one of seeds, bench, node-suite, verdict, startpos, wac, arasan, zugzwang"
                 );
             }
             return from_file(&path, &name(spec)).with_context(|| format!("suite {}", path.display()));
@@ -98,6 +99,19 @@ pub const VERDICT: &str = "verdict";
 /// The positions the verdict suite adds to the node suite and the bench,
 /// relative to the repository.
 pub const VERDICT_EXTRA_PATH: &str = "lab/suites/verdict-extra.epd";
+
+/// The name of the suite of the start position alone, where plan 003
+/// counts its nodes ("332k" at depth 10, to bring "<100k").
+pub const STARTPOS: &str = "startpos";
+
+fn startpos_suite() -> Result<Suite> {
+    let record = parse_epd_line(prunelab::position::STARTPOS_FEN).map_err(anyhow::Error::msg)?;
+    Ok(Suite {
+        name: STARTPOS.to_string(),
+        positions: vec![position_of(record, STARTPOS.to_string())],
+        skipped: Vec::new(),
+    })
+}
 
 /// `prunelab bench`'s 48 positions, as `bench.1` ... `bench.48`.
 fn bench_suite() -> Result<Suite> {
@@ -210,5 +224,13 @@ mod tests {
             assert!(prose.contains(&said), "README no longer says `{said}`");
         }
         assert_eq!(position_key("8/8/8/8/8/8/8/K1k5 w - - 12 40"), "8/8/8/8/8/8/8/K1k5 w - -");
+    }
+
+    #[test]
+    fn startpos_is_the_start_position_alone() {
+        let suite = load(&lab(), STARTPOS).unwrap();
+        let fens: Vec<&str> = suite.positions.iter().map(|position| position.fen.as_str()).collect();
+        assert_eq!(fens, ["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
+        assert_eq!(suite.positions[0].id, "startpos");
     }
 }

@@ -428,7 +428,9 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) ->
     }
     summary_table(&mut out, args, m, variant);
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
-    verdict::claims_list(&mut out, variant, &c.judgements(variant));
+    // A games claim is against the parent: only the pair's own games, when A is it.
+    let parent_games = if variant.file.extends.as_deref() == Some(c.reference.as_str()) { &games[..] } else { &[] };
+    verdict::claims_list(&mut out, variant, &c.judgements_with_games(variant, parent_games));
     writeln!(out, "\n## SPRT plan\n").unwrap();
     writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
     match plan {

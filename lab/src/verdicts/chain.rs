@@ -575,6 +575,7 @@ mod tests {
             node_setting: String::new(),
             nodes: None,
             total_nodes: (0, 0),
+            positions: 0,
             failures: 0,
             time_to_depth: None,
             solved: Vec::new(),

@@ -21,8 +21,10 @@
 
 use std::fmt;
 
-use prunelab::variants::{Claim, Direction, ScopedClaim, Variant, SIMILAR_NODES_PCT};
+use prunelab::variants::{Claim, Direction, GamesClaim, ScopedClaim, Variant, SIMILAR_NODES_PCT};
 
+use crate::games::evidence::{GameResult, GamesSay};
+use crate::measure::nodes::ITERATIONS;
 use crate::measure::ratio::signed_percent;
 use crate::measure::telemetry::Telemetry;
 
@@ -146,6 +148,15 @@ pub struct Solved {
     pub positions: usize,
 }
 
+/// The variant's own node counts on a suite: their sum, over how many
+/// positions, and on what (the suite and depth).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnNodes {
+    pub total: u64,
+    pub positions: usize,
+    pub on: String,
+}
+
 /// What a run measured for a variant, as its claims need it.
 #[derive(Clone, Debug, Default)]
 pub struct Evidence<'a> {
@@ -154,12 +165,16 @@ pub struct Evidence<'a> {
     pub reference: Option<&'a str>,
     /// The node change against `reference`, and on what (the suite and depth).
     pub node_change: Option<(NodeChange, String)>,
+    /// The variant's own node counts over the suite.
+    pub own_nodes: Option<OwnNodes>,
     /// The variant's telemetry over the suite.
     pub telemetry: Option<&'a Telemetry>,
     /// Solve counts of the variant and `reference` on tactical suites.
     pub solved: Vec<Solved>,
     /// Tactical suites that could not be run, and why (say a missing file).
     pub unsolved: Vec<(String, String)>,
+    /// Games of the variant against its parent, most games first.
+    pub games: Vec<GameResult>,
 }
 
 /// The `lab nodes` options that measure on `scope`'s suite and depth.
@@ -222,6 +237,70 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 None => Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
                 Some(rate) if within(rate, *low, *high) => Judgement::Holds(format!("{rate:.1}%")),
                 Some(rate) => Judgement::DoesNotHold(format!("{rate:.1}%")),
+            }
+        }
+        Claim::PerIteration { line, key, low, high } => {
+            let Some(telemetry) = evidence.telemetry else {
+                return Judgement::NotMeasured("no telemetry in this run".to_string());
+            };
+            let Some(count) = telemetry.count(&format!("{line}.{key}")) else {
+                return Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`"));
+            };
+            match telemetry.count(ITERATIONS) {
+                Some(iterations) if iterations > 0 => {
+                    let average = count as f64 / iterations as f64;
+                    let measured = format!("{average:.2}: {count} over {iterations} iterations");
+                    if within(average, *low, *high) {
+                        Judgement::Holds(measured)
+                    } else {
+                        Judgement::DoesNotHold(measured)
+                    }
+                }
+                _ => Judgement::NotMeasured("the run kept no iteration counts: run it again".to_string()),
+            }
+        }
+        Claim::NodesPerPosition { low, high } => {
+            let Some(own) = evidence.own_nodes.as_ref().filter(|own| own.positions > 0) else {
+                return Judgement::NotMeasured(format!(
+                    "no node counts of it{}: run `lab nodes {}{}`",
+                    scoped.scope.text(),
+                    variant.name(),
+                    scope_options(&scoped.scope)
+                ));
+            };
+            // Searches to a fixed depth from `ucinewgame` are exact: no interval.
+            let mean = own.total as f64 / own.positions as f64;
+            let positions =
+                if own.positions == 1 { "1 position".to_string() } else { format!("{} positions", own.positions) };
+            let measured = format!("{mean:.0} on {}, {positions}", own.on);
+            if within(mean, *low, *high) {
+                Judgement::Holds(measured)
+            } else {
+                Judgement::DoesNotHold(measured)
+            }
+        }
+        Claim::Games(claimed) => {
+            let book = scoped.scope.book.as_deref().map(crate::measure::suites::name);
+            let on_book = |result: &&GameResult| {
+                book.as_ref()
+                    .is_none_or(|book| result.book.as_deref().map(crate::measure::suites::name).as_ref() == Some(book))
+            };
+            // The largest result on the book decides, as in a verdict's games.
+            let Some(result) = evidence.games.iter().filter(on_book).max_by_key(|result| result.games()) else {
+                let parent = parent.unwrap_or("-");
+                let book_option = scoped.scope.book.as_ref().map_or(String::new(), |book| format!(" --book {book}"));
+                return Judgement::NotMeasured(format!(
+                    "no games of it against `{parent}`{}: run `lab match {} {parent}{book_option} --sprt 0 5`",
+                    scoped.scope.place_text(),
+                    variant.name()
+                ));
+            };
+            let says = result.says();
+            let measured = format!("{}: {}", result.line(), says.words());
+            match (claimed, says) {
+                (_, GamesSay::Gain) | (GamesClaim::NoLoss, GamesSay::NoLoss) => Judgement::Holds(measured),
+                (_, GamesSay::Loss) | (GamesClaim::Gain, GamesSay::NoGain) => Judgement::DoesNotHold(measured),
+                _ => Judgement::Undecided(format!("{measured}; more games would decide")),
             }
         }
         Claim::SolvedNotBelowParent { suite } => {
@@ -359,6 +438,79 @@ mod tests {
             judge(&child, &claim, &evidence).to_string(),
             "**not measured** (suite `zugzwang`: zugts.epd does not exist)"
         );
+    }
+
+    #[test]
+    fn counts_per_iteration_and_per_position_are_the_variants_own() {
+        let per_iteration = Claim::PerIteration { line: "asp".into(), key: "att".into(), low: 0.0, high: 2.0 };
+        let child = variant(vec![per_iteration.clone()]);
+        let per_iteration = ScopedClaim::from(per_iteration);
+        let mut telemetry = Telemetry::parse(&["asp: att=25 low=4 high=3".to_string()]);
+        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        assert_eq!(
+            judge(&child, &per_iteration, &evidence).to_string(),
+            "**not measured** (the run kept no iteration counts: run it again)"
+        );
+        telemetry.counts.insert(ITERATIONS.to_string(), 20);
+        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        assert_eq!(judge(&child, &per_iteration, &evidence).to_string(), "**holds** (1.25: 25 over 20 iterations)");
+        telemetry.counts.insert(ITERATIONS.to_string(), 10);
+        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        assert_eq!(judge(&child, &per_iteration, &evidence).word(), "does not hold");
+
+        let startpos = prunelab::variants::Scope { suite: Some("startpos".into()), ..Default::default() };
+        let count = ScopedClaim { claim: Claim::NodesPerPosition { low: 0.0, high: 100000.0 }, scope: startpos };
+        assert_eq!(
+            judge(&child, &count, &Evidence::default()).to_string(),
+            "**not measured** (no node counts of it on startpos: run `lab nodes child --suite startpos`)"
+        );
+        let own = |total| OwnNodes { total, positions: 1, on: "startpos at depth 10".into() };
+        // Against no parent: the parent's runs are not needed.
+        let evidence = Evidence { own_nodes: Some(own(47778)), ..Default::default() };
+        assert_eq!(
+            judge(&child, &count, &evidence).to_string(),
+            "**holds** (47778 on startpos at depth 10, 1 position)"
+        );
+        let evidence = Evidence { own_nodes: Some(own(100001)), ..Default::default() };
+        assert_eq!(judge(&child, &count, &evidence).word(), "does not hold");
+    }
+
+    #[test]
+    fn games_claims_read_the_games_on_their_book() {
+        use crate::games::evidence::SprtState;
+        use crate::games::statistics::{Pentanomial, Wdl};
+        let child = variant(Vec::new());
+        let endgames = prunelab::variants::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
+        let gain = ScopedClaim { claim: Claim::Games(GamesClaim::Gain), scope: endgames };
+        let result = |book: &str, penta: [u64; 5], llr: f64| GameResult {
+            subject: "child".into(),
+            reference: "parent".into(),
+            source: "lab match, x".into(),
+            taken: "20261126T000000Z".into(),
+            tc: "10+0.1".into(),
+            book: Some(book.into()),
+            wdl: Wdl { wins: penta[3] + 2 * penta[4], draws: 0, losses: penta[1] + 2 * penta[0] },
+            penta: Pentanomial(penta),
+            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            finished: true,
+            time_losses: 0,
+            crashes: 0,
+        };
+        // Games on another book say nothing of this claim.
+        let evidence =
+            Evidence { games: vec![result("UHO_4060_v2-4000.epd", [0, 0, 0, 50, 50], 3.0)], ..Default::default() };
+        let judged = judge(&child, &gain, &evidence).to_string();
+        assert!(
+            judged.starts_with("**not measured** (no games of it against `parent` from the openings of endgames.epd")
+        );
+        assert!(judged.contains("run `lab match child parent --book data/books/endgames.epd --sprt 0 5`"), "{judged}");
+        let on_book =
+            |penta, llr| Evidence { games: vec![result("/elsewhere/endgames.epd", penta, llr)], ..Default::default() };
+        assert_eq!(judge(&child, &gain, &on_book([0, 0, 0, 50, 50], 3.0)).word(), "holds");
+        assert_eq!(judge(&child, &gain, &on_book([10, 40, 100, 40, 10], -3.0)).word(), "does not hold");
+        assert_eq!(judge(&child, &gain, &on_book([10, 40, 100, 40, 10], 0.5)).word(), "undecided");
+        let no_loss = ScopedClaim::from(Claim::Games(GamesClaim::NoLoss));
+        assert_eq!(judge(&child, &no_loss, &on_book([0, 0, 0, 50, 50], 3.0)).word(), "holds");
     }
 
     #[test]

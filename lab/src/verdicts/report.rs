@@ -31,7 +31,7 @@ use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::claims::Solved;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange};
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, OwnNodes};
 use prunelab::stats::MOVE_NUMBER_EDGES;
 use prunelab::variants::Scope;
 
@@ -75,6 +75,8 @@ fn node_data(results: &Path) -> NodeData {
 struct Measured {
     setting: Setting,
     positions: usize,
+    /// The variant's nodes summed over its positions.
+    total_nodes: u64,
     /// The geometric mean of the per-position ratios and its interval.
     change_vs_parent: Option<RatioEstimate>,
     telemetry: Telemetry,
@@ -110,7 +112,8 @@ fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measu
                 theirs.get(key).map(|parent_record| (parent_record.nodes as f64, record.nodes as f64))
             }))
         });
-    Some(Measured { setting, positions: mine.len(), change_vs_parent, telemetry })
+    let total_nodes = mine.values().map(|record| record.nodes).sum();
+    Some(Measured { setting, positions: mine.len(), total_nodes, change_vs_parent, telemetry })
 }
 
 /// What a claim's scope measured: the variant it was measured against, the
@@ -118,6 +121,7 @@ fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measu
 struct ScopedMeasure {
     reference: Option<String>,
     change: Option<(NodeChange, String)>,
+    own_nodes: Option<OwnNodes>,
     telemetry: Option<Telemetry>,
 }
 
@@ -158,7 +162,7 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
         .find(|setting| has(variant, setting) && reference.is_some_and(|reference| has(reference, setting)))
         .or_else(|| settings.iter().find(|setting| has(variant, setting)))
     else {
-        return ScopedMeasure { reference: None, change: None, telemetry: None };
+        return ScopedMeasure { reference: None, change: None, own_nodes: None, telemetry: None };
     };
     let mine = &data.latest[&(variant.to_string(), setting.clone())];
     let mut telemetry = Telemetry::default();
@@ -186,9 +190,15 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
             (NodeChange::from_ratio(&ratio), on)
         })
     });
+    let own_nodes = OwnNodes {
+        total: mine.values().map(|record| record.nodes).sum(),
+        positions: mine.len(),
+        on: format!("{} at depth {}", crate::measure::suites::name(&setting.0), setting.1),
+    };
     ScopedMeasure {
         reference: theirs.is_some().then(|| reference.unwrap_or_default().to_string()),
         change,
+        own_nodes: Some(own_nodes),
         telemetry: Some(telemetry),
     }
 }
@@ -435,6 +445,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
         let solved: Vec<Solved> =
             claimed_suites.iter().filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?)).collect();
+        let games = parent.map_or(Vec::new(), |parent| evidence::game_results(&results, variant.name(), parent));
         for claim in &variant.file.claims {
             let scoped = (claim.scope != Default::default())
                 .then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
@@ -442,9 +453,11 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 Some(scoped) => Evidence {
                     reference: scoped.reference.as_deref(),
                     node_change: scoped.change.clone(),
+                    own_nodes: scoped.own_nodes.clone(),
                     telemetry: scoped.telemetry.as_ref(),
                     solved: solved.clone(),
                     unsolved: Vec::new(),
+                    games: games.clone(),
                 },
                 None => Evidence {
                     reference: parent,
@@ -456,9 +469,19 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                         );
                         measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
                     }),
+                    own_nodes: measured.map(|measured| OwnNodes {
+                        total: measured.total_nodes,
+                        positions: measured.positions,
+                        on: format!(
+                            "{} at depth {}",
+                            crate::measure::suites::name(&measured.setting.0),
+                            measured.setting.1
+                        ),
+                    }),
                     telemetry: measured.map(|measured| &measured.telemetry),
                     solved: solved.clone(),
                     unsolved: Vec::new(),
+                    games: games.clone(),
                 },
             };
             let judgement = claims::judge(variant, claim, &evidence);

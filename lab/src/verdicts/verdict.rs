@@ -8,13 +8,14 @@ use std::fmt::Write;
 use prunelab::variants::{Claim, Scope, ScopedClaim, Variant};
 use serde::{Deserialize, Serialize};
 
+use crate::games::evidence::GameResult;
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::Suite;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, Solved};
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, OwnNodes, Solved};
 
 /// A tactical suite's run for a verdict, or why it could not be run.
 pub struct TacticsOutcome {
@@ -59,6 +60,8 @@ pub struct Comparison {
     pub nodes: Option<RatioEstimate>,
     /// Total nodes over the positions both finished: (reference, subject).
     pub total_nodes: (u64, u64),
+    /// How many positions both finished.
+    pub positions: usize,
     /// Searches that failed, either engine.
     pub failures: usize,
     /// B's time to depth over A's.
@@ -115,6 +118,7 @@ impl Comparison {
             node_setting,
             nodes: paired_ratio(pairs.iter().map(|&(a, b)| (a as f64, b as f64))),
             total_nodes: pairs.iter().fold((0, 0), |(a, b), (base, own)| (a + base, b + own)),
+            positions: pairs.len(),
             failures: nodes
                 .iter()
                 .filter(|record| (record.variant == reference || record.variant == subject) && record.error.is_some())
@@ -131,9 +135,15 @@ impl Comparison {
         Evidence {
             reference: Some(self.reference.as_str()),
             node_change: self.nodes.map(|ratio| (NodeChange::from_ratio(&ratio), self.node_setting.clone())),
+            own_nodes: Some(OwnNodes {
+                total: self.total_nodes.1,
+                positions: self.positions,
+                on: self.node_setting.clone(),
+            }),
             telemetry: Some(&self.telemetry),
             solved: self.solved.clone(),
             unsolved: self.unsolved.clone(),
+            games: Vec::new(),
         }
     }
 
@@ -142,13 +152,21 @@ impl Comparison {
     /// than this comparison's is left to `lab report`, which finds the runs
     /// of its scope.
     pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, Judgement)> {
-        let evidence = self.evidence();
+        self.judgements_with_games(variant, &[])
+    }
+
+    /// [`Self::judgements`], with the games of the pair for a games claim
+    /// (on any book, or on its own).
+    pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, Judgement)> {
+        let mut evidence = self.evidence();
+        evidence.games = games.to_vec();
         variant
             .file
             .claims
             .iter()
             .map(|claim| {
-                let judgement = if claim.scope == Scope::default() {
+                let games_claim = matches!(claim.claim, Claim::Games(_));
+                let judgement = if claim.scope == Scope::default() || games_claim {
                     claims::judge(variant, claim, &evidence)
                 } else {
                     Judgement::NotMeasured(format!(

@@ -100,6 +100,12 @@ impl Book {
         }
     }
 
+    /// The readable positions in the file's order (lines that are not
+    /// positions are passed over).
+    pub fn boards(&self) -> impl Iterator<Item = Board> + '_ {
+        (0..self.len()).filter_map(|index| self.opening(index).ok().map(|opening| opening.board))
+    }
+
     /// The openings in the order `seed` fixes, cycling through the book.
     pub fn sequence(self, seed: u64) -> OpeningSequence {
         let mut order: Vec<u32> = (0..self.len() as u32).collect();
