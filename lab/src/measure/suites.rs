@@ -128,7 +128,7 @@ fn bench_suite() -> Result<Suite> {
 
 /// A position's identity: placement, side to move, castling and en passant
 /// (the move counters do not change the search).
-fn position_key(fen: &str) -> String {
+pub fn position_key(fen: &str) -> String {
     fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 

@@ -174,7 +174,7 @@ pub struct Evidence<'a> {
     /// Tactical suites that could not be run, and why (say a missing file).
     pub unsolved: Vec<(String, String)>,
     /// Games of the variant against its parent, most games first.
-    pub games: Vec<GameResult>,
+    pub games: &'a [GameResult],
 }
 
 /// The `lab nodes` options that measure on `scope`'s suite and depth.
@@ -498,19 +498,22 @@ mod tests {
         };
         // Games on another book say nothing of this claim.
         let evidence =
-            Evidence { games: vec![result("UHO_4060_v2-4000.epd", [0, 0, 0, 50, 50], 3.0)], ..Default::default() };
+            Evidence { games: &[result("UHO_4060_v2-4000.epd", [0, 0, 0, 50, 50], 3.0)], ..Default::default() };
         let judged = judge(&child, &gain, &evidence).to_string();
         assert!(
             judged.starts_with("**not measured** (no games of it against `parent` from the openings of endgames.epd")
         );
         assert!(judged.contains("run `lab match child parent --book data/books/endgames.epd --sprt 0 5`"), "{judged}");
-        let on_book =
-            |penta, llr| Evidence { games: vec![result("/elsewhere/endgames.epd", penta, llr)], ..Default::default() };
-        assert_eq!(judge(&child, &gain, &on_book([0, 0, 0, 50, 50], 3.0)).word(), "holds");
-        assert_eq!(judge(&child, &gain, &on_book([10, 40, 100, 40, 10], -3.0)).word(), "does not hold");
-        assert_eq!(judge(&child, &gain, &on_book([10, 40, 100, 40, 10], 0.5)).word(), "undecided");
+        // `claim` judged on one result from the book, stored elsewhere.
+        let on_book = |claim: &ScopedClaim, penta, llr| {
+            let games = [result("/elsewhere/endgames.epd", penta, llr)];
+            judge(&child, claim, &Evidence { games: &games, ..Default::default() }).word()
+        };
+        assert_eq!(on_book(&gain, [0, 0, 0, 50, 50], 3.0), "holds");
+        assert_eq!(on_book(&gain, [10, 40, 100, 40, 10], -3.0), "does not hold");
+        assert_eq!(on_book(&gain, [10, 40, 100, 40, 10], 0.5), "undecided");
         let no_loss = ScopedClaim::from(Claim::Games(GamesClaim::NoLoss));
-        assert_eq!(judge(&child, &no_loss, &on_book([0, 0, 0, 50, 50], 3.0)).word(), "holds");
+        assert_eq!(on_book(&no_loss, [0, 0, 0, 50, 50], 3.0), "holds");
     }
 
     #[test]

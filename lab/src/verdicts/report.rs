@@ -47,6 +47,11 @@ struct NodeData {
     latest_setting: BTreeMap<String, Setting>,
 }
 
+/// A setting as the verdicts write it: `verdict at depth 10`.
+fn setting_text((suite, depth): &Setting) -> String {
+    format!("{} at depth {depth}", crate::measure::suites::name(suite))
+}
+
 fn setting_of(run: &Path) -> Option<Setting> {
     let args = read_run(run)?;
     Some((args["args"]["suite"].as_str()?.to_string(), args["args"]["depth"].as_u64()?))
@@ -193,7 +198,7 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
     let own_nodes = OwnNodes {
         total: mine.values().map(|record| record.nodes).sum(),
         positions: mine.len(),
-        on: format!("{} at depth {}", crate::measure::suites::name(&setting.0), setting.1),
+        on: setting_text(setting),
     };
     ScopedMeasure {
         reference: theirs.is_some().then(|| reference.unwrap_or_default().to_string()),
@@ -457,31 +462,23 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     telemetry: scoped.telemetry.as_ref(),
                     solved: solved.clone(),
                     unsolved: Vec::new(),
-                    games: games.clone(),
+                    games: &games,
                 },
                 None => Evidence {
                     reference: parent,
                     node_change: measured.and_then(|measured| {
-                        let on = format!(
-                            "{} at depth {}",
-                            crate::measure::suites::name(&measured.setting.0),
-                            measured.setting.1
-                        );
+                        let on = setting_text(&measured.setting);
                         measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
                     }),
                     own_nodes: measured.map(|measured| OwnNodes {
                         total: measured.total_nodes,
                         positions: measured.positions,
-                        on: format!(
-                            "{} at depth {}",
-                            crate::measure::suites::name(&measured.setting.0),
-                            measured.setting.1
-                        ),
+                        on: setting_text(&measured.setting),
                     }),
                     telemetry: measured.map(|measured| &measured.telemetry),
                     solved: solved.clone(),
                     unsolved: Vec::new(),
-                    games: games.clone(),
+                    games: &games,
                 },
             };
             let judgement = claims::judge(variant, claim, &evidence);

@@ -143,7 +143,7 @@ impl Comparison {
             telemetry: Some(&self.telemetry),
             solved: self.solved.clone(),
             unsolved: self.unsolved.clone(),
-            games: Vec::new(),
+            games: &[],
         }
     }
 
@@ -158,8 +158,7 @@ impl Comparison {
     /// [`Self::judgements`], with the games of the pair for a games claim
     /// (on any book, or on its own).
     pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, Judgement)> {
-        let mut evidence = self.evidence();
-        evidence.games = games.to_vec();
+        let evidence = Evidence { games, ..self.evidence() };
         variant
             .file
             .claims

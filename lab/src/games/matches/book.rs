@@ -26,6 +26,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::records::plural;
 use crate::lab::Lab;
+use crate::measure::suites::position_key;
 
 /// A game's starting position.
 #[derive(Clone, Debug)]
@@ -203,7 +204,7 @@ impl Book {
         let mut candidates = Vec::new();
         for (index, (_, range)) in self.lines.iter().enumerate() {
             if let Ok(opening) = self.opening(index) {
-                if seen.insert(opening.fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")) {
+                if seen.insert(position_key(&opening.fen)) {
                     candidates.push(range.clone());
                 }
             }

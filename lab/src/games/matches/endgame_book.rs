@@ -26,6 +26,7 @@ use prunelab::search::{SearchLimits, Searcher};
 
 use super::book::Book;
 use crate::lab::Lab;
+use crate::measure::suites::position_key;
 
 /// A game that has not reached an endgame after this many plies is left.
 const MAX_PLIES: usize = 300;
@@ -110,8 +111,7 @@ fn endgames(
         }
         match endgame_from(&mut searcher, board, nodes, max_score) {
             Outcome::Kept(fen) => {
-                let key = fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
-                if seen.insert(key) {
+                if seen.insert(position_key(&fen)) {
                     kept.push(fen);
                     tally[0] += 1;
                 }
