@@ -16,6 +16,7 @@
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use cozy_chess::{BitBoard, Board, Move, Piece};
@@ -59,6 +60,42 @@ pub struct SearchLimits {
     /// time the command took to reach the search counts against the
     /// limits. `None`: when the search starts.
     pub start: Option<Instant>,
+    /// `go mate N`: stop once an iteration proves a mate in at most N moves.
+    pub mate_moves: Option<u64>,
+    /// `go searchmoves`: the root searches only these moves.
+    pub root_moves: Option<Vec<Move>>,
+    /// `go ponder`: no time limit applies until the `ponderhit`, and then
+    /// the limits count from it.
+    pub ponder: Option<Arc<PonderHit>>,
+}
+
+/// When a `go ponder` search became the engine's own: the opponent played
+/// the move it pondered on, and its clock started.
+#[derive(Debug, Default)]
+pub struct PonderHit(OnceLock<Instant>);
+
+impl PonderHit {
+    /// `ponderhit` read at `at`; only the first one counts.
+    pub fn hit(&self, at: Instant) {
+        let _ = self.0.set(at);
+    }
+
+    /// When the `ponderhit` came, if it has.
+    pub fn hit_at(&self) -> Option<Instant> {
+        self.0.get().copied()
+    }
+}
+
+impl SearchLimits {
+    /// Whether `mv` may be searched at the root.
+    fn allows_at_root(&self, mv: Move) -> bool {
+        self.root_moves.as_ref().map_or(true, |moves| moves.contains(&mv))
+    }
+
+    /// Whether `score` is a mate as short as `go mate` asked for.
+    fn mate_found(&self, score: i32) -> bool {
+        self.mate_moves.is_some_and(|moves| score >= MATE_BOUND && ((MATE - score + 1) / 2) as u64 <= moves)
+    }
 }
 
 /// One completed iteration, for `info` lines.
@@ -388,6 +425,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // so a best move exists even if the first iteration is interrupted.
         let mut root_moves = Vec::new();
         movepick::generate(root, false, &mut root_moves);
+        root_moves.retain(|entry| self.limits.allows_at_root(entry.mv));
         let mut result = SearchResult {
             best_move: root_moves.first().map(|m| m.mv),
             ponder_move: None,
@@ -427,7 +465,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 root,
                 pv: &pv,
             });
-            if self.limits.soft_time.is_some_and(|soft| self.started.elapsed() >= soft) {
+            if self.limits.soft_time.is_some_and(|soft| self.clock_elapsed().is_some_and(|spent| spent >= soft))
+                || self.limits.mate_found(score)
+            {
                 break;
             }
         }
@@ -471,12 +511,22 @@ impl<T: TechniqueSet> Worker<'_, T> {
         score
     }
 
+    /// The time spent on the engine's own clock: from the `go` (or the
+    /// `ponderhit`); none while pondering, when the clock is the opponent's.
+    fn clock_elapsed(&self) -> Option<Duration> {
+        match &self.limits.ponder {
+            None => Some(self.started.elapsed()),
+            Some(ponder) => ponder.hit_at().map(|hit| hit.elapsed()),
+        }
+    }
+
     /// Polls the limits; sets `aborted` once any is reached.
     fn should_stop(&mut self) -> bool {
         if self.limits.nodes.is_some_and(|limit| self.stats.nodes >= limit) {
             self.aborted = true;
         } else if self.stats.nodes % POLL_INTERVAL == 0 {
-            let out_of_time = self.limits.hard_time.is_some_and(|hard| self.started.elapsed() >= hard);
+            let out_of_time =
+                self.limits.hard_time.is_some_and(|hard| self.clock_elapsed().is_some_and(|spent| spent >= hard));
             self.aborted = out_of_time || self.stop.load(Ordering::Relaxed);
         }
         self.aborted
@@ -611,7 +661,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut searched_moves = 0;
         while let Some(entry) = self.next_move::<NT>(&mut picker, board, &node) {
             let ScoredMove { mv, kind, .. } = entry;
-            if Some(mv) == excluded_move {
+            if Some(mv) == excluded_move || (NT::ROOT && !self.limits.allows_at_root(mv)) {
                 continue;
             }
             legal_moves += 1 + picker.counted_before();

@@ -10,9 +10,16 @@
 //! carried out; tests can so feed any line to the parser alone.
 //!
 //! Protocol choices:
-//! - Bad input (an unknown command, a malformed `position`, `go` or
-//!   `setoption`) is answered with `info string error: <what is wrong>` and
-//!   changes nothing; a rejected `position` keeps the previous position.
+//! - Bad input (an unknown command, a malformed `position` or `setoption`)
+//!   is answered with `info string error: <what is wrong>` and changes
+//!   nothing; a rejected `position` keeps the previous position.
+//! - Every `go` is a search, as in Stockfish: a word it does not know or a
+//!   parameter without a valid value is left out with an `info string
+//!   warning`, and the rest is searched. It ends by itself where the line
+//!   bounds it (depth, nodes, time, mate), after `stop` where it does not.
+//!   `go ponder` waits for `ponderhit` (then plays on its clock) or `stop`.
+//!   `searchmoves` moves that are not legal are left out with a warning;
+//!   if none is legal, every move is searched.
 //! - A `go` while a search is running is refused with an error: every
 //!   accepted `go` gets exactly one `bestmove`, so a GUI never receives an
 //!   answer it cannot match to a request.
@@ -37,8 +44,8 @@ use cozy_chess::{Board, Color, File, Move, Piece, Rank, Square};
 
 use crate::eval;
 use crate::features;
-use crate::position::{move_to_uci, shorten, Position};
-use crate::search::{uci_score, IterationReport, SearchLimits, SearchResult, Searcher};
+use crate::position::{move_from_uci, move_to_uci, shorten, Position};
+use crate::search::{uci_score, IterationReport, PonderHit, SearchLimits, SearchResult, Searcher};
 use crate::techniques::COMPILED;
 use crate::time::{limits_for, nodes_per_second, GoParams, MachineLatency};
 use crate::tune::{self, Tunable};
@@ -76,6 +83,9 @@ const HASH: SpinOption = SpinOption { name: "Hash", default: 16, min: 1, max: 65
 const THREADS: SpinOption = SpinOption { name: "Threads", default: 1, min: 1, max: 1 };
 const MOVE_OVERHEAD: SpinOption = SpinOption { name: "Move Overhead", default: 10, min: 0, max: 5000 };
 const SEARCH_STATS: &str = "SearchStats";
+/// GUIs offer pondering only to an engine that declares it; its value
+/// changes nothing here, since `go ponder` is always honoured.
+const PONDER: &str = "Ponder";
 const VARIANT: &str = "Variant";
 
 /// The `id name` value: version, variant and compiled-in features, so no
@@ -184,7 +194,13 @@ pub enum Command {
         position: Position,
         warnings: Vec<String>,
     },
-    Go(GoParams),
+    /// A search, and what of its line was left out.
+    Go {
+        params: GoParams,
+        warnings: Vec<String>,
+    },
+    /// The opponent played the move the engine ponders on.
+    PonderHit,
     Stop,
     Quit,
     /// `d`: print the board.
@@ -205,6 +221,8 @@ pub enum OptionSetting {
     Threads,
     MoveOverheadMs(u64),
     SearchStats(bool),
+    /// Accepted and kept by the GUI; `go ponder` works either way.
+    Ponder,
     /// The variants build's search for every later `go`.
     Variant(&'static Selectable),
     /// A tuning build's tunable; its range is checked when it is set.
@@ -238,7 +256,11 @@ impl Command {
                 let (position, warnings) = parse_position(args)?;
                 Command::Position { position, warnings }
             }
-            "go" => Command::Go(GoParams::parse(args)?),
+            "go" => {
+                let (params, warnings) = GoParams::parse(args);
+                Command::Go { params, warnings }
+            }
+            "ponderhit" => Command::PonderHit,
             "stop" => Command::Stop,
             "quit" => Command::Quit,
             "d" => Command::Display,
@@ -283,8 +305,11 @@ struct Options {
 /// A search running on the search thread.
 struct ActiveSearch {
     stop: Arc<AtomicBool>,
-    /// When the `go` line was read.
+    /// When the `go` line was read (the `ponderhit`, for a ponder search
+    /// that became ours).
     received: Instant,
+    /// A `go ponder` search: its `ponderhit`.
+    ponder: Option<Arc<PonderHit>>,
     /// The side to move's clock and increment (ms), if the search is on one.
     clock: Option<(Color, u64, u64)>,
     /// Set just before `bestmove` is written: from then on the search is over
@@ -331,6 +356,9 @@ struct Engine {
     search_thread: Option<SearchThread>,
     /// What a move on a clock costs beyond the engine's own time.
     latency: MachineLatency,
+    /// The largest clock each side has had this game (White, Black), in
+    /// milliseconds: the reserve keeps a share of it at most.
+    starting_clocks: [u64; 2],
 }
 
 impl Engine {
@@ -348,6 +376,7 @@ impl Engine {
             search: None,
             search_thread: None,
             latency: MachineLatency::default(),
+            starting_clocks: [0; 2],
         }
     }
 
@@ -392,6 +421,7 @@ impl Engine {
                 self.stop_search();
                 self.searcher_mut().new_game();
                 self.latency.new_game();
+                self.starting_clocks = [0; 2];
             }
             Command::Position { position, warnings } => {
                 for warning in warnings {
@@ -399,7 +429,13 @@ impl Engine {
                 }
                 self.position = position;
             }
-            Command::Go(params) => self.go(&params, received)?,
+            Command::Go { params, warnings } => {
+                for warning in warnings {
+                    self.out.line(&format!("info string warning: {warning}"));
+                }
+                self.go(&params, received)?
+            }
+            Command::PonderHit => self.ponder_hit(received)?,
             Command::Stop => self.stop_search(),
             Command::Quit => return Ok(Flow::Quit),
             Command::Display => self.display(),
@@ -418,6 +454,7 @@ impl Engine {
         for spin in [&HASH, &THREADS, &MOVE_OVERHEAD] {
             self.out.line(&spin.declaration());
         }
+        self.out.line(&format!("option name {PONDER} type check default false"));
         self.out.line(&format!("option name {SEARCH_STATS} type check default false"));
         if let Some(default) = selectable::default_variant() {
             let choices: Vec<String> =
@@ -491,6 +528,7 @@ impl Engine {
             OptionSetting::Threads => {}
             OptionSetting::MoveOverheadMs(ms) => self.options.move_overhead_ms = ms,
             OptionSetting::SearchStats(on) => self.options.search_stats = on,
+            OptionSetting::Ponder => {}
             OptionSetting::Variant(variant) => self.options.variant = Some(variant),
             OptionSetting::Tunable(tunable, value) => {
                 tunable.set(value).map_err(|error| format!("setoption {error}"))?
@@ -513,14 +551,23 @@ impl Engine {
     fn go(&mut self, params: &GoParams, received: Instant) -> Result<(), String> {
         let side_to_move = self.position.board().side_to_move();
         let on_clock = !params.infinite && params.movetime_ms.is_none();
+        // Only the side's own clock tells the latency; the other side's,
+        // played on when the GUI sent no other, does not.
         let clock = params.clock(side_to_move).filter(|_| on_clock);
         self.latency.observe(side_to_move, clock.map(|(time, _)| time));
+        let starting_clock = &mut self.starting_clocks[side_to_move as usize];
+        if let Some((time, _)) = params.clock_to_play_on(side_to_move) {
+            *starting_clock = (*starting_clock).max(time);
+        }
         let move_cost_ms = self.options.move_overhead_ms.max(self.latency.estimate_ms());
-        let limits = limits_for(params, side_to_move, move_cost_ms, received);
+        let mut limits = limits_for(params, side_to_move, move_cost_ms, *starting_clock, received);
+        limits.root_moves = self.root_moves(&params.searchmoves);
+        limits.ponder = params.ponder.then(|| Arc::new(PonderHit::default()));
+        let ponder = limits.ponder.clone();
         let job = SearchJob {
             position: self.position.clone(),
             limits,
-            wait_for_stop: params.infinite,
+            infinite: params.infinite,
             print_stats: self.options.search_stats,
             variant: self.options.variant,
             hash_mb: self.options.hash_mb as usize,
@@ -548,7 +595,7 @@ impl Engine {
                 Ok(()) => {
                     self.search_thread = Some(search_thread);
                     let clock = clock.map(|(time, increment)| (side_to_move, time, increment));
-                    self.search = Some(ActiveSearch { stop, received, clock, answered });
+                    self.search = Some(ActiveSearch { stop, received, ponder, clock, answered });
                     return Ok(());
                 }
                 Err(mpsc::SendError(returned)) => work = returned,
@@ -556,6 +603,47 @@ impl Engine {
         }
         self.searcher = Some(work.1);
         Err("go: the search thread could not be started".to_string())
+    }
+
+    /// The root moves of `go searchmoves`: the legal ones of `moves`, each
+    /// one left out said so; `None` (every move) when none is given or legal.
+    fn root_moves(&self, moves: &[String]) -> Option<Vec<Move>> {
+        if moves.is_empty() {
+            return None;
+        }
+        let board = self.position.board();
+        let mut legal = Vec::new();
+        for text in moves {
+            match move_from_uci(board, text) {
+                Ok(mv) if !legal.contains(&mv) => legal.push(mv),
+                Ok(_) => {}
+                Err(error) => {
+                    self.out.line(&format!("info string warning: go searchmoves '{}': {error}; ignored", shorten(text)))
+                }
+            }
+        }
+        if legal.is_empty() {
+            self.out.line("info string warning: go searchmoves: no legal move given; searching every move");
+            return None;
+        }
+        Some(legal)
+    }
+
+    /// `ponderhit`: the ponder search becomes the engine's own, on its
+    /// clock from now; one already finished answers at once.
+    fn ponder_hit(&mut self, received: Instant) -> Result<(), String> {
+        let Some(search) = self.search.as_mut() else {
+            return Err("ponderhit: no search is running".to_string());
+        };
+        let Some(ponder) = &search.ponder else {
+            return Err("ponderhit: the search running is not pondering".to_string());
+        };
+        ponder.hit(received);
+        search.received = received;
+        if let Some(search_thread) = &self.search_thread {
+            search_thread.handle.thread().unpark();
+        }
+        Ok(())
     }
 
     /// `d`: the board, its FEN and what is going on in it.
@@ -582,7 +670,7 @@ struct SearchJob {
     position: Position,
     limits: SearchLimits,
     /// `go infinite`: hold `bestmove` back until `stop`.
-    wait_for_stop: bool,
+    infinite: bool,
     print_stats: bool,
     variant: Option<&'static Selectable>,
     hash_mb: usize,
@@ -592,6 +680,13 @@ struct SearchJob {
 }
 
 impl SearchJob {
+    /// Whether the search, ended, still waits to write `bestmove`: an
+    /// infinite one until `stop`, a ponder one until `ponderhit` or `stop`.
+    fn holds_bestmove(&self) -> bool {
+        let pondering = self.limits.ponder.as_ref().is_some_and(|ponder| ponder.hit_at().is_none());
+        (self.infinite || pondering) && !self.stop.load(Ordering::SeqCst)
+    }
+
     /// Searches and writes `bestmove`; returns when it was written.
     fn run(self, searcher: &mut Searcher) -> Instant {
         let root = self.position.board();
@@ -618,8 +713,9 @@ impl SearchJob {
                 None
             }
         };
-        while self.wait_for_stop && !self.stop.load(Ordering::SeqCst) {
-            // `stop_search` sets the flag, then unparks this thread.
+        while self.holds_bestmove() {
+            // `stop_search` sets the flag (`ponder_hit` marks the hit), then
+            // unparks this thread.
             thread::park();
         }
         let bestmove = match result {
@@ -723,13 +819,10 @@ fn parse_option_setting(args: &[&str]) -> Result<OptionSetting, String> {
             OptionSetting::Threads
         }
         "move overhead" => OptionSetting::MoveOverheadMs(MOVE_OVERHEAD.parse(need_value(MOVE_OVERHEAD.name)?)?),
-        "searchstats" => {
-            let text = need_value(SEARCH_STATS)?;
-            match text.to_ascii_lowercase().as_str() {
-                "true" => OptionSetting::SearchStats(true),
-                "false" => OptionSetting::SearchStats(false),
-                _ => return Err(format!("setoption {SEARCH_STATS}: '{}' is not true or false", shorten(text))),
-            }
+        "searchstats" => OptionSetting::SearchStats(parse_check(SEARCH_STATS, need_value(SEARCH_STATS)?)?),
+        "ponder" => {
+            parse_check(PONDER, need_value(PONDER)?)?;
+            OptionSetting::Ponder
         }
         "variant" => OptionSetting::Variant(
             selectable::find(need_value(VARIANT)?).map_err(|error| format!("setoption {VARIANT}: {error}"))?,
@@ -746,6 +839,15 @@ fn parse_option_setting(args: &[&str]) -> Result<OptionSetting, String> {
         },
     };
     Ok(setting)
+}
+
+/// A `check` option's value: `true` or `false`, in any case.
+fn parse_check(option: &str, text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("setoption {option}: '{}' is not true or false", shorten(text))),
+    }
 }
 
 /// Splits `setoption` arguments into the name and the optional value; both
@@ -929,9 +1031,15 @@ mod tests {
             Command::parse("setoption name move overhead value 30"),
             Ok(Some(Command::SetOption(OptionSetting::MoveOverheadMs(30))))
         ));
-        assert!(matches!(Command::parse("go depth 3"), Ok(Some(Command::Go(GoParams { depth: Some(3), .. })))));
+        assert!(matches!(
+            Command::parse("go depth 3"),
+            Ok(Some(Command::Go { params: GoParams { depth: Some(3), .. }, .. }))
+        ));
         // Read, not started: reading a line can never hang.
-        assert!(matches!(Command::parse("go infinite"), Ok(Some(Command::Go(GoParams { infinite: true, .. })))));
+        assert!(matches!(
+            Command::parse("go infinite"),
+            Ok(Some(Command::Go { params: GoParams { infinite: true, .. }, .. }))
+        ));
         let Ok(Some(Command::Position { position, warnings })) = Command::parse("position startpos moves e2e4") else {
             panic!("position startpos moves e2e4 is refused");
         };

@@ -32,6 +32,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::data;
 use prunelab::epd::{parse_epd_line, read_epd_file};
 use prunelab::position::{legal_moves, move_to_uci, parse_fen, Position};
+use prunelab::time::GoParams;
 use prunelab::uci::{run, Command, OptionSetting};
 use prunelab::variants::{parse_table, resolve, Value};
 
@@ -643,7 +644,7 @@ const SESSION_GO_BOUNDS: &[(&str, i128)] =
 /// by `stop`; large hash sizes become 1 MB.
 fn bounded(line: &str) -> Vec<String> {
     match Command::parse(line) {
-        Ok(Some(Command::Go(_))) => {
+        Ok(Some(Command::Go { .. })) => {
             let mut words: Vec<String> = Vec::new();
             let mut limited = false;
             for word in line.split_whitespace() {
@@ -657,7 +658,15 @@ fn bounded(line: &str) -> Vec<String> {
                 }
             }
             let go = words.join(" ");
-            if words.iter().any(|word| word == "infinite") || !limited {
+            // What the engine reads of it: `depth 0`, `ponder` or a bound
+            // left out as malformed leave only `stop` to end the search.
+            let (params, _) = GoParams::parse(&words.iter().map(String::as_str).collect::<Vec<_>>());
+            let bounded = params.depth.is_some()
+                || params.nodes.is_some()
+                || params.movetime_ms.is_some()
+                || params.wtime_ms.is_some()
+                || params.btime_ms.is_some();
+            if params.waits_for_stop() || !limited || !bounded {
                 vec![go, "stop".to_string()]
             } else {
                 vec![go]
@@ -710,7 +719,7 @@ fn session_holds(script: &str) -> Result<(), TestCaseError> {
     for line in &read {
         match Command::parse(line) {
             Ok(Some(Command::Position { position: set, .. })) => position = set.board().clone(),
-            Ok(Some(Command::Go(_))) => searched.push(position.clone()),
+            Ok(Some(Command::Go { .. })) => searched.push(position.clone()),
             _ => {}
         }
     }
@@ -750,7 +759,7 @@ static SESSION_GOS: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), Atom
 #[test]
 fn uci_loop_survives_random_sessions() {
     fuzz("uci-session", SESSION_CASES, session_script, |script| {
-        for line in script.lines().filter(|line| matches!(Command::parse(line), Ok(Some(Command::Go(_))))) {
+        for line in script.lines().filter(|line| matches!(Command::parse(line), Ok(Some(Command::Go { .. })))) {
             let words: Vec<&str> = line.split_whitespace().collect();
             for (kind, keywords) in
                 [["wtime", "btime"], ["movetime", "movetime"], ["infinite", "infinite"]].iter().enumerate()

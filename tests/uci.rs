@@ -265,6 +265,7 @@ fn handshake_names_the_build_and_lists_the_options() {
         "option name Hash type spin default 16 min 1 max 65536",
         "option name Threads type spin default 1 min 1 max 1",
         "option name Move Overhead type spin default 10 min 0 max 5000",
+        "option name Ponder type check default false",
         "option name SearchStats type check default false",
     ] {
         assert!(lines.iter().any(|line| line == option), "missing '{option}'");
@@ -385,6 +386,115 @@ fn go_during_a_search_is_refused() {
     assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")));
 }
 
+/// Every `go` a GUI may send is a search that ends in one legal `bestmove`:
+/// by itself where the line bounds it, after `stop` where it does not. A
+/// word that is not understood is left out with a warning.
+#[test]
+fn every_go_is_answered_with_a_legal_bestmove() {
+    let mut engine = Engine::start();
+    let root = board_after(STARTPOS_FEN, &["e2e4"]);
+    engine.send("position startpos moves e2e4");
+    for (args, warnings) in [
+        ("depth 2 banana", vec!["info string warning: go: unknown word 'banana' ignored"]),
+        (
+            "depth five nodes 2000",
+            vec!["info string warning: go depth: 'five' is not a whole number in range; ignored"],
+        ),
+        ("nodes 0 depth 2", vec!["info string warning: go nodes: must be at least 1, got 0; ignored"]),
+        ("movestogo 0 movetime 20", vec!["info string warning: go movestogo: must be at least 1, got 0; ignored"]),
+        (
+            "wtime abc movetime 20",
+            vec!["info string warning: go wtime: 'abc' is not a whole number of milliseconds in range; ignored"],
+        ),
+        // Black to move with only White's clock: played on it, so bounded.
+        ("wtime 1000 winc 10", vec![]),
+        ("mate 1 depth 3", vec![]),
+    ] {
+        let (infos, _) = engine.go_legal(args, &root);
+        let said: Vec<&String> = infos.iter().filter(|line| line.starts_with("info string")).collect();
+        assert_eq!(said, warnings, "go {args}");
+    }
+    // Unbounded lines search until `stop`, answering `isready` meanwhile.
+    for args in ["", "depth 0", "depth -5", "nodes", "banana", "infinite", "searchmoves"] {
+        engine.send(&format!("go {args}"));
+        assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")), "go {args}:\n{}", engine.transcript());
+        engine.send("stop");
+        let (_, best) = engine.bestmove();
+        assert!(find_move(&root, &best).is_some(), "go {args}: {best}");
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root_and_leaves_out_illegal_moves() {
+    let mut engine = Engine::start();
+    engine.send("position startpos");
+    let (infos, best) = engine.go_legal("searchmoves a2a3 h2h3 depth 4", &Board::default());
+    assert!(["a2a3", "h2h3"].contains(&best.as_str()), "{best}");
+    for line in infos.iter().filter(|line| line.contains(" pv ")) {
+        let first = line.split(" pv ").nth(1).unwrap().split_whitespace().next().unwrap();
+        assert!(["a2a3", "h2h3"].contains(&first), "{line}");
+    }
+    let (infos, best) = engine.go_legal("searchmoves e2e5 b1c3 zz depth 3", &Board::default());
+    assert_eq!(best, "b1c3");
+    let warnings: Vec<&String> = infos.iter().filter(|line| line.starts_with("info string")).collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].starts_with("info string warning: go searchmoves 'e2e5': "), "{warnings:?}");
+    assert!(warnings[1].starts_with("info string warning: go searchmoves 'zz': "), "{warnings:?}");
+    // No legal move given: every move is searched, and it says so.
+    let (infos, _) = engine.go_legal("searchmoves e7e5 depth 2", &Board::default());
+    assert!(
+        infos.contains(&"info string warning: go searchmoves: no legal move given; searching every move".to_string())
+    );
+}
+
+#[test]
+fn go_mate_stops_once_the_mate_is_found() {
+    let mut engine = Engine::start();
+    // A back-rank mate in one.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1";
+    engine.send(&format!("position fen {fen}"));
+    let board = Board::from_fen(fen, false).unwrap();
+    let (infos, best) = engine.go_legal("mate 1", &board);
+    assert_eq!(best, "a1a8");
+    let last = infos.iter().rfind(|line| line.starts_with("info depth")).unwrap();
+    assert_eq!(info_field(last, "score"), Some("mate"), "{last}");
+}
+
+#[test]
+fn ponder_waits_for_ponderhit_or_stop() {
+    let mut engine = Engine::start();
+    let root = board_after(STARTPOS_FEN, &["e2e4", "e7e5"]);
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4 e7e5");
+    // The depth bound ends the search, but the move waits for the GUI.
+    engine.send("go ponder depth 2 wtime 1000 btime 1000");
+    for _ in 0..3 {
+        assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")), "{}", engine.transcript());
+    }
+    engine.send("ponderhit");
+    let (_, best) = engine.bestmove();
+    assert!(find_move(&root, &best).is_some());
+    // A ponder hit turns the search into one on the clock: it ends by itself.
+    engine.send("go ponder wtime 300 btime 300");
+    assert!(!engine.sync().iter().any(|line| line.starts_with("bestmove")), "{}", engine.transcript());
+    engine.send("ponderhit");
+    let (_, best) = engine.bestmove();
+    assert!(find_move(&root, &best).is_some());
+    // A ponder miss: `stop` answers, and the GUI sends the real position.
+    engine.send("go ponder wtime 1000 btime 1000");
+    engine.send("stop");
+    engine.bestmove();
+    assert!(engine.sync().is_empty());
+    // `ponderhit` with nothing pondering says so and changes nothing.
+    engine.send("ponderhit");
+    assert_eq!(engine.sync(), ["info string error: ponderhit: no search is running"]);
+    engine.send("go infinite");
+    engine.send("ponderhit");
+    assert_eq!(engine.sync(), ["info string error: ponderhit: the search running is not pondering"]);
+    engine.send("stop");
+    engine.bestmove();
+}
+
 #[test]
 fn setoption_is_refused_during_a_search() {
     let mut engine = Engine::start();
@@ -465,17 +575,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         "position startpos moves e2e4 e7e5 e1g1",
         "position startpos moves e2e4 e7e5 e2e4",
         "position startpos moves e7e8q",
-        "go depth -5",
-        "go depth 0",
-        "go depth",
-        "go depth five",
-        "go nodes 0",
-        "go nodes 999999999999999999999999999999",
-        "go wtime abc",
-        "go movetime",
-        "go movestogo 0",
-        "go banana",
-        "go ponder",
+        "ponderhit",
         "setoption",
         "setoption Hash value 8",
         "setoption name",
@@ -490,6 +590,7 @@ fn bad_input_is_reported_and_changes_nothing() {
         "setoption name Threads value 2",
         "setoption name Move Overhead value 5001",
         "setoption name SearchStats value yes",
+        "setoption name Ponder value maybe",
         "setoption name Variant",
         "setoption name Variant value razor-r1",
         "debug maybe",
