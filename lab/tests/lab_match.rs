@@ -40,7 +40,13 @@ fn lab(args: &[&str]) -> Output {
 /// a data folder the environment happens to name.
 fn lab_with_data(args: &[&str], data: Option<&Path>) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lab"));
-    command.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CARGO_TARGET_DIR", target_dir());
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", target_dir())
+        // The quicker profile the other lab tests build with (see Cargo.toml's
+        // `labtest`), so this test shares their builds, not a release one.
+        .env("PRUNELAB_BUILD_PROFILE", "labtest");
     match data {
         Some(folder) => command.env("PRUNELAB_DATA", folder),
         None => command.env_remove("PRUNELAB_DATA"),
