@@ -794,8 +794,8 @@ mod tests {
         assert_eq!(parsed.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "10+0.1".into(), hash_mb: Some(8) }));
         // Fixed nodes a move, as OpenBench writes them.
         let fixed_nodes = table(&[("bounds", pair(0, 5)), ("tc", text("N=25000"))]);
-        let parsed = parse_table(&table(&[("name", text("x")), ("sprt", fixed_nodes)])).unwrap();
-        assert_eq!(parsed.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "N=25000".into(), hash_mb: None }));
+        let fixed_nodes_file = parse_table(&table(&[("name", text("x")), ("sprt", fixed_nodes)])).unwrap();
+        assert_eq!(fixed_nodes_file.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "N=25000".into(), hash_mb: None }));
         assert_eq!(
             parsed.claims,
             [
