@@ -427,12 +427,15 @@ fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &
         args.engine, build.commit, build.repo, build.bench, build.bench_variant, build.nps, build.nps_source, args.book
     )
     .unwrap();
+    if plans.iter().any(|plan| plan.tc.starts_with("N=")) {
+        writeln!(out, "A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks.\n").unwrap();
+    }
     writeln!(out, "| dev | dev options | base | base options | bounds (normalized Elo) | tc | hash | from |").unwrap();
     writeln!(out, "|---|---|---|---|---|---|---:|---|").unwrap();
     for plan in plans {
         writeln!(
             out,
-            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt] |",
+            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt]{} |",
             plan.variant,
             plan.dev_options(),
             plan.parent,
@@ -440,7 +443,8 @@ fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &
             plan.bounds_text(),
             plan.tc,
             plan.hash_mb,
-            plan.variant
+            plan.variant,
+            if args.tc.is_some() { ", tc from --tc" } else { "" }
         )
         .unwrap();
     }
@@ -1197,6 +1201,9 @@ mod tests {
             (Some("N=25000"), Some("N=25000"))
         );
         assert_eq!(created_tests(&lab)[0].plan.tc, "N=25000");
+        let summary = std::fs::read_to_string(runs_of(&results, TESTS_COMMAND)[0].join("summary.md")).unwrap();
+        assert!(summary.contains("A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks."));
+        assert!(summary.contains("| [0.00, 5.00] | N=25000 | 8 | variants/razor-r1.toml [sprt], tc from --tc |"));
         for (tc, refusal) in [
             ("N=0", "--tc 'N=0': N= takes a positive whole number of nodes, such as N=25000"),
             ("N=25k", "--tc 'N=25k': N= takes a positive whole number of nodes, such as N=25000"),
