@@ -270,7 +270,8 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
          # {TO_WRITE} What the source claims against `{parent}`, in the claims of\n\
          # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
          # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
-         # (\"{module}.cut%\" = [low, high]), games, a suite. Usually {usual}.\n",
+         # (\"{module}.cut%\" = [low, high]), games, a suite. Usually\n\
+         # {usual}.\n",
         feature = names.feature,
         module = names.module,
     )
@@ -651,7 +652,8 @@ mod tests {
              # (to write) What the source claims against `p003-3`, in the claims of\n\
              # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
              # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
-             # (\"see_capture.cut%\" = [low, high]), games, a suite. Usually a pruning searches less: nodes = \"fewer\".\n"
+             # (\"see_capture.cut%\" = [low, high]), games, a suite. Usually\n\
+             # a pruning searches less: nodes = \"fewer\".\n"
         );
         let file = text("src/prune/see_capture.rs");
         for expected in [
