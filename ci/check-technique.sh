@@ -33,6 +33,11 @@ if grep -n -F "(to write)" "$file" "$variant" || grep -n "^| \`$name\` |.*(to wr
     echo "check-technique: write what is marked (to write) above first" >&2
     exit 1
 fi
+# The claim is the author's: at least one `key = value` under [expect].
+if ! awk '/^\[/ { in_expect = ($1 == "[expect]"); next } in_expect && /^[^#[:space:]].*=/ { found = 1 } END { exit !found }' "$variant"; then
+    echo "check-technique: $variant claims nothing: write its claim under [expect] (src/variants/mod.rs lists the claims)" >&2
+    exit 1
+fi
 
 step "2. the snapshot: snapshots/$name.snap, and no other moves"
 # Writes every snapshot that moved (CI never does); fails when the variant

@@ -17,7 +17,7 @@
 //!
 //! [sprt]                        # the plan's SPRT for the phase
 //! bounds = [0.0, 5.0]           # normalized Elo
-//! tc = "10+0.1"
+//! tc = "10+0.1"                 # or fixed nodes: "N=25000"
 //! hash = 8                      # MiB, when the plan sets it
 //!
 //! [witness]                     # where it acts, when the node-count
@@ -497,6 +497,26 @@ fn parse_claim(key: &str, value: &Value) -> Result<Claim> {
     )
 }
 
+/// An SPRT's time control: `<base>+<increment>` in seconds, such as
+/// `10+0.1`, or `N=<nodes>`, a fixed number of nodes a move as OpenBench
+/// writes it (which `lab openbench` sends; the lab's own matches play
+/// clocks only).
+pub fn check_time_control(tc: &str) -> Result<()> {
+    if let Some(nodes) = tc.strip_prefix("N=") {
+        if !nodes.chars().all(|c| c.is_ascii_digit()) || nodes.parse::<u64>().map_or(true, |n| n == 0) {
+            bail!("'{tc}': N= takes a positive whole number of nodes, such as N=25000");
+        }
+        return Ok(());
+    }
+    let positive = |text: &str, allow_zero: bool| {
+        text.parse::<f64>().is_ok_and(|x| x.is_finite() && (x > 0.0 || allow_zero && x == 0.0))
+    };
+    if !tc.split_once('+').is_some_and(|(base, increment)| positive(base, false) && positive(increment, true)) {
+        bail!("'{tc}' is not base+increment in seconds, such as 10+0.1, nor fixed nodes, such as N=25000");
+    }
+    Ok(())
+}
+
 /// `[sprt]`: bounds, time control, hash.
 fn parse_sprt(value: &Value) -> Result<SprtPlan> {
     let Value::Table(entries) = value else { bail!("`sprt` must be a table with `bounds` and `tc`") };
@@ -509,12 +529,7 @@ fn parse_sprt(value: &Value) -> Result<SprtPlan> {
         bail!("sprt.bounds: [{}, {}] must have ELO0 below ELO1", bounds.0, bounds.1);
     }
     let tc = string(get("tc").ok_or_else(|| anyhow!("sprt: missing `tc`"))?, "sprt.tc")?;
-    let positive = |text: &str, allow_zero: bool| {
-        text.parse::<f64>().is_ok_and(|x| x.is_finite() && (x > 0.0 || allow_zero && x == 0.0))
-    };
-    if !tc.split_once('+').is_some_and(|(base, increment)| positive(base, false) && positive(increment, true)) {
-        bail!("sprt.tc: '{tc}' is not base+increment in seconds, such as 10+0.1");
-    }
+    check_time_control(&tc).map_err(|error| anyhow!("sprt.tc: {error}"))?;
     let hash_mb = match get("hash") {
         None => None,
         Some(Value::Integer(mb)) if (1..=65536).contains(mb) => Some(*mb as u32),
@@ -777,6 +792,10 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(parsed.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "10+0.1".into(), hash_mb: Some(8) }));
+        // Fixed nodes a move, as OpenBench writes them.
+        let fixed_nodes = table(&[("bounds", pair(0, 5)), ("tc", text("N=25000"))]);
+        let fixed_nodes_file = parse_table(&table(&[("name", text("x")), ("sprt", fixed_nodes)])).unwrap();
+        assert_eq!(fixed_nodes_file.sprt, Some(SprtPlan { bounds: (0.0, 5.0), tc: "N=25000".into(), hash_mb: None }));
         assert_eq!(
             parsed.claims,
             [
@@ -889,8 +908,14 @@ mod tests {
         assert!(error(&[name.clone(), ("expect", table(&[("chess960.solved", text("not-below-parent"))]))])
             .contains("suite must be"));
         assert!(error(&[name.clone(), ("expect", table(&[("razor.cut%", pair(5, 200))]))]).contains("0 to 100"));
-        let bad_tc = table(&[("bounds", pair(0, 5)), ("tc", text("10"))]);
-        assert!(error(&[name.clone(), ("sprt", bad_tc)]).contains("base+increment"));
+        for (tc, refusal) in [
+            ("10", "sprt.tc: '10' is not base+increment in seconds, such as 10+0.1, nor fixed nodes, such as N=25000"),
+            ("N=0", "sprt.tc: 'N=0': N= takes a positive whole number of nodes, such as N=25000"),
+            ("N=+5", "sprt.tc: 'N=+5': N= takes a positive whole number of nodes, such as N=25000"),
+        ] {
+            let bad_tc = table(&[("bounds", pair(0, 5)), ("tc", text(tc))]);
+            assert_eq!(error(&[name.clone(), ("sprt", bad_tc)]), refusal);
+        }
         let upside_down = table(&[("bounds", pair(5, 0)), ("tc", text("10+0.1"))]);
         assert!(error(&[name.clone(), ("sprt", upside_down)]).contains("ELO0 below ELO1"));
         assert!(error(&[name.clone(), ("sprt", pair(0, 5))]).contains("`sprt` must be a table"));

@@ -6,12 +6,13 @@
 //! - its line in the registry (`src/prune/mod.rs`), where its step runs;
 //! - its Cargo feature (`Cargo.toml`);
 //! - its variant, `variants/<name>.toml`, on the parent it is measured
-//!   against, with the claim the hook's kind makes;
+//!   against, its claim left to the author;
 //! - a row of README's variants table.
 //!
 //! What only the author can write is marked `(to write)`: the technique's
-//! test, its description and source. `ci/check-technique.sh NAME` refuses
-//! a file that still holds the mark, then writes the snapshot and the
+//! test, its claim, its description and source. `ci/check-technique.sh NAME`
+//! refuses a file that still holds the mark, or a variant that claims
+//! nothing, then writes the snapshot and the
 //! catalogue, checks that only that snapshot moved, runs the feature and
 //! catalogue tests and `lab ab NAME`.
 
@@ -77,6 +78,33 @@ struct Names {
     buckets: String,
 }
 
+/// Rust's keywords, strict and reserved (every edition to 2024): none can
+/// name a module, and `self`, `super` and `crate` not even as `r#self`.
+const RUST_KEYWORDS: [&str; 52] = [
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
+    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
+    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// Names the skeleton's file and the registry already use: a technique
+/// named so would not compile.
+const TAKEN_TYPES: [&str; 12] = [
+    "Board",
+    "Candidate",
+    "Hooks",
+    "Node",
+    "NodeType",
+    "NodeVerdict",
+    "ScoredMove",
+    "Technique",
+    "TechniqueSet",
+    "TraceKind",
+    "Tunable",
+    "Worker",
+];
+const TAKEN_MODULES: [&str; 1] = ["tests"];
+
 impl Names {
     fn of(feature: &str) -> Result<Names> {
         let valid = feature.chars().next().is_some_and(|first| first.is_ascii_lowercase())
@@ -87,13 +115,26 @@ impl Names {
             bail!("`{feature}`: a technique's name is words of lower-case letters and digits joined by `-`, e.g. see-capture");
         }
         let words: Vec<&str> = feature.split('-').collect();
-        let type_name = words.iter().map(|word| word[..1].to_ascii_uppercase() + &word[1..]).collect();
+        let type_name: String = words.iter().map(|word| word[..1].to_ascii_uppercase() + &word[1..]).collect();
         let initials: String = words.iter().map(|word| &word[..1]).collect();
+        let module = words.join("_");
+        // The module and the type become Rust identifiers.
+        if RUST_KEYWORDS.contains(&module.as_str()) {
+            bail!(
+                "`{feature}`: `{module}` is a Rust keyword and cannot name the technique's module; choose another name"
+            );
+        }
+        if TAKEN_TYPES.contains(&type_name.as_str()) || TAKEN_MODULES.contains(&module.as_str()) {
+            bail!(
+                "`{feature}`: `{}` is a name the technique's file or the registry uses already; choose another name",
+                if TAKEN_MODULES.contains(&module.as_str()) { &module } else { &type_name }
+            );
+        }
         Ok(Names {
             feature: feature.to_string(),
-            module: words.join("_"),
+            prefix: module.to_ascii_uppercase(),
+            module,
             type_name,
-            prefix: words.join("_").to_ascii_uppercase(),
             buckets: format!("{initials}_b"),
         })
     }
@@ -209,11 +250,14 @@ fn with_variant_row(readme: &str, names: &Names, summary: &str) -> Result<String
     Ok(out.join("\n") + "\n")
 }
 
+/// The variant file. Its claim is the author's, from the technique's
+/// source: the generator leaves it marked `(to write)` in a comment, so
+/// the file parses (build.rs reads every variant file) while
+/// `ci/check-technique.sh` refuses it until the claim is written.
 fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: &str) -> String {
-    // The claim the hook's kind makes; the verdict judges it.
-    let claim = match hook {
-        Hook::ExtendMove => "more",
-        _ => "fewer",
+    let usual = match hook {
+        Hook::ExtendMove => "an extension searches more: nodes = \"more\"",
+        _ => "a pruning searches less: nodes = \"fewer\"",
     };
     format!(
         "name = \"{feature}\"\n\
@@ -223,8 +267,13 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
          source = \"{source}\"\n\
          \n\
          [expect]\n\
-         nodes = \"{claim}\"\n",
+         # {TO_WRITE} What the source claims against `{parent}`, in the claims of\n\
+         # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+         # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
+         # (\"{module}.cut%\" = [low, high]), games, a suite. Usually\n\
+         # {usual}.\n",
         feature = names.feature,
+        module = names.module,
     )
 }
 
@@ -264,7 +313,7 @@ fn hook_text(hook: Hook) -> HookText {
             return verdict;
         }
         counters.cutoffs += 1;
-        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
         if worker.traces(node.ply) {
             let kind = if matches!(verdict, NodeVerdict::Prune(_)) { TraceKind::NodePruned } else { TraceKind::NodeReduced };
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
@@ -307,7 +356,7 @@ fn hook_text(hook: Hook) -> HookText {
             return false;
         }
         counters.cutoffs += 1;
-        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
             worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
@@ -343,7 +392,7 @@ fn hook_text(hook: Hook) -> HookText {
             return 0;
         }
         counters.cutoffs += 1;
-        counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
+        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; {plies:+} plies");
             worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "__module__", "__feature__", detail);
@@ -430,8 +479,8 @@ fn technique_file(names: &Names, hook: Hook, source: &str, summary: &str) -> Str
     let text = hook_text(hook);
     let (bucket_field, bucket_doc, bucket_report, report_args, max_depth) = if text.by_depth {
         (
-            "        /// Cutoffs at depths 1-3, 4-6, 7-9.\n        pub by_depth: [u64; 3],\n",
-            " __buckets__=[d1-3,d4-6,d7-9]",
+            "        /// Cutoffs at depths 1-3, 4-6, 7-9, 10+ (`crate::stats::depth_bucket`).\n        pub by_depth: [u64; 4],\n",
+            " __buckets__=[d1-3,d4-6,d7-9,d10+]",
             " __buckets__={}",
             ",\n            crate::stats::buckets(&counters.by_depth)",
             "    /// At this depth and below.\n    __PREFIX___MAX_DEPTH: 6, 1, 12, 1;\n",
@@ -536,6 +585,27 @@ mod tests {
         for bad in ["", "See", "see_capture", "-see", "see--capture", "2see", "see capture"] {
             assert!(Names::of(bad).is_err(), "{bad}");
         }
+        // Names that cannot be the module's or the type's identifier.
+        let refusal = |name: &str| Names::of(name).unwrap_err().to_string();
+        for keyword in ["type", "loop", "self", "async", "gen", "try"] {
+            assert_eq!(
+                refusal(keyword),
+                format!(
+                    "`{keyword}`: `{keyword}` is a Rust keyword and cannot name the technique's module; choose \
+                     another name"
+                )
+            );
+        }
+        for (name, taken) in
+            [("board", "Board"), ("node-type", "NodeType"), ("trace-kind", "TraceKind"), ("tests", "tests")]
+        {
+            assert_eq!(
+                refusal(name),
+                format!("`{name}`: `{taken}` is a name the technique's file or the registry uses already; choose another name")
+            );
+        }
+        // A keyword inside a longer name is only part of an identifier.
+        assert_eq!(Names::of("type-see").unwrap().module, "type_see");
     }
 
     /// The generator changes exactly the files README's walk-through lists,
@@ -574,10 +644,16 @@ mod tests {
         let registry = text("src/prune/mod.rs");
         assert!(registry.contains("    quiet_see: QuietSee,\n    see_capture: SeeCapture,\n"), "after quiet_see");
         assert!(text("README.md").contains("| `see-capture` | (to write) |\n| `full` |"));
+        // The claim is the author's to write: none is made up.
         assert_eq!(
             text("variants/see-capture.toml"),
             "name = \"see-capture\"\ndescription = \"(to write). On `p003-3`.\"\nextends = \"p003-3\"\n\
-             features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\nnodes = \"fewer\"\n"
+             features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\n\
+             # (to write) What the source claims against `p003-3`, in the claims of\n\
+             # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+             # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
+             # (\"see_capture.cut%\" = [low, high]), games, a suite. Usually\n\
+             # a pruning searches less: nodes = \"fewer\".\n"
         );
         let file = text("src/prune/see_capture.rs");
         for expected in [
@@ -585,6 +661,10 @@ mod tests {
             "fn prunes_move<T: TechniqueSet, NT: NodeType>(",
             "if !T::TECHNIQUES.see_capture.enabled",
             "SEE_CAPTURE_MAX_DEPTH: 6, 1, 12, 1;",
+            // Depths to 12 in the plans' four buckets, by the engine's one bucket function.
+            "pub by_depth: [u64; 4],",
+            "counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;",
+            "sc_b=[d1-3,d4-6,d7-9,d10+]",
             "\"see_capture: {} sc_b={}\"",
             "vec![(\"see_capture\", counters.attempts, counters.cutoffs)]",
         ] {
@@ -615,6 +695,106 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("variants/see-quiet.toml exists already"));
+    }
+
+    /// Copies `from` into `to`, folders whole.
+    fn copy(from: &Path, to: &Path) {
+        if from.is_dir() {
+            std::fs::create_dir_all(to).unwrap();
+            for entry in std::fs::read_dir(from).unwrap() {
+                let entry = entry.unwrap();
+                copy(&entry.path(), &to.join(entry.file_name()));
+            }
+        } else {
+            std::fs::copy(from, to).unwrap();
+        }
+    }
+
+    /// Every hook's skeleton compiles: the five are generated one after
+    /// another into a copy of the engine's sources (the workspace's
+    /// manifests, build script, sources, variant files and README), and
+    /// one `cargo check --lib` type-checks the engine with the five
+    /// features on, build.rs reading the new variant files. Its target
+    /// folder is kept: the dependencies are checked once (about 10 s on
+    /// two cores), after which a run checks the engine alone.
+    #[test]
+    fn every_skeleton_compiles_in_a_copy_of_the_engine() {
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let engine = std::env::temp_dir().join(format!("prunelab-new-technique-{}", std::process::id()));
+        std::fs::remove_dir_all(&engine).ok();
+        for path in [
+            "Cargo.toml",
+            "Cargo.lock",
+            "README.md",
+            "build",
+            "src",
+            "variants",
+            "benches",
+            "lab/Cargo.toml",
+            "lab/src",
+            "ci/check-technique.sh",
+        ] {
+            std::fs::create_dir_all(engine.join(path).parent().unwrap()).unwrap();
+            copy(&repository.join(path), &engine.join(path));
+        }
+        let mut features = Vec::new();
+        for hook in Hook::value_variants() {
+            let hook_name = hook.to_possible_value().unwrap().get_name().replace('_', "-");
+            let args = NewTechniqueArgs {
+                name: format!("skeleton-{hook_name}"),
+                hook: *hook,
+                parent: "p003-3".into(),
+                source: None,
+                summary: None,
+            };
+            for edit in edits(&engine, &args).unwrap() {
+                std::fs::write(engine.join(&edit.path), &edit.text).unwrap();
+            }
+            features.push(args.name);
+        }
+        let target = crate::lab::Lab::for_tests().target_dir().join("lab").join("new-technique-check");
+        let output = std::process::Command::new(std::env::var_os("CARGO").unwrap_or("cargo".into()))
+            .current_dir(&engine)
+            .args(["check", "--quiet", "--offline", "--lib", "--features", &features.join(",")])
+            .env("CARGO_TARGET_DIR", &target)
+            .env_remove("PRUNELAB_VARIANT")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "the skeletons of {features:?} do not compile:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        // ci/check-technique.sh refuses the skeleton until the author has
+        // written what is marked, the claim among it (its first step, before
+        // anything is built).
+        let check_technique = || {
+            let output = std::process::Command::new("bash")
+                .args(["ci/check-technique.sh", "skeleton-prune-node"])
+                .current_dir(&engine)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+            (output.status.code(), stderr.lines().last().unwrap_or_default().to_string())
+        };
+        assert_eq!(
+            check_technique(),
+            (Some(1), "check-technique: write what is marked (to write) above first".to_string())
+        );
+        for path in ["src/prune/skeleton_prune_node.rs", "variants/skeleton-prune-node.toml", "README.md"] {
+            let text = std::fs::read_to_string(engine.join(path)).unwrap();
+            std::fs::write(engine.join(path), text.replace(TO_WRITE, "(written)")).unwrap();
+        }
+        assert_eq!(
+            check_technique(),
+            (
+                Some(1),
+                "check-technique: variants/skeleton-prune-node.toml claims nothing: write its claim under [expect] \
+                 (src/variants/mod.rs lists the claims)"
+                    .to_string()
+            )
+        );
+        std::fs::remove_dir_all(&engine).unwrap();
     }
 
     #[test]

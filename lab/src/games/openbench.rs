@@ -26,14 +26,17 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
+use prunelab::variants;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use self::server::Server;
 use crate::games::evidence::{GameResult, SprtState, STATUS_COMMAND};
-use crate::games::statistics::{format_penta, Model, Pentanomial, SprtSettings, Wdl};
+use crate::games::statistics::{
+    fixed, format_penta, openbench_elo_penta, openbench_error, Model, Pentanomial, SprtSettings, Wdl,
+};
 use crate::lab::Lab;
 use crate::results::{read_records, runs_of, timestamp, RunDir};
 
@@ -69,6 +72,15 @@ pub struct OpenbenchArgs {
     /// The commit to test, pushed to --repo; default: HEAD.
     #[arg(long, default_value = "HEAD")]
     pub commit: String,
+    /// The time control of every test instead of the variant files' `[sprt]`
+    /// tc: `10+0.1` (seconds plus increment), or `N=25000` (fixed nodes a
+    /// move, as OpenBench writes it).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Create a test even if `lab-results/` records one with the same
+    /// commit, variant, parent, bounds and time control on this server.
+    #[arg(long)]
+    pub again: bool,
     /// The engine's name in the server's configuration (`Engines/<name>.json`).
     #[arg(long, default_value = "prunelab")]
     pub engine: String,
@@ -107,7 +119,8 @@ pub struct StatusArgs {
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct ServerArgs {
-    /// The OpenBench server, e.g. `https://chess.grantnet.us`.
+    /// The OpenBench server, e.g. `https://chess.grantnet.us` (http:// only
+    /// to this machine); the user's credentials go to it and nowhere else.
     #[arg(long, env = "OPENBENCH_SERVER")]
     pub server: Option<String>,
     #[arg(long, env = "OPENBENCH_USERNAME")]
@@ -149,6 +162,29 @@ impl TestPlan {
 
     fn options(&self, variant: &str) -> String {
         format!("Threads=1 Hash={} Variant={variant}", self.hash_mb)
+    }
+
+    /// The same test at another time control.
+    fn at(self, tc: &Option<String>) -> Result<TestPlan> {
+        match tc {
+            // OpenBench's form takes `N=<nodes>` (fixed nodes, which workers
+            // play without scaling) or `<base>+<increment>`, as `[sprt]` does.
+            Some(tc) => {
+                variants::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
+                Ok(TestPlan { tc: tc.clone(), ..self })
+            }
+            None => Ok(self),
+        }
+    }
+
+    /// Whether `test` is this test at `commit` on `server`: the same
+    /// variant, parent, bounds and time control.
+    fn is_created_as(&self, test: &CreatedTest, server: &str, commit: &str) -> bool {
+        test.server == server
+            && test.build.commit == commit
+            && (test.plan.variant.as_str(), test.plan.parent.as_str()) == (self.variant.as_str(), self.parent.as_str())
+            && test.plan.bounds == self.bounds
+            && test.plan.tc == self.tc
     }
 
     pub fn dev_options(&self) -> String {
@@ -249,25 +285,90 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs) -> Result<()> {
     if let Some(OpenbenchCommand::Status(status_args)) = &args.command {
         return status(lab, status_args);
     }
-    let plans = args.variants.iter().map(|name| TestPlan::of(lab, name)).collect::<Result<Vec<_>>>()?;
-    let credentials = if args.dry_run { None } else { Some(credentials(&args.server)?) };
-    let build = build(lab, args, &plans)?;
+    let plans = test_plans(lab, args)?;
+    // The address and the duplicates are checked before the build, which
+    // takes minutes; nothing is sent to the server before the tests are.
+    let server = if args.dry_run { None } else { Some(server(&args.server)?) };
+    let commit = commit(lab, args)?;
+    if let Some(server) = &server {
+        refuse_duplicates(lab, &plans, &server.url, &commit, args.again)?;
+    }
+    let build = build(lab, args, &plans, commit)?;
     let run_name = format!("{}-{TESTS_COMMAND}", timestamp());
-    let mut text = plan_markdown(args, &plans, &build, &run_name);
-    if args.dry_run {
-        println!("{text}");
-        lab.say("dry run: no test created");
+    match &server {
+        Some(server) => create_tests(lab, args, &plans, &build, server, &run_name),
+        None => {
+            println!("{}", plan_markdown(args, &plans, &build, &run_name));
+            lab.say("dry run: no test created");
+            Ok(())
+        }
+    }
+}
+
+/// Each variant's test, at `--tc` if it is given; a variant named twice is
+/// refused.
+fn test_plans(lab: &Lab, args: &OpenbenchArgs) -> Result<Vec<TestPlan>> {
+    let mut plans: Vec<TestPlan> = Vec::new();
+    for name in &args.variants {
+        if plans.iter().any(|plan| &plan.variant == name) {
+            bail!("`{name}` is named twice: one test a variant");
+        }
+        plans.push(TestPlan::of(lab, name)?.at(&args.tc)?);
+    }
+    Ok(plans)
+}
+
+/// Refuses a test that `lab-results/` records as created already, on the
+/// same server at the same commit, unless `again`.
+fn refuse_duplicates(lab: &Lab, plans: &[TestPlan], server: &str, commit: &str, again: bool) -> Result<()> {
+    if again {
         return Ok(());
     }
-    let (url, username, password) = credentials.expect("asked for unless a dry run");
-    let server = Server::new(&url, &username, &password)?;
-    let mut run = RunDir::create(&lab.results_root(), TESTS_COMMAND, args)?;
+    let created = created_tests(lab);
+    for plan in plans {
+        if let Some(test) = created.iter().find(|test| plan.is_created_as(test, server, commit)) {
+            bail!(
+                "{} against {} at {}, {} at {}, is test {} already ({}, created {}): give --again to create \
+                 another",
+                plan.variant,
+                plan.parent,
+                &commit[..commit.len().min(8)],
+                plan.bounds_text(),
+                plan.tc,
+                test.test_id,
+                test.url,
+                test.created
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Creates the tests and records each in a run folder, made with the first
+/// test the server accepted: a create that fails leaves nothing behind.
+/// Tests created before a failure stay recorded, and the failure is
+/// returned.
+fn create_tests(
+    lab: &Lab,
+    args: &OpenbenchArgs,
+    plans: &[TestPlan],
+    build: &Build,
+    server: &Server,
+    run_name: &str,
+) -> Result<()> {
+    let mut text = plan_markdown(args, plans, build, run_name);
     writeln!(text, "\n## Created\n").unwrap();
-    for plan in &plans {
-        let info = info_line(plan, &run_name);
-        let id = server
-            .create_test(&create_fields(args, plan, &build, &info), &info, &build.commit)
-            .with_context(|| format!("{} against {}", plan.variant, plan.parent))?;
+    let mut run: Option<RunDir> = None;
+    let mut failure = None;
+    for plan in plans {
+        let info = info_line(plan, run_name);
+        let id = match server.create_test(&create_fields(args, plan, build, &info), &info, &build.commit) {
+            Ok(id) => id,
+            Err(error) => {
+                failure = Some(error.context(format!("{} against {}", plan.variant, plan.parent)));
+                break;
+            }
+        };
         let created = CreatedTest {
             server: server.url.clone(),
             test_id: id,
@@ -277,14 +378,28 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs) -> Result<()> {
             info,
             created: timestamp(),
         };
-        run.append(&created)?;
+        if run.is_none() {
+            run = Some(RunDir::create(&lab.results_root(), TESTS_COMMAND, args)?);
+        }
+        run.as_mut().expect("made above").append(&created)?;
         lab.say(&format!("created: {} against {}: {}", plan.variant, plan.parent, created.url));
         writeln!(text, "- {} against {}: test {id}, {}", plan.variant, plan.parent, created.url).unwrap();
     }
-    writeln!(text, "\n`lab openbench status` reads their games back.").unwrap();
-    run.write_summary(&text, &read_records::<CreatedTest>(run.path()))?;
-    println!("{text}");
-    Ok(())
+    if let Some(run) = &run {
+        writeln!(text, "\n`lab openbench status` reads their games back.").unwrap();
+        run.write_summary(&text, &read_records::<CreatedTest>(run.path()))?;
+        println!("{text}");
+    }
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// The server the tests are created on, with its user's credentials.
+fn server(args: &ServerArgs) -> Result<Server> {
+    let (url, username, password) = credentials(args)?;
+    Server::new(&url, &username, &password)
 }
 
 /// Server, user name and password, or which is missing.
@@ -312,12 +427,15 @@ fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &
         args.engine, build.commit, build.repo, build.bench, build.bench_variant, build.nps, build.nps_source, args.book
     )
     .unwrap();
+    if plans.iter().any(|plan| plan.tc.starts_with("N=")) {
+        writeln!(out, "A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks.\n").unwrap();
+    }
     writeln!(out, "| dev | dev options | base | base options | bounds (normalized Elo) | tc | hash | from |").unwrap();
     writeln!(out, "|---|---|---|---|---|---|---:|---|").unwrap();
     for plan in plans {
         writeln!(
             out,
-            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt] |",
+            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt]{} |",
             plan.variant,
             plan.dev_options(),
             plan.parent,
@@ -325,7 +443,8 @@ fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &
             plan.bounds_text(),
             plan.tc,
             plan.hash_mb,
-            plan.variant
+            plan.variant,
+            if args.tc.is_some() { ", tc from --tc" } else { "" }
         )
         .unwrap();
     }
@@ -385,11 +504,15 @@ fn repository(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
     })
 }
 
+/// The full hash of `--commit`.
+fn commit(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
+    git(&lab.root, &["rev-parse", "--verify", &format!("{}^{{commit}}", args.commit)])
+}
+
 /// The commit built and benched as a worker builds and benches it: the
 /// bench both sides carry and the expected nps.
-fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan]) -> Result<Build> {
+fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit: String) -> Result<Build> {
     let repo = repository(lab, args)?;
-    let commit = git(&lab.root, &["rev-parse", "--verify", &format!("{}^{{commit}}", args.commit)])?;
     // The plans come from the working tree's variant files; the engine
     // from the commit's.
     if !git(&lab.root, &["diff", "--name-only", &commit, "--", "variants"])?.is_empty() {
@@ -557,12 +680,12 @@ fn state(info: &Value) -> &'static str {
     }
 }
 
-/// `lab openbench status`.
+/// `lab openbench status`. The user's credentials go only to the server
+/// `--server` (or `$OPENBENCH_SERVER`) names; a test recorded on another
+/// server is read without them (a public server's API answers anyone),
+/// and the summary says so.
 fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
     let mut tests = created_tests(lab);
-    if let Some(url) = &args.server.server {
-        tests.retain(|test| test.server == url.trim_end_matches('/'));
-    }
     if !args.tests.is_empty() {
         tests.retain(|test| args.tests.contains(&test.test_id));
     }
@@ -570,24 +693,49 @@ fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
         bail!(
             "no test created by `lab openbench` under {}{}",
             lab.results_root().display(),
-            if args.tests.is_empty() && args.server.server.is_none() { "" } else { " matches" }
+            if args.tests.is_empty() { "" } else { " matches" }
         );
     }
-    let username = args.server.username.clone().unwrap_or_default();
-    let password = args.server.password.clone().unwrap_or_default();
+    let named = args.server.server.as_deref().map(|url| url.trim_end_matches('/'));
+    let credentials = match (&args.server.username, &args.server.password) {
+        (Some(username), Some(password)) => Some((username.as_str(), password.as_str())),
+        (None, None) => None,
+        _ => bail!("--username and --password (or $OPENBENCH_USERNAME and $OPENBENCH_PASSWORD) go together"),
+    };
+    let mut notes = Vec::new();
+    if credentials.is_some() && named.is_none() {
+        notes.push(
+            "a user and password were given, but no --server (or $OPENBENCH_SERVER) names the server they are \
+             for: every test was read without them"
+                .to_string(),
+        );
+    }
     let mut run = RunDir::create(&lab.results_root(), STATUS_COMMAND, args)?;
     let mut out = String::from("# OpenBench tests\n\n");
     writeln!(
         out,
-        "| test | variant | parent | state | tc | games | W / L / D | pentanomial | Elo | nElo | LLR (bounds) [elo0, elo1] | \
-         the lab's LLR | time losses, crashes |"
+        "| test | variant | parent | state | tc | games | W / L / D | pentanomial | Elo (OpenBench) | Elo (lab) | \
+         nElo (lab) | LLR (bounds) [elo0, elo1] | the lab's LLR | time losses, crashes |"
     )
     .unwrap();
-    writeln!(out, "|---|---|---|---|---|---:|---|---|---|---|---|---|---|").unwrap();
+    writeln!(out, "|---|---|---|---|---|---:|---|---|---|---|---|---|---|---|").unwrap();
     let mut failures = Vec::new();
     for test in &tests {
-        let read = Server::new(&test.server, &username, &password).and_then(|server| server.workload(test.test_id));
-        let workload = match read {
+        let server = match credentials {
+            Some((username, password)) if named == Some(test.server.as_str()) => {
+                Server::new(&test.server, username, password)
+            }
+            _ => Server::anonymous(&test.server),
+        };
+        if credentials.is_some() && named.is_some_and(|named| named != test.server) {
+            notes.push(format!(
+                "test {} is on {}, not on the server --server names ({}): read without credentials",
+                test.test_id,
+                test.server,
+                named.unwrap_or_default()
+            ));
+        }
+        let workload = match server.and_then(|server| server.workload(test.test_id)) {
             Ok(workload) => workload,
             Err(error) => {
                 lab.say(&format!("test {} at {}: {error:#}", test.test_id, test.server));
@@ -598,6 +746,15 @@ fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
         let result = game_result(test, &workload, &timestamp())?;
         run.append(&result)?;
         writeln!(out, "{}", status_row(test, &workload, &result)).unwrap();
+    }
+    writeln!(
+        out,
+        "\nElo (OpenBench) is the figure OpenBench's test page shows: Student's t interval on the pairs, ± its \
+         longer side. Elo (lab) is the lab's, as `lab match` prints it: the normal interval, ± half its width."
+    )
+    .unwrap();
+    for note in &notes {
+        writeln!(out, "\nNote: {note}.").unwrap();
     }
     if !failures.is_empty() {
         writeln!(out, "\nNot read: {}", failures.join("; ")).unwrap();
@@ -615,6 +772,10 @@ fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
 /// pentanomial with the lab's statistics beside OpenBench's.
 fn status_row(test: &CreatedTest, workload: &server::Workload, result: &GameResult) -> String {
     let (elo, nelo) = result.elo_texts();
+    let openbench_elo = match openbench_elo_penta(&result.penta) {
+        Some(estimate) => format!("{} ± {}", fixed(estimate.value, 2), fixed(openbench_error(&estimate), 2)),
+        None => "n/a".to_string(),
+    };
     let (llr, lab_llr) = match &result.sprt {
         Some(sprt) => {
             let settings = SprtSettings {
@@ -632,7 +793,8 @@ fn status_row(test: &CreatedTest, workload: &server::Workload, result: &GameResu
         None => ("-".to_string(), "-".to_string()),
     };
     format!(
-        "| [{}]({}) | {} | {} | {} | {} | {} | {} / {} / {} | {} | {elo} | {nelo} | {llr} | {lab_llr} | {}, {} |",
+        "| [{}]({}) | {} | {} | {} | {} | {} | {} / {} / {} | {} | {openbench_elo} | {elo} | {nelo} | {llr} | {lab_llr} \
+         | {}, {} |",
         test.test_id,
         test.url,
         result.subject,
@@ -706,6 +868,8 @@ mod tests {
             dry_run: false,
             repo: None,
             commit: "HEAD".into(),
+            tc: None,
+            again: false,
             engine: "prunelab".into(),
             book: "UHO_4060_v2.epd".into(),
             nps: None,
@@ -923,6 +1087,190 @@ mod tests {
         assert_eq!((result.time_losses, result.crashes), (1, 0));
         let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();
         assert!(summary.contains("| running | 10.0+0.10 | 64 | 20 / 14 / 30 | [2, 6, 12, 8, 4] |"), "{summary}");
+        // Elo as OpenBench's page shows it, then the lab's.
+        let (elo, nelo) = found[0].elo_texts();
+        let openbench = openbench_elo_penta(&Pentanomial([2, 6, 12, 8, 4])).unwrap();
+        let openbench = format!("{:.2} ± {:.2}", openbench.value, openbench_error(&openbench));
+        assert!(summary.contains(&format!("| [2, 6, 12, 8, 4] | {openbench} | {elo} | {nelo} |")), "{summary}");
+        std::fs::remove_dir_all(&results).unwrap();
+    }
+
+    /// A results folder of its own for a test, and the lab that writes there.
+    fn results_folder(name: &str) -> (PathBuf, Lab) {
+        let results = std::env::temp_dir().join(format!("prunelab-openbench-{name}-{}", std::process::id()));
+        std::fs::remove_dir_all(&results).ok();
+        let lab = Lab::for_tests().nested(&results);
+        (results, lab)
+    }
+
+    fn with_server(server: &str) -> OpenbenchArgs {
+        let server = ServerArgs {
+            server: Some(server.to_string()),
+            username: Some("lab".into()),
+            password: Some("secret".into()),
+        };
+        OpenbenchArgs { variants: vec!["razor-r1".into()], server, ..args() }
+    }
+
+    #[test]
+    fn plain_http_to_another_host_is_refused_before_anything_is_sent() {
+        let stand_in = creating_server();
+        let (results, lab) = results_folder("plain-http");
+        // 0.0.0.0 is no loopback address, yet on Linux it reaches this
+        // machine's listeners: the stand-in would receive what is sent.
+        let port = stand_in.url.rsplit(':').next().unwrap();
+        let url = format!("http://0.0.0.0:{port}");
+        let error = command(&lab, &with_server(&url)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "--server {url}: plain http would send the password in clear text to 0.0.0.0; use https:// (http:// \
+                 only to this machine: 127.0.0.1, ::1, localhost)"
+            )
+        );
+        assert_eq!(stand_in.requests().len(), 0);
+        assert!(!results.exists(), "nothing is written either");
+    }
+
+    #[test]
+    fn a_second_identical_create_is_refused_unless_again() {
+        let stand_in = creating_server();
+        let (results, lab) = results_folder("again");
+        let args = with_server(&stand_in.url);
+        let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+        let plans = test_plans(&lab, &args).unwrap();
+        let run = "20261125T000000Z-openbench-tests";
+        // As `command` does: the duplicates checked, then the tests created.
+        refuse_duplicates(&lab, &plans, &server.url, COMMIT, false).unwrap();
+        create_tests(&lab, &args, &plans, &build(), &server, run).unwrap();
+        let error = refuse_duplicates(&lab, &plans, &server.url, COMMIT, false).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "razor-r1 against p003-3 at 01234567, [0.00, 5.00] at 10+0.1, is test 100 already ({}/test/100/, \
+                 created {}): give --again to create another",
+                stand_in.url,
+                created_tests(&lab)[0].created
+            )
+        );
+        // Another time control, bounds or commit, or another server, is another test.
+        let at_fixed_nodes = plans[0].clone().at(&Some("N=25000".into())).unwrap();
+        refuse_duplicates(&lab, &[at_fixed_nodes], &server.url, COMMIT, false).unwrap();
+        refuse_duplicates(&lab, &plans, &server.url, &"f".repeat(40), false).unwrap();
+        refuse_duplicates(&lab, &plans, "https://openbench.example", COMMIT, false).unwrap();
+        refuse_duplicates(&lab, &plans, &server.url, COMMIT, true).unwrap();
+        let posts = stand_in.requests().into_iter().filter(|request| request.path == "/scripts/").count();
+        assert_eq!(posts, 1);
+        // A variant named twice on one command line is refused too.
+        let twice = OpenbenchArgs { variants: vec!["razor-r1".into(), "razor-r1".into()], ..args };
+        assert_eq!(test_plans(&lab, &twice).unwrap_err().to_string(), "`razor-r1` is named twice: one test a variant");
+        std::fs::remove_dir_all(&results).unwrap();
+    }
+
+    #[test]
+    fn a_failed_create_leaves_no_run_folder() {
+        let stand_in = creating_server();
+        let (results, lab) = results_folder("failed-create");
+        let args = with_server(&stand_in.url);
+        let intruder = Server::new(&stand_in.url, "lab", "guess").unwrap();
+        let plans = test_plans(&lab, &args).unwrap();
+        let error = create_tests(&lab, &args, &plans, &build(), &intruder, "run").unwrap_err();
+        assert_eq!(
+            format!("{error:#}"),
+            "razor-r1 against p003-3: OpenBench refused to create the test: user `lab` could not log in, or is not \
+             enabled to create tests"
+        );
+        assert!(runs_of(&results, TESTS_COMMAND).is_empty());
+        assert!(!results.exists(), "{} was made", results.display());
+    }
+
+    #[test]
+    fn fixed_nodes_reach_the_form_as_openbench_writes_them() {
+        let stand_in = creating_server();
+        let (results, lab) = results_folder("fixed-nodes");
+        let args = OpenbenchArgs { tc: Some("N=25000".into()), ..with_server(&stand_in.url) };
+        let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+        let plans = test_plans(&lab, &args).unwrap();
+        assert_eq!(plans[0].tc, "N=25000");
+        create_tests(&lab, &args, &plans, &build(), &server, "run").unwrap();
+        let post = stand_in.requests().into_iter().find(|request| request.path == "/scripts/").unwrap();
+        // OpenBench's TimeControl.parse keeps `N=25000` as it is, and its
+        // workers play it as `tc=inf nodes=25000`.
+        assert_eq!(
+            (post.field("dev_time_control"), post.field("base_time_control")),
+            (Some("N=25000"), Some("N=25000"))
+        );
+        assert_eq!(created_tests(&lab)[0].plan.tc, "N=25000");
+        let summary = std::fs::read_to_string(runs_of(&results, TESTS_COMMAND)[0].join("summary.md")).unwrap();
+        assert!(summary.contains("A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks."));
+        assert!(summary.contains("| [0.00, 5.00] | N=25000 | 8 | variants/razor-r1.toml [sprt], tc from --tc |"));
+        for (tc, refusal) in [
+            ("N=0", "--tc 'N=0': N= takes a positive whole number of nodes, such as N=25000"),
+            ("N=25k", "--tc 'N=25k': N= takes a positive whole number of nodes, such as N=25000"),
+            (
+                "25000",
+                "--tc '25000' is not base+increment in seconds, such as 10+0.1, nor fixed nodes, such as N=25000",
+            ),
+        ] {
+            let args = OpenbenchArgs { tc: Some(tc.into()), ..args.clone() };
+            assert_eq!(test_plans(&lab, &args).unwrap_err().to_string(), refusal);
+        }
+        std::fs::remove_dir_all(&results).unwrap();
+    }
+
+    /// Two servers, each with a test 42, both recorded in lab-results/.
+    fn two_servers_with_a_test_each(lab: &Lab, results: &Path) -> (StandIn, StandIn) {
+        let (named, other) = (status_server(), status_server());
+        let mut created = RunDir::create(results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
+        for stand_in in [&named, &other] {
+            let test = CreatedTest {
+                server: stand_in.url.clone(),
+                test_id: 42,
+                url: format!("{}/test/42/", stand_in.url),
+                plan: TestPlan::of(lab, "razor-r1").unwrap(),
+                build: build(),
+                info: "lab openbench ...".into(),
+                created: "20261125T140000Z".into(),
+            };
+            created.append(&test).unwrap();
+        }
+        (named, other)
+    }
+
+    /// The username and password fields of each request a stand-in received.
+    fn credentials_sent(stand_in: &StandIn) -> Vec<(Option<String>, Option<String>)> {
+        let field = |request: &stand_in::Request, name: &str| request.field(name).map(str::to_string);
+        stand_in.requests().iter().map(|request| (field(request, "username"), field(request, "password"))).collect()
+    }
+
+    #[test]
+    fn status_sends_credentials_to_no_server_but_the_named_one() {
+        let (results, lab) = results_folder("status-credentials");
+        let (named, other) = two_servers_with_a_test_each(&lab, &results);
+        let server = ServerArgs {
+            server: Some(named.url.clone()),
+            username: Some("lab".into()),
+            password: Some("secret".into()),
+        };
+        status(&lab, &StatusArgs { tests: Vec::new(), server: server.clone() }).unwrap();
+        let with = (Some("lab".to_string()), Some("secret".to_string()));
+        // Both tests are read: the info and the results of each.
+        assert_eq!(credentials_sent(&named), [with.clone(), with]);
+        assert_eq!(credentials_sent(&other), [(None, None), (None, None)]);
+        let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();
+        assert_eq!(summary.matches("| running | 10.0+0.10 | 64 |").count(), 2, "{summary}");
+        assert!(
+            summary.contains(&format!(
+                "Note: test 42 is on {}, not on the server --server names ({}): read without credentials.",
+                other.url, named.url
+            )),
+            "{summary}"
+        );
+        // No server named: the credentials go nowhere.
+        let unnamed = ServerArgs { server: None, ..server };
+        status(&lab, &StatusArgs { tests: Vec::new(), server: unnamed }).unwrap();
+        assert_eq!(credentials_sent(&named)[2..], [(None, None), (None, None)]);
+        assert_eq!(credentials_sent(&other)[2..], [(None, None), (None, None)]);
         std::fs::remove_dir_all(&results).unwrap();
     }
 

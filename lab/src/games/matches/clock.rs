@@ -47,6 +47,12 @@ impl FromStr for TimeControl {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let usage = "expected [moves/]seconds[+increment], e.g. 10+0.1, 60 or 40/60+0.6";
         let text = text.trim();
+        if text.starts_with("N=") {
+            return Err(format!(
+                "time control '{text}': fixed nodes are for OpenBench (`lab openbench`); the lab's matches play \
+                 clocks, {usage}"
+            ));
+        }
         let (moves, rest) = match text.split_once('/') {
             Some((moves, rest)) => {
                 let moves: u32 = moves
@@ -176,6 +182,11 @@ mod tests {
         assert_eq!(tc.to_string(), "40/60+0.6");
         assert_eq!("60".parse::<TimeControl>().unwrap().to_string(), "60");
         assert_eq!("1.5+0.01".parse::<TimeControl>().unwrap().to_string(), "1.5+0.01");
+        assert_eq!(
+            "N=25000".parse::<TimeControl>().unwrap_err(),
+            "time control 'N=25000': fixed nodes are for OpenBench (`lab openbench`); the lab's matches play clocks, \
+             expected [moves/]seconds[+increment], e.g. 10+0.1, 60 or 40/60+0.6"
+        );
         for bad in ["", "+1", "0+1", "x+1", "10+y", "-1+0", "0/10", "a/10", "inf+0", "10+0.1+2"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }

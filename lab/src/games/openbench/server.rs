@@ -22,13 +22,18 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 /// How many of the user's newest tests are looked at for the one created.
 const NEWEST_TESTS: usize = 20;
 
-/// An OpenBench server and the user the tool acts as.
+/// An OpenBench server, and the user the tool acts as where it has one.
 pub struct Server {
-    /// `http://127.0.0.1:8000`, no trailing slash.
+    /// `https://openbench.example`, no trailing slash.
     pub url: String,
-    pub username: String,
-    password: String,
+    credentials: Option<Credentials>,
     agent: ureq::Agent,
+}
+
+/// A user's name and password, sent in the form of each request.
+struct Credentials {
+    username: String,
+    password: String,
 }
 
 /// One test's results, as the workload API gives them.
@@ -40,11 +45,24 @@ pub struct Workload {
 }
 
 impl Server {
+    /// The server at `url`, refused unless it is https or on this machine:
+    /// the password travels in the form of every request that creates a
+    /// test or reads a private server's API, so it never goes in clear
+    /// text over a network. Nothing is sent here.
     pub fn new(url: &str, username: &str, password: &str) -> Result<Server> {
+        let credentials = Credentials { username: username.to_string(), password: password.to_string() };
+        Server::connect(url, Some(credentials))
+    }
+
+    /// The server at `url`, asked without credentials: a public server's
+    /// API answers anyone.
+    pub fn anonymous(url: &str) -> Result<Server> {
+        Server::connect(url, None)
+    }
+
+    fn connect(url: &str, credentials: Option<Credentials>) -> Result<Server> {
         let url = url.trim_end_matches('/').to_string();
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
-            bail!("--server {url}: expected an http:// or https:// address");
-        }
+        check_address(&url)?;
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
@@ -52,7 +70,7 @@ impl Server {
             .timeout_global(Some(TIMEOUT))
             .build();
         let agent = ureq::Agent::new_with_config(config);
-        Ok(Server { url, username: username.to_string(), password: password.to_string(), agent })
+        Ok(Server { url, credentials, agent })
     }
 
     /// The address of test `id`'s page.
@@ -64,8 +82,9 @@ impl Server {
     /// credentials and the action, which are added here) and returns its
     /// number. `info` and `commit` identify it on the user's page.
     pub fn create_test(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64> {
+        let Some(user) = &self.credentials else { bail!("creating a test on {} needs a user and password", self.url) };
         let mut form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
-        form.extend([("username", self.username.as_str()), ("password", self.password.as_str())]);
+        form.extend([("username", user.username.as_str()), ("password", user.password.as_str())]);
         form.push(("action", "CREATE_TEST"));
         let endpoint = format!("{}/scripts/", self.url);
         let response = self
@@ -84,10 +103,14 @@ impl Server {
             );
         };
         let path = location.trim_start_matches(&self.url);
+        // The session cookie goes only to this server.
+        if !path.starts_with('/') {
+            bail!("OpenBench at {} redirected the script endpoint to {location}, another server", self.url);
+        }
         if path.starts_with("/login") {
             bail!(
                 "OpenBench refused to create the test: user `{}` could not log in, or is not enabled to create tests",
-                self.username
+                user.username
             );
         }
         if !path.starts_with("/index") {
@@ -102,7 +125,7 @@ impl Server {
                 }
             );
         }
-        let page = self.get_page(&format!("/user/{}/", self.username), cookie.as_deref())?;
+        let page = self.get_page(&format!("/user/{}/", user.username), cookie.as_deref())?;
         for id in test_ids(&page).into_iter().take(NEWEST_TESTS) {
             let workload = self.info(id)?;
             if workload["info"].as_str() == Some(info) && workload["dev"]["sha"].as_str() == Some(commit) {
@@ -112,7 +135,7 @@ impl Server {
         bail!(
             "OpenBench accepted the test, but none of user {}'s newest {NEWEST_TESTS} tests on {} has the info \
              `{info}` and commit {commit}",
-            self.username,
+            user.username,
             self.url
         )
     }
@@ -137,14 +160,18 @@ impl Server {
         Ok(Workload { info, results })
     }
 
-    /// An API query, with the credentials (a server that requires a login
-    /// to view reads them; others ignore them).
+    /// An API query, with the credentials where there are any (a server
+    /// that requires a login to view reads them; others ignore them).
     fn api(&self, id: u64, query: &str) -> Result<Value> {
         let endpoint = format!("{}/api/workload/{id}/{query}/", self.url);
+        let form: Vec<(&str, &str)> = match &self.credentials {
+            Some(user) => vec![("username", user.username.as_str()), ("password", user.password.as_str())],
+            None => Vec::new(),
+        };
         let response = self
             .agent
             .post(&endpoint)
-            .send_form([("username", self.username.as_str()), ("password", self.password.as_str())])
+            .send_form(form)
             .with_context(|| format!("cannot reach OpenBench at {endpoint}"))?;
         let status = response.status().as_u16();
         let body = read_body(response);
@@ -169,6 +196,44 @@ impl Server {
         }
         Ok(body)
     }
+}
+
+/// `https://HOST[:PORT]`, or `http://` to a loopback address
+/// (127.0.0.0/8, ::1, localhost), where the password never leaves the
+/// machine.
+fn check_address(url: &str) -> Result<()> {
+    let (scheme, rest) = url
+        .split_once("://")
+        .with_context(|| format!("--server {url}: expected an https:// address, such as https://openbench.example"))?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        bail!("--server {url}: give the user with --username, not in the address");
+    }
+    let host = match authority.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    if host.is_empty() {
+        bail!("--server {url}: no host in the address");
+    }
+    match scheme.to_ascii_lowercase().as_str() {
+        "https" => Ok(()),
+        "http" if is_loopback(host) => Ok(()),
+        "http" => bail!(
+            "--server {url}: plain http would send the password in clear text to {host}; use https:// (http:// \
+             only to this machine: 127.0.0.1, ::1, localhost)"
+        ),
+        _ => bail!("--server {url}: expected an https:// address, such as https://openbench.example"),
+    }
+}
+
+/// 127.0.0.0/8, ::1 or `localhost`: an address that does not leave the
+/// machine.
+fn is_loopback(host: &str) -> bool {
+    if host.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    host.parse::<std::net::IpAddr>().is_ok_and(|address| address.is_loopback())
 }
 
 fn read_body(response: ureq::http::Response<ureq::Body>) -> String {
@@ -257,10 +322,41 @@ mod tests {
     }
 
     #[test]
-    fn a_server_address_must_be_http() {
-        let error = Server::new("127.0.0.1:8000", "u", "p").err().unwrap();
-        assert!(error.to_string().contains("http://"), "{error}");
+    fn a_server_is_https_or_on_this_machine() {
         let server = Server::new("http://127.0.0.1:8000/", "u", "p").unwrap();
         assert_eq!(server.test_url(3), "http://127.0.0.1:8000/test/3/");
+        for accepted in [
+            "https://openbench.example",
+            "HTTPS://openbench.example:8443/",
+            "http://localhost:8000",
+            "http://127.8.9.10",
+            "http://[::1]:8000",
+        ] {
+            assert!(check_address(accepted).is_ok(), "{accepted}");
+        }
+        let refusal = |url: &str| check_address(url).unwrap_err().to_string();
+        for (url, host) in [
+            ("http://openbench.example", "openbench.example"),
+            ("http://192.0.2.7:8000", "192.0.2.7"),
+            ("http://127.0.0.1.example.com/", "127.0.0.1.example.com"),
+            ("http://0.0.0.0:8000", "0.0.0.0"),
+            ("http://[2001:db8::1]:8000", "2001:db8::1"),
+        ] {
+            assert_eq!(
+                refusal(url),
+                format!(
+                    "--server {url}: plain http would send the password in clear text to {host}; use https:// \
+                     (http:// only to this machine: 127.0.0.1, ::1, localhost)"
+                )
+            );
+        }
+        assert_eq!(
+            refusal("127.0.0.1:8000"),
+            "--server 127.0.0.1:8000: expected an https:// address, such as https://openbench.example"
+        );
+        assert_eq!(
+            refusal("http://user@127.0.0.1"),
+            "--server http://user@127.0.0.1: give the user with --username, not in the address"
+        );
     }
 }

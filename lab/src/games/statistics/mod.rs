@@ -47,12 +47,14 @@
 //! - `outcomes`: the counts, pentanomial and W/D/L;
 //! - `sample`: counts as an empirical distribution, empty bins regularized;
 //! - `elo`: the logistic and normalized Elo scales, and the estimates;
+//! - `openbench_elo`: Elo and its interval as OpenBench's pages show them;
 //! - `mle`: the constrained maximum-likelihood distributions;
 //! - `sprt`: the LLR, Wald's bounds and the verdict;
 //! - `text`: the numbers as `lab match` and `lab sprt` print them.
 
 mod elo;
 mod mle;
+mod openbench_elo;
 mod outcomes;
 mod sample;
 mod sprt;
@@ -61,6 +63,7 @@ mod test_support;
 mod text;
 
 pub use self::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
+pub use self::openbench_elo::{openbench_elo_penta, openbench_error};
 pub use self::outcomes::{Pentanomial, Wdl};
 pub use self::sprt::{SprtSettings, SprtStatus, Verdict};
 pub use self::text::{fixed, format_estimate, format_penta, running_line};
