@@ -164,6 +164,44 @@ while read -r line; do
 done
 ";
 
+/// [`FAKE_ENGINE`] without `nodes` in its report.
+const NODELESS_ENGINE: &str = "#!/bin/sh
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Nodeless 1'; echo uciok;;
+    isready) echo readyok;;
+    go*) echo 'info depth 1 seldepth 1 score cp 7 time 3 pv e2e4'; echo 'bestmove e2e4';;
+    quit) exit 0;;
+  esac
+done
+";
+
+#[test]
+fn a_search_without_a_node_count_fails_naming_the_engine_and_position() {
+    let dir = scratch("nodeless");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let engine = dir.join("nodeless");
+    executable(&engine, NODELESS_ENGINE);
+    let spec = format!("uci:{}", engine.display());
+    let results = dir.join("results");
+    let text = stdout(&lab(&["nodes", &spec, "--suite", suite.to_str().unwrap(), "--depth", "3"], &results));
+    let failed = format!(
+        "| {spec} | failed: `{spec}` gave no node count for position open-game \
+         (r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1): its last `info depth 1` line has no \
+         `nodes`, then `bestmove e2e4` |"
+    );
+    assert!(text.contains(&failed), "{text}");
+    let found = records(&run_folder(&results, "nodes"));
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|record| record["error"].as_str().unwrap().contains("gave no node count")));
+    // No count, no total: not 0 nodes.
+    let summary = summary(&results, "nodes");
+    assert_eq!(summary["totals"][0]["failures"], 2);
+    assert_eq!(summary["totals"][0]["positions"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_uci_engine_takes_part_beside_a_variant_and_bad_ones_are_named() {
     let dir = scratch("uci");

@@ -138,8 +138,10 @@ fn solve_record(variant: &str, index: usize, suite: &Suite, outcome: Result<Sear
     let infos = outcome.as_ref().map(|output| output.infos.clone()).unwrap_or_default();
     let record = tactics::record_of(variant, index, &suite.positions[index], outcome);
     // The report tactics took the nodes to solution from.
-    let solution_depth =
-        record.solution_nodes.and_then(|nodes| infos.iter().find(|info| info.nodes == nodes)).map(|info| info.depth);
+    let solution_depth = record
+        .solution_nodes
+        .and_then(|nodes| infos.iter().find(|info| info.nodes == Some(nodes)))
+        .map(|info| info.depth);
     SolveRecord { tactics: record, line: last.pv, completed_depth: last.depth, solution_depth }
 }
 
@@ -252,7 +254,7 @@ fn replay(
     let analysis = match outcome {
         Ok((output, events, analysis)) => {
             blame.replay_played = output.bestmove.clone();
-            blame.replay_nodes = output.last_info().map_or(0, |info| info.nodes);
+            blame.replay_nodes = output.last_info().and_then(|info| info.nodes).unwrap_or(0);
             blame.replay_matches = blame.replay_played == b.tactics.played && blame.replay_nodes == b.tactics.nodes;
             blame.trace = events.iter().map(ToString::to_string).collect();
             analysis
