@@ -351,6 +351,70 @@ fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
     assert!(page.contains("claimed against `p003-3`, measured against `baseline`: run `lab ab razor-r1`"), "{page}");
     let orphan = lab(&["ab", "baseline"], &far);
     assert!(String::from_utf8_lossy(&orphan.stderr).contains("`baseline` has no parent"));
+    assert_eq!(orphan.status.code(), Some(1), "an error exits 1");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An OpenBench test of razor-r1 against the baseline, read back by `lab
+/// openbench status`: 1640 games whose Elo interval lies below 0, its SPRT
+/// [0, 5] at `llr` (H0 accepted below -2.94).
+fn openbench_result(results: &Path, llr: f64, finished: bool) {
+    let run = results.join("20261126T000000Z-openbench-status");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("run.json"), "{}").unwrap();
+    let record = serde_json::json!({
+        "subject": "razor-r1", "reference": "baseline", "source": "OpenBench test 7, https://bench.example/test/7/",
+        "taken": "20261126T000000Z", "tc": "10+0.1", "book": "UHO_4060_v2.epd",
+        "wdl": {"wins": 400, "draws": 600, "losses": 640}, "penta": [100, 250, 350, 100, 20],
+        "sprt": {"elo0": 0.0, "elo1": 5.0, "llr": llr, "lower": -2.94, "upper": 2.94},
+        "finished": finished, "time_losses": 0, "crashes": 0,
+    });
+    std::fs::write(run.join("records.jsonl"), format!("{record}\n")).unwrap();
+}
+
+#[test]
+fn ab_exits_3_when_the_games_are_against_the_variant_and_0_while_they_are_undecided() {
+    let dir = scratch("ab-exit");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    // razor-r1's claims are against its parent, so against the baseline
+    // only the games can stand against it.
+    let small = [
+        "ab",
+        "baseline",
+        "razor-r1",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--ttd-rounds",
+        "1",
+        "--tactics",
+        "none",
+    ];
+
+    // The SPRT accepted H0: no gain, against the variant's plan.
+    let lost = dir.join("lost");
+    openbench_result(&lost, -3.0, true);
+    let output = lab(&small, &lost);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{page}");
+    assert!(page.contains("The games (1640 of them, the largest result) say **no gain**."), "{page}");
+    let verdict = summary(&lost, "ab");
+    assert_eq!(
+        (&verdict["games_say"], &verdict["contradicted"]),
+        (&serde_json::json!("no gain"), &serde_json::json!(true))
+    );
+
+    // Still running, the same games decide nothing, though their interval
+    // lies below 0: the verdict stands.
+    let running = dir.join("running");
+    openbench_result(&running, 1.0, false);
+    let output = lab(&small, &running);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{page}");
+    assert!(page.contains("say **nothing decided yet**."), "{page}");
+    assert_eq!(summary(&running, "ab")["contradicted"], false);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -526,5 +590,73 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
         ),
         "{message}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `ci/check-technique.sh`, copied into a repository of its own with a
+/// stand-in `cargo` whose `lab ab` exits with `verdict`: the script's exit
+/// status and what it printed.
+fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
+    let repo = dir.join(format!("repo-{verdict}"));
+    for folder in ["ci", "src/prune", "variants", "snapshots"] {
+        std::fs::create_dir_all(repo.join(folder)).unwrap();
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/check-technique.sh");
+    std::fs::copy(script, repo.join("ci/check-technique.sh")).unwrap();
+    std::fs::write(repo.join("ci/readme-figures.sh"), "exit 0\n").unwrap();
+    std::fs::write(repo.join("src/prune/demo.rs"), "//! A demo technique.\n").unwrap();
+    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n").unwrap();
+    std::fs::write(repo.join("snapshots/demo.snap"), "demo\n").unwrap();
+    std::fs::write(repo.join("README.md"), "| `demo` | a demo |\n").unwrap();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=lab", "-c", "user.email=lab@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "--quiet"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "demo"]);
+    let bin = dir.join(format!("bin-{verdict}"));
+    std::fs::create_dir_all(&bin).unwrap();
+    executable(
+        &bin.join("cargo"),
+        &format!("#!/bin/sh\ncase \"$*\" in *\"lab ab\"*) echo \"the verdict page\"; exit {verdict};; esac\nexit 0\n"),
+    );
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    std::process::Command::new("bash")
+        .arg(repo.join("ci/check-technique.sh"))
+        .arg("demo")
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_technique_fails_when_lab_ab_says_the_technique_is_contradicted() {
+    let dir = scratch("check-technique");
+    let stands = check_technique(&dir, 0);
+    assert!(stands.status.success(), "{}", String::from_utf8_lossy(&stands.stderr));
+    assert!(String::from_utf8_lossy(&stands.stdout).contains("check-technique: demo passed every check"));
+
+    let contradicted = check_technique(&dir, 3);
+    let (out, err) = (String::from_utf8_lossy(&contradicted.stdout), String::from_utf8_lossy(&contradicted.stderr));
+    assert_eq!(contradicted.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("the verdict page") && !out.contains("passed every check"), "{out}");
+    assert!(
+        err.contains(
+            "check-technique: demo's verdict contradicts it: a claim does not hold or its games are against it (above)"
+        ),
+        "{err}"
+    );
+
+    // An error of `lab ab` is the script's error.
+    let failed = check_technique(&dir, 1);
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(!String::from_utf8_lossy(&failed.stderr).contains("contradicts"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
