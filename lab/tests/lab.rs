@@ -355,16 +355,16 @@ fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// An OpenBench test of razor-r1 against the baseline, read back by `lab
-/// openbench status`: 1640 games whose Elo interval lies below 0, its SPRT
-/// [0, 5] at `llr` (H0 accepted below -2.94).
-fn openbench_result(results: &Path, llr: f64, finished: bool) {
+/// An OpenBench test of `subject` against `reference` from `book`, read
+/// back by `lab openbench status`: 1640 games whose Elo interval lies below
+/// 0, its SPRT [0, 5] at `llr` (H0 accepted below -2.94).
+fn openbench_result(results: &Path, (subject, reference, book): (&str, &str, &str), llr: f64, finished: bool) {
     let run = results.join("20261126T000000Z-openbench-status");
     std::fs::create_dir_all(&run).unwrap();
     std::fs::write(run.join("run.json"), "{}").unwrap();
     let record = serde_json::json!({
-        "subject": "razor-r1", "reference": "baseline", "source": "OpenBench test 7, https://bench.example/test/7/",
-        "taken": "20261126T000000Z", "tc": "10+0.1", "book": "UHO_4060_v2.epd",
+        "subject": subject, "reference": reference, "source": "OpenBench test 7, https://bench.example/test/7/",
+        "taken": "20261126T000000Z", "tc": "10+0.1", "book": book,
         "wdl": {"wins": 400, "draws": 600, "losses": 640}, "penta": [100, 250, 350, 100, 20],
         "sprt": {"elo0": 0.0, "elo1": 5.0, "llr": llr, "lower": -2.94, "upper": 2.94},
         "finished": finished, "time_losses": 0, "crashes": 0,
@@ -373,30 +373,20 @@ fn openbench_result(results: &Path, llr: f64, finished: bool) {
 }
 
 #[test]
-fn ab_exits_3_when_the_games_are_against_the_variant_and_0_while_they_are_undecided() {
+fn ab_exits_3_when_a_claim_or_the_games_are_against_the_variant_and_0_while_they_are_undecided() {
     let dir = scratch("ab-exit");
     let suite = dir.join("two.epd");
     std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let small = ["--suite", suite.to_str().unwrap(), "--depth", "2", "--ttd-rounds", "1", "--tactics", "none"];
     // razor-r1's claims are against its parent, so against the baseline
     // only the games can stand against it.
-    let small = [
-        "ab",
-        "baseline",
-        "razor-r1",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--ttd-rounds",
-        "1",
-        "--tactics",
-        "none",
-    ];
+    let against_baseline = [&["ab", "baseline", "razor-r1"][..], &small].concat();
+    let games_against_baseline = ("razor-r1", "baseline", "UHO_4060_v2.epd");
 
     // The SPRT accepted H0: no gain, against the variant's plan.
     let lost = dir.join("lost");
-    openbench_result(&lost, -3.0, true);
-    let output = lab(&small, &lost);
+    openbench_result(&lost, games_against_baseline, -3.0, true);
+    let output = lab(&against_baseline, &lost);
     let page = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(3), "{page}");
     assert!(page.contains("The games (1640 of them, the largest result) say **no gain**."), "{page}");
@@ -409,12 +399,27 @@ fn ab_exits_3_when_the_games_are_against_the_variant_and_0_while_they_are_undeci
     // Still running, the same games decide nothing, though their interval
     // lies below 0: the verdict stands.
     let running = dir.join("running");
-    openbench_result(&running, 1.0, false);
-    let output = lab(&small, &running);
+    openbench_result(&running, games_against_baseline, 1.0, false);
+    let output = lab(&against_baseline, &running);
     let page = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{page}");
     assert!(page.contains("say **nothing decided yet**."), "{page}");
     assert_eq!(summary(&running, "ab")["contradicted"], false);
+
+    // razor-r3 claims a gain in games from the endgame book against its
+    // parent: such games that accepted H0 make the claim not hold, on the
+    // page and in summary.json alike.
+    let claimed = dir.join("claimed");
+    openbench_result(&claimed, ("razor-r3", "razor-r2", "endgames-500.epd"), -3.0, true);
+    let output = lab(&[&["ab", "razor-r3"][..], &small, &["--tactics-first", "1"]].concat(), &claimed);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{page}");
+    let games_claim =
+        "- games against the parent show a gain from the openings of endgames-500.epd → **does not hold** (";
+    assert!(page.contains(games_claim), "{page}");
+    let verdict = summary(&claimed, "ab");
+    let games = verdict["claims"].as_array().unwrap().iter().find(|claim| claim["claim"] == "games").unwrap();
+    assert_eq!(games["verdict"], "does not hold");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
