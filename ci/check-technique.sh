@@ -64,5 +64,14 @@ cargo test --quiet --profile ci --lib -- prune::tests::every_feature_acts_where_
 cargo test --quiet --profile ci --test catalogue --test readme
 
 step "5. the verdict"
-cargo lab ab "$name" "$@"
+# `lab ab` exits 3 when a claim of the variant does not hold or its games
+# are against it (README, "Exit status"): the check fails with it.
+verdict=0
+cargo lab ab "$name" "$@" || verdict=$?
+if [ "$verdict" -eq 3 ]; then
+    echo "check-technique: $name's verdict contradicts it: a claim does not hold or its games are against it (above)" >&2
+    exit 1
+elif [ "$verdict" -ne 0 ]; then
+    exit "$verdict"
+fi
 echo "check-technique: $name passed every check in $((SECONDS - started)) s"

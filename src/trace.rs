@@ -15,9 +15,24 @@
 //! registry asks [`Worker::overrules`] after each technique's hook decides,
 //! and a decision it overrules is recorded, then followed by a `not-taken`
 //! event, and the search goes on as if the technique had let the node or
-//! the move be. Nothing else changes: with nothing suppressed, or with a
-//! technique that never decides on the line, the replay searches the
-//! untraced tree.
+//! the move be.
+//!
+//! What the technique searched to decide has already run, and stays: null
+//! move's null-move search and verification search
+//! (`prune/null_move.rs`), razoring's quiescence probe
+//! (`prune/razoring.rs`), ProbCut's quiescence and reduced searches and
+//! the TT entry it stores for a capture that cuts (`prune/probcut.rs`),
+//! and singular extension's search without the TT move
+//! (`prune/singular.rs`). Their nodes count toward the limit, and their
+//! TT entries, histories and killers stay, as in the untraced search. This
+//! is deliberate: the decision exists only once those searches have run,
+//! and the `not-taken` event that proves a replay met the decision (which
+//! `lab blame` requires of a cause) can only follow it. Skipping them
+//! would suppress the technique wherever it might have acted rather than
+//! the decision it made.
+//!
+//! Nothing else changes: with nothing suppressed, or with a technique that
+//! never decides on the line, the replay searches the untraced tree.
 //!
 //! This file is the one definition of the trace's words: the engine prints
 //! events with [`TraceEvent`]'s `Display`, the lab reads them back with its

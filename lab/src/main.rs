@@ -38,6 +38,7 @@ use explain::{blame, interactions};
 use games::{clocks, matches, openbench, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
+use verdicts::verdict::Standing;
 use verdicts::{ab, chain, list, report, snapdiff};
 
 #[derive(Parser)]
@@ -52,8 +53,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// The main job: a variant against its parent (or B against A): nodes, time to depth, tactics, claims, a verdict (and with --sprt, a match).
+    ///
+    /// Exit status: 0 when no claim is ruled out (each holds, is undecided or was not measured) and no games are
+    /// against the variant; 3 when a claim does not hold or the games say a loss or no gain; 1 on an error; 2 on
+    /// a bad command line.
     Ab(ab::AbArgs),
     /// A plan's phases one after another, each against its parent, as the plans' phase table (and with --sprt, a match per phase).
+    ///
+    /// Exit status: 0 when no phase's claim is ruled out and no phase's SPRT accepted H0; 3 when one is; 1 on an
+    /// error; 2 on a bad command line.
     Chain(chain::ChainArgs),
     /// The variants, with their features, parent, source and claimed effect.
     List,
@@ -95,11 +103,13 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A verdict's standing is its exit status (README, "Exit status").
+    let mut standing = Standing::Stands;
     let outcome = match cli.command {
         Command::Sprt(args) => sprt::command(&args, &cli.global),
         command => Lab::open(cli.global).and_then(|lab| match command {
-            Command::Ab(args) => ab::command(&lab, &args),
-            Command::Chain(args) => chain::command(&lab, &args),
+            Command::Ab(args) => ab::command(&lab, &args).map(|verdict| standing = verdict),
+            Command::Chain(args) => chain::command(&lab, &args).map(|verdict| standing = verdict),
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
             Command::Snapdiff(args) => snapdiff::command(&lab, &args),
@@ -121,7 +131,7 @@ fn main() -> ExitCode {
         }),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => standing.exit_code(),
         Err(error) => {
             eprintln!("lab: error: {error:#}");
             ExitCode::FAILURE

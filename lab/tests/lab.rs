@@ -164,6 +164,44 @@ while read -r line; do
 done
 ";
 
+/// [`FAKE_ENGINE`] without `nodes` in its report.
+const NODELESS_ENGINE: &str = "#!/bin/sh
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Nodeless 1'; echo uciok;;
+    isready) echo readyok;;
+    go*) echo 'info depth 1 seldepth 1 score cp 7 time 3 pv e2e4'; echo 'bestmove e2e4';;
+    quit) exit 0;;
+  esac
+done
+";
+
+#[test]
+fn a_search_without_a_node_count_fails_naming_the_engine_and_position() {
+    let dir = scratch("nodeless");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let engine = dir.join("nodeless");
+    executable(&engine, NODELESS_ENGINE);
+    let spec = format!("uci:{}", engine.display());
+    let results = dir.join("results");
+    let text = stdout(&lab(&["nodes", &spec, "--suite", suite.to_str().unwrap(), "--depth", "3"], &results));
+    let failed = format!(
+        "| {spec} | failed: `{spec}` gave no node count for position open-game \
+         (r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1): its last `info depth 1` line has no \
+         `nodes`, then `bestmove e2e4` |"
+    );
+    assert!(text.contains(&failed), "{text}");
+    let found = records(&run_folder(&results, "nodes"));
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|record| record["error"].as_str().unwrap().contains("gave no node count")));
+    // No count, no total: not 0 nodes.
+    let summary = summary(&results, "nodes");
+    assert_eq!(summary["totals"][0]["failures"], 2);
+    assert_eq!(summary["totals"][0]["positions"], 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_uci_engine_takes_part_beside_a_variant_and_bad_ones_are_named() {
     let dir = scratch("uci");
@@ -313,6 +351,75 @@ fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
     assert!(page.contains("claimed against `p003-3`, measured against `baseline`: run `lab ab razor-r1`"), "{page}");
     let orphan = lab(&["ab", "baseline"], &far);
     assert!(String::from_utf8_lossy(&orphan.stderr).contains("`baseline` has no parent"));
+    assert_eq!(orphan.status.code(), Some(1), "an error exits 1");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An OpenBench test of `subject` against `reference` from `book`, read
+/// back by `lab openbench status`: 1640 games whose Elo interval lies below
+/// 0, its SPRT [0, 5] at `llr` (H0 accepted below -2.94).
+fn openbench_result(results: &Path, (subject, reference, book): (&str, &str, &str), llr: f64, finished: bool) {
+    let run = results.join("20261126T000000Z-openbench-status");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("run.json"), "{}").unwrap();
+    let record = serde_json::json!({
+        "subject": subject, "reference": reference, "source": "OpenBench test 7, https://bench.example/test/7/",
+        "taken": "20261126T000000Z", "tc": "10+0.1", "book": book,
+        "wdl": {"wins": 400, "draws": 600, "losses": 640}, "penta": [100, 250, 350, 100, 20],
+        "sprt": {"elo0": 0.0, "elo1": 5.0, "llr": llr, "lower": -2.94, "upper": 2.94},
+        "finished": finished, "time_losses": 0, "crashes": 0,
+    });
+    std::fs::write(run.join("records.jsonl"), format!("{record}\n")).unwrap();
+}
+
+#[test]
+fn ab_exits_3_when_a_claim_or_the_games_are_against_the_variant_and_0_while_they_are_undecided() {
+    let dir = scratch("ab-exit");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let small = ["--suite", suite.to_str().unwrap(), "--depth", "2", "--ttd-rounds", "1", "--tactics", "none"];
+    // razor-r1's claims are against its parent, so against the baseline
+    // only the games can stand against it.
+    let against_baseline = [&["ab", "baseline", "razor-r1"][..], &small].concat();
+    let games_against_baseline = ("razor-r1", "baseline", "UHO_4060_v2.epd");
+
+    // The SPRT accepted H0: no gain, against the variant's plan.
+    let lost = dir.join("lost");
+    openbench_result(&lost, games_against_baseline, -3.0, true);
+    let output = lab(&against_baseline, &lost);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{page}");
+    assert!(page.contains("The games (1640 of them, the largest result) say **no gain**."), "{page}");
+    let verdict = summary(&lost, "ab");
+    assert_eq!(
+        (&verdict["games_say"], &verdict["contradicted"]),
+        (&serde_json::json!("no gain"), &serde_json::json!(true))
+    );
+
+    // Still running, the same games decide nothing, though their interval
+    // lies below 0: the verdict stands.
+    let running = dir.join("running");
+    openbench_result(&running, games_against_baseline, 1.0, false);
+    let output = lab(&against_baseline, &running);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{page}");
+    assert!(page.contains("say **nothing decided yet**."), "{page}");
+    assert_eq!(summary(&running, "ab")["contradicted"], false);
+
+    // razor-r3 claims a gain in games from the endgame book against its
+    // parent: such games that accepted H0 make the claim not hold, on the
+    // page and in summary.json alike.
+    let claimed = dir.join("claimed");
+    openbench_result(&claimed, ("razor-r3", "razor-r2", "endgames-500.epd"), -3.0, true);
+    let output = lab(&[&["ab", "razor-r3"][..], &small, &["--tactics-first", "1"]].concat(), &claimed);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(3), "{page}");
+    let games_claim =
+        "- games against the parent show a gain from the openings of endgames-500.epd → **does not hold** (";
+    assert!(page.contains(games_claim), "{page}");
+    let verdict = summary(&claimed, "ab");
+    let games = verdict["claims"].as_array().unwrap().iter().find(|claim| claim["claim"] == "games").unwrap();
+    assert_eq!(games["verdict"], "does not hold");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -488,5 +595,73 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
         ),
         "{message}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `ci/check-technique.sh`, copied into a repository of its own with a
+/// stand-in `cargo` whose `lab ab` exits with `verdict`: the script's exit
+/// status and what it printed.
+fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
+    let repo = dir.join(format!("repo-{verdict}"));
+    for folder in ["ci", "src/prune", "variants", "snapshots"] {
+        std::fs::create_dir_all(repo.join(folder)).unwrap();
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/check-technique.sh");
+    std::fs::copy(script, repo.join("ci/check-technique.sh")).unwrap();
+    std::fs::write(repo.join("ci/readme-figures.sh"), "exit 0\n").unwrap();
+    std::fs::write(repo.join("src/prune/demo.rs"), "//! A demo technique.\n").unwrap();
+    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n").unwrap();
+    std::fs::write(repo.join("snapshots/demo.snap"), "demo\n").unwrap();
+    std::fs::write(repo.join("README.md"), "| `demo` | a demo |\n").unwrap();
+    let git = |args: &[&str]| {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=lab", "-c", "user.email=lab@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success(), "git {args:?}");
+    };
+    git(&["init", "--quiet"]);
+    git(&["add", "."]);
+    git(&["commit", "--quiet", "-m", "demo"]);
+    let bin = dir.join(format!("bin-{verdict}"));
+    std::fs::create_dir_all(&bin).unwrap();
+    executable(
+        &bin.join("cargo"),
+        &format!("#!/bin/sh\ncase \"$*\" in *\"lab ab\"*) echo \"the verdict page\"; exit {verdict};; esac\nexit 0\n"),
+    );
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    std::process::Command::new("bash")
+        .arg(repo.join("ci/check-technique.sh"))
+        .arg("demo")
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn check_technique_fails_when_lab_ab_says_the_technique_is_contradicted() {
+    let dir = scratch("check-technique");
+    let stands = check_technique(&dir, 0);
+    assert!(stands.status.success(), "{}", String::from_utf8_lossy(&stands.stderr));
+    assert!(String::from_utf8_lossy(&stands.stdout).contains("check-technique: demo passed every check"));
+
+    let contradicted = check_technique(&dir, 3);
+    let (out, err) = (String::from_utf8_lossy(&contradicted.stdout), String::from_utf8_lossy(&contradicted.stderr));
+    assert_eq!(contradicted.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("the verdict page") && !out.contains("passed every check"), "{out}");
+    assert!(
+        err.contains(
+            "check-technique: demo's verdict contradicts it: a claim does not hold or its games are against it (above)"
+        ),
+        "{err}"
+    );
+
+    // An error of `lab ab` is the script's error.
+    let failed = check_technique(&dir, 1);
+    assert_eq!(failed.status.code(), Some(1));
+    assert!(!String::from_utf8_lossy(&failed.stderr).contains("contradicts"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -70,7 +70,8 @@ impl Score {
 pub struct Info {
     pub depth: u32,
     pub seldepth: u32,
-    pub nodes: u64,
+    /// `None` when the line gave no `nodes`.
+    pub nodes: Option<u64>,
     pub time_ms: u64,
     pub nps: u64,
     pub score: Option<Score>,
@@ -102,7 +103,7 @@ impl Info {
                     has_depth = true;
                 }
                 "seldepth" => info.seldepth = words.next()?.parse().ok()?,
-                "nodes" => info.nodes = words.next()?.parse().ok()?,
+                "nodes" => info.nodes = Some(words.next()?.parse().ok()?),
                 "time" => info.time_ms = words.next()?.parse().ok()?,
                 "nps" => info.nps = words.next()?.parse().ok()?,
                 "score" => {
@@ -352,7 +353,9 @@ mod tests {
         assert_eq!(info.depth, 7);
         assert_eq!(info.seldepth, 12);
         assert_eq!(info.score, Some(Score::Mate(-3)));
-        assert_eq!(info.nodes, 1234);
+        assert_eq!(info.nodes, Some(1234));
+        // A report without `nodes` says so, rather than 0.
+        assert_eq!(Info::parse("info depth 2 score cp 5 pv e2e4").unwrap().nodes, None);
         assert_eq!(info.time_ms, 12);
         assert_eq!(info.pv, ["e2e4", "e7e5"]);
         assert_eq!(Info::parse("info string depth 3"), None);
@@ -362,7 +365,7 @@ mod tests {
              nodes 2047 nps 2047000 time 0 moveeff 88.66 tthits 85.34 hashfull 0 pv b1c3 b8c6",
         )
         .unwrap();
-        assert_eq!((seajay.depth, seajay.nodes, seajay.score), (5, 2047, Some(Score::Cp(36))));
+        assert_eq!((seajay.depth, seajay.nodes, seajay.score), (5, Some(2047), Some(Score::Cp(36))));
         assert_eq!(seajay.pv, ["b1c3", "b8c6"]);
         assert_eq!(Info::parse("info nodes 3"), None);
         assert_eq!(Info::parse("info depth x"), None);

@@ -14,11 +14,14 @@
 //!    its decisions on the line in every completed iteration. The
 //!    traced search visits exactly the nodes the untraced one does, so this
 //!    replay must play B's move after B's node count; the record says
-//!    whether it did. Then the same build searches again, the same way,
-//!    with one decision not taken (`trace <A's line> suppress
+//!    whether it did. When it did, the same build searches again, the same
+//!    way, with one decision not taken (`trace <A's line> suppress
 //!    razoring@2`), for each of [`verdict::plan`]'s suppressions until B
-//!    plays a solution, and [`verdict::judge`] gives the verdict: cause,
-//!    not sufficient, or not a pruning loss.
+//!    plays a solution, and [`verdict::judge`] gives the verdict: cause
+//!    (the solving replay met the decision and did not take it), not
+//!    sufficient, or not a pruning loss. When it did not, or when the
+//!    solving replay never met its decision, the verdict is unproven, and
+//!    says why.
 //!
 //! Only node and depth limits are offered: a replay under a clock would not
 //! search the tree it explains.
@@ -43,7 +46,7 @@ use crate::measure::suites::{self, Suite};
 use crate::measure::tactics::{self, TacticsRecord};
 use crate::results::{read_run, runs_of, RunDir};
 
-use verdict::{Analysis, Try, Verdict};
+use verdict::{Analysis, Try, Unproven, Verdict};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlameArgs {
@@ -108,6 +111,9 @@ pub struct PositionBlame {
     pub line: Vec<String>,
     pub a_played: String,
     pub b_played: String,
+    /// B's nodes in the solve stage (0 in records kept before it was).
+    #[serde(default)]
+    pub b_nodes: u64,
     pub b_solved: bool,
     /// What the traced replay (nothing suppressed) played and after how
     /// many nodes.
@@ -138,8 +144,10 @@ fn solve_record(variant: &str, index: usize, suite: &Suite, outcome: Result<Sear
     let infos = outcome.as_ref().map(|output| output.infos.clone()).unwrap_or_default();
     let record = tactics::record_of(variant, index, &suite.positions[index], outcome);
     // The report tactics took the nodes to solution from.
-    let solution_depth =
-        record.solution_nodes.and_then(|nodes| infos.iter().find(|info| info.nodes == nodes)).map(|info| info.depth);
+    let solution_depth = record
+        .solution_nodes
+        .and_then(|nodes| infos.iter().find(|info| info.nodes == Some(nodes)))
+        .map(|info| info.depth);
     SolveRecord { tactics: record, line: last.pv, completed_depth: last.depth, solution_depth }
 }
 
@@ -231,6 +239,7 @@ fn replay(
         line: a.line.clone(),
         a_played: a.tactics.played.clone(),
         b_played: b.tactics.played.clone(),
+        b_nodes: b.tactics.nodes,
         b_solved: b.tactics.solved,
         replay_played: String::new(),
         replay_nodes: 0,
@@ -252,7 +261,7 @@ fn replay(
     let analysis = match outcome {
         Ok((output, events, analysis)) => {
             blame.replay_played = output.bestmove.clone();
-            blame.replay_nodes = output.last_info().map_or(0, |info| info.nodes);
+            blame.replay_nodes = output.last_info().and_then(|info| info.nodes).unwrap_or(0);
             blame.replay_matches = blame.replay_played == b.tactics.played && blame.replay_nodes == b.tactics.nodes;
             blame.trace = events.iter().map(ToString::to_string).collect();
             analysis
@@ -262,7 +271,9 @@ fn replay(
             return blame;
         }
     };
-    for what in verdict::plan(&analysis.decisions) {
+    // A replay that is not B's search proves nothing of B: no decision is tried.
+    let planned = if blame.replay_matches { verdict::plan(&analysis.decisions) } else { Vec::new() };
+    for what in planned {
         let outcome = (|| {
             let output = traced_search(engine, args, &position, &a.line, Some(&what.suppressed))?;
             let events = trace::events_of(&output.strings)?;
@@ -291,7 +302,7 @@ fn replay(
             }
         }
     }
-    blame.verdict = Some(verdict::judge(&analysis, &blame.tries));
+    blame.verdict = Some(verdict::judge(&analysis, &blame.tries, blame.replay_matches));
     blame.analysis = Some(analysis);
     blame
 }
@@ -335,7 +346,7 @@ pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
             continue;
         };
         *counts.verdicts.entry(verdict.name().to_string()).or_default() += 1;
-        let cause = blame.tries.iter().find(|tried| tried.solved);
+        let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Verdict::Cause);
         if let Some(cause) = cause {
             *counts.causes.entry(technique_features(&cause.what.technique, &cause.what.features)).or_default() += 1;
         }
@@ -402,6 +413,24 @@ fn verdict_cell(blame: &PositionBlame, b: &str) -> String {
         Verdict::NotAPruningLoss => {
             let at = analysis.reason_event.as_ref().map_or(String::new(), |event| format!(" at ply {}", event.ply));
             format!("**not a pruning loss**: {}{at}", analysis.reason.name())
+        }
+        Verdict::Unproven(why) => format!("**unproven**: {}", unproven_reason(blame, why, b)),
+    }
+}
+
+/// Why a verdict is unproven, with what was measured.
+fn unproven_reason(blame: &PositionBlame, why: Unproven, b: &str) -> String {
+    match why {
+        Unproven::ReplayDiffers => format!(
+            "the replay suppressing nothing played {} after {} nodes, {b} {} after {}: its trace is not {b}'s search",
+            blame.replay_played, blame.replay_nodes, blame.b_played, blame.b_nodes
+        ),
+        Unproven::NotTaken => {
+            let solving = blame.tries.iter().find(|tried| tried.solved).expect("unproven: a solving replay");
+            format!(
+                "without {}, {b} plays {}, but that replay never met the decision (not taken 0 times)",
+                solving.what.suppressed, solving.played
+            )
         }
     }
 }
@@ -488,9 +517,11 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
              every completed iteration, are ranked: those of the features {b} has and {a} lacks first, then those \
              against the side that solves, then the nearest the root. Then {b} is searched again with the first one not taken (its technique at that node; \
              then, if it cut other nodes too, on the whole line; then the next technique's; {} replays at most). \
-             **cause**: {b} then solves it; **not sufficient**: it solves it in none of the replays; **not a pruning \
-             loss**: no decision of {b}'s cut the line, and the reason named is what its last completed iteration \
-             shows (README, \"Reading a blame\").\n",
+             **cause**: {b} then solves it, and that replay met the decision and did not take it; **not \
+             sufficient**: it solves it in none of the replays; **not a pruning loss**: no decision of {b}'s cut the \
+             line, and the reason named is what its last completed iteration shows; **unproven**: the replay \
+             suppressing nothing did not play {b}'s move after {b}'s node count (then no decision is tried), or the \
+             replay that solved it never met its decision (README, \"Reading a blame\").\n",
             verdict::MAX_TRIES
         )
         .unwrap();
@@ -579,8 +610,8 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
             for tried in &blame.tries {
                 writeln!(out, "- replayed {}", tried.text()).unwrap();
             }
-            if let Some(verdict) = blame.verdict {
-                writeln!(out, "- verdict: **{}**", verdict.name()).unwrap();
+            if blame.verdict.is_some() {
+                writeln!(out, "- verdict: {}", verdict_cell(blame, b)).unwrap();
             }
             if let Some(error) = &blame.error {
                 writeln!(out, "- the replay failed: {error}").unwrap();
@@ -815,11 +846,12 @@ mod tests {
             line: vec!["e2e4".into()],
             a_played: "e2e4".into(),
             b_played: "d2d4".into(),
+            b_nodes: 10,
             b_solved: false,
             replay_played: "d2d4".into(),
             replay_nodes: 10,
             replay_matches: true,
-            verdict: Some(verdict::judge(&analysis, &tries)),
+            verdict: Some(verdict::judge(&analysis, &tries, true)),
             analysis: Some(analysis),
             tries,
             trace: Vec::new(),
@@ -866,6 +898,123 @@ mod tests {
         assert_eq!(verdict_cell(&blames[4], "b"), "**not a pruning loss**: LMR");
         assert_eq!(named_cell(&blames[3], "a"), "move_count `lmp` node-pruned at ply 2, iterations 3-4 (in a too)");
         assert_eq!(named_cell(&blames[4], "a"), "none");
+    }
+
+    /// A stand-in for B's trace build on a back-rank mate (a1a8 solves it):
+    /// it plays B's d2d4 after `nodes` nodes, razoring having cut the root
+    /// in iteration 1; a replay that suppresses anything plays a1a8, and
+    /// says it met the decision and did not take it only when `met`.
+    fn trace_build(dir: &std::path::Path, name: &str, nodes: u64, met: bool) -> std::path::PathBuf {
+        let decision = "echo 'info string trace iter=1 ply=0 depth=1 node-pruned razoring razor-r1 | razor d1: \
+                        eval -700 + margin 300 <= alpha -200; qsearch(alpha, alpha + 1) <= alpha: returns -650'";
+        let not_taken = if met {
+            "echo 'info string trace iter=1 ply=0 depth=1 not-taken razoring razor-r1 | the decision above is not \
+             taken: this replay suppresses razoring here'"
+        } else {
+            "true"
+        };
+        crate::test_scripts::script(
+            dir,
+            name,
+            &format!(
+                "suppressing=no
+while read line; do
+  case \"$line\" in
+    uci) echo 'id name stand-in'; echo uciok;;
+    isready) echo readyok;;
+    'trace '*suppress*) suppressing=yes;;
+    'trace '*) suppressing=no;;
+    go*) if [ $suppressing = yes ]; then {decision}; {not_taken}; echo 'info depth 1 score cp 900 nodes {nodes} pv a1a8'; echo 'bestmove a1a8';
+         else {decision}; echo 'info depth 1 score cp 5 nodes {nodes} pv d2d4'; echo 'bestmove d2d4'; fi;;
+    quit) exit 0;;
+  esac
+done"
+            ),
+        )
+    }
+
+    /// B's position blamed with `engine` as its trace build: B played d2d4
+    /// after 900 nodes, A a1a8.
+    fn replayed(engine: &std::path::Path) -> PositionBlame {
+        let position = crate::measure::suites::SuitePosition {
+            id: "back-rank".into(),
+            fen: "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1".into(),
+            best: vec!["a1a8".into()],
+            avoid: Vec::new(),
+        };
+        let suite = Suite { name: "mates".into(), positions: vec![position], skipped: Vec::new() };
+        let args = BlameArgs {
+            a: "a".into(),
+            b: "b".into(),
+            suite: "mates".into(),
+            nodes: Some(900),
+            depth: None,
+            position: None,
+            hash: 16,
+            run: RunArgs { concurrency: 1, resume: None },
+        };
+        let solve = |variant: &str, played: &str, solved: bool, nodes: u64| SolveRecord {
+            tactics: TacticsRecord {
+                variant: variant.into(),
+                position: 0,
+                id: "back-rank".into(),
+                played: played.into(),
+                solved,
+                nodes,
+                time_ms: 1,
+                solution_nodes: solved.then_some(nodes),
+                solution_time_ms: solved.then_some(1),
+                error: None,
+            },
+            line: vec![played.into()],
+            completed_depth: 1,
+            solution_depth: solved.then_some(1),
+        };
+        let mut engine = Engine::start(engine, "b+trace").unwrap();
+        let (a, b) = (solve("a", "a1a8", true, 400), solve("b", "d2d4", false, 900));
+        let blame = replay(&mut engine, &args, &suite, &[], &a, &b);
+        assert_eq!(blame.error, None);
+        blame
+    }
+
+    #[test]
+    fn a_cause_is_proven_only_by_a_replay_of_bs_search_that_meets_the_decision() {
+        let dir = std::env::temp_dir().join(format!("prunelab-blame-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+
+        // The replay suppressing nothing plays B's move after B's nodes, and
+        // not taking razoring at the root, met there, solves it: a cause.
+        let cause = replayed(&trace_build(&dir, "reproduces.sh", 900, true));
+        assert!(cause.replay_matches);
+        assert_eq!(cause.tries.iter().map(|tried| tried.not_taken).collect::<Vec<_>>(), [1]);
+        assert_eq!(cause.verdict, Some(Verdict::Cause));
+        assert_eq!(verdict_cell(&cause, "b"), "**cause**: without razoring@0, b plays a1a8");
+
+        // The same replay after 777 nodes is not B's search: nothing is
+        // tried, and the verdict says why.
+        let differs = replayed(&trace_build(&dir, "differs.sh", 777, true));
+        assert!(!differs.replay_matches);
+        assert!(differs.tries.is_empty());
+        assert_eq!(differs.verdict, Some(Verdict::Unproven(Unproven::ReplayDiffers)));
+        assert_eq!(
+            verdict_cell(&differs, "b"),
+            "**unproven**: the replay suppressing nothing played d2d4 after 777 nodes, b d2d4 after 900: \
+             its trace is not b's search"
+        );
+
+        // A replay that solves it without meeting the decision proves
+        // nothing of the decision.
+        let never_met = replayed(&trace_build(&dir, "never-met.sh", 900, false));
+        assert_eq!(never_met.verdict, Some(Verdict::Unproven(Unproven::NotTaken)));
+        assert_eq!(
+            verdict_cell(&never_met, "b"),
+            "**unproven**: without razoring@0, b plays a1a8, but that replay never met the decision \
+             (not taken 0 times)"
+        );
+        let counts = counts([&cause, &differs, &never_met].into_iter());
+        assert_eq!(counts.verdicts, BTreeMap::from([("cause".into(), 1), ("unproven".into(), 2)]));
+        assert_eq!(counts.causes, BTreeMap::from([("razoring `razor-r1`".into(), 1)]));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

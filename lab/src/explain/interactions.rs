@@ -450,7 +450,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
         };
         match outcome {
             Ok(output) => {
-                record.nodes = output.last_info().map_or(0, |info| info.nodes);
+                record.nodes = output.last_info().and_then(|info| info.nodes).unwrap_or(0);
                 record.best = output.bestmove;
             }
             Err(error) => {

@@ -111,16 +111,19 @@ impl GameResult {
     }
 
     /// What the result says: the SPRT's verdict where it has one, else the
-    /// Elo interval where it excludes 0.
+    /// Elo interval where it excludes 0. Games of an SPRT that has not
+    /// decided say nothing yet: a sequential test's games read as a
+    /// fixed sample, looked at again and again, exclude 0 by chance far
+    /// more often than 5% of the time.
     pub fn says(&self) -> GamesSay {
         if let Some(sprt) = &self.sprt {
-            match sprt.verdict() {
-                Verdict::AcceptH1 if sprt.elo0 >= 0.0 => return GamesSay::Gain,
-                Verdict::AcceptH1 => return GamesSay::NoLoss,
-                Verdict::AcceptH0 if sprt.elo1 <= 0.0 => return GamesSay::Loss,
-                Verdict::AcceptH0 => return GamesSay::NoGain,
-                Verdict::Continue => {}
-            }
+            return match sprt.verdict() {
+                Verdict::AcceptH1 if sprt.elo0 >= 0.0 => GamesSay::Gain,
+                Verdict::AcceptH1 => GamesSay::NoLoss,
+                Verdict::AcceptH0 if sprt.elo1 <= 0.0 => GamesSay::Loss,
+                Verdict::AcceptH0 => GamesSay::NoGain,
+                Verdict::Continue => GamesSay::Undecided,
+            };
         }
         match self.elo() {
             Some(elo) if elo.low > 0.0 => GamesSay::Gain,
@@ -129,7 +132,10 @@ impl GameResult {
         }
     }
 
-    /// The result from the other side's view.
+    /// The result from the other side's view. Its SPRT is mirrored: the
+    /// other side's test of H0 `elo0` against H1 `elo1` is this side's of
+    /// H0 `-elo1` against H1 `-elo0`, with the LLR and its bounds negated,
+    /// so an accepted gain of the other side reads as this side's loss.
     pub fn reversed(&self) -> GameResult {
         let [ll, ld, even, wd, ww] = self.penta.0;
         GameResult {
@@ -137,7 +143,13 @@ impl GameResult {
             reference: self.subject.clone(),
             wdl: Wdl { wins: self.wdl.losses, draws: self.wdl.draws, losses: self.wdl.wins },
             penta: Pentanomial([ww, wd, even, ld, ll]),
-            sprt: None,
+            sprt: self.sprt.map(|sprt| SprtState {
+                elo0: negated(sprt.elo1),
+                elo1: negated(sprt.elo0),
+                llr: negated(sprt.llr),
+                lower: negated(sprt.upper),
+                upper: negated(sprt.lower),
+            }),
             ..self.clone()
         }
     }
@@ -173,6 +185,11 @@ impl GameResult {
             self.source
         )
     }
+}
+
+/// `-x`, but 0 for 0: a mirrored bound of 0 prints as `0`, not `-0`.
+fn negated(x: f64) -> f64 {
+    0.0 - x
 }
 
 /// Which way a fast measure points.
@@ -420,6 +437,14 @@ mod tests {
         assert_eq!(result((50, 50, 100), even, Some(sprt(-5.0, 0.0, 2.95))).says(), GamesSay::NoLoss);
         assert_eq!(result((50, 50, 100), even, Some(sprt(-5.0, 0.0, -2.95))).says(), GamesSay::Loss);
         assert_eq!(result((50, 50, 100), even, Some(sprt(0.0, 5.0, 0.3))).says(), GamesSay::Undecided);
+        // An SPRT still running says nothing yet, though a fixed-sample
+        // interval of its games would exclude 0: a peek is no verdict.
+        let mut running = result((90, 10, 100), [0, 10, 40, 40, 10], Some(sprt(0.0, 5.0, 2.5)));
+        running.finished = false;
+        assert!(running.elo().unwrap().low > 0.0);
+        assert_eq!(running.says(), GamesSay::Undecided);
+        // The same games without an SPRT are a fixed sample: a gain.
+        assert_eq!(GameResult { sprt: None, ..running.clone() }.says(), GamesSay::Gain);
         // No SPRT: a clearly lost match says a loss from its Elo interval.
         assert_eq!(result((10, 90, 100), [40, 30, 20, 10, 0], None).says(), GamesSay::Loss);
         assert_eq!(result((0, 0, 0), [0; 5], None).says(), GamesSay::Undecided);
@@ -434,8 +459,14 @@ mod tests {
         assert_eq!(won.penta, Pentanomial([1, 4, 15, 10, 20]));
         let (elo, mirrored) = (lost.elo().unwrap(), won.elo().unwrap());
         assert!((elo.value + mirrored.value).abs() < 1e-9, "{elo:?} {mirrored:?}");
-        // Its SPRT was of the other side's gain: it is dropped, not misread.
-        assert_eq!(won.sprt, None);
+        // Its SPRT was of the other side's gain: mirrored, not misread.
+        assert_eq!(won.sprt, Some(SprtState { elo0: -5.0, elo1: 0.0, llr: 1.0, lower: -2.94, upper: 2.94 }));
+        assert_eq!(won.says(), GamesSay::Undecided);
+        let accepted = |llr| result((10, 30, 60), [20, 10, 15, 4, 1], Some(sprt(0.0, 5.0, llr))).reversed().says();
+        // The other side's gain accepted is this side's loss; its H0
+        // accepted (no gain of 5) is this side's no loss of 5.
+        assert_eq!(accepted(3.0), GamesSay::Loss);
+        assert_eq!(accepted(-3.0), GamesSay::NoLoss);
     }
 
     #[test]

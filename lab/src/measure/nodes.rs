@@ -84,11 +84,21 @@ impl SuiteRecord for NodesRecord {
 pub fn effective_branching_factor(output: &SearchOutput) -> Option<f64> {
     let mut nodes_at_depth = BTreeMap::new();
     for info in &output.infos {
-        nodes_at_depth.insert(info.depth, info.nodes);
+        if let Some(nodes) = info.nodes {
+            nodes_at_depth.insert(info.depth, nodes);
+        }
     }
     let (&depth, &nodes) = nodes_at_depth.iter().next_back()?;
     let earlier = *nodes_at_depth.get(&depth.checked_sub(2)?)?;
     (earlier > 0).then(|| (nodes as f64 / earlier as f64).sqrt())
+}
+
+/// What a search without a node count reported last, for its error.
+fn last_reports(output: &SearchOutput) -> String {
+    let report = output.last_info().map_or("no `info depth ...` line".to_string(), |info| {
+        format!("its last `info depth {}` line has no `nodes`", info.depth)
+    });
+    format!("{report}, then `bestmove {}`", output.bestmove)
 }
 
 fn record_of(variant: &str, position: usize, suite: &Suite, depth: u32, outcome: Result<SearchOutput>) -> NodesRecord {
@@ -109,9 +119,19 @@ fn record_of(variant: &str, position: usize, suite: &Suite, depth: u32, outcome:
         error: None,
     };
     match outcome {
+        // A search that reports no node count is a failure, not 0 nodes: a
+        // 0 would pass for data in every sum and claim.
+        Ok(output) if output.last_info().and_then(|info| info.nodes).is_none() => {
+            record.error = Some(format!(
+                "`{variant}` gave no node count for position {} ({}): {}",
+                suite_position.id,
+                suite_position.fen,
+                last_reports(&output)
+            ));
+        }
         Ok(output) => {
             let last = output.last_info().cloned().unwrap_or_default();
-            record.nodes = last.nodes;
+            record.nodes = last.nodes.unwrap_or_default();
             // The engine's own clock, which excludes pipe latency.
             record.time_ms = if last.time_ms > 0 { last.time_ms } else { output.elapsed.as_millis() as u64 };
             record.nps = record.nodes * 1000 / record.time_ms.max(1);
@@ -427,7 +447,7 @@ mod tests {
     use crate::engines::engine::Info;
 
     fn info(depth: u32, nodes: u64) -> Info {
-        Info { depth, nodes, ..Default::default() }
+        Info { depth, nodes: Some(nodes), ..Default::default() }
     }
 
     #[test]
@@ -439,6 +459,41 @@ mod tests {
         // sqrt(360 / 40) = 3.
         assert_eq!(effective_branching_factor(&output), Some(3.0));
         assert_eq!(effective_branching_factor(&SearchOutput { infos: vec![info(1, 5)], ..Default::default() }), None);
+    }
+
+    #[test]
+    fn a_search_without_a_node_count_is_an_error_naming_the_engine_and_position() {
+        let fen = "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - -";
+        let position = suites::SuitePosition {
+            id: "zugzwang-endgame".into(),
+            fen: fen.into(),
+            best: Vec::new(),
+            avoid: Vec::new(),
+        };
+        let suite = Suite { name: "two".into(), positions: vec![position], skipped: Vec::new() };
+        let without_nodes = SearchOutput {
+            bestmove: "f6e7".into(),
+            infos: vec![Info { depth: 3, ..Default::default() }],
+            ..Default::default()
+        };
+        let record = record_of("uci:/engines/quiet", 0, &suite, 3, Ok(without_nodes));
+        assert_eq!(
+            record.error.as_deref(),
+            Some(
+                "`uci:/engines/quiet` gave no node count for position zugzwang-endgame \
+                 (8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - -): its last `info depth 3` line has no `nodes`, \
+                 then `bestmove f6e7`"
+            )
+        );
+        let without_reports = SearchOutput { bestmove: "f6e7".into(), ..Default::default() };
+        let record = record_of("uci:/engines/quiet", 0, &suite, 3, Ok(without_reports));
+        assert!(
+            record.error.as_deref().unwrap().ends_with(": no `info depth ...` line, then `bestmove f6e7`"),
+            "{record:?}"
+        );
+        // Failed, it weighs in no total.
+        let totals = totals(&[record], &["uci:/engines/quiet".to_string()]);
+        assert_eq!((totals[0].positions, totals[0].failures, totals[0].nodes), (0, 1, 0));
     }
 
     fn record(variant: &str, position: usize, nodes: u64) -> NodesRecord {

@@ -108,8 +108,9 @@ fn bootstrap_interval_of_mean(values: &[f64]) -> (f64, f64) {
 }
 
 /// The geometric mean of `ratios` with its bootstrap interval; `None`
-/// without a positive, finite ratio (those that are not are left out: a
-/// search that reported no nodes or no time says nothing about the ratio).
+/// without a positive, finite ratio. Those that are not have no logarithm
+/// and are left out silently: a caller whose counts may be 0 on one side
+/// (scoped node counts) leaves them out itself and says how many.
 pub fn geometric_mean_ratio(ratios: impl IntoIterator<Item = f64>) -> Option<RatioEstimate> {
     let logs: Vec<f64> = ratios.into_iter().filter(|ratio| ratio.is_finite() && *ratio > 0.0).map(f64::ln).collect();
     if logs.is_empty() {
@@ -122,7 +123,8 @@ pub fn geometric_mean_ratio(ratios: impl IntoIterator<Item = f64>) -> Option<Rat
     Some(RatioEstimate { ratio: mean(&logs).exp(), interval, positions: logs.len() })
 }
 
-/// The geometric mean ratio of B's values to A's, position by position.
+/// The geometric mean ratio of B's values to A's, position by position; a
+/// pair with a 0 on either side has no ratio to average and is left out.
 pub fn paired_ratio(pairs: impl IntoIterator<Item = (f64, f64)>) -> Option<RatioEstimate> {
     geometric_mean_ratio(pairs.into_iter().filter(|(a, _)| *a > 0.0).map(|(a, b)| b / a))
 }

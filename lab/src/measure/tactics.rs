@@ -118,7 +118,7 @@ pub(crate) fn record_of(
     match outcome {
         Ok(output) => {
             let last = output.last_info().cloned().unwrap_or_default();
-            record.nodes = last.nodes;
+            record.nodes = last.nodes.unwrap_or(0);
             record.time_ms = if last.time_ms > 0 { last.time_ms } else { output.elapsed.as_millis() as u64 };
             record.solved = is_solution(position, &output.bestmove);
             record.played = output.bestmove;
@@ -132,7 +132,8 @@ pub(crate) fn record_of(
                         None => {}
                     }
                 }
-                let (nodes, time_ms) = first.map_or((record.nodes, record.time_ms), |info| (info.nodes, info.time_ms));
+                let (nodes, time_ms) =
+                    first.map_or((record.nodes, record.time_ms), |info| (info.nodes.unwrap_or(0), info.time_ms));
                 record.solution_nodes = Some(nodes);
                 record.solution_time_ms = Some(time_ms);
             }
@@ -337,7 +338,7 @@ mod tests {
     }
 
     fn info(nodes: u64, pv: &str) -> Info {
-        Info { depth: 1, nodes, time_ms: nodes / 10, pv: vec![pv.to_string()], ..Default::default() }
+        Info { depth: 1, nodes: Some(nodes), time_ms: nodes / 10, pv: vec![pv.to_string()], ..Default::default() }
     }
 
     #[test]

@@ -152,7 +152,7 @@ fn time_position(engines: &mut [Timed], round: usize, position: usize, suite: &S
         match engines[engine].search(fen, depth) {
             Ok(output) => {
                 times_us[engine] = output.elapsed.as_micros() as u64;
-                nodes[engine] = output.last_info().map_or(0, |info| info.nodes);
+                nodes[engine] = output.last_info().and_then(|info| info.nodes).unwrap_or(0);
             }
             Err(failure) => {
                 error = Some(format!("{failure:#}"));

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::engines::builder;
 use crate::engines::runner::RunArgs;
-use crate::games::evidence::{self, ratio_signal, solved_signal, Signal};
+use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::games::matches;
 use crate::games::sprt_options::SprtOptions;
 use crate::lab::Lab;
@@ -29,8 +29,10 @@ use crate::measure::suites;
 use crate::measure::tactics::{self, TacticsArgs};
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::results::RunDir;
-use crate::verdicts::verdict::{self, Comparison, TacticsData, TacticsOutcome};
-use prunelab::variants::Variant;
+use crate::verdicts::claims::Judgement;
+use crate::verdicts::claims::NodeSetting;
+use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
+use prunelab::variants::{ScopedClaim, Variant};
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
 const DEFAULT_TC: &str = "10+0.1";
@@ -199,7 +201,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         .iter()
         .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
-    let setting = format!("{} at depth {}", nodes.suite.name, args.depth);
+    let setting = NodeSetting { suite: suites::name(&nodes.suite.name), depth: args.depth };
     let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
@@ -230,9 +232,8 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
 }
 
 /// The verdict in one table: nodes and time to depth first.
-fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, variant: &Variant) {
+fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: &[(ScopedClaim, Judgement)]) {
     let c = &m.comparison;
-    let judgements = c.judgements(variant);
     let claim_of = |keys: &[&str]| {
         let found: Vec<String> = judgements
             .iter()
@@ -416,21 +417,44 @@ fn fast_signals(c: &Comparison) -> Vec<Signal> {
     signals
 }
 
+/// What the page and `summary.json` both judge on: the pair's games and the
+/// claims judged with them.
+struct Judged {
+    games: Vec<GameResult>,
+    judgements: Vec<(ScopedClaim, Judgement)>,
+}
+
+impl Judged {
+    fn of(lab: &Lab, c: &Comparison, variant: &Variant) -> Judged {
+        let games = evidence::game_results(&lab.results_root(), &c.subject, &c.reference);
+        // A games claim is against the parent: only the pair's own games, when A is it.
+        let parent_games = if variant.file.extends.as_deref() == Some(c.reference.as_str()) { &games[..] } else { &[] };
+        let judgements = c.judgements_with_games(variant, parent_games);
+        Judged { games, judgements }
+    }
+
+    /// What the largest game result says, when there are games.
+    fn games_say(&self) -> Option<GamesSay> {
+        self.games.first().map(GameResult::says)
+    }
+
+    fn standing(&self) -> Standing {
+        Standing::of(&self.judgements, self.games_say())
+    }
+}
+
 /// The verdict page, without the match: the games first, where there are any.
-fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) -> Result<String> {
+fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, judged: &Judged) -> Result<String> {
     let c = &m.comparison;
     let variant = lab.variant(&c.subject)?;
     let mut out = String::new();
     heading(&mut out, lab, (&c.reference, &c.subject))?;
-    let games = evidence::game_results(&lab.results_root(), &c.subject, &c.reference);
-    if let Some(section) = evidence::games_section(&games, &fast_signals(c)) {
+    if let Some(section) = evidence::games_section(&judged.games, &fast_signals(c)) {
         writeln!(out, "\n{section}").unwrap();
     }
-    summary_table(&mut out, args, m, variant);
+    summary_table(&mut out, args, m, &judged.judgements);
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
-    // A games claim is against the parent: only the pair's own games, when A is it.
-    let parent_games = if variant.file.extends.as_deref() == Some(c.reference.as_str()) { &games[..] } else { &[] };
-    verdict::claims_list(&mut out, variant, &c.judgements_with_games(variant, parent_games));
+    verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();
     writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
     match plan {
@@ -465,7 +489,9 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>) ->
     Ok(out)
 }
 
-pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
+/// Runs the verdict and prints it; its standing is the exit status
+/// (README, "Exit status").
+pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let (a, b) = pair(lab, &args.variants)?;
     let variant = lab.variant(&b)?;
     // A bad --sprt is an error now, not after the node counts and tactics.
@@ -488,7 +514,9 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
         played = Some(play_match(&steps, args, (&a, &b), plan)?);
     }
     // After the match, so the page opens with its games.
-    let mut text = page(lab, args, &measurements, plan.as_ref())?;
+    let judged = Judged::of(lab, &measurements.comparison, variant);
+    let standing = judged.standing();
+    let mut text = page(lab, args, &measurements, plan.as_ref(), &judged)?;
     let mut match_dir = None;
     if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
         writeln!(text, "\n## Match: {b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
@@ -500,9 +528,11 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
             "a": a,
             "b": b,
             "comparison": measurements.comparison,
-            "claims": measurements.comparison.judgements(variant).iter().map(|(claim, judgement)| {
+            "claims": judged.judgements.iter().map(|(claim, judgement)| {
                 serde_json::json!({"claim": claim.key(), "text": claim.text(), "verdict": judgement.word(), "detail": judgement.to_string()})
             }).collect::<Vec<_>>(),
+            "games_say": judged.games_say().map(GamesSay::words),
+            "contradicted": standing == Standing::Contradicted,
             "nodes_run": measurements.nodes.run_dir,
             "ttd_run": measurements.ttd.run_dir,
             "match_run": match_dir,
@@ -514,7 +544,13 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<()> {
         println!("{text}");
         lab.say(&format!("verdict: {}", run_dir.path().join("summary.md").display()));
     }
-    Ok(())
+    if standing == Standing::Contradicted {
+        lab.say(&format!(
+            "{b}: a claim does not hold or the games are against it (exit status {})",
+            verdict::CONTRADICTED_EXIT_STATUS
+        ));
+    }
+    Ok(standing)
 }
 
 /// The SPRT match of `--sprt`, with B as the first engine, so its Elo is

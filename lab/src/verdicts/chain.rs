@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
+use crate::games::evidence::GamesSay;
 use crate::games::matches::{self, MatchArgs};
 use crate::games::sprt_options::SprtOptions;
 use crate::games::statistics::{SprtStatus, Verdict};
@@ -44,7 +45,8 @@ use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::results::runs_of;
 use crate::verdicts::ab::run_tactics;
-use crate::verdicts::verdict::{self, Comparison, TacticsOutcome};
+use crate::verdicts::claims::NodeSetting;
+use crate::verdicts::verdict::{self, Comparison, Standing, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
 pub const CHAINS: [(&str, &str, &str, &str); 3] = [
@@ -212,7 +214,7 @@ fn tactics_plan(
 /// The measurements every phase reads: nodes of every engine, tactics per
 /// suite, the chain's time to depth.
 struct Counts {
-    setting: String,
+    setting: NodeSetting,
     nodes: Vec<NodesRecord>,
     tactics: Vec<TacticsOutcome>,
     ttd: TtdRun,
@@ -250,7 +252,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
-    let setting = format!("{} at depth {}", nodes_run.suite.name, args.depth);
+    let setting = NodeSetting { suite: suites::name(&nodes_run.suite.name), depth: args.depth };
     Ok(Counts { setting, nodes: nodes_run.records, tactics, ttd })
 }
 
@@ -512,7 +514,22 @@ fn markdown(
     Ok(out)
 }
 
-pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
+/// The chain's standing: contradicted when a phase's claim does not hold or
+/// its SPRT accepted H0 (engines beside the chain claim nothing).
+fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
+    let mut standing = Standing::Stands;
+    for record in records.iter().filter(|record| !record.beside) {
+        let judgements = record.comparison.judgements(lab.variant(&record.phase)?);
+        let sprt_failed = record.sprt.as_ref().is_some_and(|played| played.failed);
+        let games_say = sprt_failed.then_some(GamesSay::NoGain);
+        standing = standing.and(Standing::of(&judgements, games_say));
+    }
+    Ok(standing)
+}
+
+/// Runs the chain and prints it; its standing is the exit status (README,
+/// "Exit status").
+pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
     let chain = resolve_args(&lab.variants, &args.chain)?;
     for engine in &args.beside {
@@ -560,7 +577,14 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<()> {
         println!("{text}");
         lab.say(&format!("chain: {} ({seconds:.0} s)", run_dir.path().display()));
     }
-    Ok(())
+    let standing = standing(lab, &records)?;
+    if standing == Standing::Contradicted {
+        lab.say(&format!(
+            "chain: a phase's claim does not hold or its SPRT accepted H0 (exit status {})",
+            verdict::CONTRADICTED_EXIT_STATUS
+        ));
+    }
+    Ok(standing)
 }
 
 #[cfg(test)]
@@ -573,6 +597,7 @@ mod tests {
             reference: "a".into(),
             subject: "b".into(),
             node_setting: String::new(),
+            counted_on: None,
             nodes: None,
             total_nodes: (0, 0),
             positions: 0,

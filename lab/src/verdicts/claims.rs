@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use prunelab::variants::{Claim, Direction, GamesClaim, ScopedClaim, Variant, SIMILAR_NODES_PCT};
+use prunelab::variants::{Claim, Direction, GamesClaim, Scope, ScopedClaim, Variant, SIMILAR_NODES_PCT};
 
 use crate::games::evidence::{GameResult, GamesSay};
 use crate::measure::nodes::ITERATIONS;
@@ -148,13 +148,35 @@ pub struct Solved {
     pub positions: usize,
 }
 
+/// Where node counts were taken: the suite (its name) and the depth.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NodeSetting {
+    pub suite: String,
+    pub depth: u32,
+}
+
+impl NodeSetting {
+    /// The suite and depth `scope` claims: its own, else the verdict suite
+    /// at depth 10.
+    pub fn claimed(scope: &Scope) -> NodeSetting {
+        let suite = scope.suite.as_deref().unwrap_or(crate::measure::suites::VERDICT);
+        NodeSetting { suite: crate::measure::suites::name(suite), depth: scope.search_depth() }
+    }
+}
+
+impl fmt::Display for NodeSetting {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at depth {}", self.suite, self.depth)
+    }
+}
+
 /// The variant's own node counts on a suite: their sum, over how many
-/// positions, and on what (the suite and depth).
+/// positions, and where (the suite and depth).
 #[derive(Clone, Debug, PartialEq)]
 pub struct OwnNodes {
     pub total: u64,
     pub positions: usize,
-    pub on: String,
+    pub setting: NodeSetting,
 }
 
 /// What a run measured for a variant, as its claims need it.
@@ -178,7 +200,7 @@ pub struct Evidence<'a> {
 }
 
 /// The `lab nodes` options that measure on `scope`'s suite and depth.
-fn scope_options(scope: &prunelab::variants::Scope) -> String {
+fn scope_options(scope: &Scope) -> String {
     let mut options = String::new();
     if let Some(suite) = &scope.suite {
         options.push_str(&format!(" --suite {suite}"));
@@ -213,6 +235,17 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             (Some(parent), None) => format!("claimed against `{parent}`: run `{command}`"),
         })
     };
+    // A node change, a rate or a count per iteration measured at another
+    // depth is not the one claimed: trees of other depths prune differently.
+    let at_another_depth = || {
+        let depth = scoped.scope.search_depth();
+        let own = evidence.own_nodes.as_ref().filter(|own| own.setting.depth != depth)?;
+        let options = scope_options(&Scope { depth: Some(depth), ..scoped.scope.clone() });
+        Some(Judgement::NotMeasured(format!(
+            "measured on {}, claimed at depth {depth}: run `{command}{options}`",
+            own.setting
+        )))
+    };
     match claim {
         Claim::NodeChange { .. } | Claim::NodeDirection(_) => {
             if !against_parent {
@@ -226,12 +259,18 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                     scope_options(&scoped.scope)
                 ));
             };
+            if let Some(elsewhere) = at_another_depth() {
+                return elsewhere;
+            }
             judge_node_change(claim, change, on)
         }
         Claim::Rate { line, key, low, high } => {
             let Some(telemetry) = evidence.telemetry else {
                 return Judgement::NotMeasured("no telemetry in this run".to_string());
             };
+            if let Some(elsewhere) = at_another_depth() {
+                return elsewhere;
+            }
             let name = claim.key();
             match telemetry.rate(&name) {
                 None => Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
@@ -243,6 +282,9 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             let Some(telemetry) = evidence.telemetry else {
                 return Judgement::NotMeasured("no telemetry in this run".to_string());
             };
+            if let Some(elsewhere) = at_another_depth() {
+                return elsewhere;
+            }
             let Some(count) = telemetry.count(&format!("{line}.{key}")) else {
                 return Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`"));
             };
@@ -268,11 +310,23 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                     scope_options(&scoped.scope)
                 ));
             };
+            // A count is a count of one suite at one depth: elsewhere it
+            // says nothing of the claim.
+            let claimed = NodeSetting::claimed(&scoped.scope);
+            if own.setting != claimed {
+                return Judgement::NotMeasured(format!(
+                    "measured on {}, claimed on {claimed}: run `lab nodes {} --suite {} --depth {}`",
+                    own.setting,
+                    variant.name(),
+                    scoped.scope.suite.as_deref().unwrap_or(crate::measure::suites::VERDICT),
+                    claimed.depth
+                ));
+            }
             // Searches to a fixed depth from `ucinewgame` are exact: no interval.
             let mean = own.total as f64 / own.positions as f64;
             let positions =
                 if own.positions == 1 { "1 position".to_string() } else { format!("{} positions", own.positions) };
-            let measured = format!("{mean:.0} on {}, {positions}", own.on);
+            let measured = format!("{mean:.0} on {}, {positions}", own.setting);
             if within(mean, *low, *high) {
                 Judgement::Holds(measured)
             } else {
@@ -464,7 +518,8 @@ mod tests {
             judge(&child, &count, &Evidence::default()).to_string(),
             "**not measured** (no node counts of it on startpos: run `lab nodes child --suite startpos`)"
         );
-        let own = |total| OwnNodes { total, positions: 1, on: "startpos at depth 10".into() };
+        let at = |suite: &str, depth| NodeSetting { suite: suite.into(), depth };
+        let own = |total| OwnNodes { total, positions: 1, setting: at("startpos", 10) };
         // Against no parent: the parent's runs are not needed.
         let evidence = Evidence { own_nodes: Some(own(47778)), ..Default::default() };
         assert_eq!(
@@ -473,6 +528,37 @@ mod tests {
         );
         let evidence = Evidence { own_nodes: Some(own(100001)), ..Default::default() };
         assert_eq!(judge(&child, &count, &evidence).word(), "does not hold");
+        // Counted at another depth or on other positions, a count says
+        // nothing of the claim; unscoped, the claim is the verdict suite's
+        // at depth 10.
+        let elsewhere = |suite, depth| Evidence {
+            own_nodes: Some(OwnNodes { total: 5000, positions: 2, setting: at(suite, depth) }),
+            ..Default::default()
+        };
+        assert_eq!(
+            judge(&child, &count, &elsewhere("startpos", 8)).to_string(),
+            "**not measured** (measured on startpos at depth 8, claimed on startpos at depth 10: \
+             run `lab nodes child --suite startpos --depth 10`)"
+        );
+        let unscoped = ScopedClaim::from(Claim::NodesPerPosition { low: 0.0, high: 100000.0 });
+        assert_eq!(
+            judge(&child, &unscoped, &elsewhere("seeds", 10)).to_string(),
+            "**not measured** (measured on seeds at depth 10, claimed on verdict at depth 10: \
+             run `lab nodes child --suite verdict --depth 10`)"
+        );
+        assert_eq!(judge(&child, &unscoped, &elsewhere("verdict", 10)).word(), "holds");
+        // A node change at another depth is not the claimed one either.
+        let fewer = ScopedClaim::from(Claim::NodeDirection(Direction::Fewer));
+        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
+        let evidence = Evidence {
+            reference: Some("parent"),
+            node_change: Some((change, "verdict at depth 6".into())),
+            ..elsewhere("verdict", 6)
+        };
+        assert_eq!(
+            judge(&child, &fewer, &evidence).to_string(),
+            "**not measured** (measured on verdict at depth 6, claimed at depth 10: run `lab ab child --depth 10`)"
+        );
     }
 
     #[test]
@@ -512,6 +598,13 @@ mod tests {
         assert_eq!(on_book(&gain, [0, 0, 0, 50, 50], 3.0), "holds");
         assert_eq!(on_book(&gain, [10, 40, 100, 40, 10], -3.0), "does not hold");
         assert_eq!(on_book(&gain, [10, 40, 100, 40, 10], 0.5), "undecided");
+        // Games of an SPRT still running decide nothing, however far their
+        // Elo interval lies from 0.
+        let mut running = result("endgames.epd", [0, 0, 0, 50, 50], 2.0);
+        running.finished = false;
+        let judged = judge(&child, &gain, &Evidence { games: &[running], ..Default::default() }).to_string();
+        assert!(judged.starts_with("**undecided** (150 games at 10+0.1 (running)"), "{judged}");
+        assert!(judged.ends_with("LLR 2.00 (-2.94, 2.94): continue; 0 time loss(es), 0 crash(es); lab match, x: nothing decided yet; more games would decide)"), "{judged}");
         let no_loss = ScopedClaim::from(Claim::Games(GamesClaim::NoLoss));
         assert_eq!(on_book(&no_loss, [0, 0, 0, 50, 50], 3.0), "holds");
     }
@@ -538,6 +631,14 @@ mod tests {
         assert_eq!(rate("razor", "confirm", 90.0, 100.0), "**does not hold** (83.3%)");
         assert_eq!(rate("cutoffs", "tt", 30.0, 100.0), "**does not hold** (25.0%)");
         assert_eq!(rate("pvs", "re", 0.0, 7.0), "**holds** (5.5%)");
+        // The same telemetry from searches to depth 6: not the claim's depth.
+        let claim = Claim::Rate { line: "pvs".into(), key: "re".into(), low: 0.0, high: 7.0 };
+        let shallow = OwnNodes { total: 100, positions: 2, setting: NodeSetting { suite: "verdict".into(), depth: 6 } };
+        let evidence = Evidence { telemetry: Some(&telemetry), own_nodes: Some(shallow), ..Default::default() };
+        assert_eq!(
+            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string(),
+            "**not measured** (measured on verdict at depth 6, claimed at depth 10: run `lab ab child --depth 10`)"
+        );
         assert!(rate("fut", "cut", 0.0, 7.0).contains("printed no `fut:` line"));
     }
 }

@@ -31,7 +31,7 @@ use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::claims::Solved;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, OwnNodes};
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use prunelab::stats::MOVE_NUMBER_EDGES;
 use prunelab::variants::Scope;
 
@@ -48,8 +48,13 @@ struct NodeData {
 }
 
 /// A setting as the verdicts write it: `verdict at depth 10`.
-fn setting_text((suite, depth): &Setting) -> String {
-    format!("{} at depth {depth}", crate::measure::suites::name(suite))
+fn setting_text(setting: &Setting) -> String {
+    node_setting(setting).to_string()
+}
+
+/// A setting as claims compare it: the suite's name and the depth.
+fn node_setting((suite, depth): &Setting) -> NodeSetting {
+    NodeSetting { suite: crate::measure::suites::name(suite), depth: u32::try_from(*depth).unwrap_or(u32::MAX) }
 }
 
 fn setting_of(run: &Path) -> Option<Setting> {
@@ -182,12 +187,20 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
             .map(|(base, record)| Some((scoped_nodes(base, scope)? as f64, scoped_nodes(record, scope)? as f64)))
             .collect();
         // Positions where neither searched a node of the scope say nothing.
-        let pairs: Vec<(f64, f64)> = pairs?.into_iter().filter(|&(base, own)| base > 0.0 && own > 0.0).collect();
-        let positions = pairs.len();
-        paired_ratio(pairs.into_iter()).map(|ratio| {
+        let pairs: Vec<(f64, f64)> = pairs?.into_iter().filter(|&(base, own)| base > 0.0 || own > 0.0).collect();
+        // Where only one side searched such nodes the ratio is 0 or
+        // infinite, which no geometric mean takes: those positions are left
+        // out, and the measurement says how many.
+        let one_sided = pairs.iter().filter(|&&(base, own)| base == 0.0 || own == 0.0).count();
+        let positions = pairs.len() - one_sided;
+        paired_ratio(pairs.into_iter().filter(|&(base, own)| base > 0.0 && own > 0.0)).map(|ratio| {
             let part = scope.part_text();
+            let left_out = match one_sided {
+                0 => String::new(),
+                count => format!(" ({count} left out: only one side searched such a node there)"),
+            };
             let on = format!(
-                "{}{} at depth {}, {positions} positions",
+                "{}{} at depth {}, {positions} positions{left_out}",
                 crate::measure::suites::name(&setting.0),
                 if part.is_empty() { String::new() } else { format!(", main-search nodes{part},") },
                 setting.1
@@ -198,7 +211,7 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
     let own_nodes = OwnNodes {
         total: mine.values().map(|record| record.nodes).sum(),
         positions: mine.len(),
-        on: setting_text(setting),
+        setting: node_setting(setting),
     };
     ScopedMeasure {
         reference: theirs.is_some().then(|| reference.unwrap_or_default().to_string()),
@@ -473,7 +486,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     own_nodes: measured.map(|measured| OwnNodes {
                         total: measured.total_nodes,
                         positions: measured.positions,
-                        on: setting_text(&measured.setting),
+                        setting: node_setting(&measured.setting),
                     }),
                     telemetry: measured.map(|measured| &measured.telemetry),
                     solved: solved.clone(),
@@ -633,5 +646,34 @@ mod tests {
         old.values_mut().for_each(|record| record.telemetry = Telemetry::default());
         data.latest.insert(("child".to_string(), ("verdict".to_string(), 10)), old);
         assert_eq!(change(&data, Scope { depths: Some((3, 4)), ..Default::default() }).1, None);
+    }
+
+    #[test]
+    fn a_position_where_neither_searched_the_scope_says_nothing_and_one_side_is_counted_out() {
+        let mut data = NodeData::default();
+        // Depth 4: position a halves, b has none on either side, and on c
+        // only the parent searched any.
+        add(
+            &mut data,
+            ("verdict", 10),
+            vec![
+                record("parent", "a", 1000, &[100, 200, 300, 100]),
+                record("child", "a", 900, &[100, 200, 300, 50]),
+                record("parent", "b", 1000, &[100, 200, 300, 0]),
+                record("child", "b", 900, &[100, 200, 300, 0]),
+                record("parent", "c", 1000, &[100, 200, 300, 40]),
+                record("child", "c", 900, &[100, 200, 300, 0]),
+            ],
+        );
+        let (_, depth_4) = change(&data, Scope { depths: Some((4, 4)), ..Default::default() });
+        assert_eq!(
+            depth_4,
+            Some((
+                -50.0,
+                "verdict, main-search nodes of remaining depths 4-4, at depth 10, 1 positions \
+                 (1 left out: only one side searched such a node there)"
+                    .to_string()
+            ))
+        );
     }
 }

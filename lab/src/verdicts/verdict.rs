@@ -8,14 +8,14 @@ use std::fmt::Write;
 use prunelab::variants::{Claim, Scope, ScopedClaim, Variant};
 use serde::{Deserialize, Serialize};
 
-use crate::games::evidence::GameResult;
+use crate::games::evidence::{GameResult, GamesSay};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::Suite;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, OwnNodes, Solved};
+use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes, Solved};
 
 /// A tactical suite's run for a verdict, or why it could not be run.
 pub struct TacticsOutcome {
@@ -56,6 +56,10 @@ pub struct Comparison {
     pub subject: String,
     /// Where the nodes were counted: `verdict at depth 10`.
     pub node_setting: String,
+    /// The same, as claims compare it (`None` in chain records kept
+    /// before it was).
+    #[serde(default)]
+    pub counted_on: Option<NodeSetting>,
     /// B's nodes over A's, per position: geometric mean and interval.
     pub nodes: Option<RatioEstimate>,
     /// Total nodes over the positions both finished: (reference, subject).
@@ -93,7 +97,7 @@ impl Comparison {
     pub fn measure(
         reference: &str,
         subject: &str,
-        node_setting: String,
+        counted_on: NodeSetting,
         nodes: &[NodesRecord],
         time_to_depth: Option<RatioEstimate>,
         tactics: &[TacticsOutcome],
@@ -115,7 +119,8 @@ impl Comparison {
         Comparison {
             reference: reference.to_string(),
             subject: subject.to_string(),
-            node_setting,
+            node_setting: counted_on.to_string(),
+            counted_on: Some(counted_on),
             nodes: paired_ratio(pairs.iter().map(|&(a, b)| (a as f64, b as f64))),
             total_nodes: pairs.iter().fold((0, 0), |(a, b), (base, own)| (a + base, b + own)),
             positions: pairs.len(),
@@ -135,10 +140,10 @@ impl Comparison {
         Evidence {
             reference: Some(self.reference.as_str()),
             node_change: self.nodes.map(|ratio| (NodeChange::from_ratio(&ratio), self.node_setting.clone())),
-            own_nodes: Some(OwnNodes {
+            own_nodes: self.counted_on.clone().map(|setting| OwnNodes {
                 total: self.total_nodes.1,
                 positions: self.positions,
-                on: self.node_setting.clone(),
+                setting,
             }),
             telemetry: Some(&self.telemetry),
             solved: self.solved.clone(),
@@ -176,6 +181,51 @@ impl Comparison {
                 (claim.clone(), judgement)
             })
             .collect()
+    }
+}
+
+/// What a verdict comes to for a script: `lab ab`'s and `lab chain`'s exit
+/// status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// No claim ruled out and no games against it: each claim holds, is
+    /// undecided or was not measured.
+    Stands,
+    /// A claim does not hold, or the games say a loss or no gain (an SPRT
+    /// accepted H0, or the Elo interval lies below 0).
+    Contradicted,
+}
+
+/// The exit status of a contradicted verdict: not 1 (an error) nor 2 (a
+/// bad command line, as clap exits).
+pub const CONTRADICTED_EXIT_STATUS: u8 = 3;
+
+impl Standing {
+    /// The standing of claims so judged and games that say `games_say`.
+    pub fn of(judgements: &[(ScopedClaim, Judgement)], games_say: Option<GamesSay>) -> Standing {
+        let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, Judgement::DoesNotHold(_)));
+        let games_against = matches!(games_say, Some(GamesSay::Loss | GamesSay::NoGain));
+        if ruled_out || games_against {
+            Standing::Contradicted
+        } else {
+            Standing::Stands
+        }
+    }
+
+    /// The worse of two standings: a chain is contradicted when one phase is.
+    pub fn and(self, other: Standing) -> Standing {
+        if self == Standing::Contradicted {
+            self
+        } else {
+            other
+        }
+    }
+
+    pub fn exit_code(self) -> std::process::ExitCode {
+        match self {
+            Standing::Stands => std::process::ExitCode::SUCCESS,
+            Standing::Contradicted => std::process::ExitCode::from(CONTRADICTED_EXIT_STATUS),
+        }
     }
 }
 
@@ -286,6 +336,10 @@ mod tests {
         assert!(sideways.ends_with("2 features lie between them: +razor-sf -razor-r1"), "{sideways}");
     }
 
+    fn verdict_at_10() -> NodeSetting {
+        NodeSetting { suite: "verdict".into(), depth: 10 }
+    }
+
     fn nodes_record(variant: &str, position: usize, nodes: u64) -> NodesRecord {
         let mut telemetry = Telemetry::default();
         telemetry.counts.insert("pvs.zw".into(), 100);
@@ -358,8 +412,7 @@ mod tests {
                 run_dir: "wac-run".into(),
             }),
         };
-        let comparison =
-            Comparison::measure("razor-r1", "razor-r2", "verdict at depth 10".into(), &nodes, None, &[wac]);
+        let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[wac]);
         assert_eq!(comparison.total_nodes, (5000, 5050));
         assert!((comparison.nodes.unwrap().percent() - 1.0).abs() < 1e-9);
         assert_eq!(comparison.solved, [Solved { suite: "wac".into(), parent: 1, variant: 2, positions: 2 }]);
@@ -369,7 +422,7 @@ mod tests {
         // A suite that could not run says why in the claim.
         let missing =
             TacticsOutcome { suite: "wac".into(), limit: "nodes 1000".into(), result: Err("no wac.epd".into()) };
-        let comparison = Comparison::measure("razor-r1", "razor-r2", "v".into(), &nodes, None, &[missing]);
+        let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[missing]);
         let judgements = comparison.judgements(variant);
         let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
         assert_eq!(wac.1, Judgement::NotMeasured("no wac.epd".into()));

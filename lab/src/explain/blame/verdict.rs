@@ -38,12 +38,16 @@
 //! **The replays** ([`plan`]): the decisions' techniques in rank order, each
 //! first at its first-ranked node, then, when it cut other nodes of the
 //! line too, on the whole line; at most [`MAX_TRIES`]. The first replay in
-//! which B plays a solution makes the verdict [`Verdict::Cause`]; when none
-//! does, [`Verdict::NotSufficient`]. When B made no pruning decision against
-//! the line, the verdict is [`Verdict::NotAPruningLoss`], with the reason
-//! that can be seen in B's last completed iteration: B's budget ended
-//! before the depth at which A's solution appeared; else the non-pruning
-//! cut nearest the root (LMR, ordering, a TT cutoff, stand pat,
+//! which B plays a solution makes the verdict [`Verdict::Cause`] when it
+//! met the decision and did not take it (a `not-taken` event), else
+//! [`Verdict::Unproven`]; when none does, [`Verdict::NotSufficient`].
+//! Every verdict rests on the replay suppressing nothing being B's search
+//! (B's move after B's node count): when it is not, the verdict is
+//! [`Verdict::Unproven`] and no decision is tried. When B made no pruning
+//! decision against the line, the verdict is [`Verdict::NotAPruningLoss`],
+//! with the reason that can be seen in B's last completed iteration: B's
+//! budget ended before the depth at which A's solution appeared; else the
+//! non-pruning cut nearest the root (LMR, ordering, a TT cutoff, stand pat,
 //! quiescence); else B searched the line without a cut against it, and
 //! what B preferred lies off the line.
 
@@ -495,12 +499,28 @@ impl Try {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// B solves the position once the last try's decision is not taken.
+    /// B solves the position once the solving try's decision is not taken,
+    /// and the replay suppressing nothing searched as B did.
     Cause,
     /// B still fails with each of the tries' decisions not taken.
     NotSufficient,
     /// No decision of B's cut the line: ordering, reductions or the budget did.
     NotAPruningLoss,
+    /// The replays do not prove what they seem to, and why.
+    Unproven(Unproven),
+}
+
+/// Why the replays prove nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unproven {
+    /// The replay suppressing nothing did not play B's move after B's node
+    /// count: its trace is not known to be B's search, so neither its
+    /// decisions nor replays that depart from it say anything of B.
+    ReplayDiffers,
+    /// A replay solved the position, but never met the decision it
+    /// suppresses (not taken 0 times): something else changed its search.
+    NotTaken,
 }
 
 impl Verdict {
@@ -509,18 +529,24 @@ impl Verdict {
             Verdict::Cause => "cause",
             Verdict::NotSufficient => "not sufficient",
             Verdict::NotAPruningLoss => "not a pruning loss",
+            Verdict::Unproven(_) => "unproven",
         }
     }
 }
 
-/// The verdict of the replays tried on the decisions of `analysis`.
-pub fn judge(analysis: &Analysis, tries: &[Try]) -> Verdict {
+/// The verdict of the replays tried on the decisions of `analysis`, when
+/// the replay suppressing nothing searched as B did (`reproduced`) or not.
+pub fn judge(analysis: &Analysis, tries: &[Try], reproduced: bool) -> Verdict {
+    if !reproduced {
+        return Verdict::Unproven(Unproven::ReplayDiffers);
+    }
     if analysis.decisions.is_empty() {
-        Verdict::NotAPruningLoss
-    } else if tries.iter().any(|tried| tried.solved) {
-        Verdict::Cause
-    } else {
-        Verdict::NotSufficient
+        return Verdict::NotAPruningLoss;
+    }
+    match tries.iter().find(|tried| tried.solved) {
+        Some(solving) if solving.not_taken == 0 => Verdict::Unproven(Unproven::NotTaken),
+        Some(_) => Verdict::Cause,
+        None => Verdict::NotSufficient,
     }
 }
 
@@ -702,13 +728,23 @@ iter=7 ply=0 depth=7 move-searched search baseline | move 32 searched to depth 6
         let planned = plan(&analysis.decisions);
         assert_eq!(planned.len(), 1);
         let tried = |solved| Try { what: planned[0].clone(), played: "g3g6".into(), nodes: 9, solved, not_taken: 3 };
-        assert_eq!(judge(&analysis, &[tried(true)]), Verdict::Cause);
-        assert_eq!(judge(&analysis, &[tried(false)]), Verdict::NotSufficient);
+        assert_eq!(judge(&analysis, &[tried(true)], true), Verdict::Cause);
+        assert_eq!(judge(&analysis, &[tried(false)], true), Verdict::NotSufficient);
+        // A cause needs the replay suppressing nothing to be B's search...
+        let unproven = Verdict::Unproven(Unproven::ReplayDiffers);
+        assert_eq!(judge(&analysis, &[tried(true)], false), unproven);
+        assert_eq!(judge(&analysis, &[tried(false)], false), unproven);
+        // ... and the solving replay to have met the decision it suppresses.
+        let never_met = Try { not_taken: 0, ..tried(true) };
+        assert_eq!(judge(&analysis, &[tried(false), never_met], true), Verdict::Unproven(Unproven::NotTaken));
+        assert_eq!(unproven.name(), "unproven");
+        assert_eq!(serde_json::to_value(unproven).unwrap(), serde_json::json!({"unproven": "replay-differs"}));
         assert_eq!(tried(true).text(), "without futility@2 (not taken 3 times): g3g6 after 9 nodes, **a solution**");
         let ordering =
             events("iter=5 ply=1 depth=4 cut-before search baseline | f7f6 cut off at move 1 (score 40) before the line's f7g6");
         let nothing = analyze(&ordering, &line("g3g6 f7g6 c2g6"), 5, Some(3), PARENT).unwrap();
-        assert_eq!(judge(&nothing, &[]), Verdict::NotAPruningLoss);
+        assert_eq!(judge(&nothing, &[], true), Verdict::NotAPruningLoss);
+        assert_eq!(judge(&nothing, &[], false), Verdict::Unproven(Unproven::ReplayDiffers));
         assert_eq!(nothing.reason, Reason::Ordering);
     }
 
