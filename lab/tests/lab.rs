@@ -610,7 +610,7 @@ fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
     std::fs::copy(script, repo.join("ci/check-technique.sh")).unwrap();
     std::fs::write(repo.join("ci/readme-figures.sh"), "exit 0\n").unwrap();
     std::fs::write(repo.join("src/prune/demo.rs"), "//! A demo technique.\n").unwrap();
-    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n").unwrap();
+    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n\n[expect]\nnodes = \"fewer\"\n").unwrap();
     std::fs::write(repo.join("snapshots/demo.snap"), "demo\n").unwrap();
     std::fs::write(repo.join("README.md"), "| `demo` | a demo |\n").unwrap();
     let git = |args: &[&str]| {
