@@ -379,18 +379,44 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
+/// Fenced code blocks, followed line by line: a fence opens with three or
+/// more backticks or tildes, and closes with a line of at least as many of
+/// the same character (so a block marked with four may hold lines of three).
+#[derive(Default)]
+struct Fences {
+    open: Option<(char, usize)>,
+}
+
+impl Fences {
+    /// Whether `line` is code: inside a fenced block, or one of its fences.
+    fn is_code(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start();
+        if let Some(mark) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') {
+            let count = trimmed.chars().take_while(|c| *c == mark).count();
+            if count >= 3 {
+                match self.open {
+                    None => {
+                        self.open = Some((mark, count));
+                        return true;
+                    }
+                    Some((open, at_least))
+                        if open == mark && count >= at_least && trimmed[count..].trim().is_empty() =>
+                    {
+                        self.open = None;
+                        return true;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        self.open.is_some()
+    }
+}
+
 /// The lines of `text` outside fenced code blocks.
 fn outside_fences(text: &str) -> Vec<&str> {
-    let mut fenced = false;
-    text.lines()
-        .filter(|line| {
-            if line.trim_start().starts_with("```") {
-                fenced = !fenced;
-                return false;
-            }
-            !fenced
-        })
-        .collect()
+    let mut fences = Fences::default();
+    text.lines().filter(|line| !fences.is_code(line)).collect()
 }
 
 /// The anchors of a Markdown file's headings (a repeated heading's later
@@ -440,12 +466,9 @@ fn readme_and_book_links_resolve() {
     for file in book_files() {
         let text = read(&file);
         let dir = Path::new(&file).parent().unwrap().to_path_buf();
-        let mut fenced = false;
+        let mut fences = Fences::default();
         for (number, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("```") {
-                fenced = !fenced;
-            }
-            if fenced {
+            if fences.is_code(line) {
                 continue;
             }
             for target in link_targets(line) {

@@ -1,7 +1,8 @@
 //! The book's page for each lab command (`docs/lab/<command>.md`) and the
 //! command's `--help` agree on its flags: every flag the help lists is
 //! named on the page, and every `--flag` the page names is in the help.
-//! Example output on a page sits in fences marked `text`, which this test
+//! Example output on a page sits in fences marked `text` (four backticks
+//! where the output holds a fence of three), which this test
 //! does not read (output may quote other commands), and a code span or a
 //! command line that runs another program (`cargo build --release`, `lab
 //! ab --sprt`) names that program's flags; everything else on the page,
@@ -89,17 +90,30 @@ fn flag_text(page: &str, command: &str) -> String {
         }
     };
     let mut out = String::new();
-    let mut fence: Option<bool> = None; // Some(is output) inside a fence
+    // Inside a fence: its character, its length, and whether it is output.
+    // A fence opens with three or more backticks or tildes and closes with
+    // at least as many of the same (four may hold lines of three).
+    let mut fence: Option<(char, usize, bool)> = None;
     for line in page.lines() {
         let trimmed = line.trim_start();
-        if let Some(info) = trimmed.strip_prefix("```") {
-            fence = match fence {
-                Some(_) => None,
-                None => Some(info.trim() == "text"),
-            };
-            continue;
+        if let Some(mark) = trimmed.chars().next().filter(|c| *c == '`' || *c == '~') {
+            let count = trimmed.chars().take_while(|c| *c == mark).count();
+            if count >= 3 {
+                let info = trimmed[count..].trim();
+                match fence {
+                    None => {
+                        fence = Some((mark, count, info == "text"));
+                        continue;
+                    }
+                    Some((open, at_least, _)) if open == mark && count >= at_least && info.is_empty() => {
+                        fence = None;
+                        continue;
+                    }
+                    Some(_) => {}
+                }
+            }
         }
-        match fence {
+        match fence.map(|(_, _, output)| output) {
             Some(true) => {}
             Some(false) => {
                 if own(line) {
@@ -165,7 +179,7 @@ fn each_commands_page_names_exactly_the_flags_of_its_help() {
 #[test]
 fn another_commands_flags_are_its_own() {
     let page = "`lab ab --sprt` and `cargo build --release`; `--tc`\n```sh\ncargo lab match A B --games 4\n```\n\
-                ```text\n--json\n```\n";
+                ````text\n--json\n```\n--results\n```\n````\n";
     assert_eq!(flags_in(&flag_text(page, "match")), ["--tc", "--games"]);
     assert_eq!(flags_in(&flag_text(page, "ab")), ["--sprt", "--tc"]);
 }
