@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The check of a new technique, after `cargo lab new-technique NAME` and the
 # author's test: nothing left to write, the snapshot written and the only one
-# that moved, README's catalogue rewritten, the feature and catalogue tests
+# that moved, the book's catalogue (docs/catalogue.md) rewritten, the feature and catalogue tests
 # (only their test binaries are built), then the verdict, `lab ab NAME`.
 #
 # Usage: ci/check-technique.sh NAME [lab ab options...]
@@ -29,7 +29,7 @@ step() {
 }
 
 step "1. nothing left to write"
-if grep -n -F "(to write)" "$file" "$variant" || grep -n "^| \`$name\` |.*(to write)" README.md; then
+if grep -n -F "(to write)" "$file" "$variant" || grep -n "^| \`$name\` |.*(to write)" docs/variants.md; then
     echo "check-technique: write what is marked (to write) above first" >&2
     exit 1
 fi
@@ -56,16 +56,16 @@ if [ ! -f "snapshots/$name.snap" ] || [ -n "$moved" ]; then
 fi
 cargo lab --quiet snapdiff
 
-step "3. README's generated blocks (the catalogue)"
+step "3. the generated blocks of README and the book (the catalogue)"
 bash ci/readme-figures.sh
 
-step "4. the feature acts, the catalogue and README agree"
+step "4. the feature acts, the catalogue and the book agree"
 cargo test --quiet --profile ci --lib -- prune::tests::every_feature_acts_where_it_says
 cargo test --quiet --profile ci --test catalogue --test readme
 
 step "5. the verdict"
 # `lab ab` exits 3 when a claim of the variant does not hold or its games
-# are against it (README, "Exit status"): the check fails with it.
+# are against it (docs/verdicts.md, "Exit status"): the check fails with it.
 verdict=0
 cargo lab ab "$name" "$@" || verdict=$?
 if [ "$verdict" -eq 3 ]; then

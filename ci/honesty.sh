@@ -19,7 +19,7 @@
 #
 # The default subset is HONESTY_PER_RUN (3) variants in a row of the sorted
 # list, starting where the commit count points, so consecutive commits cover
-# every variant (README says in how many commits; tests/readme.rs checks it).
+# every variant (docs/benchmarks.md says in how many commits; tests/readme.rs checks it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # One order for the variant list everywhere.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Rewrites README's generated blocks with what the code produces now:
-# the catalogue (`prunelab features --all`), the snapshot example, the
-# variant file example (razor-r1's) and the honesty rotation's length.
-# tests/readme.rs fails while any of them differs, and names this command.
+# Rewrites the generated blocks of README and the book (docs/), each in the
+# file that holds it, with what the code produces now: the catalogue
+# (`prunelab features --all`), the snapshot example, the variant file
+# example (razor-r1's) and the honesty rotation's length. tests/readme.rs
+# fails while any of them differs, and names this command.
 #
 #   ci/readme-figures.sh          the blocks above (a normal test build)
 #   ci/readme-figures.sh --tune   also the margin example: a `tune` build
@@ -28,6 +29,7 @@ PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test re
 variants=$(find variants -maxdepth 1 -name '*.toml' | wc -l)
 per_run=$(sed -n 's/.*per_run=\${HONESTY_PER_RUN:-\([0-9]*\)}.*/\1/p' ci/honesty.sh)
 commits=$(((variants + per_run - 1) / per_run))
-# Across line breaks: README's prose may wrap anywhere in the sentence.
-COMMITS=$commits perl -0 -pi -e 's/(chosen\s+by\s+the\s+commit\s+count,\s+so\s+)[0-9]+(\s+consecutive\s+commits)/${1}$ENV{COMMITS}$2/' README.md
-git diff --stat -- README.md
+# Across line breaks: the prose may wrap anywhere in the sentence.
+find docs -name '*.md' -print0 | COMMITS=$commits xargs -0 perl -0 -pi -e \
+    's/(chosen\s+by\s+the\s+commit\s+count,\s+so\s+)[0-9]+(\s+consecutive\s+commits)/${1}$ENV{COMMITS}$2/' README.md
+git diff --stat -- README.md docs

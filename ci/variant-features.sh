@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints each named variant's features (its own, its parents', and the ones
 # they imply) on one line, space-separated: what `cargo build --features`
-# needs (ci/honesty.sh, README's bench recipe). The variants are read by the
+# needs (ci/honesty.sh, the bench recipe in docs/benchmarks.md). The variants are read by the
 # library's loader, through a default release build of prunelab, so this and
 # the matrix agree on what a variant is. `make VARIANT=` does not need it: it
 # builds every variant's search in one binary, the name checked by build.rs.

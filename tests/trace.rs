@@ -142,7 +142,7 @@ fn a_replay_with_nothing_suppressed_visits_exactly_the_untraced_nodes() {
     }
 }
 
-/// A replay as `lab blame` makes one: razor-r2 (README's example's B)
+/// A replay as `lab blame` makes one: razor-r2 (the book's blame example's B)
 /// tracing the baseline's line, suppressing nothing.
 fn replay_of_razor_r2(
     searcher: &mut Searcher,

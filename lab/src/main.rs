@@ -97,13 +97,13 @@ enum Command {
     Blame(blame::BlameArgs),
     /// Node change of each feature and each pair added to a variant, and how the pairs interact.
     Interactions(interactions::InteractionsArgs),
-    /// The skeleton of a new technique: its file, registry line, Cargo feature, variant and README row.
+    /// The skeleton of a new technique: its file, registry line, Cargo feature, variant and variants-table row.
     NewTechnique(develop::new_technique::NewTechniqueArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // A verdict's standing is its exit status (README, "Exit status").
+    // A verdict's standing is its exit status (docs/verdicts.md, "Exit status").
     let mut standing = Standing::Stands;
     let outcome = match cli.command {
         Command::Sprt(args) => sprt::command(&args, &cli.global),

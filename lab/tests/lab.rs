@@ -603,16 +603,16 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
 /// status and what it printed.
 fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
     let repo = dir.join(format!("repo-{verdict}"));
-    for folder in ["ci", "src/prune", "variants", "snapshots"] {
+    for folder in ["ci", "src/prune", "variants", "snapshots", "docs"] {
         std::fs::create_dir_all(repo.join(folder)).unwrap();
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/check-technique.sh");
     std::fs::copy(script, repo.join("ci/check-technique.sh")).unwrap();
     std::fs::write(repo.join("ci/readme-figures.sh"), "exit 0\n").unwrap();
     std::fs::write(repo.join("src/prune/demo.rs"), "//! A demo technique.\n").unwrap();
-    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n").unwrap();
+    std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n\n[expect]\nnodes = \"fewer\"\n").unwrap();
     std::fs::write(repo.join("snapshots/demo.snap"), "demo\n").unwrap();
-    std::fs::write(repo.join("README.md"), "| `demo` | a demo |\n").unwrap();
+    std::fs::write(repo.join("docs/variants.md"), "| `demo` | a demo |\n").unwrap();
     let git = |args: &[&str]| {
         let status = std::process::Command::new("git")
             .args(["-c", "user.name=lab", "-c", "user.email=lab@example.com"])

@@ -4,7 +4,8 @@
 //!
 //! Also called: "SEE pruning" (Ethereal's `SEEPruningDepth` with its quiet
 //! margin `SEEQuietMargin`), Stockfish's quiet-move `see_ge` test in its
-//! move loop. README's "Adding a technique" walks through this file.
+//! move loop. The book's "Adding a technique" (docs/adding-a-technique.md)
+//! walks through this file.
 //!
 //! Phases, side by side:
 //! - `see-quiet` (Ethereal's SEE pruning of quiets): a quiet move (neither

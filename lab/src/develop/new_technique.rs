@@ -7,7 +7,7 @@
 //! - its Cargo feature (`Cargo.toml`);
 //! - its variant, `variants/<name>.toml`, on the parent it is measured
 //!   against, its claim left to the author;
-//! - a row of README's variants table.
+//! - a row of the book's variants table (`docs/variants.md`).
 //!
 //! What only the author can write is marked `(to write)`: the technique's
 //! test, its claim, its description and source. `ci/check-technique.sh NAME`
@@ -26,7 +26,7 @@ use crate::lab::Lab;
 /// What the author still has to write, wherever the skeleton leaves it.
 pub const TO_WRITE: &str = "(to write)";
 
-/// The hooks a skeleton can plug into (README's hook contract says what
+/// The hooks a skeleton can plug into (the book's hook contract says what
 /// each is given and when it is called).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 #[value(rename_all = "snake_case")]
@@ -165,8 +165,8 @@ pub fn command(lab: &Lab, args: &NewTechniqueArgs) -> Result<()> {
         println!("  wrote {}", edit.path.display());
     }
     println!(
-        "next: write what is marked {TO_WRITE} in src/prune/{}.rs and variants/{}.toml (README's \
-         \"Hooks\" says what the hook is given), then run `bash ci/check-technique.sh {}`",
+        "next: write what is marked {TO_WRITE} in src/prune/{}.rs and variants/{}.toml (docs/adding-a-technique.md, \
+         \"Hooks\", says what the hook is given), then run `bash ci/check-technique.sh {}`",
         names.module, names.feature, names.feature
     );
     Ok(())
@@ -191,7 +191,7 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
     let summary = args.summary.clone().unwrap_or_else(|| TO_WRITE.to_string());
     Ok(vec![
         Edit { path: "Cargo.toml".into(), text: with_feature(&read("Cargo.toml")?, &names)? },
-        Edit { path: "README.md".into(), text: with_variant_row(&read("README.md")?, &names, &summary)? },
+        Edit { path: VARIANTS_TABLE.into(), text: with_variant_row(&read(VARIANTS_TABLE)?, &names, &summary)? },
         Edit {
             path: "src/prune/mod.rs".into(),
             text: with_registry_line(&read("src/prune/mod.rs")?, &names, args.hook)?,
@@ -238,12 +238,15 @@ fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<Strin
     Ok(out.join("\n") + "\n")
 }
 
-/// README with a row for the new variant just above `full`'s, the last row
-/// of its variants table.
+/// The book's chapter that holds the variants table.
+const VARIANTS_TABLE: &str = "docs/variants.md";
+
+/// The variants chapter with a row for the new variant just above
+/// `full`'s, the last row of its variants table.
 fn with_variant_row(readme: &str, names: &Names, summary: &str) -> Result<String> {
     let full_row = "| `full` |";
     let Some(at) = readme.lines().position(|line| line.starts_with(full_row)) else {
-        bail!("README.md: no `{full_row}` row in the variants table to add `{}` above", names.feature);
+        bail!("{VARIANTS_TABLE}: no `{full_row}` row in the variants table to add `{}` above", names.feature);
     };
     let mut out: Vec<String> = readme.lines().map(str::to_string).collect();
     out.insert(at, format!("| `{}` | {summary} |", names.feature));
@@ -298,7 +301,7 @@ fn hook_text(hook: Hook) -> HookText {
             body: r#"    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
         // Called at each main-search node that is not in check and not a
         // singular-exclusion search, after its static eval and before any
-        // move is generated (README's "Hooks").
+        // move is generated (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled || NT::PV || node.depth > __PREFIX___MAX_DEPTH.get() {
             return NodeVerdict::Continue;
         }
@@ -335,7 +338,7 @@ fn hook_text(hook: Hook) -> HookText {
     ) -> bool {
         // Called for each move of the main search's move loop but the
         // first, never at the root or while every move so far is mated
-        // (README's "Hooks").
+        // (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled
             || NT::PV
             || node.in_check
@@ -377,7 +380,7 @@ fn hook_text(hook: Hook) -> HookText {
         candidate: &Candidate,
     ) -> i32 {
         // Called for each move the main search is about to search, after
-        // it is made (`child`), before its reduction (README's "Hooks").
+        // it is made (`child`), before its reduction (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled || node.depth > __PREFIX___MAX_DEPTH.get() {
             return 0;
         }
@@ -414,7 +417,7 @@ fn hook_text(hook: Hook) -> HookText {
         phase: i32,
     ) -> Option<i32> {
         // Called at each quiescence node not in check, after stand pat
-        // (README's "Hooks").
+        // (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled {
             return None;
         }
@@ -449,7 +452,7 @@ fn hook_text(hook: Hook) -> HookText {
         phase: i32,
     ) -> bool {
         // Called for each capture and promotion a quiescence node not in
-        // check is about to search (README's "Hooks").
+        // check is about to search (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled {
             return false;
         }
@@ -608,10 +611,10 @@ mod tests {
         assert_eq!(Names::of("type-see").unwrap().module, "type_see");
     }
 
-    /// The generator changes exactly the files README's walk-through lists,
+    /// The generator changes exactly the files the book's walk-through lists,
     /// each in the place it says, on a copy of the repository's own files.
     #[test]
-    fn the_skeleton_goes_where_readme_says() {
+    fn the_skeleton_goes_where_the_book_says() {
         let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let args = NewTechniqueArgs {
             name: "see-capture".into(),
@@ -624,14 +627,20 @@ mod tests {
         let paths: Vec<String> = edits.iter().map(|edit| edit.path.display().to_string()).collect();
         assert_eq!(
             paths,
-            ["Cargo.toml", "README.md", "src/prune/mod.rs", "src/prune/see_capture.rs", "variants/see-capture.toml"]
+            [
+                "Cargo.toml",
+                "docs/variants.md",
+                "src/prune/mod.rs",
+                "src/prune/see_capture.rs",
+                "variants/see-capture.toml"
+            ]
         );
         let text = |path: &str| &edits.iter().find(|edit| edit.path == Path::new(path)).unwrap().text;
         let original = |path: &str| std::fs::read_to_string(repository.join(path)).unwrap();
         // Each existing file gains exactly one line.
         for (path, line) in [
             ("Cargo.toml", "\"see-capture\" = []"),
-            ("README.md", "| `see-capture` | (to write) |"),
+            ("docs/variants.md", "| `see-capture` | (to write) |"),
             ("src/prune/mod.rs", "    see_capture: SeeCapture,"),
         ] {
             let original = original(path);
@@ -643,7 +652,7 @@ mod tests {
         }
         let registry = text("src/prune/mod.rs");
         assert!(registry.contains("    quiet_see: QuietSee,\n    see_capture: SeeCapture,\n"), "after quiet_see");
-        assert!(text("README.md").contains("| `see-capture` | (to write) |\n| `full` |"));
+        assert!(text("docs/variants.md").contains("| `see-capture` | (to write) |\n| `full` |"));
         // The claim is the author's to write: none is made up.
         assert_eq!(
             text("variants/see-capture.toml"),
@@ -671,19 +680,20 @@ mod tests {
             assert!(file.contains(expected), "{expected}\nnot in\n{file}");
         }
         assert!(!file.contains("__"), "a placeholder is left:\n{file}");
-        // README's walk-through lists these files, and the two the check
-        // writes (the snapshot, and README's catalogue in README.md).
-        let readme = original("README.md");
+        // The book's walk-through lists these files, and the two the check
+        // writes (the snapshot, and the catalogue in docs/catalogue.md).
+        let readme = original("docs/adding-a-technique.md");
         let listed = readme
             .split("<!-- new-technique files -->")
             .nth(1)
-            .expect("README lists the files")
+            .expect("docs/adding-a-technique.md lists the files")
             .split("```")
             .nth(1)
             .unwrap();
         let mut expected: Vec<String> =
             paths.iter().map(|path| path.replace("see-capture", "NAME").replace("see_capture", "NAME")).collect();
         expected.push("snapshots/NAME.snap".into());
+        expected.push("docs/catalogue.md".into());
         expected.sort();
         let mut shown: Vec<String> =
             listed.lines().filter_map(|line| line.split_whitespace().last()).map(str::to_string).collect();
@@ -712,7 +722,7 @@ mod tests {
 
     /// Every hook's skeleton compiles: the five are generated one after
     /// another into a copy of the engine's sources (the workspace's
-    /// manifests, build script, sources, variant files and README), and
+    /// manifests, build script, sources, variant files and the book), and
     /// one `cargo check --lib` type-checks the engine with the five
     /// features on, build.rs reading the new variant files. Its target
     /// folder is kept: the dependencies are checked once (about 10 s on
@@ -725,7 +735,7 @@ mod tests {
         for path in [
             "Cargo.toml",
             "Cargo.lock",
-            "README.md",
+            "docs",
             "build",
             "src",
             "variants",
@@ -781,7 +791,7 @@ mod tests {
             check_technique(),
             (Some(1), "check-technique: write what is marked (to write) above first".to_string())
         );
-        for path in ["src/prune/skeleton_prune_node.rs", "variants/skeleton-prune-node.toml", "README.md"] {
+        for path in ["src/prune/skeleton_prune_node.rs", "variants/skeleton-prune-node.toml", "docs/variants.md"] {
             let text = std::fs::read_to_string(engine.join(path)).unwrap();
             std::fs::write(engine.join(path), text.replace(TO_WRITE, "(written)")).unwrap();
         }

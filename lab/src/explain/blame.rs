@@ -521,7 +521,7 @@ fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]
              sufficient**: it solves it in none of the replays; **not a pruning loss**: no decision of {b}'s cut the \
              line, and the reason named is what its last completed iteration shows; **unproven**: the replay \
              suppressing nothing did not play {b}'s move after {b}'s node count (then no decision is tried), or the \
-             replay that solved it never met its decision (README, \"Reading a blame\").\n",
+             replay that solved it never met its decision (docs/verdicts.md, \"Reading a blame\").\n",
             verdict::MAX_TRIES
         )
         .unwrap();

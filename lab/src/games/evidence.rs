@@ -472,7 +472,7 @@ mod tests {
     #[test]
     fn games_that_say_a_loss_contradict_the_measures_that_point_to_a_gain() {
         // capture-history on full: fewer nodes and more WAC positions, yet
-        // the games lose (README: 1000 games, -18.8 ± 14.8 Elo).
+        // the games lose (docs/catalogue.md: 1000 games, -18.8 ± 14.8 Elo).
         let signals = [
             Signal { measure: "nodes −13%".into(), points: Points::Gain },
             Signal { measure: "wac +2 solved".into(), points: Points::Gain },

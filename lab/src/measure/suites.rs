@@ -207,8 +207,8 @@ mod tests {
         let from_bench = |id: &&&str| id.strip_prefix("bench.").is_some_and(|number| number.parse::<usize>().is_ok());
         assert_eq!(ids.iter().filter(from_bench).count(), 25);
         assert_eq!(ids[53], "cpw.position-6");
-        // README gives these counts.
-        let readme = std::fs::read_to_string(lab().root.join("README.md")).unwrap();
+        // The book's "Reading verdicts and blame" gives these counts.
+        let readme = std::fs::read_to_string(lab().root.join("docs/verdicts.md")).unwrap();
         let prose = readme.split_whitespace().collect::<Vec<_>>().join(" ");
         let node_suite = load(&lab(), "node-suite").unwrap().positions.len();
         let extra = ids.iter().filter(|id| id.starts_with("cpw.")).count();
@@ -221,7 +221,7 @@ mod tests {
                 ids.len()
             ),
         ] {
-            assert!(prose.contains(&said), "README no longer says `{said}`");
+            assert!(prose.contains(&said), "docs/verdicts.md no longer says `{said}`");
         }
         assert_eq!(position_key("8/8/8/8/8/8/8/K1k5 w - - 12 40"), "8/8/8/8/8/8/8/K1k5 w - -");
     }

@@ -490,7 +490,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
 }
 
 /// Runs the verdict and prints it; its standing is the exit status
-/// (README, "Exit status").
+/// (docs/verdicts.md, "Exit status").
 pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let (a, b) = pair(lab, &args.variants)?;
     let variant = lab.variant(&b)?;

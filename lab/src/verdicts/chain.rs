@@ -527,7 +527,7 @@ fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
     Ok(standing)
 }
 
-/// Runs the chain and prints it; its standing is the exit status (README,
+/// Runs the chain and prints it; its standing is the exit status (docs/verdicts.md,
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
