@@ -192,15 +192,16 @@ fn games_are_the_unit_of_the_interval_and_book_moves_are_not_judged() {
     let pgn = dir.join("two.pgn");
     std::fs::write(
         &pgn,
-        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 {book} e5 {book} 2. Qh5 {+0.10/9 0.1s} \
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[TimeControl \"2+0.02\"]\n\n1. e4 {book} e5 {book} 2. Qh5 {+0.10/9 0.1s} \
          Nc6 {-0.10/8 0.1s} 3. Bc4 {+0.20/10 0.1s} Nf6 {-0.10/7 0.1s} 4. Qxf7# {+M1/11 0.1s} 1-0\n\n\
-         [White \"b\"]\n[Black \"a\"]\n[Result \"*\"]\n\n1. d4 {book} d5 {book} 2. c4 {0.00/12 0.1s} e6 {-0.10/6 0.1s} *\n",
+         [White \"b\"]\n[Black \"a\"]\n[Result \"*\"]\n[TimeControl \"1+0.01\"]\n\n1. d4 {book} d5 {book} 2. c4 {0.00/12 0.1s} e6 {-0.10/6 0.1s} *\n",
     )
     .unwrap();
     let table = "0 cp 0\n1 cp 0\n2 cp 0\n3 cp 0\n4 cp 0\n5 cp 0\n6 mate 1 h5f7\n";
     let script = referee(&dir, table, None);
     let spec = format!("uci:{}", script.display());
     let text = stdout(&lab(&["blunders", pgn.to_str().unwrap(), "--referee", &spec], &dir.join("results")));
+    assert!(text.starts_with("# lab blunders: 2 game(s) from 1 PGN file(s), at 1+0.01, 2+0.02\n"), "{text}");
     // b blundered once in two games: 0.50, and the bootstrap over the two
     // games gives 0 (both resampled games the second) to 1.
     // Its cp loss: 1000 (capped) over its 3 judged moves.

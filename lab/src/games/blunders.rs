@@ -210,6 +210,8 @@ pub struct BlundersReport {
     pub thresholds: Thresholds,
     pub files: Vec<PathBuf>,
     pub games: usize,
+    /// The games' `TimeControl` tags, each once: the depths depend on them.
+    pub time_controls: Vec<String>,
     pub engines: Vec<EngineBlunders>,
     pub blunders: Vec<Blunder>,
 }
@@ -400,7 +402,18 @@ fn judge_games(
             }
         })
         .collect();
-    BlundersReport { referee, thresholds: *thresholds, files: files.to_vec(), games: games.len(), engines, blunders }
+    let mut time_controls: Vec<String> = games.iter().filter_map(|game| game.time_control.clone()).collect();
+    time_controls.sort();
+    time_controls.dedup();
+    BlundersReport {
+        referee,
+        thresholds: *thresholds,
+        files: files.to_vec(),
+        games: games.len(),
+        time_controls,
+        engines,
+        blunders,
+    }
 }
 
 fn blunder_of(game: &PgnGame, ply: usize, before: &Verdict, judged: &judgement::JudgedMove) -> Blunder {
@@ -475,7 +488,16 @@ fn epd_text(report: &BlundersReport) -> String {
 fn markdown(report: &BlundersReport, epd_path: &str) -> String {
     let mut text = String::new();
     let thresholds = &report.thresholds;
-    let _ = writeln!(text, "# lab blunders: {} game(s) from {} PGN file(s)\n", report.games, report.files.len());
+    let time_controls = match report.time_controls.as_slice() {
+        [] => String::new(),
+        time_controls => format!(", at {}", time_controls.join(", ")),
+    };
+    let _ = writeln!(
+        text,
+        "# lab blunders: {} game(s) from {} PGN file(s){time_controls}\n",
+        report.games,
+        report.files.len()
+    );
     let _ = writeln!(
         text,
         "Referee: {} (`{}`), {} a position, Hash {} MB, each position from `ucinewgame` with the game's moves as \

@@ -27,6 +27,8 @@ pub struct PgnGame {
     pub number: usize,
     pub white: String,
     pub black: String,
+    /// The `TimeControl` tag (`10+0.1`), when there is one.
+    pub time_control: Option<String>,
     /// The position before the first move, as a full FEN.
     pub start_fen: String,
     pub moves: Vec<PgnMove>,
@@ -185,6 +187,7 @@ fn replay(path: &Path, number: usize, raw: RawGame) -> Result<PgnGame> {
         number,
         white: tag("White").unwrap_or_else(|| "?".to_string()),
         black: tag("Black").unwrap_or_else(|| "?".to_string()),
+        time_control: tag("TimeControl"),
         start_fen,
         moves,
     })
