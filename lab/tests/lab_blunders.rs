@@ -238,3 +238,59 @@ fn bad_input_is_a_clear_error() {
     assert!(!results.exists() || std::fs::read_dir(&results).unwrap().next().is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The Stockfish of the machine, when there is one.
+fn stockfish() -> Option<PathBuf> {
+    ["/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|path| path.is_file())
+}
+
+/// Whether `python3` can import python-chess.
+fn python_chess() -> bool {
+    std::process::Command::new("python3")
+        .args(["-c", "import chess.engine, chess.pgn"])
+        .output()
+        .is_ok_and(|output| output.status.success())
+}
+
+/// `lab blunders` with Stockfish as referee counts what an independent
+/// script (python-chess, `tests/data/count_blunders.py`, no code shared)
+/// counts by the same definition, on the Opera game. Skipped, saying so,
+/// without Stockfish or python-chess (`apt-get install stockfish`, `pip
+/// install chess`).
+#[test]
+fn an_independent_count_with_stockfish_agrees() {
+    let (Some(stockfish), true) = (stockfish(), python_chess()) else {
+        eprintln!("skipped: the independent count needs Stockfish and python-chess (apt-get install stockfish; pip install chess)");
+        return;
+    };
+    let independent = std::process::Command::new("python3")
+        .args(["tests/data/count_blunders.py", OPERA_GAME, "10"])
+        .arg(&stockfish)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(independent.status.success(), "{}", String::from_utf8_lossy(&independent.stderr));
+    let independent: serde_json::Value = serde_json::from_slice(&independent.stdout).unwrap();
+
+    let dir = scratch("blunders-stockfish");
+    let referee = format!("uci:{}", stockfish.display());
+    let output = lab(&["blunders", OPERA_GAME, "--referee", &referee, "--depth", "10", "--json"], &dir.join("results"));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let engines = report["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 2);
+    for engine in engines {
+        let name = engine["engine"].as_str().unwrap();
+        let theirs = &independent[name];
+        assert_eq!(engine["moves"], theirs["moves"], "{name}");
+        for judgement in ["blunders", "mistakes", "inaccuracies"] {
+            assert_eq!(engine[judgement]["total"], theirs[judgement], "{name}'s {judgement}");
+        }
+        // The script rounds to a tenth; the lab keeps every digit.
+        let (acpl, their_acpl) = (engine["acpl"].as_f64().unwrap(), theirs["acpl"].as_f64().unwrap());
+        assert!((acpl - their_acpl).abs() <= 0.05 + 1e-9, "{name}'s ACPL: {acpl} against {their_acpl}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
