@@ -42,7 +42,7 @@ use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::Lab;
 use crate::measure::ratio::bootstrap_interval_of_mean;
-use crate::results::write_atomically;
+use crate::results::{write_atomically, RunDir};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlundersArgs {
@@ -216,6 +216,12 @@ pub struct BlundersReport {
     pub blunders: Vec<Blunder>,
 }
 
+/// The referee's verdicts by game and ply.
+type Verdicts = BTreeMap<(String, usize), Verdict>;
+
+/// `lab blunders` in steps: the games are read and replayed, the referee
+/// is started, the run folder is opened (with the scores a resumed run
+/// kept), the missing positions are scored, and the moves are judged.
 pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
     let thresholds = args.thresholds()?;
     if let Some(depth) = args.depth {
@@ -224,16 +230,8 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
     if args.nodes == Some(0) {
         bail!("--nodes must be at least 1");
     }
-    // Every game is read and replayed before the referee starts.
-    let mut games = Vec::new();
-    for path in &args.pgn {
-        games.extend(
-            read_pgn_file(&lab.resolve(path))
-                .map(|read| read.into_iter().map(|game| PgnGame { file: path.clone(), ..game }).collect::<Vec<_>>())?,
-        );
-    }
+    let games = read_games(lab, &args.pgn)?;
     let binary = participant::binary(lab, &args.referee)?;
-    let (go, timeout) = args.go();
     let mut referee = Engine::start(&binary, &args.referee)?;
     referee.set_option("Hash", &args.hash.to_string())?;
     let settings = RefereeSettings {
@@ -242,10 +240,42 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
         limit: args.limit_text(),
         hash_mb: args.hash,
     };
-
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, done): (_, Vec<RefereeRecord>) = run_args.open(lab, "blunders", args)?;
-    let mut verdicts = BTreeMap::new();
+    let mut verdicts = kept_verdicts(&run_dir, done, &games)?;
+    score_missing_positions(lab, &mut referee, &args.go(), &games, &mut verdicts, &mut run_dir)?;
+    drop(referee);
+
+    let report = judge_games(&games, &verdicts, settings, &thresholds, &args.pgn);
+    let epd_path = run_dir.file("blunders.epd");
+    write_atomically(&epd_path, &epd_text(&report))?;
+    let markdown = markdown(&report, &epd_path.display().to_string());
+    run_dir.write_summary(&markdown, &report)?;
+    if lab.global.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{markdown}");
+        lab.say(&format!("results: {}", run_dir.path().display()));
+    }
+    Ok(())
+}
+
+/// Every game of every file, replayed before the referee starts, so a bad
+/// file stops the run before anything is searched.
+fn read_games(lab: &Lab, files: &[PathBuf]) -> Result<Vec<PgnGame>> {
+    let mut games = Vec::new();
+    for path in files {
+        let read = read_pgn_file(&lab.resolve(path))?;
+        // Named as given, so a resumed run finds its games under the same keys.
+        games.extend(read.into_iter().map(|game| PgnGame { file: path.clone(), ..game }));
+    }
+    Ok(games)
+}
+
+/// The scores a resumed run kept, each checked against the position its
+/// game reaches now.
+fn kept_verdicts(run_dir: &RunDir, done: Vec<RefereeRecord>, games: &[PgnGame]) -> Result<Verdicts> {
+    let mut verdicts = Verdicts::new();
     for record in done {
         let game = games.iter().find(|game| game.key() == record.game);
         let fen = game.and_then(|game| position_fen(game, record.ply));
@@ -261,11 +291,22 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
         }
         verdicts.insert((record.game, record.ply), Verdict { score: record.score, best: Some(record.best) });
     }
+    Ok(verdicts)
+}
 
-    // The positions still to score: every position of every game, the last
-    // included; one with no legal move is scored by the rules instead.
+/// Scores every position without a verdict yet, the last of each game
+/// included, appending each score the moment it is in; a position with no
+/// legal move is scored by the rules instead.
+fn score_missing_positions(
+    lab: &Lab,
+    referee: &mut Engine,
+    (go, timeout): &(String, Duration),
+    games: &[PgnGame],
+    verdicts: &mut Verdicts,
+    run_dir: &mut RunDir,
+) -> Result<()> {
     let mut missing = Vec::new();
-    for (index, game) in games.iter().enumerate() {
+    for game in games {
         for ply in 0..=game.moves.len() {
             let key = (game.key(), ply);
             if verdicts.contains_key(&key) {
@@ -275,43 +316,30 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
                 Some(score) => {
                     verdicts.insert(key, Verdict { score, best: None });
                 }
-                None => missing.push((index, ply)),
+                None => missing.push((game, ply)),
             }
         }
     }
     let bar = lab.progress(missing.len() as u64, "referee");
-    for (index, ply) in missing {
-        let game = &games[index];
-        let output =
-            referee.new_game().and_then(|()| referee.go(&game.uci_position(ply), &go, timeout)).with_context(|| {
+    for (game, ply) in missing {
+        let output = referee
+            .new_game()
+            .and_then(|()| referee.go(&game.uci_position(ply), go, *timeout))
+            .and_then(|output| {
+                let score = output.score().ok_or_else(|| anyhow!("no score before its bestmove"))?;
+                Ok((score, output.bestmove))
+            })
+            .with_context(|| {
                 format!("the referee on {} after {ply} moves (the scores so far are kept: --resume)", game.key())
             });
-        let output = output.inspect_err(|_| bar.abandon())?;
-        let score = output.score().ok_or_else(|| {
-            bar.abandon();
-            anyhow!("the referee gave no score for {} after {ply} moves", game.key())
-        })?;
+        let (score, best) = output.inspect_err(|_| bar.abandon())?;
         let fen = position_fen(game, ply).expect("a ply of the game");
-        let record = RefereeRecord { game: game.key(), ply, fen, score, best: output.bestmove.clone() };
+        let record = RefereeRecord { game: game.key(), ply, fen, score, best };
         run_dir.append(&record)?;
         verdicts.insert((record.game, ply), Verdict { score, best: Some(record.best) });
         bar.inc(1);
     }
     bar.finish_and_clear();
-    drop(referee);
-
-    let report = judge_games(&games, &verdicts, settings, &thresholds, &args.pgn);
-    let epd = epd_text(&report);
-    let epd_path = run_dir.file("blunders.epd");
-    write_atomically(&epd_path, &epd)?;
-    let markdown = markdown(&report, &epd_path.display().to_string());
-    run_dir.write_summary(&markdown, &report)?;
-    if lab.global.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        println!("{markdown}");
-        lab.say(&format!("results: {}", run_dir.path().display()));
-    }
     Ok(())
 }
 
@@ -338,7 +366,7 @@ fn game_over_score(game: &PgnGame, ply: usize) -> Option<Score> {
 /// Judges every engine move of every game from the referee's verdicts.
 fn judge_games(
     games: &[PgnGame],
-    verdicts: &BTreeMap<(String, usize), Verdict>,
+    verdicts: &Verdicts,
     referee: RefereeSettings,
     thresholds: &Thresholds,
     files: &[PathBuf],
