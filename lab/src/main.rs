@@ -6,8 +6,8 @@
 //! phases one after another. The other commands are their steps (`build`,
 //! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
 //! OpenBench test), `speed` (bench speed) and the tools (`list`, `report`,
-//! `snapdiff`, `spsa`, `sprt`, `clocks`, `sample-book`, `endgame-book`, and `blame` and
-//! `interactions`, which explain a result). Every run writes its results
+//! `snapdiff`, `spsa`, `sprt`, `clocks`, `blunders`, `sample-book`,
+//! `endgame-book`, and `blame` and `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
 //! The modules are grouped by role: `engines/` builds and runs engines,
@@ -35,7 +35,7 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{clocks, matches, openbench, sprt};
+use games::{blunders, clocks, matches, openbench, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::verdict::Standing;
@@ -79,6 +79,8 @@ enum Command {
     Match(matches::MatchArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
     Clocks(clocks::ClocksArgs),
+    /// Each engine's blunders, mistakes and inaccuracies per game in PGNs, judged by a referee engine; the blunders as an EPD suite.
+    Blunders(blunders::BlundersArgs),
     /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
     Openbench(openbench::OpenbenchArgs),
     /// A fixed, seeded sample of an opening book's positions, small enough to version.
@@ -121,6 +123,7 @@ fn main() -> ExitCode {
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Clocks(args) => clocks::command(&lab, &args),
+            Command::Blunders(args) => blunders::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
             Command::SampleBook(args) => matches::sample_command(&lab, &args),
             Command::EndgameBook(args) => matches::endgame_book::command(&lab, &args),

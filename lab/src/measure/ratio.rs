@@ -95,7 +95,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// The 95% percentile-bootstrap interval of the mean of `values`.
-fn bootstrap_interval_of_mean(values: &[f64]) -> (f64, f64) {
+pub fn bootstrap_interval_of_mean(values: &[f64]) -> (f64, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(BOOTSTRAP_SEED);
     let mut means: Vec<f64> = (0..BOOTSTRAP_RESAMPLES)
         .map(|_| {

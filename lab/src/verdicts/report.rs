@@ -12,6 +12,10 @@
 //! parent (`lab match`, `lab ab --sprt`, `lab openbench status`), and which
 //! fast measure they contradict.
 //!
+//! Plan 002's own success criteria, which are no phase's claims, are judged
+//! for its chain's start and end in a section of their own
+//! (`plan_criteria`).
+//!
 //! Nothing is searched unless `--measure` asks for it: a variant without a
 //! `lab nodes` run (or whose parent has none on the same suite and depth) is
 //! listed with the command that would measure it.
@@ -32,6 +36,7 @@ use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::plan_criteria;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 use prunelab::variants::Scope;
 
@@ -512,6 +517,17 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             .unwrap();
         }
     }
+
+    // Plan 002's own success criteria, on its chain from start to end.
+    let chain = measure(&data, plan_criteria::PLAN_END, Some(plan_criteria::PLAN_START));
+    let node_change = chain
+        .as_ref()
+        .and_then(|measured| measured.change_vs_parent.map(|ratio| (ratio, setting_text(&measured.setting))));
+    let first_move_cutoffs = chain.as_ref().and_then(|measured| {
+        measured.telemetry.rate("first.first%").map(|rate| (rate, setting_text(&measured.setting)))
+    });
+    let criteria = plan_criteria::judge(&plan_criteria::gather(&results, node_change, first_move_cutoffs));
+    writeln!(out, "\n{}", plan_criteria::markdown(&criteria)).unwrap();
 
     writeln!(out, "\n## Tactics\n").unwrap();
     if tactics.is_empty() {

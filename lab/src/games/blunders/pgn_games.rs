@@ -1,0 +1,270 @@
+//! The games of PGN files, replayed move by move for `lab blunders`.
+//!
+//! The `pgn-reader` crate reads the PGN syntax (tags and their escapes,
+//! comments, NAGs, variations, which are skipped); the engine crate's SAN
+//! reader then replays each main-line move on the board, so a move that is
+//! not legal is an error naming the file, the game and the move. Each move
+//! keeps what its first comment says: `book` (fastchess and cutechess mark
+//! the opening's moves so), and the depth of `{+0.31/12 0.123s}`, the
+//! comment `lab match`, fastchess and cutechess write after an engine move.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use cozy_chess::{Board, Color, Move};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use prunelab::position::{move_to_uci, parse_fen, STARTPOS_FEN};
+use prunelab::san::{move_to_san, parse_san};
+
+/// One game, replayed.
+#[derive(Clone, Debug)]
+pub struct PgnGame {
+    /// The file as given on the command line.
+    pub file: PathBuf,
+    /// 1 for the file's first game.
+    pub number: usize,
+    pub white: String,
+    pub black: String,
+    /// The `TimeControl` tag (`10+0.1`), when there is one.
+    pub time_control: Option<String>,
+    /// The position before the first move, as a full FEN.
+    pub start_fen: String,
+    pub moves: Vec<PgnMove>,
+}
+
+/// One main-line move and the position it was played in.
+#[derive(Clone, Debug)]
+pub struct PgnMove {
+    /// The position before the move.
+    pub board: Board,
+    pub mv: Move,
+    pub uci: String,
+    /// As the lab writes SAN (the PGN's own spelling may differ: `0-0`, `Ng1f3`).
+    pub san: String,
+    /// The move's first comment was `book`: not the engine's choice.
+    pub book: bool,
+    /// The search depth its comment reports (`+0.31/12`), if any.
+    pub depth: Option<u32>,
+}
+
+impl PgnGame {
+    /// `games.pgn#3`: the game's identity in records and messages.
+    pub fn key(&self) -> String {
+        format!("{}#{}", self.file.display(), self.number)
+    }
+
+    /// The engine that played the move at `ply` (0 is the first move).
+    pub fn mover(&self, ply: usize) -> &str {
+        match self.moves[ply].board.side_to_move() {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The position after the last move.
+    pub fn final_board(&self) -> Board {
+        let Some(last) = self.moves.last() else {
+            return parse_fen(&self.start_fen).expect("the start position was read").0;
+        };
+        let mut board = last.board.clone();
+        board.play_unchecked(last.mv);
+        board
+    }
+
+    /// `position fen ... moves ...` for the position after `plies` moves:
+    /// the referee gets the game's history, so it sees repetitions as the
+    /// players did.
+    pub fn uci_position(&self, plies: usize) -> String {
+        let mut text = format!("position fen {}", self.start_fen);
+        if plies > 0 {
+            text.push_str(" moves");
+            for played in &self.moves[..plies] {
+                text.push(' ');
+                text.push_str(&played.uci);
+            }
+        }
+        text
+    }
+}
+
+/// Every game of `path`, replayed. A file that cannot be read, holds no
+/// game or has a game with an illegal move is an error.
+pub fn read_pgn_file(path: &Path) -> Result<Vec<PgnGame>> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read PGN file {}", path.display()))?;
+    let mut reader = Reader::new(std::io::BufReader::new(file));
+    let mut games = Vec::new();
+    let mut visitor = RawGameReader;
+    while let Some(raw) = reader.read_game(&mut visitor).with_context(|| format!("{}: broken PGN", path.display()))? {
+        // Text with neither tags nor moves (a stray line) is no game.
+        if raw.tags.is_empty() && raw.moves.is_empty() {
+            continue;
+        }
+        let number = games.len() + 1;
+        games.push(replay(path, number, raw).with_context(|| format!("{}, game {number}", path.display()))?);
+    }
+    if games.is_empty() {
+        bail!("{}: no games in it", path.display());
+    }
+    Ok(games)
+}
+
+/// A game as the PGN spells it, before its moves are checked.
+#[derive(Default)]
+struct RawGame {
+    tags: BTreeMap<String, String>,
+    /// Each main-line SAN with its comments.
+    moves: Vec<(String, Vec<String>)>,
+}
+
+struct RawGameReader;
+
+impl Visitor for RawGameReader {
+    type Tags = BTreeMap<String, String>;
+    type Movetext = RawGame;
+    type Output = RawGame;
+
+    fn begin_tags(&mut self) -> ControlFlow<RawGame, Self::Tags> {
+        ControlFlow::Continue(BTreeMap::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<RawGame> {
+        tags.insert(String::from_utf8_lossy(name).into_owned(), value.decode_utf8_lossy().into_owned());
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<RawGame, RawGame> {
+        ControlFlow::Continue(RawGame { tags, moves: Vec::new() })
+    }
+
+    fn san(&mut self, game: &mut RawGame, san_plus: SanPlus) -> ControlFlow<RawGame> {
+        game.moves.push((san_plus.to_string(), Vec::new()));
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, game: &mut RawGame, comment: RawComment<'_>) -> ControlFlow<RawGame> {
+        if let Some((_, comments)) = game.moves.last_mut() {
+            comments.push(String::from_utf8_lossy(comment.as_bytes()).trim().to_string());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _game: &mut RawGame) -> ControlFlow<RawGame, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, game: RawGame) -> RawGame {
+        game
+    }
+}
+
+fn replay(path: &Path, number: usize, raw: RawGame) -> Result<PgnGame> {
+    let tag = |name: &str| raw.tags.get(name).cloned();
+    let start_fen = tag("FEN").unwrap_or_else(|| STARTPOS_FEN.to_string());
+    let (mut board, _) = parse_fen(&start_fen).map_err(|error| anyhow::anyhow!("its FEN tag: {error}"))?;
+    let start_fen = board.to_string();
+    let mut moves = Vec::new();
+    for (san, comments) in raw.moves {
+        let mv = parse_san(&board, &san).map_err(|error| {
+            let number = board.fullmove_number();
+            let dots = if board.side_to_move() == Color::White { "." } else { "..." };
+            anyhow::anyhow!("move {number}{dots} {san} is not legal in {board}: {error}")
+        })?;
+        let first_comment = comments.first().map(String::as_str).unwrap_or("");
+        moves.push(PgnMove {
+            board: board.clone(),
+            mv,
+            uci: move_to_uci(&board, mv),
+            san: move_to_san(&board, mv),
+            book: first_comment.eq_ignore_ascii_case("book"),
+            depth: comment_depth(first_comment),
+        });
+        board.play_unchecked(mv);
+    }
+    Ok(PgnGame {
+        file: path.to_path_buf(),
+        number,
+        white: tag("White").unwrap_or_else(|| "?".to_string()),
+        black: tag("Black").unwrap_or_else(|| "?".to_string()),
+        time_control: tag("TimeControl"),
+        start_fen,
+        moves,
+    })
+}
+
+/// The depth of an engine move's comment: its first word is
+/// `score/depth`, the score in pawns (`+0.31`, `-1.20`, `0.00`) or moves
+/// to mate (`+M3`, `-M2`), as `lab match`, fastchess and cutechess write.
+fn comment_depth(comment: &str) -> Option<u32> {
+    let first = comment.split_whitespace().next()?;
+    let (score, depth) = first.split_once('/')?;
+    let score = score.trim_start_matches(['+', '-']);
+    let is_score = score.parse::<f64>().is_ok() || score.strip_prefix('M').is_some_and(|m| m.parse::<u32>().is_ok());
+    let depth = depth.trim_end_matches(',');
+    if is_score {
+        depth.parse().ok()
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Vec<PgnGame>> {
+        let dir = std::env::temp_dir().join(format!("prunelab-pgn-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{:x}.pgn", text.len() * 31 + text.bytes().map(usize::from).sum::<usize>()));
+        std::fs::write(&path, text).unwrap();
+        let games = read_pgn_file(&path);
+        let _ = std::fs::remove_file(&path);
+        games
+    }
+
+    #[test]
+    fn depths_come_from_engine_comments_only() {
+        assert_eq!(comment_depth("+0.31/12 0.123s"), Some(12));
+        assert_eq!(comment_depth("-M3/20 1.2s"), Some(20));
+        assert_eq!(comment_depth("0.00/7, draw by adjudication"), Some(7));
+        assert_eq!(comment_depth("book"), None);
+        assert_eq!(comment_depth("0.153s"), None);
+        assert_eq!(comment_depth("White mates 1/2"), None);
+    }
+
+    #[test]
+    fn games_replay_with_their_comments_tags_and_start_position() {
+        let games = read(
+            "[White \"a\"]\n[Black \"b \\\"q\\\"\"]\n[Round \"2\"]\n[FEN \"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\"]\n\n\
+             3. Bc4 {book} Nf6 {+0.20/9 0.1s} (3... Be7 4. d4) 4. O-O {-0.25/11 0.2s} {a second comment} Bc5 $1 *\n\n\
+             [White \"c\"]\n[Black \"d\"]\n\n1. e4 e5 1-0\n",
+        )
+        .unwrap();
+        assert_eq!(games.len(), 2);
+        let first = &games[0];
+        assert_eq!((first.white.as_str(), first.black.as_str()), ("a", "b \"q\""));
+        let sans: Vec<&str> = first.moves.iter().map(|played| played.san.as_str()).collect();
+        assert_eq!(sans, ["Bc4", "Nf6", "O-O", "Bc5"]);
+        assert_eq!(first.moves[2].uci, "e1g1");
+        assert_eq!(first.moves.iter().map(|played| played.book).collect::<Vec<_>>(), [true, false, false, false]);
+        assert_eq!(first.moves.iter().map(|played| played.depth).collect::<Vec<_>>(), [None, Some(9), Some(11), None]);
+        assert_eq!((first.mover(0), first.mover(1)), ("a", "b \"q\""));
+        assert_eq!(
+            first.uci_position(2),
+            "position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 moves f1c4 g8f6"
+        );
+        assert_eq!(games[1].number, 2);
+        assert_eq!(games[1].uci_position(0), format!("position fen {STARTPOS_FEN}"));
+    }
+
+    #[test]
+    fn an_illegal_move_or_an_empty_file_is_an_error() {
+        let error = format!("{:#}", read("[White \"a\"]\n\n1. e4 e5 2. Ke3 *\n").unwrap_err());
+        assert!(error.contains("game 1: move 2. Ke3 is not legal"), "{error}");
+        let error = format!("{:#}", read("no games here, just words\n").unwrap_err());
+        assert!(error.contains("no games in it"), "{error}");
+        let error = format!("{:#}", read("").unwrap_err());
+        assert!(error.contains("no games in it"), "{error}");
+    }
+}
