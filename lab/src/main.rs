@@ -4,7 +4,8 @@
 //! nodes on the verdict suite, times both to depth, runs the tactical
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
-//! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
+//! `nodes`, `ttd`, `tactics`, `match`), `atlas` (every variant against its
+//! parent at fixed nodes), `openbench` (the same match as an
 //! OpenBench test), `speed` (bench speed) and the tools (`list`, `report`,
 //! `snapdiff`, `spsa`, `sprt`, `clocks`, `sample-book`, `endgame-book`, and `blame` and
 //! `interactions`, which explain a result). Every run writes its results
@@ -35,7 +36,7 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{clocks, matches, openbench, sprt};
+use games::{atlas, clocks, matches, openbench, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::{ab, chain, list, report, snapdiff};
@@ -69,6 +70,8 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
+    /// Each variant against its parent at fixed nodes a move, into the repository's atlas file (resumable; a result at the same settings is not played again).
+    Atlas(atlas::AtlasArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
     Clocks(clocks::ClocksArgs),
     /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
@@ -110,6 +113,7 @@ fn main() -> ExitCode {
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::Atlas(args) => atlas::command(&lab, &args),
             Command::Clocks(args) => clocks::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
             Command::SampleBook(args) => matches::sample_command(&lab, &args),

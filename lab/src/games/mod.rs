@@ -1,10 +1,12 @@
-//! Games and their statistics: the match runner (`matches`), each side's
+//! Games and their statistics: the match runner (`matches`), the atlas of
+//! every variant against its parent at fixed nodes (`atlas`), each side's
 //! clock rebuilt from a PGN's move times (`clocks`), OpenBench tests
 //! (`openbench`), the game results a verdict reads first (`evidence`), the
 //! `lab sprt` command and the SPRT options every command spells the same
 //! way (`sprt`, `sprt_options`), and the Elo and SPRT arithmetic
 //! (`statistics`).
 
+pub mod atlas;
 pub mod clocks;
 pub mod evidence;
 pub mod matches;
