@@ -19,7 +19,6 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::games::evidence::{GameResult, SprtState};
 use crate::games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
 
 /// Where the atlas lives, from the repository's root.
@@ -76,31 +75,6 @@ pub struct AtlasEntry {
 }
 
 impl AtlasEntry {
-    /// The entry as the evidence of games the verdicts read.
-    pub fn game_result(&self) -> GameResult {
-        let sprt = self.sprt.zip(self.sprt_status).map(|(settings, status)| SprtState {
-            elo0: settings.elo0,
-            elo1: settings.elo1,
-            llr: status.llr,
-            lower: status.lower,
-            upper: status.upper,
-        });
-        GameResult {
-            subject: self.variant.clone(),
-            reference: self.parent.clone(),
-            source: format!("the atlas ({ATLAS_FILE}), commit {}", self.commit),
-            taken: self.finished.clone(),
-            tc: format!("N={}", self.key.nodes),
-            book: Some(self.key.book.clone()),
-            wdl: self.wdl,
-            penta: self.penta,
-            sprt,
-            finished: true,
-            time_losses: 0,
-            crashes: 0,
-        }
-    }
-
     /// The sign of the result when the games decide it: +1 when the Elo
     /// interval lies above 0 or an SPRT for a gain accepted H1, -1 when the
     /// interval lies below 0; `None` otherwise (an SPRT's "no gain" is no
@@ -222,7 +196,6 @@ pub mod tests {
         assert_eq!(entries[0].decided_sign(), Some(1));
         assert_eq!(entries[1].decided_sign(), Some(-1));
         assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decided_sign(), None);
-        assert_eq!(entries[0].game_result().tc, "N=10000");
         // FNV-1a's published vector for "a".
         assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
         std::fs::remove_dir_all(&dir).unwrap();

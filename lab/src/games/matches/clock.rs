@@ -96,6 +96,18 @@ impl FromStr for TimeControl {
     }
 }
 
+impl FromStr for ClockControl {
+    type Err = String;
+
+    /// A time control that must be a clock (`lab clocks` rebuilds clocks).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.parse()? {
+            TimeControl::Clock(clock) => Ok(clock),
+            TimeControl::Nodes(_) => Err(format!("time control '{text}' is fixed nodes, not a clock")),
+        }
+    }
+}
+
 impl TimeControl {
     /// The nodes a move at fixed nodes; `None` on a clock.
     pub fn nodes(&self) -> Option<u64> {
@@ -271,10 +283,7 @@ mod tests {
     use super::*;
 
     fn clock(text: &str) -> ClockControl {
-        match text.parse().unwrap() {
-            TimeControl::Clock(clock) => clock,
-            TimeControl::Nodes(_) => panic!("{text} is not a clock"),
-        }
+        text.parse().unwrap()
     }
 
     #[test]
