@@ -191,7 +191,7 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
         // Positions where neither searched a node of the scope say nothing.
         let pairs: Vec<(f64, f64)> = pairs?.into_iter().filter(|&(base, own)| base > 0.0 && own > 0.0).collect();
         let positions = pairs.len();
-        paired_ratio(pairs.into_iter()).map(|ratio| {
+        paired_ratio(pairs).map(|ratio| {
             let part = scope.part_text();
             let on = format!(
                 "{}{} at depth {}, {positions} positions",

@@ -57,12 +57,11 @@ fn solve(mut matrix: Vec<Vec<f64>>) -> Option<Vec<f64>> {
             return None;
         }
         matrix.swap(column, pivot);
-        for row in 0..size {
-            if row != column {
-                let factor = matrix[row][column] / matrix[column][column];
-                for k in column..=size {
-                    matrix[row][k] -= factor * matrix[column][k];
-                }
+        let pivot_row = matrix[column].clone();
+        for (_, row) in matrix.iter_mut().enumerate().filter(|(index, _)| *index != column) {
+            let factor = row[column] / pivot_row[column];
+            for (value, pivot_value) in row.iter_mut().zip(&pivot_row).skip(column) {
+                *value -= factor * pivot_value;
             }
         }
     }
