@@ -318,3 +318,43 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: AtlasArgs,
+    }
+
+    fn args(line: &[&str]) -> AtlasArgs {
+        Cli::parse_from(std::iter::once("atlas").chain(line.iter().copied())).args
+    }
+
+    fn names(phases: &[Phase]) -> Vec<String> {
+        phases.iter().map(|phase| format!("{}<{}", phase.variant, phase.parent)).collect()
+    }
+
+    #[test]
+    fn the_phases_are_the_variants_then_the_chains_each_once() {
+        let lab = Lab::for_tests();
+        let named = phases(&lab, &args(&["razor-r2", "--chain", "razor", "--nodes", "10000"])).unwrap();
+        assert_eq!(names(&named), ["razor-r2<razor-r1", "razor-r1<p003-3", "razor-r3<razor-r2"]);
+        let plans = args(&["--chain", "p002", "--chain", "p003", "--chain", "razor", "--nodes", "10000"]);
+        let plans = phases(&lab, &plans).unwrap();
+        assert_eq!(plans.len(), 21);
+        assert_eq!(names(&plans[..1]), ["p002-1.1<baseline"]);
+        let all = phases(&lab, &args(&["--all", "--nodes", "1"])).unwrap();
+        assert_eq!(all.len(), lab.variants.len() - 1, "every variant but the baseline");
+        // Parents first.
+        let position = |name: &str| all.iter().position(|phase| phase.variant == name).unwrap();
+        assert!(position("p003-3") < position("razor-r1") && position("razor-r1") < position("razor-r2"));
+        let orphan = phases(&lab, &args(&["baseline", "--nodes", "1"])).unwrap_err().to_string();
+        assert_eq!(orphan, "`baseline` has no parent to play against");
+        assert!(phases(&lab, &args(&["--nodes", "1"])).is_err());
+    }
+}
