@@ -128,12 +128,12 @@ impl PlayedGame {
 
 /// What kind of failure an engine error is: the engine module's
 /// [`EngineFailure`] when it is one; anything else (the binary cannot be
-/// started) counts as a crash. `searching` is whether the engine was on its
-/// clock: a fixed-nodes search that never answers has no clock to lose on,
-/// and is a protocol error.
-fn classify(error: &anyhow::Error, searching: bool) -> Termination {
+/// started) counts as a crash. `on_clock` is whether the engine was
+/// searching on its clock: a fixed-nodes search that never answers has no
+/// clock to lose on, and is a protocol error, as is a timeout between moves.
+fn classify(error: &anyhow::Error, on_clock: bool) -> Termination {
     match error.downcast_ref::<EngineFailure>() {
-        Some(EngineFailure::Timeout) if searching => Termination::TimeLoss,
+        Some(EngineFailure::Timeout) if on_clock => Termination::TimeLoss,
         Some(EngineFailure::Timeout) | Some(EngineFailure::Protocol(_)) => Termination::ProtocolError,
         Some(EngineFailure::Exited) | None => Termination::Crash,
     }
