@@ -227,6 +227,9 @@ fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path
         matches::engine_binary(lab, &settings, &phase.variant)?,
         matches::engine_binary(lab, &settings, &phase.parent)?,
     ];
+    // Before the match: the commit the engines are built from, not the one
+    // the tree has reached when it ends.
+    let commit = commit(&lab.root);
     let started = Instant::now();
     let outcome = matches::run_match(
         &lab.nested(folder),
@@ -261,7 +264,7 @@ fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path
         sprt_status: summary.sprt_status,
         stop: stop.to_string(),
         failures,
-        commit: commit(&lab.root),
+        commit,
         finished: timestamp(),
         wall_seconds: started.elapsed().as_secs(),
     })
