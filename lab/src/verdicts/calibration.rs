@@ -327,7 +327,8 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures) -> String {
     .unwrap();
     for measure in Measure::ALL {
         let Some(points) = measure.points(fast) else {
-            writeln!(out, "- {} {}: no change, nothing to compare", measure.name(), measure.text(fast)).unwrap();
+            let why = if measure.value(fast).is_some() { "no change, nothing to compare" } else { "not measured" };
+            writeln!(out, "- {} {}: {why}", measure.name(), measure.text(fast)).unwrap();
             continue;
         };
         let alike: Vec<&Row> =
@@ -472,6 +473,8 @@ mod tests {
         assert!(text.contains("- time-to-depth ratio x0.970 (pointing to a gain): the atlas has 3 decided"), "{text}");
         assert!(text.contains("- WAC change +0: no change, nothing to compare"), "{text}");
         assert!(text.contains("- no prediction of Elo: the atlas has 7 variant(s) with all three measures"), "{text}");
+        let unmeasured = FastMeasures { wac_change: None, ..fast };
+        assert!(verdict_section(&rows, &unmeasured).contains("- WAC change -: not measured"));
         let empty = verdict_section(&[], &fast);
         assert!(empty.contains("the atlas has 0 decided variant(s) with such a node change: too few"), "{empty}");
     }
