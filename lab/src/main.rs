@@ -4,7 +4,8 @@
 //! nodes on the verdict suite, times both to depth, runs the tactical
 //! suites and prints a one-page verdict; `lab chain` does it for a plan's
 //! phases one after another. The other commands are their steps (`build`,
-//! `nodes`, `ttd`, `tactics`, `match`), `openbench` (the same match as an
+//! `nodes`, `ttd`, `tactics`, `match`), `atlas` (every variant against its
+//! parent at fixed nodes), `openbench` (the same match as an
 //! OpenBench test), `speed` (bench speed) and the tools (`list`, `report`,
 //! `snapdiff`, `spsa`, `sprt`, `clocks`, `blunders`, `sample-book`,
 //! `endgame-book`, and `blame` and `interactions`, which explain a result). Every run writes its results
@@ -35,7 +36,7 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{blunders, clocks, matches, openbench, sprt};
+use games::{atlas, blunders, clocks, matches, openbench, sprt};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::verdict::Standing;
@@ -77,6 +78,8 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
+    /// Each variant against its parent at fixed nodes a move, into the repository's atlas file (resumable; a result at the same settings is not played again).
+    Atlas(atlas::AtlasArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
     Clocks(clocks::ClocksArgs),
     /// Each engine's blunders, mistakes and inaccuracies per game in PGNs, judged by a referee engine; the blunders as an EPD suite.
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
+            Command::Atlas(args) => atlas::command(&lab, &args),
             Command::Clocks(args) => clocks::command(&lab, &args),
             Command::Blunders(args) => blunders::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),

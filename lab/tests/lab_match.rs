@@ -655,7 +655,7 @@ fn missing_data_is_an_error_naming_the_path() {
     let nowhere = dir.join("nowhere");
     let stderr = run(&["match", "baseline", "baseline", "--binary", &engine], Some(&nowhere));
     assert!(stderr.contains(&format!("PRUNELAB_DATA={} is not a folder", nowhere.display())), "{stderr}");
-    assert!(fs::read_dir(&dir.join("results")).map_or(true, |mut runs| runs.next().is_none()), "a run was started");
+    assert!(fs::read_dir(dir.join("results")).map_or(true, |mut runs| runs.next().is_none()), "a run was started");
     fs::remove_dir_all(&dir).unwrap();
 }
 

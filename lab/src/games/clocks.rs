@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
-use crate::games::matches::clock::TimeControl;
+use crate::games::matches::clock::{ClockControl, TimeControl};
 use crate::lab::Lab;
 
 #[derive(Args, Debug)]
@@ -93,7 +93,8 @@ fn clock_records(games: &[Game], below_ms: Option<u64>) -> (BTreeMap<String, Clo
     let mut records: BTreeMap<String, ClockRecord> = BTreeMap::new();
     let mut skipped = 0;
     for game in games {
-        let Some(tc) = game.tags.get("TimeControl").and_then(|text| text.parse::<TimeControl>().ok()) else {
+        // A game at fixed nodes (`-`) or without the tag has no clock to rebuild.
+        let Some(TimeControl::Clock(tc)) = game.tags.get("TimeControl").and_then(|text| text.parse().ok()) else {
             skipped += 1;
             continue;
         };
@@ -145,7 +146,7 @@ fn clock_records(games: &[Game], below_ms: Option<u64>) -> (BTreeMap<String, Clo
 /// Six increments, or 6% of the base time without one: the clock below
 /// which a stall of a busy machine (50 to 100 ms at fast time controls)
 /// is a real threat.
-fn default_threshold_ms(tc: TimeControl) -> u64 {
+fn default_threshold_ms(tc: ClockControl) -> u64 {
     if tc.increment_ms > 0 {
         6 * tc.increment_ms
     } else {

@@ -55,8 +55,9 @@ use self::records::{FailureCounts, Tally};
 use self::rules::{DrawRule, ResignRule};
 use self::run_folder::{open_pgn, open_run, RunSettings};
 use self::schedule::Schedule;
+use self::summary::EngineSummary;
+pub use self::summary::StopReason;
 pub use self::summary::{summary_markdown, MatchSummary};
-use self::summary::{EngineSummary, StopReason};
 use self::worker::{worker, Event, WorkerContext};
 use crate::games::statistics::{Pentanomial, SprtSettings, Wdl};
 use crate::lab::Lab;
@@ -92,7 +93,7 @@ pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
 
 /// The binary for `name`: `--binary NAME=PATH`, else the variant's build,
 /// or the engine of `uci:PATH` once it has passed the UCI handshake.
-fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
+pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
     match args.binary_override(name)? {
         Some(path) => {
             let path = lab.resolve(&path);
@@ -103,6 +104,11 @@ fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
         }
         None => crate::engines::participant::binary(lab, name),
     }
+}
+
+/// The path of the book a match plays: `given`, else the data folder's default.
+pub fn book_path(lab: &Lab, given: Option<&Path>) -> Result<PathBuf> {
+    book::locate(lab, given)
 }
 
 /// What the arguments decide before anything runs, checked.

@@ -1,4 +1,5 @@
-//! Games and their statistics: the match runner (`matches`), each side's
+//! Games and their statistics: the match runner (`matches`), the atlas of
+//! every variant against its parent at fixed nodes (`atlas`), each side's
 //! clock rebuilt from a PGN's move times (`clocks`), each engine's
 //! blunders judged by a referee engine (`blunders`), OpenBench tests
 //! (`openbench`), the game results a verdict reads first (`evidence`), the
@@ -6,6 +7,7 @@
 //! way (`sprt`, `sprt_options`), and the Elo and SPRT arithmetic
 //! (`statistics`).
 
+pub mod atlas;
 pub mod blunders;
 pub mod clocks;
 pub mod evidence;

@@ -6,7 +6,8 @@
 //! on into a match. Games decide: where any exist for the pair (this
 //! match, an earlier `lab match`, an OpenBench test read by `lab openbench
 //! status`), the page opens with them and says which fast measures they
-//! contradict.
+//! contradict. Beside the verdict, what the atlas says such fast numbers went
+//! with in games (`calibration`), or that it is too small to say.
 //!
 //! The verdict's steps are runs of their own (`nodes`, `ttd`, `tactics`,
 //! `match`), kept inside the verdict's folder, `lab-results/<time>-ab/`.
@@ -20,6 +21,7 @@ use serde::Serialize;
 
 use crate::engines::builder;
 use crate::engines::runner::RunArgs;
+use crate::games::atlas::entries;
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::games::matches;
 use crate::games::sprt_options::SprtOptions;
@@ -29,6 +31,7 @@ use crate::measure::suites;
 use crate::measure::tactics::{self, TacticsArgs};
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::results::RunDir;
+use crate::verdicts::calibration::{self, FastMeasures};
 use crate::verdicts::claims::Judgement;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
@@ -453,6 +456,12 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
         writeln!(out, "\n{section}").unwrap();
     }
     summary_table(&mut out, args, m, &judged.judgements);
+    // The atlas's other variants: the subject's own games, if it has any,
+    // would only confirm themselves.
+    let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
+    let mut rows = calibration::rows(&atlas, &calibration::latest_comparisons(&lab.results_root()));
+    rows.retain(|row| row.variant != c.subject);
+    writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c))).unwrap();
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();

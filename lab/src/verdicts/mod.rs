@@ -1,10 +1,12 @@
 //! Verdicts and reports: a variant against its parent (`ab`), a plan's
 //! phases in a row (`chain`), the claims of the variant files and how they
-//! are judged (`claims`, `verdict`), the report of every variant (`report`)
+//! are judged (`claims`, `verdict`), how far the fast measures agree with
+//! the atlas's games (`calibration`), the report of every variant (`report`)
 //! with plan 002's own success criteria (`plan_criteria`),
 //! the list of variants (`list`) and the snapshots' changes (`snapdiff`).
 
 pub mod ab;
+pub mod calibration;
 pub mod chain;
 pub mod claims;
 pub mod list;

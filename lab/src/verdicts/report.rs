@@ -15,6 +15,9 @@
 //! Plan 002's own success criteria, which are no phase's claims, are judged
 //! for its chain's start and end in a section of their own
 //! (`plan_criteria`).
+//! Then the atlas (`lab atlas`'s games at fixed nodes, from the
+//! repository's `atlas/atlas.jsonl`) and the calibration table, which sets
+//! each variant's fast measures beside its atlas Elo (`calibration`).
 //!
 //! Nothing is searched unless `--measure` asks for it: a variant without a
 //! `lab nodes` run (or whose parent has none on the same suite and depth) is
@@ -27,6 +30,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use plotters::prelude::*;
 
+use crate::games::atlas::entries::{self, AtlasEntry};
+use crate::games::atlas::table;
 use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
@@ -34,6 +39,7 @@ use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
+use crate::verdicts::calibration;
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::plan_criteria;
@@ -372,6 +378,58 @@ fn unmeasured(lab: &Lab, data: &NodeData) -> Vec<String> {
     missing
 }
 
+/// The atlas's section: each variant's latest result at fixed nodes, and
+/// how many of the plans' chain phases have one (the atlas is partial until
+/// all do).
+fn atlas_section(atlas: &[AtlasEntry], plan_phases: &[String]) -> String {
+    let mut out = String::from("## The atlas: each variant against its parent at fixed nodes\n\n");
+    let latest = entries::latest_per_variant(atlas);
+    if latest.is_empty() {
+        writeln!(
+            out,
+            "`{}` has no result yet: `lab atlas --chain p002 --nodes 10000` plays some.",
+            entries::ATLAS_FILE
+        )
+        .unwrap();
+        return out;
+    }
+    let missing: Vec<&str> = plan_phases
+        .iter()
+        .filter(|phase| !latest.iter().any(|entry| &entry.variant == *phase))
+        .map(String::as_str)
+        .collect();
+    writeln!(
+        out,
+        "From `{}`: games at N nodes a move (`go nodes N`, no clock), the variant against its parent from the \
+         book's openings, colours reversed; Elo and nElo from the pentanomial with their 95% intervals.\n",
+        entries::ATLAS_FILE
+    )
+    .unwrap();
+    out.push_str(&table::atlas_table(&latest));
+    if missing.is_empty() {
+        writeln!(out, "\nEvery phase of the plans' chains ({}) has a result.", plan_phases.len()).unwrap();
+    } else {
+        writeln!(
+            out,
+            "\n**Partial**: {} of the plans' {} chain phases have a result; none yet for {}.",
+            plan_phases.len() - missing.len(),
+            plan_phases.len(),
+            missing.join(", ")
+        )
+        .unwrap();
+    }
+    out
+}
+
+/// The phases of the plans' chains (p002, p003, razor), in order.
+fn plan_chain_phases(lab: &Lab) -> Vec<String> {
+    crate::verdicts::chain::CHAINS
+        .iter()
+        .filter_map(|(name, ..)| crate::verdicts::chain::resolve_args(&lab.variants, &[name.to_string()]).ok())
+        .flat_map(|chain| chain.into_iter().skip(1))
+        .collect()
+}
+
 pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     let results = lab.results_root();
     if args.measure {
@@ -538,6 +596,20 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         for (variant, (label, solved, positions)) in &tactics {
             writeln!(out, "| {variant} | {label} | {solved}/{positions} |").unwrap();
         }
+    }
+
+    // The atlas: games at fixed nodes, and the fast measures set against them.
+    let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
+    writeln!(out, "\n{}", atlas_section(&atlas, &plan_chain_phases(lab))).unwrap();
+    let calibration_rows = calibration::rows(&atlas, &calibration::latest_comparisons(&results));
+    match calibration::report_section(&calibration_rows) {
+        Some(section) => writeln!(out, "\n{section}").unwrap(),
+        None => writeln!(
+            out,
+            "\n## Calibration: the fast measures against the atlas's games\n\nNo variant has both a result in the \
+             atlas and fast measures against the same parent yet (`lab chain NAME` or `lab ab VARIANT` measures them)."
+        )
+        .unwrap(),
     }
 
     // The latest `lab blame` and `lab interactions` runs, when there are any.

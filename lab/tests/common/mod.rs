@@ -1,6 +1,9 @@
 //! What the lab's end-to-end tests share: the `lab` binary run in the
 //! repository, its output, and the run folders it writes.
 
+// Each test file uses a part of what is here.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -19,7 +22,6 @@ pub fn scratch(name: &str) -> PathBuf {
 }
 
 /// Writes `text` to `path` as an executable script (a stand-in engine).
-#[allow(dead_code)] // not every test file runs a stand-in engine
 pub fn executable(path: &Path, text: &str) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::write(path, text).unwrap();
@@ -33,12 +35,18 @@ pub fn lab(args: &[&str], results: &Path) -> Output {
 
 /// The command [`lab`] runs, for a test that adds to it.
 pub fn lab_command(args: &[&str], results: &Path) -> Command {
+    let mut command = lab_command_saying(args, results);
+    command.arg("--quiet");
+    command
+}
+
+/// [`lab_command`] without `--quiet`, for a test that checks what the lab says.
+pub fn lab_command_saying(args: &[&str], results: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_lab"));
     command
         .args(args)
         .arg("--results")
         .arg(results)
-        .arg("--quiet")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("CARGO_TARGET_DIR", target_dir())
         // The repository's data/, whatever the environment names.

@@ -17,7 +17,8 @@ pub struct MatchArgs {
     pub engine_a: String,
     /// The reference engine (a variant name or `uci:PATH`).
     pub engine_b: String,
-    /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1 or 40/60+0.6.
+    /// Time control `[moves/]seconds[+increment]`, e.g. 10+0.1 or 40/60+0.6,
+    /// or fixed nodes a move, `N=25000` (`go nodes 25000`, no clock).
     #[arg(long, default_value = "10+0.1", value_name = "TC")]
     pub tc: TimeControl,
     /// Opening book, EPD or FEN lines (default: the data folder's

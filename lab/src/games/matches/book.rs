@@ -135,7 +135,7 @@ pub fn check(lab: &Lab, given: Option<&Path>) -> Result<()> {
 }
 
 /// The path of `given`, else of the data folder's default book.
-fn locate(lab: &Lab, given: Option<&Path>) -> Result<PathBuf> {
+pub fn locate(lab: &Lab, given: Option<&Path>) -> Result<PathBuf> {
     match given {
         Some(path) => Ok(lab.resolve(path)),
         None => default_book(&prunelab::data::folder(&lab.root)?),

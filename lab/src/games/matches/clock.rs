@@ -5,6 +5,12 @@
 //! plus 0.6 s a move). The runner, not the engine, is the referee: it measures
 //! each search from `go` to `bestmove` and flags an engine whose clock runs
 //! out by more than the time margin.
+//!
+//! Or it is `N=<nodes>`, OpenBench's spelling of fixed nodes a move: every
+//! search is `go nodes N` and there is no clock, so a game does not depend on
+//! the machine's load or speed (with one thread, two machines play the same
+//! game). A search that never answers is still caught, after
+//! [`NODES_MOVE_DEADLINE`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -13,10 +19,24 @@ use std::time::Duration;
 use cozy_chess::Color;
 use serde::{Deserialize, Serialize};
 
-/// `[moves/]seconds[+increment]`, kept in milliseconds.
+/// How long an engine may search one move at fixed nodes before the runner
+/// gives up on it: far beyond any node budget the lab plays (25,000 nodes
+/// take well under a second even on a loaded core), so only a hung engine
+/// meets it.
+pub const NODES_MOVE_DEADLINE: Duration = Duration::from_secs(60);
+
+/// What each move of a game is given: a clock, or a number of nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
-pub struct TimeControl {
+pub enum TimeControl {
+    Clock(ClockControl),
+    /// `N=<nodes>`: `go nodes <nodes>` every move, no clock.
+    Nodes(u64),
+}
+
+/// `[moves/]seconds[+increment]`, kept in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockControl {
     /// Moves per period (`movestogo`); `None` for the whole game.
     pub moves: Option<u32>,
     pub base_ms: u64,
@@ -45,13 +65,13 @@ impl FromStr for TimeControl {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let usage = "expected [moves/]seconds[+increment], e.g. 10+0.1, 60 or 40/60+0.6";
+        let usage = "expected [moves/]seconds[+increment] or N=nodes, e.g. 10+0.1, 60, 40/60+0.6 or N=25000";
         let text = text.trim();
-        if text.starts_with("N=") {
-            return Err(format!(
-                "time control '{text}': fixed nodes are for OpenBench (`lab openbench`); the lab's matches play \
-                 clocks, {usage}"
-            ));
+        if let Some(nodes) = text.strip_prefix("N=") {
+            return match nodes.parse::<u64>() {
+                Ok(nodes) if nodes > 0 => Ok(TimeControl::Nodes(nodes)),
+                _ => Err(format!("time control '{text}': '{nodes}' is not a positive number of nodes; {usage}")),
+            };
         }
         let (moves, rest) = match text.split_once('/') {
             Some((moves, rest)) => {
@@ -72,11 +92,52 @@ impl FromStr for TimeControl {
         if base_ms == 0 {
             return Err(format!("time control '{text}': the base time must be positive; {usage}"));
         }
-        Ok(TimeControl { moves, base_ms, increment_ms })
+        Ok(TimeControl::Clock(ClockControl { moves, base_ms, increment_ms }))
+    }
+}
+
+impl FromStr for ClockControl {
+    type Err = String;
+
+    /// A time control that must be a clock (`lab clocks` rebuilds clocks).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.parse()? {
+            TimeControl::Clock(clock) => Ok(clock),
+            TimeControl::Nodes(_) => Err(format!("time control '{text}' is fixed nodes, not a clock")),
+        }
+    }
+}
+
+impl TimeControl {
+    /// The nodes a move at fixed nodes; `None` on a clock.
+    pub fn nodes(&self) -> Option<u64> {
+        match self {
+            TimeControl::Nodes(nodes) => Some(*nodes),
+            TimeControl::Clock(_) => None,
+        }
+    }
+
+    /// The PGN `TimeControl` tag: the clock, or `-` (the PGN standard's
+    /// "no time control") at fixed nodes, whose count has a tag of its own.
+    pub fn pgn_tag(&self) -> String {
+        match self {
+            TimeControl::Clock(clock) => clock.to_string(),
+            TimeControl::Nodes(_) => "-".to_string(),
+        }
     }
 }
 
 impl fmt::Display for TimeControl {
+    /// `10+0.1`, `40/60+0.6`, `60`, or `N=25000`: what the command line takes.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Clock(clock) => clock.fmt(f),
+            TimeControl::Nodes(nodes) => write!(f, "N={nodes}"),
+        }
+    }
+}
+
+impl fmt::Display for ClockControl {
     /// The PGN `TimeControl` form: `10+0.1`, `40/60+0.6`, `60`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(moves) = self.moves {
@@ -103,10 +164,59 @@ impl From<TimeControl> for String {
     }
 }
 
+/// What the runner gives each move of one game, and how it judges the time
+/// taken: both sides' clocks, or a fixed number of nodes and no clock.
+#[derive(Clone, Debug)]
+pub enum MoveBudget {
+    Clocks(Clocks),
+    Nodes(u64),
+}
+
+impl MoveBudget {
+    pub fn new(tc: TimeControl) -> MoveBudget {
+        match tc {
+            TimeControl::Clock(clock) => MoveBudget::Clocks(Clocks::new(clock)),
+            TimeControl::Nodes(nodes) => MoveBudget::Nodes(nodes),
+        }
+    }
+
+    /// The `go` command for `color` to move.
+    pub fn go_command(&self, color: Color) -> String {
+        match self {
+            MoveBudget::Clocks(clocks) => clocks.go_command(color),
+            MoveBudget::Nodes(nodes) => format!("go nodes {nodes}"),
+        }
+    }
+
+    /// How long the runner waits for `color`'s `bestmove`.
+    pub fn deadline(&self, color: Color, margin: Duration) -> Duration {
+        match self {
+            MoveBudget::Clocks(clocks) => clocks.deadline(color, margin),
+            MoveBudget::Nodes(_) => NODES_MOVE_DEADLINE,
+        }
+    }
+
+    /// What `color` had on its clock before this move (`None` at fixed nodes).
+    pub fn remaining(&self, color: Color) -> Option<Duration> {
+        match self {
+            MoveBudget::Clocks(clocks) => Some(clocks.remaining(color)),
+            MoveBudget::Nodes(_) => None,
+        }
+    }
+
+    /// Charges a search to `color`'s clock; at fixed nodes time is not judged.
+    pub fn charge(&mut self, color: Color, elapsed: Duration, margin: Duration) -> ClockVerdict {
+        match self {
+            MoveBudget::Clocks(clocks) => clocks.charge(color, elapsed, margin),
+            MoveBudget::Nodes(_) => ClockVerdict::InTime,
+        }
+    }
+}
+
 /// Both sides' clocks during one game.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    tc: TimeControl,
+    tc: ClockControl,
     /// Milliseconds left, indexed by `Color`.
     remaining_ms: [u64; 2],
     /// Moves each side has made in this game.
@@ -122,7 +232,7 @@ pub enum ClockVerdict {
 }
 
 impl Clocks {
-    pub fn new(tc: TimeControl) -> Clocks {
+    pub fn new(tc: ClockControl) -> Clocks {
         Clocks { tc, remaining_ms: [tc.base_ms; 2], moves_made: [0; 2] }
     }
 
@@ -172,22 +282,42 @@ impl Clocks {
 mod tests {
     use super::*;
 
+    fn clock(text: &str) -> ClockControl {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn fixed_nodes_send_go_nodes_and_judge_no_time() {
+        let mut budget = MoveBudget::new("N=10000".parse().unwrap());
+        assert_eq!(budget.go_command(Color::Black), "go nodes 10000");
+        assert_eq!(budget.deadline(Color::White, Duration::ZERO), NODES_MOVE_DEADLINE);
+        assert_eq!(budget.remaining(Color::White), None);
+        assert_eq!(budget.charge(Color::White, Duration::from_secs(30), Duration::ZERO), ClockVerdict::InTime);
+        let clocks = MoveBudget::new("1+0.1".parse().unwrap());
+        assert_eq!(clocks.go_command(Color::White), "go wtime 1000 btime 1000 winc 100 binc 100");
+    }
+
     #[test]
     fn time_controls_parse_and_print_round_trip() {
         let tc: TimeControl = "10+0.1".parse().unwrap();
-        assert_eq!(tc, TimeControl { moves: None, base_ms: 10_000, increment_ms: 100 });
+        assert_eq!(tc, TimeControl::Clock(ClockControl { moves: None, base_ms: 10_000, increment_ms: 100 }));
         assert_eq!(tc.to_string(), "10+0.1");
         let tc: TimeControl = "40/60+0.6".parse().unwrap();
-        assert_eq!(tc, TimeControl { moves: Some(40), base_ms: 60_000, increment_ms: 600 });
+        assert_eq!(tc, TimeControl::Clock(ClockControl { moves: Some(40), base_ms: 60_000, increment_ms: 600 }));
         assert_eq!(tc.to_string(), "40/60+0.6");
         assert_eq!("60".parse::<TimeControl>().unwrap().to_string(), "60");
         assert_eq!("1.5+0.01".parse::<TimeControl>().unwrap().to_string(), "1.5+0.01");
+        let nodes: TimeControl = "N=25000".parse().unwrap();
         assert_eq!(
-            "N=25000".parse::<TimeControl>().unwrap_err(),
-            "time control 'N=25000': fixed nodes are for OpenBench (`lab openbench`); the lab's matches play clocks, \
-             expected [moves/]seconds[+increment], e.g. 10+0.1, 60 or 40/60+0.6"
+            (nodes, nodes.to_string(), nodes.pgn_tag()),
+            (TimeControl::Nodes(25_000), "N=25000".into(), "-".into())
         );
-        for bad in ["", "+1", "0+1", "x+1", "10+y", "-1+0", "0/10", "a/10", "inf+0", "10+0.1+2"] {
+        assert_eq!(
+            "N=0".parse::<TimeControl>().unwrap_err(),
+            "time control 'N=0': '0' is not a positive number of nodes; expected [moves/]seconds[+increment] or \
+             N=nodes, e.g. 10+0.1, 60, 40/60+0.6 or N=25000"
+        );
+        for bad in ["", "+1", "0+1", "x+1", "10+y", "-1+0", "0/10", "a/10", "inf+0", "10+0.1+2", "N=", "N=1k", "N=-5"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
     }
@@ -195,7 +325,7 @@ mod tests {
     #[test]
     fn clocks_charge_add_increments_and_flag_beyond_the_margin() {
         let margin = Duration::from_millis(100);
-        let mut clocks = Clocks::new("1+0.1".parse().unwrap());
+        let mut clocks = Clocks::new(clock("1+0.1"));
         assert_eq!(clocks.go_command(Color::White), "go wtime 1000 btime 1000 winc 100 binc 100");
         assert_eq!(clocks.charge(Color::White, Duration::from_millis(300), margin), ClockVerdict::InTime);
         assert_eq!(clocks.remaining(Color::White), Duration::from_millis(800));
@@ -208,7 +338,7 @@ mod tests {
     #[test]
     fn repeating_controls_count_moves_to_go_and_add_the_base() {
         let margin = Duration::ZERO;
-        let mut clocks = Clocks::new("2/10".parse().unwrap());
+        let mut clocks = Clocks::new(clock("2/10"));
         assert!(clocks.go_command(Color::White).ends_with("movestogo 2"));
         clocks.charge(Color::White, Duration::from_secs(4), margin);
         assert!(clocks.go_command(Color::White).ends_with("movestogo 1"));

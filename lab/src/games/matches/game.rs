@@ -13,7 +13,7 @@ use prunelab::position::{move_from_uci, move_to_uci};
 use serde::{Deserialize, Serialize};
 
 use super::book::Opening;
-use super::clock::{ClockVerdict, Clocks, TimeControl};
+use super::clock::{ClockVerdict, MoveBudget, TimeControl};
 use super::rules::{rules_verdict, DrawRule, GameResult, ResignRule, ScoreAdjudicator, Termination};
 use crate::engines::engine::{Engine, EngineFailure, Score};
 
@@ -128,10 +128,12 @@ impl PlayedGame {
 
 /// What kind of failure an engine error is: the engine module's
 /// [`EngineFailure`] when it is one; anything else (the binary cannot be
-/// started) counts as a crash.
-fn classify(error: &anyhow::Error, searching: bool) -> Termination {
+/// started) counts as a crash. `on_clock` is whether the engine was
+/// searching on its clock: a fixed-nodes search that never answers has no
+/// clock to lose on, and is a protocol error, as is a timeout between moves.
+fn classify(error: &anyhow::Error, on_clock: bool) -> Termination {
     match error.downcast_ref::<EngineFailure>() {
-        Some(EngineFailure::Timeout) if searching => Termination::TimeLoss,
+        Some(EngineFailure::Timeout) if on_clock => Termination::TimeLoss,
         Some(EngineFailure::Timeout) | Some(EngineFailure::Protocol(_)) => Termination::ProtocolError,
         Some(EngineFailure::Exited) | None => Termination::Crash,
     }
@@ -175,7 +177,7 @@ pub fn play_game(
     let mut uci_moves: Vec<String> = Vec::new();
     let mut board = opening.board.clone();
     let mut history: Vec<Board> = Vec::new();
-    let mut clocks = Clocks::new(settings.tc);
+    let mut budget = MoveBudget::new(settings.tc);
     let mut adjudicator = ScoreAdjudicator::new(settings.resign, settings.draw);
 
     // A book position may already be over.
@@ -194,8 +196,8 @@ pub fn play_game(
         } else {
             format!("{position_prefix} moves {}", uci_moves.join(" "))
         };
-        let go = clocks.go_command(mover);
-        let deadline = clocks.deadline(mover, settings.time_margin);
+        let go = budget.go_command(mover);
+        let deadline = budget.deadline(mover, settings.time_margin);
         let searched = player.start().and_then(|engine| engine.go(&position, &go, deadline));
         let output = match searched {
             Ok(output) => output,
@@ -203,18 +205,22 @@ pub fn play_game(
                 // Whatever the engine does next (a late `bestmove`), it is no
                 // longer in step with the runner: start it afresh next game.
                 player.discard();
-                let kind = classify(&error, true);
-                let detail = match kind {
-                    Termination::TimeLoss => {
+                let on_clock = settings.tc.nodes().is_none();
+                let kind = classify(&error, on_clock);
+                let detail = match (kind, settings.tc.nodes()) {
+                    (Termination::TimeLoss, _) => {
                         format!("{name} loses on time: no move within {} ms", deadline.as_millis())
+                    }
+                    (_, Some(nodes)) if matches!(error.downcast_ref(), Some(EngineFailure::Timeout)) => {
+                        format!("{name} failed: no move within {} s at {nodes} nodes", deadline.as_secs())
                     }
                     _ => format!("{name} failed: {error:#}"),
                 };
                 return Some(game.lost_by(mover, kind, detail));
             }
         };
-        let on_clock = clocks.remaining(mover);
-        if clocks.charge(mover, output.elapsed, settings.time_margin) == ClockVerdict::Flagged {
+        let on_clock = budget.remaining(mover).unwrap_or_default();
+        if budget.charge(mover, output.elapsed, settings.time_margin) == ClockVerdict::Flagged {
             let detail = format!(
                 "{name} loses on time: {} ms used with {} ms on the clock",
                 output.elapsed.as_millis(),

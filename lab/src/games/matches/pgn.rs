@@ -57,7 +57,11 @@ pub fn game_to_pgn(game: &PlayedGame, context: &PgnContext) -> String {
         text.push_str(&tag("SetUp", "1"));
         text.push_str(&tag("FEN", &game.opening.fen));
     }
-    text.push_str(&tag("TimeControl", &context.tc.to_string()));
+    text.push_str(&tag("TimeControl", &context.tc.pgn_tag()));
+    // A supplemental tag, as the PGN standard allows: what `-` leaves out.
+    if let Some(nodes) = context.tc.nodes() {
+        text.push_str(&tag("Nodes", &nodes.to_string()));
+    }
     text.push_str(&tag("Termination", game.termination.pgn_tag()));
     text.push_str(&tag("PlyCount", &game.moves.len().to_string()));
     text.push('\n');

@@ -1,0 +1,363 @@
+//! `lab atlas [VARIANT... | --chain NAME | --all] --nodes N`: what every
+//! technique is worth in games. Each variant plays its parent at N nodes a
+//! move (`go nodes N`, no clock: the games do not depend on the machine's
+//! load or speed) from the book's openings, in pairs with colours reversed,
+//! with the match runner of `lab match`; each finished match is a line of
+//! the repository's atlas file, `atlas/atlas.jsonl` (see `entries`), which
+//! `lab report` reads for its atlas and calibration tables.
+//!
+//! A variant whose result the atlas has at the same settings (its feature
+//! set and its parent's, the nodes, the book, the seed and the hash; not the
+//! commit) is not played again. A run is resumable: its folder,
+//! `lab-results/<time>-atlas/`, keeps each phase's match in `<variant>/`
+//! and one record per finished phase, so `--resume` continues the match in
+//! progress where it stopped.
+
+pub mod entries;
+pub mod table;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
+use crate::games::matches::clock::TimeControl;
+use crate::games::matches::{self, MatchArgs, StopReason};
+use crate::games::sprt_options::SprtOptions;
+use crate::lab::Lab;
+use crate::results::{runs_of, timestamp, RunDir};
+use crate::verdicts::chain;
+
+/// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
+const DEFAULT_GAMES: u64 = 1000;
+
+#[derive(Args, Clone, Debug, Serialize)]
+pub struct AtlasArgs {
+    /// Variants, each played against its parent.
+    pub variants: Vec<String>,
+    /// A chain's phases (p002, p003, razor; repeatable): each against its parent.
+    #[arg(long = "chain", value_name = "NAME")]
+    pub chains: Vec<String>,
+    /// Every variant that has a parent.
+    #[arg(long)]
+    pub all: bool,
+    /// Nodes a move (`go nodes N`).
+    #[arg(long, value_name = "N")]
+    pub nodes: u64,
+    /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
+    #[arg(long, value_name = "G")]
+    pub games: Option<u64>,
+    /// Stop a phase at the SPRT's verdict; `--sprt` alone takes each
+    /// variant file's `[sprt]` bounds (a variant without one plays the games).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sprt: SprtOptions,
+    /// Opening book (default: the one `lab match` plays).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Fixes the order of the book's openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Each engine's hash table size in MB.
+    #[arg(long, default_value_t = 16, value_name = "MB")]
+    pub hash: u32,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// The atlas file the results are appended to (default: the repository's).
+    #[arg(long, value_name = "FILE", default_value = ATLAS_FILE)]
+    pub atlas: PathBuf,
+    /// Continue an atlas run: DIR, or the latest `atlas` run.
+    #[arg(long, num_args = 0..=1, value_name = "DIR", default_missing_value = "latest")]
+    #[serde(skip)]
+    pub resume: Option<String>,
+    /// Use an already built binary for a name instead of building it: NAME=PATH
+    /// (repeatable; for tests).
+    #[arg(long = "binary", value_name = "NAME=PATH", hide = true)]
+    #[serde(skip)]
+    pub binaries: Vec<String>,
+}
+
+/// One phase of the run: a variant and its parent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Phase {
+    pub variant: String,
+    pub parent: String,
+}
+
+/// A finished phase, as the run's `records.jsonl` keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct PhaseRecord {
+    variant: String,
+    parent: String,
+    /// `played` or `already in the atlas`.
+    outcome: String,
+}
+
+/// The phases the arguments name, in order, each once: the variants, then
+/// each chain's phases, then (`--all`) every variant with a parent, parents
+/// before their children.
+pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
+    let mut names: Vec<String> = args.variants.clone();
+    for name in &args.chains {
+        let chain = chain::resolve_args(&lab.variants, std::slice::from_ref(name))?;
+        names.extend(chain.into_iter().skip(1));
+    }
+    if args.all {
+        let mut all: Vec<&str> = lab
+            .variants
+            .iter()
+            .filter(|variant| variant.file.extends.is_some())
+            .map(|variant| variant.name())
+            .collect();
+        let generations = |name: &str| prunelab::variants::ancestry(&lab.variants, name).len();
+        all.sort_by_key(|name| (generations(name), name.to_string()));
+        names.extend(all.into_iter().map(str::to_string));
+    }
+    if names.is_empty() {
+        bail!("lab atlas needs variants, --chain NAME or --all");
+    }
+    let mut phases: Vec<Phase> = Vec::new();
+    for name in names {
+        let variant = lab.variant(&name)?;
+        let Some(parent) = variant.file.extends.clone() else {
+            bail!("`{name}` has no parent to play against");
+        };
+        if !phases.iter().any(|phase| phase.variant == name) {
+            phases.push(Phase { variant: name, parent });
+        }
+    }
+    Ok(phases)
+}
+
+/// What decides a phase's games, but not the commit.
+fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
+    let sorted_features = |name: &str| -> Result<Vec<String>> {
+        let mut features: Vec<String> = lab.variant(name)?.features.iter().map(|f| f.to_string()).collect();
+        features.sort();
+        Ok(features)
+    };
+    let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
+    Ok(AtlasKey {
+        features: sorted_features(&phase.variant)?,
+        parent_features: sorted_features(&phase.parent)?,
+        nodes: args.nodes,
+        book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
+        book_hash: entries::fnv1a_hex(&bytes),
+        seed: args.seed,
+        hash_mb: args.hash,
+    })
+}
+
+/// The commit the engines are built from, `+dirty` when a tracked file the
+/// engines are built from differs from it; `unknown` outside git.
+fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    };
+    let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) else { return "unknown".to_string() };
+    // The atlas file changes as the run goes, and the lab and the README are
+    // not in the engines: none of them makes the engines dirty.
+    let outside_engines = [":(exclude)atlas", ":(exclude)lab", ":(exclude)README.md"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--", "."];
+    status.extend(outside_engines);
+    let changes = git(&status);
+    if changes.is_some_and(|changes| !changes.is_empty()) {
+        format!("{head}+dirty")
+    } else {
+        head
+    }
+}
+
+/// The atlas run's folder: a new one, or the one `--resume` names with the
+/// phases it has finished.
+fn open_run(lab: &Lab, args: &AtlasArgs) -> Result<(RunDir, Vec<PhaseRecord>)> {
+    let Some(resume) = &args.resume else {
+        return Ok((RunDir::create(&lab.results_root(), "atlas", args)?, Vec::new()));
+    };
+    let dir = if resume == "latest" {
+        let root = lab.results_root();
+        runs_of(&root, "atlas").pop().ok_or_else(|| anyhow!("--resume: no atlas run under {}", root.display()))?
+    } else {
+        lab.resolve(Path::new(resume))
+    };
+    let (run, done) = RunDir::resume(&dir, "atlas", args)?;
+    lab.say(&format!("resuming {}: {} phase(s) finished", dir.display(), done.len()));
+    Ok((run, done))
+}
+
+/// The match of one phase, in its folder of the run: the variant first, so
+/// its Elo is its gain over its parent. A match begun there is continued.
+fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &Path) -> MatchArgs {
+    let mut settings = MatchArgs::new(&phase.variant, &phase.parent);
+    settings.tc = TimeControl::Nodes(args.nodes);
+    settings.games = Some(args.games.unwrap_or(DEFAULT_GAMES));
+    settings.sprt = sprt;
+    settings.book = args.book.clone();
+    settings.seed = args.seed;
+    settings.hash = args.hash;
+    settings.concurrency = args.concurrency;
+    settings.binaries = args.binaries.clone();
+    settings.resume = runs_of(folder, "match").pop().map(Some);
+    settings
+}
+
+/// Plays one phase and returns its atlas entry; a match that stopped before
+/// its end is an error (its games are kept for `--resume`).
+fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path) -> Result<AtlasEntry> {
+    let plan = lab.variant(&phase.variant)?.file.sprt.as_ref();
+    // `--sprt` alone: the file's bounds, or no SPRT for a variant without them.
+    let sprt = if args.sprt.wants_plan() && plan.is_none() {
+        SprtOptions { bounds: None, ..args.sprt.clone() }
+    } else {
+        args.sprt.with_plan_bounds(plan, &phase.variant)?
+    };
+    let settings = match_settings(args, phase, sprt, folder);
+    let binaries = [
+        matches::engine_binary(lab, &settings, &phase.variant)?,
+        matches::engine_binary(lab, &settings, &phase.parent)?,
+    ];
+    // Before the match: the commit the engines are built from, not the one
+    // the tree has reached when it ends.
+    let commit = commit(&lab.root);
+    let started = Instant::now();
+    let outcome = matches::run_match(
+        &lab.nested(folder),
+        (&phase.variant, &binaries[0]),
+        (&phase.parent, &binaries[1]),
+        &settings,
+    )?;
+    let summary = outcome.summary;
+    let stop = match summary.stop {
+        StopReason::Sprt => "sprt",
+        StopReason::Games => "games",
+        StopReason::Running | StopReason::Error => bail!("the match in {} did not finish", outcome.run_dir.display()),
+    };
+    let failures = summary
+        .engines
+        .iter()
+        .map(|engine| {
+            let counts = engine.failures;
+            counts.time_losses + counts.crashes + counts.illegal_moves + counts.protocol_errors
+        })
+        .sum();
+    Ok(AtlasEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        key,
+        games: summary.games,
+        wdl: summary.wdl,
+        penta: summary.penta,
+        elo: summary.elo,
+        nelo: summary.nelo,
+        sprt: summary.sprt,
+        sprt_status: summary.sprt_status,
+        stop: stop.to_string(),
+        failures,
+        commit,
+        finished: timestamp(),
+        wall_seconds: started.elapsed().as_secs(),
+    })
+}
+
+pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
+    if args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    if args.games == Some(0) {
+        bail!("--games must be at least 1");
+    }
+    let phases = phases(lab, args)?;
+    let book = matches::book_path(lab, args.book.as_deref())?;
+    let atlas_path = lab.resolve(&args.atlas);
+    let (mut run, mut done) = open_run(lab, args)?;
+    for (index, phase) in phases.iter().enumerate() {
+        if done.iter().any(|record| record.variant == phase.variant) {
+            continue;
+        }
+        let key = key_of(lab, phase, args, &book)?;
+        let number = format!("phase {} of {}", index + 1, phases.len());
+        let outcome = match entries::find(&entries::read(&atlas_path), &key) {
+            Some(entry) => {
+                lab.say(&format!(
+                    "atlas, {number}: {} against {} is in the atlas already at these settings ({} games, commit \
+                     {}): not played again",
+                    phase.variant, phase.parent, entry.games, entry.commit
+                ));
+                "already in the atlas"
+            }
+            None => {
+                lab.say(&format!("atlas, {number}: {} against {} at N={}", phase.variant, phase.parent, args.nodes));
+                let folder = run.path().join(&phase.variant);
+                let entry = play(lab, args, phase, key, &folder)?;
+                entries::append(&atlas_path, &entry)?;
+                lab.say(&format!("atlas: {}", table::entry_line(&entry)));
+                "played"
+            }
+        };
+        let record =
+            PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
+        run.append(&record)?;
+        done.push(record);
+    }
+    let atlas = entries::read(&atlas_path);
+    let text = table::run_summary(&phases, &atlas, args.nodes, &atlas_path);
+    run.write_summary(&text, &atlas)?;
+    if lab.global.json {
+        println!("{}", serde_json::to_string_pretty(&atlas)?);
+    } else {
+        print!("{text}");
+        lab.say(&format!("atlas: {} (run: {})", atlas_path.display(), run.path().display()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: AtlasArgs,
+    }
+
+    fn args(line: &[&str]) -> AtlasArgs {
+        Cli::parse_from(std::iter::once("atlas").chain(line.iter().copied())).args
+    }
+
+    fn names(phases: &[Phase]) -> Vec<String> {
+        phases.iter().map(|phase| format!("{}<{}", phase.variant, phase.parent)).collect()
+    }
+
+    #[test]
+    fn the_phases_are_the_variants_then_the_chains_each_once() {
+        let lab = Lab::for_tests();
+        let named = phases(&lab, &args(&["razor-r2", "--chain", "razor", "--nodes", "10000"])).unwrap();
+        assert_eq!(names(&named), ["razor-r2<razor-r1", "razor-r1<p003-3", "razor-r3<razor-r2"]);
+        let plans = args(&["--chain", "p002", "--chain", "p003", "--chain", "razor", "--nodes", "10000"]);
+        let plans = phases(&lab, &plans).unwrap();
+        assert_eq!(plans.len(), 21);
+        assert_eq!(names(&plans[..1]), ["p002-1.1<baseline"]);
+        let all = phases(&lab, &args(&["--all", "--nodes", "1"])).unwrap();
+        assert_eq!(all.len(), lab.variants.len() - 1, "every variant but the baseline");
+        // Parents first.
+        let position = |name: &str| all.iter().position(|phase| phase.variant == name).unwrap();
+        assert!(position("p003-3") < position("razor-r1") && position("razor-r1") < position("razor-r2"));
+        let orphan = phases(&lab, &args(&["baseline", "--nodes", "1"])).unwrap_err().to_string();
+        assert_eq!(orphan, "`baseline` has no parent to play against");
+        assert!(phases(&lab, &args(&["--nodes", "1"])).is_err());
+    }
+}

@@ -1,0 +1,156 @@
+//! `lab atlas` end to end on a stand-in engine (a shell script, nothing is
+//! built): the fixed-nodes match path sends `go nodes N`, a finished phase
+//! is a line of the atlas file, a phase the atlas has at the same settings
+//! is not played again, and `--resume` continues a phase's match with the
+//! games it is missing. Every game ends at the first move, so the test is
+//! cheap; nothing here depends on timing.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use serde_json::Value;
+
+mod common;
+
+use common::{executable, records, scratch};
+
+/// Two openings, White to move in both.
+const TINY_BOOK: &str = "\
+rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3
+";
+
+/// A UCI stand-in that logs every `go` to `log`, answers `go nodes 500`
+/// with an illegal move (so its game ends at once) and exits on any other
+/// `go` (a crash, which the records would show).
+fn stand_in(dir: &Path, log: &Path) -> String {
+    let path = dir.join("stand-in.sh");
+    executable(
+        &path,
+        &format!(
+            "#!/bin/sh\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo 'id name stand-in'; echo uciok ;;\n\
+                 isready) echo readyok ;;\n\
+                 go*) echo \"$line\" >> '{}'\n\
+                      if [ \"$line\" = 'go nodes 500' ]; then echo 'bestmove a1a1'; else exit 3; fi ;;\n\
+                 quit) exit 0 ;;\n\
+               esac\n\
+             done\n",
+            log.display()
+        ),
+    );
+    path.display().to_string()
+}
+
+/// `lab atlas VARIANTS --nodes 500 --games 4` on the stand-in, into `dir`'s
+/// atlas file and results folder.
+fn atlas(dir: &Path, variants: &[&str], extra: &[&str]) -> Output {
+    let engine = stand_in(dir, &dir.join("go.log"));
+    let book = dir.join("book.epd");
+    fs::write(&book, TINY_BOOK).unwrap();
+    let mut args: Vec<String> = vec!["atlas".into()];
+    args.extend(variants.iter().map(|name| name.to_string()));
+    for name in ["razor-r1", "razor-r2", "p003-3"] {
+        args.extend(["--binary".into(), format!("{name}={engine}")]);
+    }
+    let paths = [("--atlas", dir.join("atlas.jsonl")), ("--book", book)];
+    args.extend(paths.iter().flat_map(|(flag, path)| [flag.to_string(), path.display().to_string()]));
+    args.extend(["--nodes", "500", "--games", "4"].map(String::from));
+    args.extend(extra.iter().map(|arg| arg.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    common::lab_command_saying(&args, &dir.join("results")).output().unwrap()
+}
+
+fn success(output: &Output) -> String {
+    assert!(output.status.success(), "lab failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn atlas_lines(dir: &Path) -> Vec<Value> {
+    fs::read_to_string(dir.join("atlas.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The atlas run folder under `dir/results` (there is one).
+fn atlas_run(dir: &Path) -> std::path::PathBuf {
+    let runs: Vec<_> = fs::read_dir(dir.join("results"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with("-atlas"))
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs[0].clone()
+}
+
+#[test]
+fn fixed_nodes_games_go_to_the_atlas_once_and_resume() {
+    let dir = scratch("atlas");
+    let log = dir.join("go.log");
+
+    // 1. Two phases at fixed nodes: every search the engines got was `go nodes 500`.
+    let said = success(&atlas(&dir, &["razor-r1", "razor-r2"], &[]));
+    assert!(said.contains("atlas, phase 1 of 2: razor-r1 against p003-3 at N=500"), "{said}");
+    let gos = fs::read_to_string(&log).unwrap();
+    assert_eq!(gos.lines().count(), 8, "one search a game, 4 games a phase: {gos}");
+    assert!(gos.lines().all(|line| line == "go nodes 500"), "{gos}");
+    let lines = atlas_lines(&dir);
+    assert_eq!(lines.len(), 2);
+    let first = &lines[0];
+    assert_eq!((first["variant"].as_str(), first["parent"].as_str()), (Some("razor-r1"), Some("p003-3")));
+    assert_eq!((first["nodes"].as_u64(), first["games"].as_u64()), (Some(500), Some(4)));
+    assert_eq!(
+        (first["book"].as_str(), first["seed"].as_u64(), first["hash_mb"].as_u64()),
+        (Some("book.epd"), Some(1), Some(16))
+    );
+    assert!(first["features"].as_array().unwrap().contains(&Value::from("razor-r1")));
+    assert!(!first["parent_features"].as_array().unwrap().contains(&Value::from("razor-r1")));
+    // The mover plays an illegal move and loses, each colour once a pair.
+    assert_eq!(first["wdl"], serde_json::json!({"wins": 2, "draws": 0, "losses": 2}));
+    assert_eq!(first["penta"], serde_json::json!([0, 0, 2, 0, 0]));
+    assert_eq!((first["failures"].as_u64(), first["stop"].as_str()), (Some(4), Some("games")));
+    let run = atlas_run(&dir);
+    let pgn = fs::read_dir(run.join("razor-r1")).unwrap().next().unwrap().unwrap().path().join("games.pgn");
+    let pgn = fs::read_to_string(pgn).unwrap();
+    assert!(pgn.contains("[TimeControl \"-\"]\n[Nodes \"500\"]"), "{pgn}");
+
+    // 2. The same settings again, in a new run: nothing is played.
+    fs::rename(&run, dir.join("first-run")).unwrap();
+    let said = success(&atlas(&dir, &["razor-r1"], &[]));
+    assert!(said.contains("razor-r1 against p003-3 is in the atlas already at these settings (4 games"), "{said}");
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 8);
+    assert_eq!(atlas_lines(&dir).len(), 2);
+    fs::remove_dir_all(atlas_run(&dir)).unwrap();
+    fs::rename(dir.join("first-run"), &run).unwrap();
+
+    // 3. As if stopped after razor-r2's second game: the phase unrecorded,
+    // not in the atlas, its match holding two games.
+    let phases = fs::read_to_string(run.join("records.jsonl")).unwrap();
+    fs::write(run.join("records.jsonl"), format!("{}\n", phases.lines().next().unwrap())).unwrap();
+    let atlas_text = fs::read_to_string(dir.join("atlas.jsonl")).unwrap();
+    fs::write(dir.join("atlas.jsonl"), format!("{}\n", atlas_text.lines().next().unwrap())).unwrap();
+    let r2_match = fs::read_dir(run.join("razor-r2")).unwrap().next().unwrap().unwrap().path();
+    let games = fs::read_to_string(r2_match.join("records.jsonl")).unwrap();
+    let first_two: String = games.lines().take(2).map(|line| format!("{line}\n")).collect();
+    fs::write(r2_match.join("records.jsonl"), first_two).unwrap();
+
+    // Other settings do not resume it.
+    let refused = atlas(&dir, &["razor-r1", "razor-r2"], &["--seed", "2", "--resume"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("other arguments"));
+
+    let said = success(&atlas(&dir, &["razor-r1", "razor-r2"], &["--resume"]));
+    assert!(said.contains("1 phase(s) finished"), "{said}");
+    assert!(said.contains("2 games already played"), "{said}");
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 10, "only the two missing games were played");
+    assert_eq!(records(&r2_match).len(), 4);
+    let lines = atlas_lines(&dir);
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[1]["variant"].as_str(), lines[1]["games"].as_u64()), (Some("razor-r2"), Some(4)));
+    fs::remove_dir_all(&dir).unwrap();
+}
