@@ -16,8 +16,10 @@
 //! and holds the Elo and SPRT statistics, `explain/` says why a result came
 //! out as it did, `verdicts/` judges claims and writes the reports, and
 //! `develop/` writes a new technique's skeleton (`new-technique`);
-//! `lab.rs` (the shared context) and `results.rs` (run folders) serve them
-//! all.
+//! `spsa.rs` prints a variant's tunables as OpenBench SPSA input;
+//! `lab.rs` (the shared context), `results.rs` (run folders), `tools.rs`
+//! (git and make) and `wording.rs` (words the messages share) serve them
+//! all. docs/lab.md, "The lab's layout", has one line per room.
 
 mod develop;
 mod engines;
@@ -26,9 +28,12 @@ mod games;
 mod lab;
 mod measure;
 mod results;
+mod spsa;
 #[cfg(test)]
 mod test_scripts;
+mod tools;
 mod verdicts;
+mod wording;
 
 use std::process::ExitCode;
 
@@ -36,7 +41,8 @@ use clap::{Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
-use games::{atlas, blunders, clocks, matches, openbench, sprt};
+use games::statistics::sprt::command as sprt;
+use games::{atlas, blunders, matches, openbench, pgn_clocks};
 use lab::{GlobalArgs, Lab};
 use measure::{nodes, speed, tactics, ttd};
 use verdicts::verdict::Standing;
@@ -81,7 +87,7 @@ enum Command {
     /// Each variant against its parent at fixed nodes a move, into the repository's atlas file (resumable; a result at the same settings is not played again).
     Atlas(atlas::AtlasArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
-    Clocks(clocks::ClocksArgs),
+    Clocks(pgn_clocks::ClocksArgs),
     /// Each engine's blunders, mistakes and inaccuracies per game in PGNs, judged by a referee engine; the blunders as an EPD suite.
     Blunders(blunders::BlundersArgs),
     /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
@@ -95,7 +101,7 @@ enum Command {
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
     Snapdiff(snapdiff::SnapdiffArgs),
     /// OpenBench SPSA input for a variant's tunables.
-    Spsa(list::SpsaArgs),
+    Spsa(spsa::SpsaArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
     Sprt(sprt::SprtArgs),
     /// For each position A solves and B does not, the first decision of B's search that cut A's line.
@@ -118,7 +124,7 @@ fn main() -> ExitCode {
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
             Command::Snapdiff(args) => snapdiff::command(&lab, &args),
-            Command::Spsa(args) => list::spsa(&lab, &args),
+            Command::Spsa(args) => spsa::command(&lab, &args),
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),
@@ -126,7 +132,7 @@ fn main() -> ExitCode {
             Command::Speed(args) => speed::command(&lab, &args),
             Command::Match(args) => matches::command(&lab, &args),
             Command::Atlas(args) => atlas::command(&lab, &args),
-            Command::Clocks(args) => clocks::command(&lab, &args),
+            Command::Clocks(args) => pgn_clocks::command(&lab, &args),
             Command::Blunders(args) => blunders::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
             Command::SampleBook(args) => matches::sample_command(&lab, &args),

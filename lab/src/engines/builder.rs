@@ -9,9 +9,12 @@
 //! `target/lab/<variant>/prunelab` and asked what it is (`prunelab features
 //! --json`); a binary whose self-report is not the variant is refused, so no
 //! result is ever attributed to the wrong build.
+//!
+//! An OpenBench test's engine is built apart, as a worker builds it: the
+//! commit's files and `make` (`make_at_commit`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -19,6 +22,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::lab::Lab;
+use crate::tools::run_command;
 
 #[derive(Args, Debug, Serialize)]
 pub struct BuildArgs {
@@ -245,6 +249,52 @@ fn executable_from_messages(stdout: &[u8]) -> Option<PathBuf> {
             let is_prunelab = message["reason"] == "compiler-artifact" && message["target"]["name"] == "prunelab";
             is_prunelab.then(|| message["executable"].as_str().map(PathBuf::from)).flatten()
         })
+}
+
+/// Builds `commit` into `binary` as an OpenBench worker does, unless it is
+/// there already: the commit's files exported as a worker downloads them,
+/// then `make`, with `folder` holding the sources and cargo's target.
+pub fn make_at_commit(lab: &Lab, commit: &str, folder: &Path, binary: &Path) -> Result<()> {
+    if binary.is_file() {
+        return Ok(());
+    }
+    let source = folder.join(format!("source-{}", &commit[..12]));
+    export(lab, commit, &source)?;
+    lab.say(&format!("building commit {} as an OpenBench worker does: make (minutes the first time)", &commit[..8]));
+    let mut make = Command::new("make");
+    make.current_dir(&source)
+        .arg(format!("EXE={}", binary.display()))
+        .env("CARGO_TARGET_DIR", folder.join("cargo"))
+        .env("CARGO_TERM_QUIET", "true");
+    for variable in ["VARIANT", "FEATURES", "PROFILE", "EXE", "PRUNELAB_VARIANT"] {
+        make.env_remove(variable);
+    }
+    run_command(&mut make, "make")?;
+    std::fs::remove_dir_all(&source).ok();
+    Ok(())
+}
+
+/// The commit's files in `folder`, as a worker downloads them.
+fn export(lab: &Lab, commit: &str, folder: &Path) -> Result<()> {
+    std::fs::remove_dir_all(folder).ok();
+    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    let mut archive = Command::new("git")
+        .current_dir(&lab.root)
+        .args(["archive", "--format=tar", commit])
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot run git archive")?;
+    let tar_status = Command::new("tar")
+        .arg("-x")
+        .arg("-C")
+        .arg(folder)
+        .stdin(archive.stdout.take().expect("piped"))
+        .status()
+        .context("cannot run tar")?;
+    if !archive.wait()?.success() || !tar_status.success() {
+        bail!("cannot export commit {commit} into {}", folder.display());
+    }
+    Ok(())
 }
 
 /// Builds several variants with a progress bar.

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
 use crate::games::matches::clock::TimeControl;
 use crate::games::matches::{self, MatchArgs, StopReason};
-use crate::games::sprt_options::SprtOptions;
+use crate::games::statistics::sprt::options::SprtOptions;
 use crate::lab::Lab;
 use crate::results::{runs_of, timestamp, RunDir};
 use crate::verdicts::chain;

@@ -2,7 +2,7 @@
 //! mistakes and inaccuracies per game, judged by a referee engine as
 //! lichess judges them (`judgement`), and the blunder positions as a suite.
 //!
-//! The referee searches every position of every game once (`pgn_games`
+//! The referee searches every position of every game once (`games::pgn_games`
 //! replays them), from `ucinewgame` with the game's moves as history, to a
 //! fixed depth or node count, so a run is reproducible and any position's
 //! score can be checked by hand. A move is judged from the scores of the
@@ -21,7 +21,6 @@
 //! `--resume` scores only the positions still missing.
 
 mod judgement;
-mod pgn_games;
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -36,10 +35,10 @@ use prunelab::san::move_to_san;
 use serde::{Deserialize, Serialize};
 
 use self::judgement::{judge, Judgement, Thresholds, CP_CAP};
-use self::pgn_games::{read_pgn_file, PgnGame};
 use crate::engines::engine::{Engine, Score};
 use crate::engines::participant;
-use crate::engines::runner::RunArgs;
+use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT};
+use crate::games::pgn_games::{read_pgn_file, PgnGame};
 use crate::lab::Lab;
 use crate::measure::ratio::bootstrap_interval_of_mean;
 use crate::results::{write_atomically, RunDir};
@@ -82,8 +81,8 @@ const DEFAULT_DEPTH: u32 = 12;
 impl BlundersArgs {
     fn go(&self) -> (String, Duration) {
         match (self.nodes, self.depth) {
-            (Some(nodes), _) => (format!("go nodes {nodes}"), Duration::from_secs(600)),
-            (_, depth) => (format!("go depth {}", depth.unwrap_or(DEFAULT_DEPTH)), Duration::from_secs(3600)),
+            (Some(nodes), _) => (format!("go nodes {nodes}"), NODES_SEARCH_TIMEOUT),
+            (_, depth) => (format!("go depth {}", depth.unwrap_or(DEFAULT_DEPTH)), DEPTH_SEARCH_TIMEOUT),
         }
     }
 

@@ -49,7 +49,8 @@
 //! - `elo`: the logistic and normalized Elo scales, and the estimates;
 //! - `openbench_elo`: Elo and its interval as OpenBench's pages show them;
 //! - `mle`: the constrained maximum-likelihood distributions;
-//! - `sprt`: the LLR, Wald's bounds and the verdict;
+//! - `sprt`: the LLR, Wald's bounds and the verdict, with the `--sprt`
+//!   options (`sprt::options`) and the `lab sprt` command (`sprt::command`);
 //! - `text`: the numbers as `lab match` and `lab sprt` print them.
 
 mod elo;
@@ -57,7 +58,7 @@ mod mle;
 mod openbench_elo;
 mod outcomes;
 mod sample;
-mod sprt;
+pub mod sprt;
 #[cfg(test)]
 mod test_support;
 mod text;

@@ -24,7 +24,7 @@ use crate::engines::runner::RunArgs;
 use crate::games::atlas::entries;
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::games::matches;
-use crate::games::sprt_options::SprtOptions;
+use crate::games::statistics::sprt::options::SprtOptions;
 use crate::lab::Lab;
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;

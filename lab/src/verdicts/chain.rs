@@ -36,7 +36,7 @@ use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::games::evidence::GamesSay;
 use crate::games::matches::{self, MatchArgs};
-use crate::games::sprt_options::SprtOptions;
+use crate::games::statistics::sprt::options::SprtOptions;
 use crate::games::statistics::{SprtStatus, Verdict};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};

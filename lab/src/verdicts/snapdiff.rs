@@ -7,13 +7,13 @@
 //! summary, against the base branch.
 
 use std::path::Path;
-use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use prunelab::matrix::{diff_summary, diff_tables, TableDiff};
 
 use crate::lab::Lab;
+use crate::tools::git;
 
 /// The snapshots' folder, relative to the repository.
 const SNAPSHOTS: &str = "snapshots";
@@ -23,15 +23,6 @@ pub struct SnapdiffArgs {
     /// The revision to compare with (a commit, branch or tag).
     #[arg(default_value = "HEAD")]
     pub rev: String,
-}
-
-/// Runs git in `root` and returns what it printed; its error when it fails.
-fn git(root: &Path, args: &[&str]) -> Result<String> {
-    let output = Command::new("git").args(args).current_dir(root).output().context("cannot run git")?;
-    if !output.status.success() {
-        bail!("git {}: {}", args.join(" "), String::from_utf8_lossy(&output.stderr).trim());
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
 
 /// The variant names of the `.snap` files among `paths`.
@@ -112,6 +103,8 @@ pub fn command(lab: &Lab, args: &SnapdiffArgs) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use std::process::Command;
+
     use super::*;
 
     fn table(rows: &[(&str, u64, &str)]) -> String {

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::clock::TimeControl;
 use super::rules::{DrawRule, ResignRule};
-use crate::games::sprt_options::SprtOptions;
+use crate::games::statistics::sprt::options::SprtOptions;
 
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {

@@ -24,9 +24,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::records::plural;
 use crate::lab::Lab;
 use crate::measure::suites::position_key;
+use crate::wording::plural;
 
 /// A game's starting position.
 #[derive(Clone, Debug)]

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::game::{Failure, PlayedGame};
 use super::rules::{GameResult, Termination};
 use crate::games::statistics::{Pentanomial, Wdl};
+use crate::wording::plural;
 
 /// One finished game in `records.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,10 +72,6 @@ impl FailureCounts {
             _ => self.protocol_errors += 1,
         }
     }
-}
-
-pub fn plural(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 impl std::fmt::Display for FailureCounts {

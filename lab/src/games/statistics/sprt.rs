@@ -1,5 +1,11 @@
-//! The generalized SPRT: the log-likelihood ratio of H1 against H0, Wald's
-//! bounds, and the verdict.
+//! The SPRT, all in this room: here the generalized SPRT (the
+//! log-likelihood ratio of H1 against H0, Wald's bounds, and the verdict);
+//! the options every command spells the same way (`options`); and the
+//! `lab sprt` command, which applies it to results from elsewhere
+//! (`command`).
+
+pub mod command;
+pub mod options;
 
 use std::fmt;
 

@@ -1,4 +1,5 @@
-//! The games of PGN files, replayed move by move for `lab blunders`.
+//! The games of PGN files: as they are spelt, for `lab clocks`, and
+//! replayed move by move, for `lab blunders`.
 //!
 //! The `pgn-reader` crate reads the PGN syntax (tags and their escapes,
 //! comments, NAGs, variations, which are skipped); the engine crate's SAN
@@ -93,14 +94,10 @@ impl PgnGame {
 /// game or has a game with an illegal move is an error.
 pub fn read_pgn_file(path: &Path) -> Result<Vec<PgnGame>> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot read PGN file {}", path.display()))?;
-    let mut reader = Reader::new(std::io::BufReader::new(file));
+    let raw_games =
+        read_raw_games(std::io::BufReader::new(file)).with_context(|| format!("{}: broken PGN", path.display()))?;
     let mut games = Vec::new();
-    let mut visitor = RawGameReader;
-    while let Some(raw) = reader.read_game(&mut visitor).with_context(|| format!("{}: broken PGN", path.display()))? {
-        // Text with neither tags nor moves (a stray line) is no game.
-        if raw.tags.is_empty() && raw.moves.is_empty() {
-            continue;
-        }
+    for raw in raw_games {
         let number = games.len() + 1;
         games.push(replay(path, number, raw).with_context(|| format!("{}, game {number}", path.display()))?);
     }
@@ -110,12 +107,26 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<PgnGame>> {
     Ok(games)
 }
 
+/// Every game of a PGN as it spells it, its moves not checked: what
+/// `lab clocks` reads, and what `read_pgn_file` replays.
+pub fn read_raw_games(pgn: impl std::io::Read) -> std::io::Result<Vec<RawGame>> {
+    let mut reader = Reader::new(pgn);
+    let mut games = Vec::new();
+    while let Some(raw) = reader.read_game(&mut RawGameReader)? {
+        // Text with neither tags nor moves (a stray line) is no game.
+        if !(raw.tags.is_empty() && raw.moves.is_empty()) {
+            games.push(raw);
+        }
+    }
+    Ok(games)
+}
+
 /// A game as the PGN spells it, before its moves are checked.
 #[derive(Default)]
-struct RawGame {
-    tags: BTreeMap<String, String>,
+pub struct RawGame {
+    pub tags: BTreeMap<String, String>,
     /// Each main-line SAN with its comments.
-    moves: Vec<(String, Vec<String>)>,
+    pub moves: Vec<(String, Vec<String>)>,
 }
 
 struct RawGameReader;

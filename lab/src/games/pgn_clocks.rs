@@ -20,6 +20,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 
 use crate::games::matches::clock::{ClockControl, TimeControl};
+use crate::games::pgn_games::read_raw_games;
 use crate::lab::Lab;
 
 #[derive(Args, Debug)]
@@ -72,7 +73,7 @@ pub fn command(_lab: &Lab, args: &ClocksArgs) -> Result<()> {
     let mut games = Vec::new();
     for path in &args.pgn {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let read = parse_games(&text);
+        let read = parse_games(&text).with_context(|| format!("{}: broken PGN", path.display()))?;
         if read.is_empty() {
             bail!("{}: no games in it", path.display());
         }
@@ -193,94 +194,23 @@ fn render(records: &BTreeMap<String, ClockRecord>, below_ms: Option<u64>, games:
 }
 
 /// The games of a PGN text: their tags and the time of each move, read
-/// from the comment after it (`{+0.31/12 0.123s}`, or `{book}` with none).
-/// Variations `( ... )` are skipped; a malformed game ends where the next
-/// `[Event` or tag section begins.
-fn parse_games(text: &str) -> Vec<Game> {
-    let mut games = Vec::new();
-    let mut game = Game::default();
-    let mut in_movetext = false;
-    let mut chars = text.chars().peekable();
-    let mut depth = 0usize;
-    while let Some(c) = chars.next() {
-        match c {
-            '[' if depth == 0 => {
-                if in_movetext {
-                    games.push(std::mem::take(&mut game));
-                    in_movetext = false;
-                }
-                let mut tag = String::new();
-                let mut escaped = false;
-                let mut quoted = false;
-                for c in chars.by_ref() {
-                    match c {
-                        '\\' if quoted && !escaped => escaped = true,
-                        '"' if !escaped => quoted = !quoted,
-                        ']' if !quoted => break,
-                        _ => escaped = false,
-                    }
-                    tag.push(c);
-                }
-                if let Some((name, value)) = parse_tag(&tag) {
-                    game.tags.insert(name, value);
-                }
-            }
-            '{' => {
-                let comment: String = chars.by_ref().take_while(|&c| c != '}').collect();
-                if depth == 0 && in_movetext {
-                    if let Some(last) = game.move_times_ms.last_mut() {
-                        if last.is_none() {
-                            *last = comment_time_ms(&comment);
-                        }
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            c if c.is_whitespace() => {}
-            c => {
-                let mut word = String::from(c);
-                while let Some(&next) = chars.peek() {
-                    if next.is_whitespace() || "{}()[];".contains(next) {
-                        break;
-                    }
-                    word.push(next);
-                    chars.next();
-                }
-                in_movetext = true;
-                if depth == 0 && is_san(&word) {
-                    game.move_times_ms.push(None);
-                }
-            }
-        }
-    }
-    if in_movetext || !game.tags.is_empty() {
-        games.push(game);
-    }
-    games
-}
-
-/// `Name "value"` with `\"` and `\\` unescaped.
-fn parse_tag(text: &str) -> Option<(String, String)> {
-    let (name, rest) = text.trim().split_once(char::is_whitespace)?;
-    let value = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    Some((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")))
-}
-
-/// A movetext word that is a move: not a move number (`12.`, `12...`), a
-/// NAG (`$1`) or a result.
-fn is_san(word: &str) -> bool {
-    let word = word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-    !(word.is_empty()
-        || word.starts_with('$')
-        || matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*" | "-0" | "-1" | "/2-1/2"))
+/// from the first comment after it that has one (`{+0.31/12 0.123s}`; none
+/// in `{book}`). The `pgn-reader` crate reads the syntax, as for `lab
+/// blunders`, but the moves are not replayed: a clock needs only their
+/// times.
+fn parse_games(text: &str) -> Result<Vec<Game>> {
+    let games = read_raw_games(text.as_bytes())?;
+    Ok(games
+        .into_iter()
+        .map(|raw| Game {
+            tags: raw.tags,
+            move_times_ms: raw
+                .moves
+                .iter()
+                .map(|(_, comments)| comments.iter().find_map(|comment| comment_time_ms(comment)))
+                .collect(),
+        })
+        .collect())
 }
 
 /// The move time of a comment: its last word of the form `0.123s`.
@@ -321,7 +251,7 @@ mod tests {
 
     #[test]
     fn reads_tags_and_move_times() {
-        let games = parse_games(PGN);
+        let games = parse_games(PGN).unwrap();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tags["FEN"].split_whitespace().nth(1), Some("b"));
         assert_eq!(games[0].move_times_ms, [Some(500), Some(400), Some(300), Some(300), Some(250)]);
@@ -331,7 +261,7 @@ mod tests {
 
     #[test]
     fn rebuilds_each_side_s_clock() {
-        let (records, skipped) = clock_records(&parse_games(PGN), Some(700));
+        let (records, skipped) = clock_records(&parse_games(PGN).unwrap(), Some(700));
         assert_eq!(skipped, 0);
         // Game 1: black ("old") moves first; its clock starts its moves at
         // 1000, 600 and 400 ms, "new"'s (white) at 1000 and 700. Game 2:
@@ -358,7 +288,7 @@ mod tests {
     fn a_moves_period_refills_the_clock() {
         let pgn = "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[TimeControl \"2/1\"]\n\n\
                    1. e4 {0.9s} e5 {0.1s} 2. Nf3 {0.05s} Nc6 {0.1s} 3. Bc4 {0.5s} *\n";
-        let (records, _) = clock_records(&parse_games(pgn), Some(0));
+        let (records, _) = clock_records(&parse_games(pgn).unwrap(), Some(0));
         // a starts its moves at 1000, 100 and (50 + 1000 after its second
         // move) 1050 ms.
         assert_eq!(records["a"].lowest_per_game, [100]);
@@ -369,14 +299,14 @@ mod tests {
     fn games_without_a_time_control_or_times_are_skipped() {
         let pgn = "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 {0.1s} *\n\n\
                    [White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n[TimeControl \"1\"]\n\n1. e4 e5 *\n";
-        let (records, skipped) = clock_records(&parse_games(pgn), None);
+        let (records, skipped) = clock_records(&parse_games(pgn).unwrap(), None);
         assert!(records.is_empty());
         assert_eq!(skipped, 2);
     }
 
     #[test]
     fn the_table_names_every_engine() {
-        let (records, skipped) = clock_records(&parse_games(PGN), Some(700));
+        let (records, skipped) = clock_records(&parse_games(PGN).unwrap(), Some(700));
         let text = render(&records, Some(700), 2, skipped);
         assert!(text.starts_with("Clocks rebuilt from the move times of 2 game(s); threshold: 0.700 s.\n"), "{text}");
         assert!(text.contains("| new | 2 | 3 | 0 | 0 (0.0%) | 1.000 s | 0.700 s |"), "{text}");

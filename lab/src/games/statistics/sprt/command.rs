@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{ArgGroup, Args};
 use serde_json::json;
 
-use crate::games::sprt_options::SprtOptions;
+use super::options::SprtOptions;
 use crate::games::statistics::{
     elo_penta, elo_wdl, fixed, format_penta, nelo_penta, nelo_wdl, Estimate, Pentanomial, SprtSettings, SprtStatus, Wdl,
 };

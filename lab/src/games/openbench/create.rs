@@ -1,0 +1,243 @@
+//! `lab openbench VARIANT...`: the tests planned from the variant files,
+//! refused when `lab-results/` records them already, printed (`--dry-run`)
+//! or created on the server and recorded.
+
+use std::fmt::Write;
+
+use anyhow::{bail, Context, Result};
+
+use super::server::Server;
+use super::status::created_tests;
+use super::{
+    Build, CreatedTest, OpenbenchArgs, TestPlan, CONFIDENCE, DRAW_ADJUDICATION, TESTS_COMMAND, WIN_ADJUDICATION,
+};
+use crate::lab::Lab;
+use crate::results::{read_records, timestamp, RunDir};
+use crate::tools::git;
+
+/// The fields of OpenBench's `CREATE_TEST` (`Scripts/create_test.py`)
+/// for one test, without the credentials and the action.
+pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info: &str) -> Vec<(String, String)> {
+    let bench = build.bench.to_string();
+    let mut fields = Vec::new();
+    for (side, options) in [("dev", plan.dev_options()), ("base", plan.base_options())] {
+        fields.extend([
+            (format!("{side}_engine"), args.engine.clone()),
+            (format!("{side}_repo"), build.repo.clone()),
+            (format!("{side}_branch"), build.commit.clone()),
+            (format!("{side}_bench"), bench.clone()),
+            (format!("{side}_network"), String::new()),
+            (format!("{side}_options"), options),
+            (format!("{side}_time_control"), plan.tc.clone()),
+        ]);
+    }
+    let rest = [
+        ("test_mode", "SPRT".to_string()),
+        ("test_bounds", plan.bounds_text()),
+        ("test_confidence", CONFIDENCE.to_string()),
+        ("test_max_games", "N/A".to_string()),
+        ("book_name", args.book.clone()),
+        ("upload_pgns", "FALSE".to_string()),
+        ("throughput", args.throughput.to_string()),
+        ("workload_size", args.workload_size.to_string()),
+        ("priority", args.priority.to_string()),
+        // The engine reads no tablebases.
+        ("syzygy_wdl", "DISABLED".to_string()),
+        ("syzygy_adj", "OPTIONAL".to_string()),
+        ("win_adj", WIN_ADJUDICATION.to_string()),
+        ("draw_adj", DRAW_ADJUDICATION.to_string()),
+        ("scale_method", "BASE".to_string()),
+        ("scale_nps", build.nps.to_string()),
+        ("info", info.to_string()),
+    ];
+    fields.extend(rest.into_iter().map(|(key, value)| (key.to_string(), value)));
+    fields
+}
+
+/// The line a test carries as its `info`, and by which it is found again.
+pub(super) fn info_line(plan: &TestPlan, run: &str) -> String {
+    format!(
+        "lab openbench {run}: {} against its parent {}, {} at {} Hash {} (variants/{}.toml)",
+        plan.variant,
+        plan.parent,
+        plan.bounds_text(),
+        plan.tc,
+        plan.hash_mb,
+        plan.variant
+    )
+}
+
+/// Each variant's test, at `--tc` if it is given; a variant named twice is
+/// refused.
+pub(super) fn test_plans(lab: &Lab, args: &OpenbenchArgs) -> Result<Vec<TestPlan>> {
+    let mut plans: Vec<TestPlan> = Vec::new();
+    for name in &args.variants {
+        if plans.iter().any(|plan| &plan.variant == name) {
+            bail!("`{name}` is named twice: one test a variant");
+        }
+        plans.push(TestPlan::of(lab, name)?.at(&args.tc)?);
+    }
+    Ok(plans)
+}
+
+/// Refuses a test that `lab-results/` records as created already, on the
+/// same server at the same commit, unless `again`.
+pub(super) fn refuse_duplicates(lab: &Lab, plans: &[TestPlan], server: &str, commit: &str, again: bool) -> Result<()> {
+    if again {
+        return Ok(());
+    }
+    let created = created_tests(lab);
+    for plan in plans {
+        if let Some(test) = created.iter().find(|test| plan.is_created_as(test, server, commit)) {
+            bail!(
+                "{} against {} at {}, {} at {}, is test {} already ({}, created {}): give --again to create \
+                 another",
+                plan.variant,
+                plan.parent,
+                &commit[..commit.len().min(8)],
+                plan.bounds_text(),
+                plan.tc,
+                test.test_id,
+                test.url,
+                test.created
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Creates the tests and records each in a run folder, made with the first
+/// test the server accepted: a create that fails leaves nothing behind.
+/// Tests created before a failure stay recorded, and the failure is
+/// returned.
+pub(super) fn create_tests(
+    lab: &Lab,
+    args: &OpenbenchArgs,
+    plans: &[TestPlan],
+    build: &Build,
+    server: &Server,
+    run_name: &str,
+) -> Result<()> {
+    let mut text = plan_markdown(args, plans, build, run_name);
+    writeln!(text, "\n## Created\n").unwrap();
+    let mut run: Option<RunDir> = None;
+    let mut failure = None;
+    for plan in plans {
+        let info = info_line(plan, run_name);
+        let id = match server.create_test(&create_fields(args, plan, build, &info), &info, &build.commit) {
+            Ok(id) => id,
+            Err(error) => {
+                failure = Some(error.context(format!("{} against {}", plan.variant, plan.parent)));
+                break;
+            }
+        };
+        let created = CreatedTest {
+            server: server.url.clone(),
+            test_id: id,
+            url: server.test_url(id),
+            plan: plan.clone(),
+            build: build.clone(),
+            info,
+            created: timestamp(),
+        };
+        if run.is_none() {
+            run = Some(RunDir::create(&lab.results_root(), TESTS_COMMAND, args)?);
+        }
+        run.as_mut().expect("made above").append(&created)?;
+        lab.say(&format!("created: {} against {}: {}", plan.variant, plan.parent, created.url));
+        writeln!(text, "- {} against {}: test {id}, {}", plan.variant, plan.parent, created.url).unwrap();
+    }
+    if let Some(run) = &run {
+        writeln!(text, "\n`lab openbench status` reads their games back.").unwrap();
+        run.write_summary(&text, &read_records::<CreatedTest>(run.path()))?;
+        println!("{text}");
+    }
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// What `--dry-run` prints, and a created run's summary starts with.
+pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &str) -> String {
+    let mut out = String::new();
+    let short = &build.commit[..build.commit.len().min(8)];
+    writeln!(out, "# OpenBench tests: {} at {short}\n", args.engine).unwrap();
+    writeln!(
+        out,
+        "Both sides of every test are `{}` at commit {} of {}, built by `make` (every variant's search in one \
+         binary; the UCI option `Variant` chooses it). Bench {} (its `bench` searches as {}), for dev and base. \
+         Expected nps {} ({}), sent as scale_nps with scale_method BASE: a worker scales the time control by it \
+         over its own bench nps. Book {}, SPRT confidence {CONFIDENCE}, adjudication `{WIN_ADJUDICATION}` and \
+         `{DRAW_ADJUDICATION}`, no tablebases.\n",
+        args.engine, build.commit, build.repo, build.bench, build.bench_variant, build.nps, build.nps_source, args.book
+    )
+    .unwrap();
+    if plans.iter().any(|plan| plan.tc.starts_with("N=")) {
+        writeln!(out, "A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks.\n").unwrap();
+    }
+    writeln!(out, "| dev | dev options | base | base options | bounds (normalized Elo) | tc | hash | from |").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|---:|---|").unwrap();
+    for plan in plans {
+        writeln!(
+            out,
+            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt]{} |",
+            plan.variant,
+            plan.dev_options(),
+            plan.parent,
+            plan.base_options(),
+            plan.bounds_text(),
+            plan.tc,
+            plan.hash_mb,
+            plan.variant,
+            if args.tc.is_some() { ", tc from --tc" } else { "" }
+        )
+        .unwrap();
+    }
+    for plan in plans {
+        writeln!(
+            out,
+            "\nThe fields sent for {} (with `username`, `password` and `action=CREATE_TEST`):\n",
+            plan.variant
+        )
+        .unwrap();
+        writeln!(out, "```").unwrap();
+        for (key, value) in create_fields(args, plan, build, &info_line(plan, run)) {
+            writeln!(out, "{key} = {value}").unwrap();
+        }
+        writeln!(out, "```").unwrap();
+    }
+    out
+}
+
+/// `https://github.com/OWNER/REPO` from a remote's address (`git@github.com:OWNER/REPO.git` too).
+pub(super) fn github_address(remote: &str) -> Option<String> {
+    let path = remote
+        .strip_prefix("https://github.com/")
+        .or_else(|| remote.strip_prefix("git@github.com:"))
+        .or_else(|| remote.strip_prefix("ssh://git@github.com/"))?;
+    let path = path.trim_end_matches('/').trim_end_matches(".git");
+    let (owner, name) = path.split_once('/')?;
+    let owner_ok = !owner.is_empty() && owner.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    let name_ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
+    (owner_ok && name_ok).then(|| format!("https://github.com/{owner}/{name}"))
+}
+
+/// The repository workers download, checked as OpenBench checks it.
+pub(super) fn repository(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
+    let remote = match &args.repo {
+        Some(repo) => repo.clone(),
+        None => git(&lab.root, &["remote", "get-url", "origin"])
+            .context("no --repo, and no `origin` remote to take it from")?
+            .trim()
+            .to_string(),
+    };
+    github_address(&remote).with_context(|| {
+        format!("{remote}: OpenBench downloads sources from https://github.com/OWNER/REPO only; give --repo")
+    })
+}
+
+/// The full hash of `--commit`.
+pub(super) fn commit(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
+    Ok(git(&lab.root, &["rev-parse", "--verify", &format!("{}^{{commit}}", args.commit)])?.trim().to_string())
+}

@@ -1,0 +1,484 @@
+//! `lab openbench` and `lab openbench status` against a stand-in server.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+
+use super::create::*;
+use super::stand_in::{Response, StandIn};
+use super::status::*;
+use super::*;
+use crate::games::evidence::{SprtState, STATUS_COMMAND};
+use crate::games::statistics::{openbench_elo_penta, openbench_error, Pentanomial, Wdl};
+use crate::results::{runs_of, RunDir};
+
+/// Every key OpenBench's `Scripts/create_test.py` (commit 9906bad) sends,
+/// each of which its `create_new_test` reads.
+const CREATE_TEST_KEYS: [&str; 33] = [
+    "dev_engine",
+    "dev_repo",
+    "dev_branch",
+    "dev_bench",
+    "dev_network",
+    "dev_options",
+    "dev_time_control",
+    "base_engine",
+    "base_repo",
+    "base_branch",
+    "base_bench",
+    "base_network",
+    "base_options",
+    "base_time_control",
+    "test_mode",
+    "test_bounds",
+    "test_confidence",
+    "test_max_games",
+    "book_name",
+    "upload_pgns",
+    "throughput",
+    "workload_size",
+    "priority",
+    "syzygy_wdl",
+    "syzygy_adj",
+    "win_adj",
+    "draw_adj",
+    "scale_method",
+    "scale_nps",
+    "info",
+    "username",
+    "password",
+    "action",
+];
+const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
+fn args() -> OpenbenchArgs {
+    OpenbenchArgs {
+        command: None,
+        variants: vec!["razor-r1".into(), "razor-r2".into()],
+        server: ServerArgs { server: None, username: None, password: None },
+        dry_run: false,
+        repo: None,
+        commit: "HEAD".into(),
+        tc: None,
+        again: false,
+        engine: "prunelab".into(),
+        book: "UHO_4060_v2.epd".into(),
+        nps: None,
+        bench_runs: 5,
+        priority: 0,
+        throughput: 1000,
+        workload_size: 32,
+    }
+}
+
+fn build() -> Build {
+    Build {
+        commit: COMMIT.into(),
+        repo: "https://github.com/someone/prunelab".into(),
+        bench: 7357031,
+        nps: 2400000,
+        nps_source: "a test's".into(),
+        bench_variant: "baseline".into(),
+    }
+}
+
+/// OpenBench as far as creating tests goes: the script endpoint takes
+/// user `lab` with password `secret`, numbers the tests it accepts from
+/// 100, lists them newest first on the user's page (for the session it
+/// opened), and gives each one's `info` and commit through the API.
+fn creating_server() -> StandIn {
+    let created: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
+    StandIn::start(move |request| {
+        let mut created = created.lock().unwrap();
+        match (request.method.as_str(), request.path.as_str()) {
+            ("POST", "/scripts/") if request.field("password") != Some("secret") => Response::redirect("/login/", &[]),
+            ("POST", "/scripts/") => {
+                created.push(request.field("info").unwrap_or_default().to_string());
+                Response::redirect("/index/", &["sessionid=s1; expires=Thu, 01 Jan 2099 00:00:00 GMT; Path=/"])
+            }
+            ("GET", "/user/lab/") if request.header("cookie") == Some("sessionid=s1") => {
+                // An older test of the user's, with another info, is listed too.
+                let links: Vec<String> =
+                    (0..=created.len()).rev().map(|index| format!("<a href=\"/test/{}/\">t</a>", 99 + index)).collect();
+                Response::ok("text/html", links.join("\n"))
+            }
+            ("POST", path) if path.starts_with("/api/workload/") && path.ends_with("/info/") => {
+                let id: usize = path["/api/workload/".len()..path.len() - "/info/".len()].parse().unwrap();
+                let info = if id == 99 { "an older test".to_string() } else { created[id - 100].clone() };
+                Response::json(json!({"info": {"id": id, "info": info, "dev": {"sha": COMMIT}}}))
+            }
+            _ => Response::not_found(),
+        }
+    })
+}
+
+#[test]
+fn a_test_is_created_with_every_field_of_create_test_and_found_again() {
+    let lab = Lab::for_tests();
+    let stand_in = creating_server();
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let mut ids = Vec::new();
+    for name in ["razor-r1", "razor-r2"] {
+        let plan = TestPlan::of(&lab, name).unwrap();
+        let info = info_line(&plan, "20261125T000000Z-openbench-tests");
+        ids.push(server.create_test(&create_fields(&args(), &plan, &build(), &info), &info, COMMIT).unwrap());
+    }
+    assert_eq!(ids, [100, 101]);
+    let posts: Vec<_> = stand_in.requests().into_iter().filter(|request| request.path == "/scripts/").collect();
+    assert_eq!(posts.len(), 2);
+    // What razor-r1's and razor-r2's files say ([sprt] and extends), written out.
+    for (post, (variant, parent, bounds)) in
+        posts.iter().zip([("razor-r1", "p003-3", "[0.00, 5.00]"), ("razor-r2", "razor-r1", "[-3.00, 3.00]")])
+    {
+        let sent: BTreeMap<&str, &str> = post.form.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+        assert_eq!(sent.len(), post.form.len(), "a field sent twice: {:?}", post.form);
+        let keys: Vec<&str> = sent.keys().copied().collect();
+        let mut expected_keys = CREATE_TEST_KEYS.to_vec();
+        expected_keys.sort_unstable();
+        assert_eq!(keys, expected_keys);
+        let info = format!(
+            "lab openbench 20261125T000000Z-openbench-tests: {variant} against its parent {parent}, {bounds} at \
+             10+0.1 Hash 8 (variants/{variant}.toml)"
+        );
+        let dev_options = format!("Threads=1 Hash=8 Variant={variant}");
+        let base_options = format!("Threads=1 Hash=8 Variant={parent}");
+        let expected: BTreeMap<&str, &str> = [
+            ("dev_engine", "prunelab"),
+            ("dev_repo", "https://github.com/someone/prunelab"),
+            ("dev_branch", COMMIT),
+            ("dev_bench", "7357031"),
+            ("dev_network", ""),
+            ("dev_options", dev_options.as_str()),
+            ("dev_time_control", "10+0.1"),
+            ("base_engine", "prunelab"),
+            ("base_repo", "https://github.com/someone/prunelab"),
+            ("base_branch", COMMIT),
+            ("base_bench", "7357031"),
+            ("base_network", ""),
+            ("base_options", base_options.as_str()),
+            ("base_time_control", "10+0.1"),
+            ("test_mode", "SPRT"),
+            ("test_bounds", bounds),
+            ("test_confidence", "[0.05, 0.05]"),
+            ("test_max_games", "N/A"),
+            ("book_name", "UHO_4060_v2.epd"),
+            ("upload_pgns", "FALSE"),
+            ("throughput", "1000"),
+            ("workload_size", "32"),
+            ("priority", "0"),
+            ("syzygy_wdl", "DISABLED"),
+            ("syzygy_adj", "OPTIONAL"),
+            ("win_adj", "movecount=3 score=400"),
+            ("draw_adj", "movenumber=40 movecount=8 score=10"),
+            ("scale_method", "BASE"),
+            ("scale_nps", "2400000"),
+            ("info", info.as_str()),
+            ("username", "lab"),
+            ("password", "secret"),
+            ("action", "CREATE_TEST"),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(sent, expected);
+        assert_eq!(post.header("content-type"), Some("application/x-www-form-urlencoded"));
+    }
+    // A wrong password: OpenBench sends the script back to its login page.
+    let intruder = Server::new(&stand_in.url, "lab", "guess").unwrap();
+    let plan = TestPlan::of(&lab, "razor-r1").unwrap();
+    let error = intruder.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
+    assert!(error.to_string().contains("user `lab` could not log in, or is not enabled"), "{error}");
+}
+
+#[test]
+fn a_refused_test_says_what_openbench_said() {
+    let stand_in = StandIn::start(|request| {
+        match (request.method.as_str(), request.path.as_str()) {
+        ("POST", "/scripts/") => Response::redirect("/test/new/", &["sessionid=s2; Path=/"]),
+        ("GET", "/test/new/") if request.header("cookie") == Some("sessionid=s2") => Response::ok(
+            "text/html",
+            "<div class=\"error-message\">\n<pre>Sources must be found on https://github.com/&lt;User&gt;/&lt;Repo&gt;\n\
+             0123 could not be found</pre>\n</div>",
+        ),
+        _ => Response::not_found(),
+    }
+    });
+    let lab = Lab::for_tests();
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let plan = TestPlan::of(&lab, "razor-r1").unwrap();
+    let error = server.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "OpenBench refused the test: Sources must be found on https://github.com/<User>/<Repo>\n0123 could not be found"
+    );
+}
+
+/// A running test as OpenBench's `/api/workload/42/info/` gives it
+/// (`model_utils.workload_to_dict`: the Test's fields, `dev` and `base`
+/// as Engine dicts, `tri` as (losses, draws, wins), `penta` as (LL, LD,
+/// DD, DW, WW)), and `/results/` one machine's row.
+fn status_server() -> StandIn {
+    StandIn::start(|request| match (request.method.as_str(), request.path.as_str()) {
+        ("POST", "/api/workload/42/info/") => Response::json(json!({"info": {
+            "id": 42, "author": "lab", "info": "lab openbench ...", "book_name": "UHO_4060_v2.epd",
+            "dev_engine": "prunelab", "dev_options": "Threads=1 Hash=8 Variant=razor-r1",
+            "dev_time_control": "10.0+0.10", "base_options": "Threads=1 Hash=8 Variant=p003-3",
+            "base_time_control": "10.0+0.10", "test_mode": "SPRT", "elolower": 0.0, "eloupper": 5.0,
+            "alpha": 0.05, "beta": 0.05, "lowerllr": -2.944438979166, "currentllr": 0.31,
+            "upperllr": 2.944438979166, "games": 64, "passed": false, "failed": false,
+            "finished": false, "deleted": false, "approved": true, "error": false,
+            "dev": {"id": 1, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
+            "base": {"id": 2, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
+            "tri": [14, 30, 20], "penta": [2, 6, 12, 8, 4],
+            "creation": "2026-11-25 14:00:00+00:00", "updated": "2026-11-25 14:30:00+00:00"
+        }})),
+        ("POST", "/api/workload/42/results/") => Response::json(json!({"results": [
+            {"machine__id": 1, "machine__user__username": "lab", "games": 64, "LL": 2, "LD": 6, "DD": 12,
+             "DW": 8, "WW": 4, "timeloss": 1, "crashes": 0, "active": true}
+        ]})),
+        _ => Response::not_found(),
+    })
+}
+
+#[test]
+fn status_reads_a_test_back_where_lab_ab_finds_it() {
+    let stand_in = status_server();
+    let results = std::env::temp_dir().join(format!("prunelab-openbench-status-{}", std::process::id()));
+    std::fs::remove_dir_all(&results).ok();
+    let lab = Lab::for_tests().nested(&results);
+    let mut created = RunDir::create(&results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
+    let test = CreatedTest {
+        server: stand_in.url.clone(),
+        test_id: 42,
+        url: format!("{}/test/42/", stand_in.url),
+        plan: TestPlan::of(&lab, "razor-r1").unwrap(),
+        build: build(),
+        info: "lab openbench ...".into(),
+        created: "20261125T140000Z".into(),
+    };
+    created.append(&test).unwrap();
+    let server = ServerArgs { server: None, username: None, password: None };
+    status(&lab, &StatusArgs { tests: Vec::new(), server }).unwrap();
+
+    let found = crate::games::evidence::game_results(&results, "razor-r1", "p003-3");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let result = &found[0];
+    assert_eq!(result.source, format!("OpenBench test 42, {}/test/42/", stand_in.url));
+    assert_eq!((result.tc.as_str(), result.finished), ("10.0+0.10", false));
+    assert_eq!(result.wdl, Wdl { wins: 20, draws: 30, losses: 14 });
+    assert_eq!(result.penta, Pentanomial([2, 6, 12, 8, 4]));
+    assert_eq!(
+        result.sprt,
+        Some(SprtState { elo0: 0.0, elo1: 5.0, llr: 0.31, lower: -2.944438979166, upper: 2.944438979166 })
+    );
+    assert_eq!((result.time_losses, result.crashes), (1, 0));
+    let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();
+    assert!(summary.contains("| running | 10.0+0.10 | 64 | 20 / 14 / 30 | [2, 6, 12, 8, 4] |"), "{summary}");
+    // Elo as OpenBench's page shows it, then the lab's.
+    let (elo, nelo) = found[0].elo_texts();
+    let openbench = openbench_elo_penta(&Pentanomial([2, 6, 12, 8, 4])).unwrap();
+    let openbench = format!("{:.2} ± {:.2}", openbench.value, openbench_error(&openbench));
+    assert!(summary.contains(&format!("| [2, 6, 12, 8, 4] | {openbench} | {elo} | {nelo} |")), "{summary}");
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// A results folder of its own for a test, and the lab that writes there.
+fn results_folder(name: &str) -> (PathBuf, Lab) {
+    let results = std::env::temp_dir().join(format!("prunelab-openbench-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&results).ok();
+    let lab = Lab::for_tests().nested(&results);
+    (results, lab)
+}
+
+fn with_server(server: &str) -> OpenbenchArgs {
+    let server =
+        ServerArgs { server: Some(server.to_string()), username: Some("lab".into()), password: Some("secret".into()) };
+    OpenbenchArgs { variants: vec!["razor-r1".into()], server, ..args() }
+}
+
+#[test]
+fn plain_http_to_another_host_is_refused_before_anything_is_sent() {
+    let stand_in = creating_server();
+    let (results, lab) = results_folder("plain-http");
+    // 0.0.0.0 is no loopback address, yet on Linux it reaches this
+    // machine's listeners: the stand-in would receive what is sent.
+    let port = stand_in.url.rsplit(':').next().unwrap();
+    let url = format!("http://0.0.0.0:{port}");
+    let error = command(&lab, &with_server(&url)).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "--server {url}: plain http would send the password in clear text to 0.0.0.0; use https:// (http:// \
+             only to this machine: 127.0.0.1, ::1, localhost)"
+        )
+    );
+    assert_eq!(stand_in.requests().len(), 0);
+    assert!(!results.exists(), "nothing is written either");
+}
+
+#[test]
+fn a_second_identical_create_is_refused_unless_again() {
+    let stand_in = creating_server();
+    let (results, lab) = results_folder("again");
+    let args = with_server(&stand_in.url);
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let plans = test_plans(&lab, &args).unwrap();
+    let run = "20261125T000000Z-openbench-tests";
+    // As `command` does: the duplicates checked, then the tests created.
+    refuse_duplicates(&lab, &plans, &server.url, COMMIT, false).unwrap();
+    create_tests(&lab, &args, &plans, &build(), &server, run).unwrap();
+    let error = refuse_duplicates(&lab, &plans, &server.url, COMMIT, false).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "razor-r1 against p003-3 at 01234567, [0.00, 5.00] at 10+0.1, is test 100 already ({}/test/100/, \
+             created {}): give --again to create another",
+            stand_in.url,
+            created_tests(&lab)[0].created
+        )
+    );
+    // Another time control, bounds or commit, or another server, is another test.
+    let at_fixed_nodes = plans[0].clone().at(&Some("N=25000".into())).unwrap();
+    refuse_duplicates(&lab, &[at_fixed_nodes], &server.url, COMMIT, false).unwrap();
+    refuse_duplicates(&lab, &plans, &server.url, &"f".repeat(40), false).unwrap();
+    refuse_duplicates(&lab, &plans, "https://openbench.example", COMMIT, false).unwrap();
+    refuse_duplicates(&lab, &plans, &server.url, COMMIT, true).unwrap();
+    let posts = stand_in.requests().into_iter().filter(|request| request.path == "/scripts/").count();
+    assert_eq!(posts, 1);
+    // A variant named twice on one command line is refused too.
+    let twice = OpenbenchArgs { variants: vec!["razor-r1".into(), "razor-r1".into()], ..args };
+    assert_eq!(test_plans(&lab, &twice).unwrap_err().to_string(), "`razor-r1` is named twice: one test a variant");
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn a_failed_create_leaves_no_run_folder() {
+    let stand_in = creating_server();
+    let (results, lab) = results_folder("failed-create");
+    let args = with_server(&stand_in.url);
+    let intruder = Server::new(&stand_in.url, "lab", "guess").unwrap();
+    let plans = test_plans(&lab, &args).unwrap();
+    let error = create_tests(&lab, &args, &plans, &build(), &intruder, "run").unwrap_err();
+    assert_eq!(
+        format!("{error:#}"),
+        "razor-r1 against p003-3: OpenBench refused to create the test: user `lab` could not log in, or is not \
+         enabled to create tests"
+    );
+    assert!(runs_of(&results, TESTS_COMMAND).is_empty());
+    assert!(!results.exists(), "{} was made", results.display());
+}
+
+#[test]
+fn fixed_nodes_reach_the_form_as_openbench_writes_them() {
+    let stand_in = creating_server();
+    let (results, lab) = results_folder("fixed-nodes");
+    let args = OpenbenchArgs { tc: Some("N=25000".into()), ..with_server(&stand_in.url) };
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let plans = test_plans(&lab, &args).unwrap();
+    assert_eq!(plans[0].tc, "N=25000");
+    create_tests(&lab, &args, &plans, &build(), &server, "run").unwrap();
+    let post = stand_in.requests().into_iter().find(|request| request.path == "/scripts/").unwrap();
+    // OpenBench's TimeControl.parse keeps `N=25000` as it is, and its
+    // workers play it as `tc=inf nodes=25000`.
+    assert_eq!((post.field("dev_time_control"), post.field("base_time_control")), (Some("N=25000"), Some("N=25000")));
+    assert_eq!(created_tests(&lab)[0].plan.tc, "N=25000");
+    let summary = std::fs::read_to_string(runs_of(&results, TESTS_COMMAND)[0].join("summary.md")).unwrap();
+    assert!(summary.contains("A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks."));
+    assert!(summary.contains("| [0.00, 5.00] | N=25000 | 8 | variants/razor-r1.toml [sprt], tc from --tc |"));
+    for (tc, refusal) in [
+        ("N=0", "--tc 'N=0': N= takes a positive whole number of nodes, such as N=25000"),
+        ("N=25k", "--tc 'N=25k': N= takes a positive whole number of nodes, such as N=25000"),
+        ("25000", "--tc '25000' is not base+increment in seconds, such as 10+0.1, nor fixed nodes, such as N=25000"),
+    ] {
+        let args = OpenbenchArgs { tc: Some(tc.into()), ..args.clone() };
+        assert_eq!(test_plans(&lab, &args).unwrap_err().to_string(), refusal);
+    }
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// Two servers, each with a test 42, both recorded in lab-results/.
+fn two_servers_with_a_test_each(lab: &Lab, results: &Path) -> (StandIn, StandIn) {
+    let (named, other) = (status_server(), status_server());
+    let mut created = RunDir::create(results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
+    for stand_in in [&named, &other] {
+        let test = CreatedTest {
+            server: stand_in.url.clone(),
+            test_id: 42,
+            url: format!("{}/test/42/", stand_in.url),
+            plan: TestPlan::of(lab, "razor-r1").unwrap(),
+            build: build(),
+            info: "lab openbench ...".into(),
+            created: "20261125T140000Z".into(),
+        };
+        created.append(&test).unwrap();
+    }
+    (named, other)
+}
+
+/// The username and password fields of each request a stand-in received.
+fn credentials_sent(stand_in: &StandIn) -> Vec<(Option<String>, Option<String>)> {
+    let field = |request: &stand_in::Request, name: &str| request.field(name).map(str::to_string);
+    stand_in.requests().iter().map(|request| (field(request, "username"), field(request, "password"))).collect()
+}
+
+#[test]
+fn status_sends_credentials_to_no_server_but_the_named_one() {
+    let (results, lab) = results_folder("status-credentials");
+    let (named, other) = two_servers_with_a_test_each(&lab, &results);
+    let server =
+        ServerArgs { server: Some(named.url.clone()), username: Some("lab".into()), password: Some("secret".into()) };
+    status(&lab, &StatusArgs { tests: Vec::new(), server: server.clone() }).unwrap();
+    let with = (Some("lab".to_string()), Some("secret".to_string()));
+    // Both tests are read: the info and the results of each.
+    assert_eq!(credentials_sent(&named), [with.clone(), with]);
+    assert_eq!(credentials_sent(&other), [(None, None), (None, None)]);
+    let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();
+    assert_eq!(summary.matches("| running | 10.0+0.10 | 64 |").count(), 2, "{summary}");
+    assert!(
+        summary.contains(&format!(
+            "Note: test 42 is on {}, not on the server --server names ({}): read without credentials.",
+            other.url, named.url
+        )),
+        "{summary}"
+    );
+    // No server named: the credentials go nowhere.
+    let unnamed = ServerArgs { server: None, ..server };
+    status(&lab, &StatusArgs { tests: Vec::new(), server: unnamed }).unwrap();
+    assert_eq!(credentials_sent(&named)[2..], [(None, None), (None, None)]);
+    assert_eq!(credentials_sent(&other)[2..], [(None, None), (None, None)]);
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn a_remote_becomes_the_github_address_openbench_accepts() {
+    for remote in [
+        "https://github.com/someone/prunelab",
+        "https://github.com/someone/prunelab.git",
+        "git@github.com:someone/prunelab.git",
+    ] {
+        assert_eq!(github_address(remote).as_deref(), Some("https://github.com/someone/prunelab"), "{remote}");
+    }
+    assert_eq!(github_address("https://gitlab.com/someone/prunelab"), None);
+    assert_eq!(github_address("/work/main"), None);
+}
+
+#[test]
+fn a_variant_is_planned_from_its_sprt_against_its_parent() {
+    let lab = Lab::for_tests();
+    let plan = TestPlan::of(&lab, "razor-r1").unwrap();
+    assert_eq!(
+        plan,
+        TestPlan {
+            variant: "razor-r1".into(),
+            parent: "p003-3".into(),
+            bounds: (0.0, 5.0),
+            tc: "10+0.1".into(),
+            hash_mb: 8
+        }
+    );
+    assert_eq!(plan.dev_options(), "Threads=1 Hash=8 Variant=razor-r1");
+    assert_eq!(plan.base_options(), "Threads=1 Hash=8 Variant=p003-3");
+    assert!(TestPlan::of(&lab, "probcut").unwrap_err().to_string().contains("variants/probcut.toml has no [sprt]"));
+    assert!(TestPlan::of(&lab, "baseline").unwrap_err().to_string().contains("no parent"));
+}
