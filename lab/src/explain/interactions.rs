@@ -20,7 +20,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -30,13 +29,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
 use crate::engines::engine::SearchOutput;
-use crate::engines::runner::{self, Contestant, Job, RunArgs, Settings};
+use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::suites;
 use crate::results::{read_run, runs_of, RunDir};
 
-/// A search to a fixed depth has no clock; this only catches a hung engine.
-const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 /// The heat map's file in the run folder.
 pub const HEAT_MAP: &str = "interactions.svg";
 /// Interactions are printed to 0.1%; one that rounds to ±0.0% gets no
@@ -415,26 +412,16 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     for set in &sets {
         bar.set_message(format!("building {}", set.label));
         let binary = builder::ensure_built_features(lab, &set.label, &set.features).inspect_err(|_| bar.abandon())?;
-        contestants.push(Contestant { name: set.label.clone(), binary, has_telemetry: true });
+        contestants.push(Contestant::new(&set.label, binary));
         bar.inc(1);
     }
     bar.finish_and_clear();
 
     let (mut run_dir, mut records): (RunDir, Vec<InteractionRecord>) = args.run.open(lab, "interactions", args)?;
     let go = format!("go depth {}", args.depth);
-    let jobs: Vec<Job> = (0..suite.positions.len())
-        .flat_map(|position| (0..contestants.len()).map(move |contestant| (position, contestant)))
-        .filter(|&(position, contestant)| {
-            !records.iter().any(|record| record.position == position && record.set == contestants[contestant].name)
-        })
-        .map(|(position, contestant)| Job {
-            contestant,
-            position,
-            fen: suite.positions[position].fen.clone(),
-            go: go.clone(),
-            timeout: DEPTH_SEARCH_TIMEOUT,
-        })
-        .collect();
+    let jobs = suite_jobs(&suite, &contestants, &go, DEPTH_SEARCH_TIMEOUT, |position, name| {
+        records.iter().any(|record| record.position == position && record.set == name)
+    });
     let settings = Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false };
     let bar = lab.progress(jobs.len() as u64, &format!("interactions {}", suite.name));
     runner::run(&contestants, &jobs, &settings, |job, outcome: Result<SearchOutput>| {

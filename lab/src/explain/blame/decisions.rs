@@ -1,7 +1,6 @@
-//! The blame of one position, from B's trace along A's line: B's pruning
-//! decisions that cut the line, in every completed iteration, ranked with
-//! the features B has and A lacks first; the replays that try not taking
-//! them; and the verdict the replays give.
+//! B's pruning decisions on A's line, from B's trace, ranked with the
+//! features B has and A lacks first; and, when none is to blame, what B's
+//! last completed iteration shows lost the line.
 //!
 //! **The side the line is against.** A's line is a win for the side to move
 //! at the root (the solver): its moves are at even plies, the opponent's at
@@ -34,22 +33,6 @@
 //! well. They are ranked: the decisions of features B has and A lacks
 //! first; then those against the solver; then the nearest the root; then
 //! the latest iteration.
-//!
-//! **The replays** ([`plan`]): the decisions' techniques in rank order, each
-//! first at its first-ranked node, then, when it cut other nodes of the
-//! line too, on the whole line; at most [`MAX_TRIES`]. The first replay in
-//! which B plays a solution makes the verdict [`Verdict::Cause`] when it
-//! met the decision and did not take it (a `not-taken` event), else
-//! [`Verdict::Unproven`]; when none does, [`Verdict::NotSufficient`].
-//! Every verdict rests on the replay suppressing nothing being B's search
-//! (B's move after B's node count): when it is not, the verdict is
-//! [`Verdict::Unproven`] and no decision is tried. When B made no pruning
-//! decision against the line, the verdict is [`Verdict::NotAPruningLoss`],
-//! with the reason that can be seen in B's last completed iteration: B's
-//! budget ended before the depth at which A's solution appeared; else the
-//! non-pruning cut nearest the root (LMR, ordering, a TT cutoff, stand pat,
-//! quiescence); else B searched the line without a cut against it, and
-//! what B preferred lies off the line.
 
 use std::cmp::Reverse;
 use std::fmt::Write;
@@ -66,9 +49,6 @@ const FAIL_LOW_TECHNIQUES: [&str; 3] = ["razoring", "futility", "delta"];
 const FAIL_HIGH_TECHNIQUES: [&str; 3] = ["reverse_futility", "null_move", "probcut"];
 /// The technique whose depth change is an extension, not a reduction.
 const EXTENDING_TECHNIQUE: &str = "singular";
-/// How many replays a position gets at most.
-pub const MAX_TRIES: usize = 4;
-
 /// Whom a decision at a node works against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Against {
@@ -424,132 +404,6 @@ fn searched_past_later(
     Ok(iterations)
 }
 
-/// What one replay does not take: a technique's decisions at a node of the
-/// line (`razoring@2`) or on every node of it (`razoring`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Suppressed {
-    /// The words of the engine's `trace ... suppress <suppressed>`.
-    pub suppressed: String,
-    pub technique: String,
-    /// The features of the decisions it does not take, and whether one of
-    /// them is B's and not A's.
-    pub features: Vec<String>,
-    pub differs: bool,
-}
-
-/// The replays to try, in order (see the module's notes).
-pub fn plan(decisions: &[Decision]) -> Vec<Suppressed> {
-    let mut tries: Vec<Suppressed> = Vec::new();
-    for decision in decisions {
-        let technique = &decision.technique;
-        if tries.iter().any(|tried| tried.suppressed == *technique) {
-            continue; // already not taken on the whole line
-        }
-        tries.push(Suppressed {
-            suppressed: decision.at_node(),
-            technique: technique.clone(),
-            features: decision.features.clone(),
-            differs: decision.differs,
-        });
-        let same: Vec<&Decision> = decisions.iter().filter(|other| other.technique == *technique).collect();
-        if same.len() > 1 {
-            let mut features: Vec<String> = Vec::new();
-            for feature in same.iter().flat_map(|other| &other.features) {
-                if !features.contains(feature) {
-                    features.push(feature.clone());
-                }
-            }
-            let differs = same.iter().any(|other| other.differs);
-            tries.push(Suppressed { suppressed: technique.clone(), technique: technique.clone(), features, differs });
-        }
-    }
-    tries.truncate(MAX_TRIES);
-    tries
-}
-
-/// One replay: B searched again, under the same limit, with one suppression.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Try {
-    #[serde(flatten)]
-    pub what: Suppressed,
-    pub played: String,
-    pub nodes: u64,
-    /// Whether B's move then solves the position.
-    pub solved: bool,
-    /// How many times a suppressed decision came up and was not taken.
-    pub not_taken: usize,
-}
-
-impl Try {
-    /// `without razoring@2 (not taken 3 times): b1c1 after 50000 nodes, not a solution`.
-    pub fn text(&self) -> String {
-        format!(
-            "without {} (not taken {} time{}): {} after {} nodes, {}",
-            self.what.suppressed,
-            self.not_taken,
-            if self.not_taken == 1 { "" } else { "s" },
-            self.played,
-            self.nodes,
-            if self.solved { "**a solution**" } else { "not a solution" }
-        )
-    }
-}
-
-/// What the replays prove.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// B solves the position once the solving try's decision is not taken,
-    /// and the replay suppressing nothing searched as B did.
-    Cause,
-    /// B still fails with each of the tries' decisions not taken.
-    NotSufficient,
-    /// No decision of B's cut the line: ordering, reductions or the budget did.
-    NotAPruningLoss,
-    /// The replays do not prove what they seem to, and why.
-    Unproven(Unproven),
-}
-
-/// Why the replays prove nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Unproven {
-    /// The replay suppressing nothing did not play B's move after B's node
-    /// count: its trace is not known to be B's search, so neither its
-    /// decisions nor replays that depart from it say anything of B.
-    ReplayDiffers,
-    /// A replay solved the position, but never met the decision it
-    /// suppresses (not taken 0 times): something else changed its search.
-    NotTaken,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Cause => "cause",
-            Verdict::NotSufficient => "not sufficient",
-            Verdict::NotAPruningLoss => "not a pruning loss",
-            Verdict::Unproven(_) => "unproven",
-        }
-    }
-}
-
-/// The verdict of the replays tried on the decisions of `analysis`, when
-/// the replay suppressing nothing searched as B did (`reproduced`) or not.
-pub fn judge(analysis: &Analysis, tries: &[Try], reproduced: bool) -> Verdict {
-    if !reproduced {
-        return Verdict::Unproven(Unproven::ReplayDiffers);
-    }
-    if analysis.decisions.is_empty() {
-        return Verdict::NotAPruningLoss;
-    }
-    match tries.iter().find(|tried| tried.solved) {
-        Some(solving) if solving.not_taken == 0 => Verdict::Unproven(Unproven::NotTaken),
-        Some(_) => Verdict::Cause,
-        None => Verdict::NotSufficient,
-    }
-}
-
 /// The line's move at `ply`, for messages.
 fn line_move(line: &[String], ply: usize) -> &str {
     line.get(ply).map_or("(past the line's end)", String::as_str)
@@ -613,6 +467,8 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests {
+    use super::super::judge::{judge, Unproven, Verdict};
+    use super::super::replays::{plan, Try};
     use super::*;
 
     fn events(lines: &str) -> Vec<TraceEvent> {
