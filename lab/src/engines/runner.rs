@@ -19,6 +19,11 @@ use crate::lab::Lab;
 use crate::measure::suites::Suite;
 use crate::results::{self, RunDir};
 
+/// A search to a fixed depth has no clock; this only catches a hung engine.
+pub const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
+/// A search to a node count takes seconds; this only catches a hung engine.
+pub const NODES_SEARCH_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// A participant (a variant, or a UCI engine as `uci:PATH`) and its binary.
 #[derive(Clone, Debug)]
 pub struct Contestant {
@@ -168,6 +173,29 @@ impl RunArgs {
     }
 }
 
+/// Each contestant's search of each position of `suite` that `done`
+/// (position, contestant's name) does not have yet, position-major, so the
+/// first positions' tables fill first.
+pub fn suite_jobs(
+    suite: &Suite,
+    contestants: &[Contestant],
+    go: &str,
+    timeout: Duration,
+    done: impl Fn(usize, &str) -> bool,
+) -> Vec<Job> {
+    (0..suite.positions.len())
+        .flat_map(|position| (0..contestants.len()).map(move |contestant| (position, contestant)))
+        .filter(|&(position, contestant)| !done(position, &contestants[contestant].name))
+        .map(|(position, contestant)| Job {
+            contestant,
+            position,
+            fen: suite.positions[position].fen.clone(),
+            go: go.to_string(),
+            timeout,
+        })
+        .collect()
+}
+
 /// A result of one variant on one suite position, as `records.jsonl` keeps it.
 pub trait SuiteRecord: Serialize + DeserializeOwned {
     fn variant(&self) -> &str;
@@ -175,6 +203,28 @@ pub trait SuiteRecord: Serialize + DeserializeOwned {
     fn id(&self) -> &str;
     fn error(&self) -> Option<&str>;
 }
+
+/// `SuiteRecord` for a record whose fields `variant`, `position`, `id` and
+/// `error` say it.
+macro_rules! impl_suite_record {
+    ($record:ty) => {
+        impl $crate::engines::runner::SuiteRecord for $record {
+            fn variant(&self) -> &str {
+                &self.variant
+            }
+            fn position(&self) -> usize {
+                self.position
+            }
+            fn id(&self) -> &str {
+                &self.id
+            }
+            fn error(&self) -> Option<&str> {
+                self.error.as_deref()
+            }
+        }
+    };
+}
+pub(crate) use impl_suite_record;
 
 /// What `lab nodes` and `lab tactics` search: every variant on every
 /// position of `suite` with the same `go` command.
@@ -203,22 +253,9 @@ pub fn run_suite<R: SuiteRecord>(
     let contestants: Vec<Contestant> =
         search.variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary)).collect();
     let (mut run_dir, mut records): (RunDir, Vec<R>) = run_args.open(lab, search.command, args)?;
-    // Position-major order, so the first positions' tables fill first.
-    let jobs: Vec<Job> = (0..search.suite.positions.len())
-        .flat_map(|position| (0..contestants.len()).map(move |contestant| (position, contestant)))
-        .filter(|&(position, contestant)| {
-            !records
-                .iter()
-                .any(|record| record.position() == position && record.variant() == contestants[contestant].name)
-        })
-        .map(|(position, contestant)| Job {
-            contestant,
-            position,
-            fen: search.suite.positions[position].fen.clone(),
-            go: search.go.clone(),
-            timeout: search.timeout,
-        })
-        .collect();
+    let jobs = suite_jobs(search.suite, &contestants, &search.go, search.timeout, |position, name| {
+        records.iter().any(|record| record.position() == position && record.variant() == name)
+    });
     let bar = lab.progress(jobs.len() as u64, &format!("{} {}", search.command, search.suite.name));
     run(&contestants, &jobs, &search.settings, |job, outcome| {
         let record = record_of(&contestants[job.contestant].name, job.position, outcome);

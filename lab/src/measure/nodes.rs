@@ -5,14 +5,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::engine::{Score, SearchOutput};
-use crate::engines::runner::{self, RunArgs, Settings, SuiteRecord, SuiteSearch};
+use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
@@ -20,9 +19,6 @@ use crate::measure::telemetry::Telemetry;
 /// The iterations a search reported (`info depth N` lines, each depth
 /// once), kept with its telemetry.
 pub const ITERATIONS: &str = "search.iterations";
-
-/// A search to a fixed depth has no clock; this only catches a hung engine.
-const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct NodesArgs {
@@ -65,20 +61,7 @@ pub struct NodesRecord {
     pub error: Option<String>,
 }
 
-impl SuiteRecord for NodesRecord {
-    fn variant(&self) -> &str {
-        &self.variant
-    }
-    fn position(&self) -> usize {
-        self.position
-    }
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn error(&self) -> Option<&str> {
-        self.error.as_deref()
-    }
-}
+impl_suite_record!(NodesRecord);
 
 /// The effective branching factor of the last iteration, smoothed over two.
 pub fn effective_branching_factor(output: &SearchOutput) -> Option<f64> {

@@ -98,7 +98,7 @@ pub const VERDICT: &str = "verdict";
 
 /// The positions the verdict suite adds to the node suite and the bench,
 /// relative to the repository.
-pub const VERDICT_EXTRA_PATH: &str = "lab/suites/verdict-extra.epd";
+pub const VERDICT_EXTRA_PATH: &str = "data/suites/verdict-extra.epd";
 
 /// The name of the suite of the start position alone, where plan 003
 /// counts its nodes ("332k" at depth 10, to bring "<100k").
@@ -135,7 +135,7 @@ pub fn position_key(fen: &str) -> String {
 /// The verdicts' node suite, from the repository alone: the node-count
 /// suite (`ci/node-suite.epd`: the seeds, openings, tactics, endgames),
 /// then the bench positions it does not hold, then the chessprogramming
-/// wiki's perft positions 2-6 (`lab/suites/verdict-extra.epd`). Each
+/// wiki's perft positions 2-6 (`data/suites/verdict-extra.epd`). Each
 /// position is there once: the node suite and the bench share 23, and a
 /// position counted twice would weigh twice in the geometric mean and
 /// narrow its interval with no new evidence.
@@ -216,7 +216,7 @@ mod tests {
             format!("the {node_suite} positions of `ci/node-suite.epd`"),
             format!("the {} bench positions it does not already hold", ids.iter().filter(from_bench).count()),
             format!(
-                "perft positions 2-{} (`lab/suites/verdict-extra.epd`): {} positions, each once",
+                "perft positions 2-{} (`data/suites/verdict-extra.epd`): {} positions, each once",
                 extra + 1,
                 ids.len()
             ),

@@ -11,7 +11,9 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::engine::SearchOutput;
-use crate::engines::runner::{self, RunArgs, Settings, SuiteRecord, SuiteSearch};
+use crate::engines::runner::{
+    self, impl_suite_record, RunArgs, Settings, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
+};
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
 
@@ -51,8 +53,8 @@ impl TacticsArgs {
     fn go(&self) -> (String, Duration) {
         match (self.movetime, self.nodes, self.depth) {
             (Some(ms), _, _) => (format!("go movetime {ms}"), Duration::from_millis(ms) + Duration::from_secs(10)),
-            (_, _, Some(depth)) => (format!("go depth {depth}"), Duration::from_secs(3600)),
-            (_, nodes, _) => (format!("go nodes {}", nodes.unwrap_or(DEFAULT_NODES)), Duration::from_secs(600)),
+            (_, _, Some(depth)) => (format!("go depth {depth}"), DEPTH_SEARCH_TIMEOUT),
+            (_, nodes, _) => (format!("go nodes {}", nodes.unwrap_or(DEFAULT_NODES)), NODES_SEARCH_TIMEOUT),
         }
     }
 
@@ -77,20 +79,7 @@ pub struct TacticsRecord {
     pub error: Option<String>,
 }
 
-impl SuiteRecord for TacticsRecord {
-    fn variant(&self) -> &str {
-        &self.variant
-    }
-    fn position(&self) -> usize {
-        self.position
-    }
-    fn id(&self) -> &str {
-        &self.id
-    }
-    fn error(&self) -> Option<&str> {
-        self.error.as_deref()
-    }
-}
+impl_suite_record!(TacticsRecord);
 
 fn is_solution(position: &SuitePosition, mv: &str) -> bool {
     (position.best.is_empty() || position.best.iter().any(|best| best == mv))

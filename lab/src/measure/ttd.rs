@@ -18,7 +18,6 @@
 
 use std::fmt::Write;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Args;
@@ -26,13 +25,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::engine::{Engine, SearchOutput};
 use crate::engines::participant;
-use crate::engines::runner::RunArgs;
+use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::ratio::{median, paired_ratio, RatioEstimate};
 use crate::measure::suites::{self, Suite};
-
-/// A search to a fixed depth has no clock; this only catches a hung engine.
-const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TtdArgs {
