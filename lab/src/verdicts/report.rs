@@ -705,7 +705,7 @@ mod tests {
         // Elsewhere, at depth 13: twice the nodes.
         add(
             &mut data,
-            ("lab/suites/material-ahead.epd", 13),
+            ("data/suites/material-ahead.epd", 13),
             vec![record("parent", "c", 100, &[1, 1, 1, 1]), record("child", "c", 200, &[1, 1, 1, 1])],
         );
         let verdict = "verdict at depth 10, 2 positions".to_string();
