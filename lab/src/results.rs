@@ -16,6 +16,8 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::lab::Lab;
+
 const RUN_FILE: &str = "run.json";
 const RECORDS_FILE: &str = "records.jsonl";
 
@@ -101,6 +103,13 @@ impl RunDir {
         &self.path
     }
 
+    /// Appends `record` to `records.jsonl` and keeps it in `records`.
+    pub fn keep<R: Serialize>(&mut self, records: &mut Vec<R>, record: R) -> Result<()> {
+        self.append(&record)?;
+        records.push(record);
+        Ok(())
+    }
+
     /// Appends one finished item and flushes it to disk.
     pub fn append(&mut self, record: &impl Serialize) -> Result<()> {
         let mut line = serde_json::to_string(record)?;
@@ -120,6 +129,17 @@ impl RunDir {
     pub fn file(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
+}
+
+/// Prints a finished run as a command does: its `summary.json` with
+/// `--json`, else its `summary.md` and where the results are.
+pub fn print_summary(lab: &Lab, run_dir: &Path) -> Result<()> {
+    let name = if lab.global.json { "summary.json" } else { "summary.md" };
+    println!("{}", fs::read_to_string(run_dir.join(name))?);
+    if !lab.global.json {
+        lab.say(&format!("results: {}", run_dir.display()));
+    }
+    Ok(())
 }
 
 /// Write to a temporary file, then rename: a reader never sees half a file.

@@ -226,6 +226,14 @@ macro_rules! impl_suite_record {
 }
 pub(crate) use impl_suite_record;
 
+/// A finished run of every variant on a suite: its records, and where it
+/// is (its summary with them).
+pub struct SuiteRun<R> {
+    pub suite: Suite,
+    pub records: Vec<R>,
+    pub run_dir: PathBuf,
+}
+
 /// What `lab nodes` and `lab tactics` search: every variant on every
 /// position of `suite` with the same `go` command.
 pub struct SuiteSearch<'a> {
@@ -262,8 +270,7 @@ pub fn run_suite<R: SuiteRecord>(
         if let Some(error) = record.error() {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id())));
         }
-        run_dir.append(&record)?;
-        records.push(record);
+        run_dir.keep(&mut records, record)?;
         bar.inc(1);
         Ok(())
     })?;

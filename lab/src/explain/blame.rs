@@ -54,7 +54,7 @@ use crate::engines::runner::{
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::tactics::{self, TacticsRecord};
-use crate::results::RunDir;
+use crate::results::{print_summary, RunDir};
 
 use decisions::Analysis;
 pub use findings::report_section;
@@ -213,7 +213,6 @@ fn to_blame(args: &BlameArgs, records: &[BlameRecord]) -> Vec<usize> {
 
 /// A finished blame run.
 pub struct BlameRun {
-    pub markdown: String,
     pub run_dir: PathBuf,
 }
 
@@ -229,7 +228,7 @@ pub fn run(lab: &Lab, args: &BlameArgs) -> Result<BlameRun> {
     blame_stage(lab, args, &suite, &mut run_dir, &mut records)?;
     let summary = summarize(lab, args, &suite, &records);
     run_dir.write_summary(&summary.markdown, &summary.json)?;
-    Ok(BlameRun { markdown: summary.markdown, run_dir: run_dir.path().to_path_buf() })
+    Ok(BlameRun { run_dir: run_dir.path().to_path_buf() })
 }
 
 /// Stage 1: A and B on every position not searched yet, as `lab tactics`
@@ -257,8 +256,7 @@ fn solve_stage(
             bar.suspend(|| lab.say(&format!("{}: {error}", record.tactics.id)));
         }
         let record = BlameRecord::Solve(record);
-        run_dir.append(&record)?;
-        records.push(record);
+        run_dir.keep(records, record)?;
         bar.inc(1);
         Ok(())
     })?;
@@ -306,8 +304,7 @@ fn blame_stage(
             engine = start()?;
         }
         let record = BlameRecord::Blame(Box::new(blame));
-        run_dir.append(&record)?;
-        blames.push(record);
+        run_dir.keep(&mut blames, record)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -317,13 +314,7 @@ fn blame_stage(
 
 pub fn command(lab: &Lab, args: &BlameArgs) -> Result<()> {
     let run = run(lab, args)?;
-    if lab.global.json {
-        println!("{}", std::fs::read_to_string(run.run_dir.join("summary.json"))?);
-    } else {
-        println!("{}", run.markdown);
-        lab.say(&format!("results: {}", run.run_dir.display()));
-    }
-    Ok(())
+    print_summary(lab, &run.run_dir)
 }
 
 #[cfg(test)]

@@ -445,8 +445,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
                 bar.suspend(|| lab.say(&format!("{} {}: {error:#}", record.set, record.id)));
             }
         }
-        run_dir.append(&record)?;
-        records.push(record);
+        run_dir.keep(&mut records, record)?;
         bar.inc(1);
         Ok(())
     })?;

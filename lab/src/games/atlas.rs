@@ -307,8 +307,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         };
         let record =
             PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
-        run.append(&record)?;
-        done.push(record);
+        run.keep(&mut done, record)?;
     }
     let atlas = entries::read(&atlas_path);
     let text = table::run_summary(&phases, &atlas, args.nodes, &atlas_path);

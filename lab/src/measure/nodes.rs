@@ -11,10 +11,11 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::engine::{Score, SearchOutput};
-use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
+use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
+use crate::results::print_summary;
 
 /// The iterations a search reported (`info depth N` lines, each depth
 /// once), kept with its telemetry.
@@ -373,12 +374,7 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
 }
 
 /// A finished `lab nodes` run.
-pub struct NodesRun {
-    pub suite: Suite,
-    pub records: Vec<NodesRecord>,
-    pub markdown: String,
-    pub run_dir: std::path::PathBuf,
-}
+pub type NodesRun = SuiteRun<NodesRecord>;
 
 /// Builds the variants, runs the searches not yet done, and writes the
 /// results; what `lab nodes` and `lab ab` share.
@@ -409,19 +405,12 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
         "positions": records,
     });
     run_dir.write_summary(&markdown, &summary)?;
-    Ok(NodesRun { suite, records, markdown, run_dir: run_dir.path().to_path_buf() })
+    Ok(NodesRun { suite, records, run_dir: run_dir.path().to_path_buf() })
 }
 
 pub fn command(lab: &Lab, args: &NodesArgs) -> Result<()> {
     let run = run(lab, args)?;
-    if lab.global.json {
-        let summary = std::fs::read_to_string(run.run_dir.join("summary.json"))?;
-        println!("{summary}");
-    } else {
-        println!("{}", run.markdown);
-        lab.say(&format!("results: {}", run.run_dir.display()));
-    }
-    Ok(())
+    print_summary(lab, &run.run_dir)
 }
 
 #[cfg(test)]

@@ -46,6 +46,7 @@ use crate::engines::runner::RunArgs;
 use crate::lab::Lab;
 use crate::measure::ratio::{median, paired_ratio, RatioEstimate};
 use crate::measure::suites;
+use crate::results::print_summary;
 
 /// A bench at the default depth takes seconds; this only catches a hung engine.
 const BENCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -498,8 +499,7 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
                 record.error = Some(error);
             }
         }
-        run_dir.append(&record)?;
-        records.push(record);
+        run_dir.keep(&mut records, record)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -510,13 +510,7 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
 
 pub fn command(lab: &Lab, args: &SpeedArgs) -> Result<()> {
     let run_dir = run(lab, args)?;
-    if lab.global.json {
-        println!("{}", std::fs::read_to_string(run_dir.join("summary.json"))?);
-    } else {
-        println!("{}", std::fs::read_to_string(run_dir.join("summary.md"))?);
-        lab.say(&format!("results: {}", run_dir.display()));
-    }
-    Ok(())
+    print_summary(lab, &run_dir)
 }
 
 #[cfg(test)]

@@ -12,10 +12,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::engine::SearchOutput;
 use crate::engines::runner::{
-    self, impl_suite_record, RunArgs, Settings, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
+    self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
+use crate::results::print_summary;
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TacticsArgs {
@@ -252,12 +253,7 @@ pub fn markdown(args: &TacticsArgs, suite: &Suite, records: &[TacticsRecord]) ->
 }
 
 /// A finished `lab tactics` run.
-pub struct TacticsRun {
-    pub suite: Suite,
-    pub records: Vec<TacticsRecord>,
-    pub markdown: String,
-    pub run_dir: std::path::PathBuf,
-}
+pub type TacticsRun = SuiteRun<TacticsRecord>;
 
 pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
     for participant in &args.variants {
@@ -298,18 +294,12 @@ pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
         "positions": records,
     });
     run_dir.write_summary(&markdown, &summary)?;
-    Ok(TacticsRun { suite, records, markdown, run_dir: run_dir.path().to_path_buf() })
+    Ok(TacticsRun { suite, records, run_dir: run_dir.path().to_path_buf() })
 }
 
 pub fn command(lab: &Lab, args: &TacticsArgs) -> Result<()> {
     let run = run(lab, args)?;
-    if lab.global.json {
-        println!("{}", std::fs::read_to_string(run.run_dir.join("summary.json"))?);
-    } else {
-        println!("{}", run.markdown);
-        lab.say(&format!("results: {}", run.run_dir.display()));
-    }
-    Ok(())
+    print_summary(lab, &run.run_dir)
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::ratio::{median, paired_ratio, RatioEstimate};
 use crate::measure::suites::{self, Suite};
+use crate::results::print_summary;
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TtdArgs {
@@ -259,8 +260,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
         if let Some(error) = &record.error {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id)));
         }
-        run_dir.append(&record)?;
-        records.push(record);
+        run_dir.keep(&mut records, record)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -287,13 +287,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
 
 pub fn command(lab: &Lab, args: &TtdArgs) -> Result<()> {
     let run = run(lab, args)?;
-    if lab.global.json {
-        println!("{}", std::fs::read_to_string(run.run_dir.join("summary.json"))?);
-    } else {
-        println!("{}", std::fs::read_to_string(run.run_dir.join("summary.md"))?);
-        lab.say(&format!("results: {}", run.run_dir.display()));
-    }
-    Ok(())
+    print_summary(lab, &run.run_dir)
 }
 
 #[cfg(test)]

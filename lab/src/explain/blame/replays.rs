@@ -171,20 +171,7 @@ pub(super) fn replay(
     // A replay that is not B's search proves nothing of B: no decision is tried.
     let planned = if blame.replay_matches { plan(&analysis.decisions) } else { Vec::new() };
     for what in planned {
-        let outcome = (|| {
-            let output = traced_search(engine, args, &position, &a.line, Some(&what.suppressed))?;
-            let events = trace::events_of(&output.strings)?;
-            let not_taken = events.iter().filter(|event| event.kind == trace::Kind::NotTaken).count();
-            let record = tactics::record_of(&args.b, index, suite_position, Ok(output));
-            Ok::<_, anyhow::Error>(Try {
-                what: what.clone(),
-                played: record.played,
-                nodes: record.nodes,
-                solved: record.solved,
-                not_taken,
-            })
-        })();
-        match outcome {
+        match try_without(engine, args, &position, &a.line, suite, index, &what) {
             Ok(tried) => {
                 let solved = tried.solved;
                 blame.tries.push(tried);
@@ -202,4 +189,22 @@ pub(super) fn replay(
     blame.verdict = Some(judge(&analysis, &blame.tries, blame.replay_matches));
     blame.analysis = Some(analysis);
     blame
+}
+
+/// One replay not taking `what`: the move B then plays, whether it solves
+/// the position, and how often the suppressed decision came up.
+fn try_without(
+    engine: &mut Engine,
+    args: &BlameArgs,
+    position: &str,
+    line: &[String],
+    suite: &Suite,
+    index: usize,
+    what: &Suppressed,
+) -> Result<Try> {
+    let output = traced_search(engine, args, position, line, Some(&what.suppressed))?;
+    let events = trace::events_of(&output.strings)?;
+    let not_taken = events.iter().filter(|event| event.kind == trace::Kind::NotTaken).count();
+    let record = tactics::record_of(&args.b, index, &suite.positions[index], Ok(output));
+    Ok(Try { what: what.clone(), played: record.played, nodes: record.nodes, solved: record.solved, not_taken })
 }

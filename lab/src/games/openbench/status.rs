@@ -94,25 +94,10 @@ fn state(info: &Value) -> &'static str {
 /// server is read without them (a public server's API answers anyone),
 /// and the summary says so.
 pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
-    let mut tests = created_tests(lab);
-    if !args.tests.is_empty() {
-        tests.retain(|test| args.tests.contains(&test.test_id));
-    }
-    if tests.is_empty() {
-        bail!(
-            "no test created by `lab openbench` under {}{}",
-            lab.results_root().display(),
-            if args.tests.is_empty() { "" } else { " matches" }
-        );
-    }
-    let named = args.server.server.as_deref().map(|url| url.trim_end_matches('/'));
-    let credentials = match (&args.server.username, &args.server.password) {
-        (Some(username), Some(password)) => Some((username.as_str(), password.as_str())),
-        (None, None) => None,
-        _ => bail!("--username and --password (or $OPENBENCH_USERNAME and $OPENBENCH_PASSWORD) go together"),
-    };
+    let tests = tests_asked(lab, args)?;
+    let access = Access::of(args)?;
     let mut notes = Vec::new();
-    if credentials.is_some() && named.is_none() {
+    if access.credentials.is_some() && access.named.is_none() {
         notes.push(
             "a user and password were given, but no --server (or $OPENBENCH_SERVER) names the server they are \
              for: every test was read without them"
@@ -130,21 +115,7 @@ pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
     writeln!(out, "|---|---|---|---|---|---:|---|---|---|---|---|---|---|---|").unwrap();
     let mut failures = Vec::new();
     for test in &tests {
-        let server = match credentials {
-            Some((username, password)) if named == Some(test.server.as_str()) => {
-                Server::new(&test.server, username, password)
-            }
-            _ => Server::anonymous(&test.server),
-        };
-        if credentials.is_some() && named.is_some_and(|named| named != test.server) {
-            notes.push(format!(
-                "test {} is on {}, not on the server --server names ({}): read without credentials",
-                test.test_id,
-                test.server,
-                named.unwrap_or_default()
-            ));
-        }
-        let workload = match server.and_then(|server| server.workload(test.test_id)) {
+        let workload = match access.server_for(test, &mut notes).and_then(|server| server.workload(test.test_id)) {
             Ok(workload) => workload,
             Err(error) => {
                 lab.say(&format!("test {} at {}: {error:#}", test.test_id, test.server));
@@ -175,6 +146,60 @@ pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
         bail!("no test could be read");
     }
     Ok(())
+}
+
+/// The tests `lab openbench status` reads: the numbers asked, or every one
+/// created.
+fn tests_asked(lab: &Lab, args: &StatusArgs) -> Result<Vec<CreatedTest>> {
+    let mut tests = created_tests(lab);
+    if !args.tests.is_empty() {
+        tests.retain(|test| args.tests.contains(&test.test_id));
+    }
+    if tests.is_empty() {
+        bail!(
+            "no test created by `lab openbench` under {}{}",
+            lab.results_root().display(),
+            if args.tests.is_empty() { "" } else { " matches" }
+        );
+    }
+    Ok(tests)
+}
+
+/// The server the credentials are for, and the credentials.
+struct Access<'a> {
+    named: Option<&'a str>,
+    credentials: Option<(&'a str, &'a str)>,
+}
+
+impl<'a> Access<'a> {
+    fn of(args: &'a StatusArgs) -> Result<Access<'a>> {
+        let named = args.server.server.as_deref().map(|url| url.trim_end_matches('/'));
+        let credentials = match (&args.server.username, &args.server.password) {
+            (Some(username), Some(password)) => Some((username.as_str(), password.as_str())),
+            (None, None) => None,
+            _ => bail!("--username and --password (or $OPENBENCH_USERNAME and $OPENBENCH_PASSWORD) go together"),
+        };
+        Ok(Access { named, credentials })
+    }
+
+    /// The server of `test`, with the credentials only when it is the one
+    /// they are for; a note when they were given for another.
+    fn server_for(&self, test: &CreatedTest, notes: &mut Vec<String>) -> Result<Server> {
+        if self.credentials.is_some() && self.named.is_some_and(|named| named != test.server) {
+            notes.push(format!(
+                "test {} is on {}, not on the server --server names ({}): read without credentials",
+                test.test_id,
+                test.server,
+                self.named.unwrap_or_default()
+            ));
+        }
+        match self.credentials {
+            Some((username, password)) if self.named == Some(test.server.as_str()) => {
+                Server::new(&test.server, username, password)
+            }
+            _ => Server::anonymous(&test.server),
+        }
+    }
 }
 
 /// A test's row in the status table; the LLR is recomputed from the
