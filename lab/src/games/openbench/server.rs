@@ -87,11 +87,7 @@ impl Server {
         form.extend([("username", user.username.as_str()), ("password", user.password.as_str())]);
         form.push(("action", "CREATE_TEST"));
         let endpoint = format!("{}/scripts/", self.url);
-        let response = self
-            .agent
-            .post(&endpoint)
-            .send_form(form)
-            .with_context(|| format!("cannot reach OpenBench at {endpoint}"))?;
+        let response = self.post(&endpoint, form)?;
         let status = response.status().as_u16();
         let cookie = session_cookie(&response);
         let location = response.headers().get("location").and_then(|value| value.to_str().ok()).map(str::to_string);
@@ -168,11 +164,7 @@ impl Server {
             Some(user) => vec![("username", user.username.as_str()), ("password", user.password.as_str())],
             None => Vec::new(),
         };
-        let response = self
-            .agent
-            .post(&endpoint)
-            .send_form(form)
-            .with_context(|| format!("cannot reach OpenBench at {endpoint}"))?;
+        let response = self.post(&endpoint, form)?;
         let status = response.status().as_u16();
         let body = read_body(response);
         if status != 200 {
@@ -180,6 +172,11 @@ impl Server {
         }
         serde_json::from_str(&body)
             .map_err(|error| anyhow!("{endpoint} did not answer JSON ({error}): {}", excerpt(&body)))
+    }
+
+    /// Sends `form` to `endpoint`.
+    fn post(&self, endpoint: &str, form: Vec<(&str, &str)>) -> Result<ureq::http::Response<ureq::Body>> {
+        self.agent.post(endpoint).send_form(form).with_context(|| format!("cannot reach OpenBench at {endpoint}"))
     }
 
     fn get_page(&self, path: &str, cookie: Option<&str>) -> Result<String> {
