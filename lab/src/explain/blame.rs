@@ -52,7 +52,7 @@ use crate::engines::runner::{
     self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
 use crate::lab::Lab;
-use crate::measure::suites::{self, Suite};
+use crate::measure::suites::{self, Suite, SuitePosition};
 use crate::measure::tactics::{self, TacticsRecord};
 use crate::results::{print_summary, RunDir};
 
@@ -143,6 +143,30 @@ pub struct PositionBlame {
     /// The replay's trace lines, as the engine printed them.
     pub trace: Vec<String>,
     pub error: Option<String>,
+}
+
+impl PositionBlame {
+    /// The blame of A's solve and B's of one position, before any replay.
+    fn before_replay(suite_position: &SuitePosition, a: &SolveRecord, b: &SolveRecord) -> PositionBlame {
+        PositionBlame {
+            position: a.tactics.position,
+            id: suite_position.id.clone(),
+            fen: suite_position.fen.clone(),
+            line: a.line.clone(),
+            a_played: a.tactics.played.clone(),
+            b_played: b.tactics.played.clone(),
+            b_nodes: b.tactics.nodes,
+            b_solved: b.tactics.solved,
+            replay_played: String::new(),
+            replay_nodes: 0,
+            replay_matches: false,
+            analysis: None,
+            tries: Vec::new(),
+            verdict: None,
+            trace: Vec::new(),
+            error: None,
+        }
+    }
 }
 
 /// A line of `records.jsonl`.

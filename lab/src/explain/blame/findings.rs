@@ -204,15 +204,26 @@ pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[B
             write_position(&mut out, blame, a, b, &b_solves);
         }
     }
-    let json = serde_json::json!({
-        "a": a,
-        "b": b,
+    Summary { markdown: out, json: summary_json(args, suite, &blames, &counts, [solved(&a_solves), solved(&b_solves)]) }
+}
+
+/// `summary.json`: the run's settings, each blamed position and the counts.
+fn summary_json(
+    args: &BlameArgs,
+    suite: &Suite,
+    blames: &[&PositionBlame],
+    counts: &Counts,
+    solved: [usize; 2],
+) -> serde_json::Value {
+    serde_json::json!({
+        "a": args.a,
+        "b": args.b,
         "suite": suite.name,
         "limit": args.limit_text(),
         "hash": args.hash,
         "position": args.position,
         "positions": suite.positions.len(),
-        "solved": { a.as_str(): solved(&a_solves), b.as_str(): solved(&b_solves) },
+        "solved": { args.a.as_str(): solved[0], args.b.as_str(): solved[1] },
         "blames": blames.iter().map(|blame| serde_json::json!({
             "id": blame.id,
             "fen": blame.fen,
@@ -226,8 +237,7 @@ pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[B
             "error": blame.error,
         })).collect::<Vec<_>>(),
         "counts": counts,
-    });
-    Summary { markdown: out, json }
+    })
 }
 
 /// How many positions a variant solved.

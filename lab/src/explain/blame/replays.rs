@@ -129,24 +129,7 @@ pub(super) fn replay(
 ) -> PositionBlame {
     let index = a.tactics.position;
     let suite_position = &suite.positions[index];
-    let mut blame = PositionBlame {
-        position: index,
-        id: suite_position.id.clone(),
-        fen: suite_position.fen.clone(),
-        line: a.line.clone(),
-        a_played: a.tactics.played.clone(),
-        b_played: b.tactics.played.clone(),
-        b_nodes: b.tactics.nodes,
-        b_solved: b.tactics.solved,
-        replay_played: String::new(),
-        replay_nodes: 0,
-        replay_matches: false,
-        analysis: None,
-        tries: Vec::new(),
-        verdict: None,
-        trace: Vec::new(),
-        error: None,
-    };
+    let mut blame = PositionBlame::before_replay(suite_position, a, b);
     let position = format!("position fen {}", suite_position.fen);
     let outcome = (|| {
         let output = traced_search(engine, args, &position, &a.line, None)?;
