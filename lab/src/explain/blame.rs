@@ -59,8 +59,9 @@ use crate::results::{print_summary, RunDir};
 use decisions::Analysis;
 pub use findings::report_section;
 use findings::summarize;
+use judge::judge;
 use judge::Verdict;
-use replays::{replay, Try};
+use replays::{replay_searches, Try};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlameArgs {
@@ -187,6 +188,23 @@ fn solve_record(variant: &str, index: usize, suite: &Suite, outcome: Result<Sear
         .and_then(|nodes| infos.iter().find(|info| info.nodes == Some(nodes)))
         .map(|info| info.depth);
     SolveRecord { tactics: record, line: last.pv, completed_depth: last.depth, solution_depth }
+}
+
+/// B's replays of one position along A's line (`replays`), and the verdict
+/// they give when every one of them ran (`judge`).
+fn replay(
+    engine: &mut Engine,
+    args: &BlameArgs,
+    suite: &Suite,
+    a_features: &[&str],
+    a: &SolveRecord,
+    b: &SolveRecord,
+) -> PositionBlame {
+    let mut blame = replay_searches(engine, args, suite, a_features, a, b);
+    if let (None, Some(analysis)) = (&blame.error, &blame.analysis) {
+        blame.verdict = Some(judge(analysis, &blame.tries, blame.replay_matches));
+    }
+    blame
 }
 
 /// The positions the run searches: the suite's with `bm` or `am`, or the
@@ -345,7 +363,7 @@ pub fn command(lab: &Lab, args: &BlameArgs) -> Result<()> {
 mod tests {
     use super::decisions::{Decision, Reason};
     use super::findings::{counts, named_cell, sorted, verdict_cell, NamedCount};
-    use super::judge::{judge, Unproven};
+    use super::judge::Unproven;
     use super::replays::plan;
     use super::*;
 

@@ -13,7 +13,6 @@ use anyhow::{bail, Result};
 use serde::{Deserialize, Serialize};
 
 use super::decisions::{analyze, Decision};
-use super::judge::judge;
 use super::trace;
 use super::{BlameArgs, PositionBlame, SolveRecord};
 use crate::engines::engine::{Engine, SearchOutput};
@@ -119,7 +118,7 @@ fn traced_search(
 
 /// Replays B along A's line with the trace build, reads its decisions, and
 /// tries not taking them until B solves the position (`plan`).
-pub(super) fn replay(
+pub(super) fn replay_searches(
     engine: &mut Engine,
     args: &BlameArgs,
     suite: &Suite,
@@ -169,7 +168,6 @@ pub(super) fn replay(
             }
         }
     }
-    blame.verdict = Some(judge(&analysis, &blame.tries, blame.replay_matches));
     blame.analysis = Some(analysis);
     blame
 }
