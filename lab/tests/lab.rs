@@ -497,6 +497,27 @@ fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
     deeper[6] = "7";
     let refused = lab(&[&deeper[..], &["--resume"]].concat(), &results);
     assert!(String::from_utf8_lossy(&refused.stderr).contains("other arguments"));
+
+    // The atlas keeps the phases' fast measures, once; a phase no run
+    // measured is named, not invented.
+    let atlas = dir.join("atlas").join("atlas.jsonl");
+    let keep = ["atlas", "razor-r1", "razor-r2", "razor-r3", "--keep-fast", "--atlas", atlas.to_str().unwrap()];
+    let kept = stdout(&lab(&keep, &results));
+    assert!(kept.contains("Not measured under ") && kept.ends_with(": razor-r3\n"), "{kept}");
+    let lines = |file: &Path| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(file).unwrap();
+        text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    let fast = lines(&dir.join("atlas").join("fast.jsonl"));
+    assert_eq!(fast.len(), 2, "{kept}");
+    assert_eq!((fast[1]["variant"].as_str(), fast[1]["parent"].as_str()), (Some("razor-r2"), Some("razor-r1")));
+    let kept_change = fast[1]["node_change_pct"].as_f64().unwrap();
+    assert!((kept_change - (expected - 1.0) * 100.0).abs() < 1e-9, "{kept_change} against {expected}");
+    assert_eq!(fast[1]["wac_solved"][2], 3, "three wac positions");
+    assert!(fast[1]["source"].as_str().unwrap().ends_with("-chain"), "{}", fast[1]);
+    let again = stdout(&lab(&keep, &results));
+    assert_eq!(again.matches("| kept already |").count(), 2, "{again}");
+    assert_eq!(lines(&dir.join("atlas").join("fast.jsonl")).len(), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -14,6 +14,7 @@
 //! progress where it stopped.
 
 pub mod entries;
+pub mod fast_measures;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -25,12 +26,15 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
+use self::fast_measures::FastEntry;
 use crate::games::matches::clock::TimeControl;
 use crate::games::matches::{self, MatchArgs, StopReason};
 use crate::games::statistics::sprt::options::SprtOptions;
 use crate::lab::Lab;
 use crate::results::{runs_of, timestamp, RunDir};
+use crate::verdicts::calibration::{self, FastMeasures, Measure};
 use crate::verdicts::chain;
+use crate::verdicts::verdict::Comparison;
 
 /// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
 const DEFAULT_GAMES: u64 = 1000;
@@ -46,8 +50,13 @@ pub struct AtlasArgs {
     #[arg(long)]
     pub all: bool,
     /// Nodes a move (`go nodes N`).
-    #[arg(long, value_name = "N")]
-    pub nodes: u64,
+    #[arg(long, value_name = "N", required_unless_present = "keep_fast")]
+    pub nodes: Option<u64>,
+    /// Play no games: keep the phases' fast measures (the latest `lab ab` or
+    /// `lab chain` run of each pair under --results) in fast.jsonl beside the
+    /// atlas file, where the calibration reads them on any clone.
+    #[arg(long, conflicts_with_all = ["nodes", "games", "resume"])]
+    pub keep_fast: bool,
     /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
     #[arg(long, value_name = "G")]
     pub games: Option<u64>,
@@ -80,6 +89,13 @@ pub struct AtlasArgs {
     #[arg(long = "binary", value_name = "NAME=PATH", hide = true)]
     #[serde(skip)]
     pub binaries: Vec<String>,
+}
+
+impl AtlasArgs {
+    /// Nodes a move; `command` has checked there are some before any game.
+    fn nodes_a_move(&self) -> u64 {
+        self.nodes.unwrap_or_default()
+    }
 }
 
 /// One phase of the run: a variant and its parent.
@@ -134,18 +150,21 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
     Ok(phases)
 }
 
+/// Every feature a variant compiles in, sorted: how the atlas's files name
+/// a search.
+fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
+    let mut features: Vec<String> = lab.variant(name)?.features.iter().map(|f| f.to_string()).collect();
+    features.sort();
+    Ok(features)
+}
+
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
-    let sorted_features = |name: &str| -> Result<Vec<String>> {
-        let mut features: Vec<String> = lab.variant(name)?.features.iter().map(|f| f.to_string()).collect();
-        features.sort();
-        Ok(features)
-    };
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
     Ok(AtlasKey {
-        features: sorted_features(&phase.variant)?,
-        parent_features: sorted_features(&phase.parent)?,
-        nodes: args.nodes,
+        features: sorted_features(lab, &phase.variant)?,
+        parent_features: sorted_features(lab, &phase.parent)?,
+        nodes: args.nodes_a_move(),
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
         seed: args.seed,
@@ -200,7 +219,7 @@ fn open_run(lab: &Lab, args: &AtlasArgs) -> Result<(RunDir, Vec<PhaseRecord>)> {
 /// its Elo is its gain over its parent. A match begun there is continued.
 fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &Path) -> MatchArgs {
     let mut settings = MatchArgs::new(&phase.variant, &phase.parent);
-    settings.tc = TimeControl::Nodes(args.nodes);
+    settings.tc = TimeControl::Nodes(args.nodes_a_move());
     settings.games = Some(args.games.unwrap_or(DEFAULT_GAMES));
     settings.sprt = sprt;
     settings.book = args.book.clone();
@@ -271,7 +290,10 @@ fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path
 }
 
 pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
-    if args.nodes == 0 {
+    if args.keep_fast {
+        return keep_fast(lab, args);
+    }
+    if args.nodes_a_move() == 0 {
         bail!("--nodes must be at least 1");
     }
     if args.games == Some(0) {
@@ -297,7 +319,12 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
                 "already in the atlas"
             }
             None => {
-                lab.say(&format!("atlas, {number}: {} against {} at N={}", phase.variant, phase.parent, args.nodes));
+                lab.say(&format!(
+                    "atlas, {number}: {} against {} at N={}",
+                    phase.variant,
+                    phase.parent,
+                    args.nodes_a_move()
+                ));
                 let folder = run.path().join(&phase.variant);
                 let entry = play(lab, args, phase, key, &folder)?;
                 entries::append(&atlas_path, &entry)?;
@@ -310,7 +337,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         run.keep(&mut done, record)?;
     }
     let atlas = entries::read(&atlas_path);
-    let text = table::run_summary(&phases, &atlas, args.nodes, &atlas_path);
+    let text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
     run.write_summary(&text, &atlas)?;
     if lab.global.json {
         println!("{}", serde_json::to_string_pretty(&atlas)?);
@@ -319,6 +346,77 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         lab.say(&format!("atlas: {} (run: {})", atlas_path.display(), run.path().display()));
     }
     Ok(())
+}
+
+/// `--keep-fast`: each phase's latest local fast measures, appended to the
+/// atlas's fast file unless it has them already for the same two searches.
+fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
+    let phases = phases(lab, args)?;
+    let path = fast_measures::beside(&lab.resolve(&args.atlas));
+    let local = calibration::latest_comparisons(&lab.results_root());
+    let commit = commit(&lab.root);
+    let mut out = format!("# Fast measures kept in {}\n\n", path.display());
+    out.push_str(
+        "| variant | parent | node change | time to depth | WAC change | from |\n|---|---|---:|---:|---:|---|\n",
+    );
+    let mut missing = Vec::new();
+    for phase in &phases {
+        let Some((run, comparison)) = local
+            .iter()
+            .find(|(_, comparison)| (&comparison.subject, &comparison.reference) == (&phase.variant, &phase.parent))
+        else {
+            missing.push(phase.variant.as_str());
+            continue;
+        };
+        let entry = fast_entry(lab, phase, comparison, run, &commit)?;
+        let kept = fast_measures::read(&path);
+        let known =
+            fast_measures::find(&kept, (&entry.variant, &entry.parent), (&entry.features, &entry.parent_features));
+        // The same run measured the same two searches: kept already.
+        let from = if known.is_some_and(|known| known.source == entry.source) {
+            "kept already".to_string()
+        } else {
+            fast_measures::append(&path, &entry)?;
+            entry.source.clone()
+        };
+        let cell = |measure: Measure| measure.text(&entry.fast);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {from} |\n",
+            phase.variant,
+            phase.parent,
+            cell(Measure::Nodes),
+            cell(Measure::TimeToDepth),
+            cell(Measure::Wac)
+        ));
+    }
+    if !missing.is_empty() {
+        out.push_str(&format!(
+            "\nNot measured under {} (run `lab chain NAME` or `lab ab VARIANT` first): {}\n",
+            lab.results_root().display(),
+            missing.join(", ")
+        ));
+    }
+    print!("{out}");
+    Ok(())
+}
+
+/// A pair's fast measures as the atlas keeps them.
+fn fast_entry(lab: &Lab, phase: &Phase, comparison: &Comparison, run: &str, commit: &str) -> Result<FastEntry> {
+    let wac = comparison.solved.iter().find(|solved| solved.suite == "wac");
+    let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
+    Ok(FastEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        features: sorted_features(lab, &phase.variant)?,
+        parent_features: sorted_features(lab, &phase.parent)?,
+        fast: FastMeasures::of(comparison),
+        node_setting: comparison.node_setting.clone(),
+        node_change_interval: comparison.nodes.and_then(|nodes| nodes.interval).map(percent),
+        ttd_interval: comparison.time_to_depth.and_then(|ttd| ttd.interval),
+        wac_solved: wac.map(|solved| (solved.variant, solved.parent, solved.positions)),
+        source: run.to_string(),
+        commit: commit.to_string(),
+    })
 }
 
 #[cfg(test)]

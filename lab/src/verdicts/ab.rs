@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::engines::builder;
 use crate::engines::runner::RunArgs;
-use crate::games::atlas::entries;
+use crate::games::atlas::{entries, fast_measures};
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::games::matches;
 use crate::games::statistics::sprt::options::SprtOptions;
@@ -459,7 +459,8 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     // The atlas's other variants: the subject's own games, if it has any,
     // would only confirm themselves.
     let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
-    let mut rows = calibration::rows(&atlas, &calibration::latest_comparisons(&lab.results_root()));
+    let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
+    let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
     writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c))).unwrap();
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();

@@ -1,7 +1,9 @@
 //! How far the fast measures can be trusted: each variant's fast measures
-//! (node change, time-to-depth ratio, WAC change against its parent, from
-//! the latest `lab ab` or `lab chain` run that measured the pair) set
-//! beside its games at fixed nodes in the atlas.
+//! (node change, time-to-depth ratio, WAC change against its parent) set
+//! beside its games at fixed nodes in the atlas. The measures come from the
+//! atlas's own file, `atlas/fast.jsonl` (`lab atlas --keep-fast`), so any
+//! clone calibrates; a pair the file lacks is taken from the latest `lab ab`
+//! or `lab chain` run under `lab-results/` that measured it.
 //!
 //! `lab report` prints the calibration table: every variant with both, how
 //! often each measure's sign agreed with the games where they decided (a
@@ -16,9 +18,10 @@ pub mod fit;
 use std::fmt::Write;
 use std::path::Path;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::games::atlas::entries::{self, AtlasEntry};
+use crate::games::atlas::fast_measures::{self, FastEntry};
 use crate::results::{read_records, runs_of_nested};
 use crate::verdicts::chain::PhaseRecord;
 use crate::verdicts::verdict::Comparison;
@@ -31,7 +34,7 @@ pub const MIN_DECIDED: usize = 5;
 const TACTICS_SUITE: &str = "wac";
 
 /// A variant's fast measures against its parent, each when measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FastMeasures {
     /// Node change in percent (geometric mean of the per-position ratios).
     pub node_change_pct: Option<f64>,
@@ -83,7 +86,7 @@ impl Measure {
     }
 
     /// `-12.3%`, `x0.912`, `+3`.
-    fn text(self, fast: &FastMeasures) -> String {
+    pub fn text(self, fast: &FastMeasures) -> String {
         match self {
             Measure::Nodes => fast.node_change_pct.map_or("-".into(), |pct| format!("{pct:+.1}%")),
             Measure::TimeToDepth => fast.ttd_ratio.map_or("-".into(), |ratio| format!("x{ratio:.3}")),
@@ -119,9 +122,9 @@ struct AbSummary {
 }
 
 /// The latest comparison of each (reference, subject) pair under
-/// `results`: `lab ab` verdicts and `lab chain` phases, the newest run
-/// winning.
-pub fn latest_comparisons(results: &Path) -> Vec<Comparison> {
+/// `results`, with the run it came from: `lab ab` verdicts and `lab chain`
+/// phases, the newest run winning.
+pub fn latest_comparisons(results: &Path) -> Vec<(String, Comparison)> {
     let mut runs: Vec<(String, Vec<Comparison>)> = Vec::new();
     for run in runs_of_nested(results, "ab") {
         let summary = std::fs::read_to_string(run.join("summary.json")).ok();
@@ -138,16 +141,49 @@ pub fn latest_comparisons(results: &Path) -> Vec<Comparison> {
     }
     // Timestamped names: sorted, the latest comes last and wins.
     runs.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut latest: Vec<Comparison> = Vec::new();
-    for comparison in runs.into_iter().flat_map(|(_, comparisons)| comparisons) {
-        latest.retain(|seen| (&seen.reference, &seen.subject) != (&comparison.reference, &comparison.subject));
-        latest.push(comparison);
+    let mut latest: Vec<(String, Comparison)> = Vec::new();
+    for (run, comparisons) in runs {
+        for comparison in comparisons {
+            latest.retain(|(_, seen)| (&seen.reference, &seen.subject) != (&comparison.reference, &comparison.subject));
+            latest.push((run.clone(), comparison));
+        }
     }
     latest
 }
 
 fn folder_name(run: &Path) -> String {
     run.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// A pair's fast measures as the calibration uses them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredPair {
+    pub variant: String,
+    pub parent: String,
+    pub fast: FastMeasures,
+    /// The variant's and the parent's feature sets when they were measured,
+    /// if known (the atlas's file keeps them; a local run does not).
+    pub features: Option<(Vec<String>, Vec<String>)>,
+}
+
+/// The fast measures the calibration can use: the atlas's file
+/// (`fast_file`) first, then the latest local run of each pair under
+/// `results`. The first a row matches wins, so the file's measures (the
+/// same on every clone) are preferred to this machine's.
+pub fn measured_pairs(fast_file: &Path, results: &Path) -> Vec<MeasuredPair> {
+    let kept = fast_measures::read(fast_file).into_iter().rev().map(|entry: FastEntry| MeasuredPair {
+        variant: entry.variant,
+        parent: entry.parent,
+        fast: entry.fast,
+        features: Some((entry.features, entry.parent_features)),
+    });
+    let local = latest_comparisons(results).into_iter().map(|(_, comparison)| MeasuredPair {
+        fast: FastMeasures::of(&comparison),
+        variant: comparison.subject,
+        parent: comparison.reference,
+        features: None,
+    });
+    kept.chain(local).collect()
 }
 
 /// One variant of the calibration: its atlas result and fast measures.
@@ -162,15 +198,20 @@ pub struct Row {
 }
 
 /// The rows: each variant's latest atlas result joined with the fast
-/// measures of the same pair.
-pub fn rows(atlas: &[AtlasEntry], comparisons: &[Comparison]) -> Vec<Row> {
+/// measures of the same pair, measured on the same two searches where the
+/// feature sets are known.
+pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
     entries::latest_per_variant(atlas)
         .into_iter()
         .filter_map(|entry| {
-            let comparison = comparisons
-                .iter()
-                .find(|comparison| comparison.subject == entry.variant && comparison.reference == entry.parent)?;
-            let fast = FastMeasures::of(comparison);
+            let pair = pairs.iter().find(|pair| {
+                pair.variant == entry.variant
+                    && pair.parent == entry.parent
+                    && pair.features.as_ref().is_none_or(|(features, parent_features)| {
+                        (features, parent_features) == (&entry.key.features, &entry.key.parent_features)
+                    })
+            })?;
+            let fast = pair.fast;
             (!fast.is_empty() && entry.elo.is_some()).then(|| Row {
                 variant: entry.variant.clone(),
                 parent: entry.parent.clone(),
@@ -260,8 +301,9 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
     }
     let mut out = String::from("## Calibration: the fast measures against the atlas's games\n\n");
     out.push_str(
-        "Each variant with a result in the atlas and fast measures against the same parent (the latest `lab ab` \
-         or `lab chain` run of the pair). node%: node change; ttd: time to depth, the variant's over its \
+        "Each variant with a result in the atlas and fast measures against the same parent (kept in \
+         `atlas/fast.jsonl` by `lab atlas --keep-fast`, else the latest local `lab ab` or `lab chain` run of the \
+         pair). node%: node change; ttd: time to depth, the variant's over its \
          parent's; WAC: positions solved, the variant's less its parent's. The games decide where the Elo \
          interval excludes 0 (or an SPRT for a gain accepted H1).\n\n",
     );

@@ -31,7 +31,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 
 use crate::games::atlas::entries::{self, AtlasEntry};
-use crate::games::atlas::table;
+use crate::games::atlas::{fast_measures, table};
 use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
@@ -601,13 +601,15 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     // The atlas: games at fixed nodes, and the fast measures set against them.
     let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
     writeln!(out, "\n{}", atlas_section(&atlas, &plan_chain_phases(lab))).unwrap();
-    let calibration_rows = calibration::rows(&atlas, &calibration::latest_comparisons(&results));
+    let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &results);
+    let calibration_rows = calibration::rows(&atlas, &measured);
     match calibration::report_section(&calibration_rows) {
         Some(section) => writeln!(out, "\n{section}").unwrap(),
         None => writeln!(
             out,
             "\n## Calibration: the fast measures against the atlas's games\n\nNo variant has both a result in the \
-             atlas and fast measures against the same parent yet (`lab chain NAME` or `lab ab VARIANT` measures them)."
+             atlas and fast measures against the same parent yet (`lab chain NAME` or `lab ab VARIANT` measures them, \
+             `lab atlas --keep-fast` keeps them in the repository)."
         )
         .unwrap(),
     }

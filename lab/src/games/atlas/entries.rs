@@ -17,6 +17,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
@@ -104,14 +105,21 @@ pub fn fnv1a_hex(bytes: &[u8]) -> String {
 }
 
 /// The atlas's entries, in the order they were played; none when the file
-/// does not exist. A line that does not read (a torn write) is passed over.
+/// does not exist.
 pub fn read(path: &Path) -> Vec<AtlasEntry> {
+    read_lines(path)
+}
+
+/// The lines of a JSON-lines file of the atlas, in order; none when the file
+/// does not exist. A line that does not read (a torn write) is passed over.
+pub fn read_lines<T: DeserializeOwned>(path: &Path) -> Vec<T> {
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect()
 }
 
-/// Appends one finished match, flushed at once.
-pub fn append(path: &Path, entry: &AtlasEntry) -> Result<()> {
+/// Appends one line (a finished match, a pair's fast measures), flushed at
+/// once.
+pub fn append(path: &Path, entry: &impl Serialize) -> Result<()> {
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     }
