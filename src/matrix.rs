@@ -14,7 +14,8 @@ use anyhow::{bail, Result};
 
 use crate::epd::read_epd_file;
 use crate::position::{move_to_uci, Position};
-use crate::search::{uci_score, SearchLimits, SearchResult, Searcher};
+use crate::score::uci_score;
+use crate::search::{SearchLimits, SearchResult, Searcher};
 use crate::stats::SearchStats;
 use crate::techniques::TechniqueSet;
 

@@ -154,7 +154,8 @@
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker, MATE_BOUND, NO_EVAL};
+use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
+use crate::score::{MATE_BOUND, NO_EVAL};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
@@ -390,7 +391,7 @@ enum Rule {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 7: futility at node level (`futility-node`), the plan's literal
+    /// The node futility step: futility at node level (`futility-node`), the plan's literal
     /// code. Returns the score to return when the node is pruned; the caller
     /// excludes check and singular-exclusion searches.
     pub(crate) fn node_futility<NT: NodeType>(&mut self, node: &Node) -> Option<i32> {
@@ -423,7 +424,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         Some(node.static_eval)
     }
 
-    /// Step 11a: whether futility skips this move. Called after the child is
+    /// Move pruning: whether futility skips this move. Called after the child is
     /// made, never at the root nor for the first searched move.
     pub(crate) fn futility_prunes_move<NT: NodeType>(
         &mut self,
@@ -627,7 +628,8 @@ mod tests {
 
     use super::*;
     use crate::position::Position;
-    use crate::search::{uci_score, SearchLimits, SearchResult, Searcher};
+    use crate::search::{SearchLimits, SearchResult, Searcher};
+    use crate::score::uci_score;
     use crate::techniques::Techniques;
 
     fn set(features: &[&str]) -> Futility {

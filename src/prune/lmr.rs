@@ -100,7 +100,7 @@ tunables! {
     LMR_NOT_IMPROVING: 1, 0, 3, 1;
 }
 
-/// The search asks for each move's reduction by name (Step 11, before the
+/// The search asks for each move's reduction by name (in the move loop, before the
 /// move-level hooks, which may judge a move at its reduced depth).
 impl Hooks for LateMoveReductions {}
 

@@ -203,7 +203,7 @@ impl MoveCountPruning {
 
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11a: whether a late quiet move is skipped. The caller has
+    /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
     pub(crate) fn move_count_prunes<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {
         let config = T::TECHNIQUES.move_count;

@@ -4,7 +4,7 @@
 //!
 //! Also called: "probabilistic cutoff" (Buro's ProbCut, from Othello; chess
 //! engines use the simplified form below: one margin, one reduced depth,
-//! no statistics), Stockfish's "Step 11. ProbCut".
+//! no statistics), Stockfish's ProbCut step.
 //!
 //! Phases, side by side:
 //! - `probcut` (plan 003, 3.2: "Cut nodes where shallow search predicts
@@ -38,7 +38,8 @@
 use cozy_chess::Board;
 
 use crate::movepick::{self, pick_next, ScoredMove};
-use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::see::see_ge;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -106,7 +107,7 @@ fn bucket(depth: i32) -> usize {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 10: the score to return when a capture's reduced search proves
+    /// The ProbCut step: the score to return when a capture's reduced search proves
     /// the node fails high.
     /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
     /// window (beta, rbeta).

@@ -54,7 +54,8 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
-use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
@@ -209,7 +210,7 @@ fn non_pawn_value(board: &Board) -> i32 {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 8: returns the score to return when the node is pruned.
+    /// The reverse futility step: returns the score to return when the node is pruned.
     pub(crate) fn reverse_futility<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
         let rfp = T::TECHNIQUES.reverse_futility;
         if NT::PV || !rfp.applies(board, node.depth, node.beta) {

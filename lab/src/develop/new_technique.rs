@@ -3,7 +3,8 @@
 //!
 //! - `src/prune/<name>.rs`: its doc comment, `technique!`, `counters!`,
 //!   `tunables!`, the hook it plugs into and its telemetry line;
-//! - its line in the registry (`src/prune/mod.rs`), where its step runs;
+//! - its line in the registry (`src/prune/mod.rs`), where its step runs,
+//!   and for a node-level hook its step in `negamax` (`src/search.rs`);
 //! - its Cargo feature (`Cargo.toml`);
 //! - its variant, `variants/<name>.toml`, on the parent it is measured
 //!   against, its claim left to the author;
@@ -31,16 +32,16 @@ pub const TO_WRITE: &str = "(to write)";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 #[value(rename_all = "snake_case")]
 pub enum Hook {
-    /// Steps 6-10: a node returns a score, or is searched shallower, before
+    /// Node-level pruning (a step of its own in `negamax`): a node returns a score, or is searched shallower, before
     /// its moves are generated.
     PruneNode,
-    /// Step 11a: a move of the main search is skipped without a search.
+    /// Move pruning: a move of the main search is skipped without a search.
     PrunesMove,
-    /// Step 11b: plies added to (or taken from) a move's depth.
+    /// Extensions: plies added to (or taken from) a move's depth.
     ExtendMove,
-    /// Step Q3: a quiescence node returns after stand pat.
+    /// Quiescence pruning: a quiescence node returns after stand pat.
     PruneQnode,
-    /// Step Q4: a quiescence capture or promotion is skipped.
+    /// Quiescence move pruning: a quiescence capture or promotion is skipped.
     PrunesCapture,
 }
 
@@ -189,7 +190,7 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
     }
     let source = args.source.clone().unwrap_or_else(|| TO_WRITE.to_string());
     let summary = args.summary.clone().unwrap_or_else(|| TO_WRITE.to_string());
-    Ok(vec![
+    let mut edits = vec![
         Edit { path: "Cargo.toml".into(), text: with_feature(&read("Cargo.toml")?, &names)? },
         Edit { path: VARIANTS_TABLE.into(), text: with_variant_row(&read(VARIANTS_TABLE)?, &names, &summary)? },
         Edit {
@@ -198,7 +199,11 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
         },
         Edit { path: file, text: technique_file(&names, args.hook, &source, &summary) },
         Edit { path: variant, text: variant_file(&names, args.hook, &args.parent, &source, &summary) },
-    ])
+    ];
+    if args.hook == Hook::PruneNode {
+        edits.push(Edit { path: "src/search.rs".into(), text: with_node_step(&read("src/search.rs")?, &names)? });
+    }
+    Ok(edits)
 }
 
 /// Cargo.toml with `"<feature>" = []` after the catalogue's last feature.
@@ -235,6 +240,42 @@ fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<Strin
     };
     let mut out: Vec<String> = registry.lines().map(str::to_string).collect();
     out.insert(at + 1, format!("    {}: {},", names.module, names.type_name));
+    Ok(out.join("\n") + "\n")
+}
+
+/// The step `negamax` names ProbCut by, the last node-level step: a new
+/// node-level technique's step goes after it.
+const LAST_NODE_STEP: &str = "if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {";
+
+/// `src/search.rs` with a node-level technique's step after ProbCut's,
+/// numbered as a part of it (`Step 11b`) so no later step is renumbered.
+/// The other hooks need no such line: the registry asks every technique
+/// at them, in its order.
+fn with_node_step(search: &str, names: &Names) -> Result<String> {
+    let lines: Vec<&str> = search.lines().collect();
+    let Some(at) = lines.iter().position(|line| line.trim() == LAST_NODE_STEP) else {
+        bail!("src/search.rs: negamax has no ProbCut step (`{LAST_NODE_STEP}`) to add `{}` after", names.module);
+    };
+    let number = at
+        .checked_sub(1)
+        .and_then(|comment| lines[comment].trim().strip_prefix("// Step "))
+        .and_then(|rest| rest.split_once('.'))
+        .map(|(number, _)| number.to_string())
+        .with_context(|| "src/search.rs: ProbCut's step has no `// Step N.` comment above it")?;
+    let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+    // After the step's `return score;` and closing brace.
+    out.splice(
+        at + 3..at + 3,
+        [
+            format!("            // Step {number}b. {} ({}.rs).", names.type_name, names.module),
+            format!(
+                "            if let Some(score) = self.node_step::<NT, crate::prune::{}::{}>(board, &mut node) {{",
+                names.module, names.type_name
+            ),
+            "                return score;".to_string(),
+            "            }".to_string(),
+        ],
+    );
     Ok(out.join("\n") + "\n")
 }
 

@@ -28,7 +28,6 @@ use std::process::{Command, Stdio};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
-use prunelab::variants;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -39,6 +38,7 @@ use crate::games::statistics::{
 };
 use crate::lab::Lab;
 use crate::results::{read_records, runs_of, timestamp, RunDir};
+use crate::verdicts::claims::grammar::Planned;
 
 /// The run folders of created tests.
 const TESTS_COMMAND: &str = "openbench-tests";
@@ -148,7 +148,7 @@ impl TestPlan {
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to test it against on OpenBench");
         };
-        let Some(sprt) = &variant.file.sprt else {
+        let Some(sprt) = &variant.plan().sprt else {
             bail!("variants/{name}.toml has no [sprt]: add its bounds, tc and hash to test it on OpenBench");
         };
         Ok(TestPlan {
@@ -170,7 +170,7 @@ impl TestPlan {
             // OpenBench's form takes `N=<nodes>` (fixed nodes, which workers
             // play without scaling) or `<base>+<increment>`, as `[sprt]` does.
             Some(tc) => {
-                variants::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
+                crate::verdicts::claims::grammar::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
                 Ok(TestPlan { tc: tc.clone(), ..self })
             }
             None => Ok(self),
