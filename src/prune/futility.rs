@@ -37,7 +37,7 @@
 //! only, with 2.1's gates (`abs(alpha)` and `abs(beta)` below the mate
 //! bound, as the plan's code has them): a prunable move is skipped when
 //! `static_eval + margin(d) ≤ alpha`. The margin and the depth limit are
-//! the tunables `FutilityMarginBase` (50-200), `FutilityMarginDepth`
+//! the tunables `FutilityBase` (50-200), `FutilityDepthMargin`
 //! (50-150, the plan's 2.5 ranges) and `FutilityMaxDepth` (0-10), whose
 //! defaults are the compiled phase's numbers.
 //!
@@ -223,9 +223,9 @@ counters! {
 
 tunables! {
     /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
-    FUTILITY_MARGIN_BASE: COMPILED.futility.margin_base(), 50, 200, 5;
+    FUTILITY_BASE: COMPILED.futility.margin_base(), 50, 200, 5;
     /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
-    FUTILITY_MARGIN_DEPTH: COMPILED.futility.depth_margin(), 50, 150, 5;
+    FUTILITY_DEPTH_MARGIN: COMPILED.futility.depth_margin(), 50, 150, 5;
     /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
     /// progressive: 7).
     FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 0, 10, 1;
@@ -329,8 +329,8 @@ impl Futility {
             // Half the base per ply beyond the cap: 675, 750, 825.
             base * capped + base / 2 * (depth - PROGRESSIVE_CAP_DEPTH).max(0)
         } else {
-            FUTILITY_MARGIN_BASE.value_or(self.margin_base())
-                + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin()) * depth
+            FUTILITY_BASE.value_or(self.margin_base())
+                + FUTILITY_DEPTH_MARGIN.value_or(self.depth_margin()) * depth
         }
     }
 
@@ -763,15 +763,15 @@ mod tests {
     #[test]
     fn tunables_default_to_the_compiled_phase() {
         let compiled = COMPILED.futility;
-        assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base());
-        assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin());
+        assert_eq!(FUTILITY_BASE.default, compiled.margin_base());
+        assert_eq!(FUTILITY_DEPTH_MARGIN.default, compiled.depth_margin());
         assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.phase_max_depth());
         let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name()).collect();
         assert_eq!(
             names,
             [
-                "FutilityMarginBase",
-                "FutilityMarginDepth",
+                "FutilityBase",
+                "FutilityDepthMargin",
                 "FutilityMaxDepth",
                 "FutilityProgressiveBase",
                 "FutilityVictimMargin"
