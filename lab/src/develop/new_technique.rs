@@ -312,7 +312,7 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
          \n\
          [expect]\n\
          # {TO_WRITE} What the source claims against `{parent}`, in the claims of\n\
-         # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+         # lab/src/verdicts/claims/grammar.rs: a node change (nodes_pct = [low, high], or\n\
          # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
          # (\"{module}.cut%\" = [low, high]), games, a suite. Usually\n\
          # {usual}.\n",
@@ -320,6 +320,15 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
         module = names.module,
     )
 }
+
+/// The counter stanza every hook's skeleton shares, written once: an
+/// attempt, then a cutoff (at a depth, in the engine's one bucket function's
+/// bucket, where the hook runs at one).
+const COUNT_ATTEMPT: &str =
+    "        let counters = &mut worker.stats.techniques.__module__;\n        counters.attempts += 1;";
+const COUNT_CUTOFF: &str = "        counters.cutoffs += 1;";
+const COUNT_CUTOFF_BY_DEPTH: &str =
+    "        counters.cutoffs += 1;\n        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;";
 
 /// What the hook's skeleton says and does, per hook.
 struct HookText {
@@ -346,8 +355,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled || NT::PV || node.depth > __PREFIX___MAX_DEPTH.get() {
             return NodeVerdict::Continue;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, `node.static_eval`,
         // `node.alpha`, `node.beta` and `margin`: NodeVerdict::Prune(score)
@@ -356,8 +364,7 @@ fn hook_text(hook: Hook) -> HookText {
         if verdict == NodeVerdict::Continue {
             return verdict;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces(node.ply) {
             let kind = if matches!(verdict, NodeVerdict::Prune(_)) { TraceKind::NodePruned } else { TraceKind::NodeReduced };
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
@@ -388,8 +395,7 @@ fn hook_text(hook: Hook) -> HookText {
         {
             return false;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, the node
         // (`static_eval`, `alpha`, `beta`), the candidate (`mv`, `kind`: a
@@ -399,8 +405,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !prunes {
             return false;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
             worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
@@ -425,8 +430,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled || node.depth > __PREFIX___MAX_DEPTH.get() {
             return 0;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, `child`, the node,
         // the candidate and `margin`: the plies added to the move's depth
@@ -435,8 +439,7 @@ fn hook_text(hook: Hook) -> HookText {
         if plies == 0 {
             return 0;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; {plies:+} plies");
             worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "__module__", "__feature__", detail);
@@ -462,15 +465,14 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled {
             return None;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get();
         // (to write) The technique's test, from `board`, `stand_pat`,
         // `alpha`, `phase` (24 in the opening, 0 in a pawn ending) and
         // `margin`: Some(score) returns that score from the node.
         let score: Option<i32> = None;
         let score = score?;
-        counters.cutoffs += 1;
+__count_cutoff__
         if worker.traces(ply) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; returns {score}");
             worker.trace(ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
@@ -497,8 +499,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled {
             return false;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get();
         // (to write) The technique's test, from `board`, `entry` (`mv`,
         // `piece`, `captured`), `stand_pat`, `alpha`, `phase` and `margin`:
@@ -507,7 +508,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !prunes {
             return false;
         }
-        counters.cutoffs += 1;
+__count_cutoff__
         if worker.traces_move(ply, entry.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
             worker.trace(ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
@@ -602,7 +603,10 @@ impl Technique for __Type__ {{
         attempt = text.attempt,
         body = text.body,
     );
-    file.replace("__feature__", &names.feature)
+    let count_cutoff = if text.by_depth { COUNT_CUTOFF_BY_DEPTH } else { COUNT_CUTOFF };
+    file.replace("__count_attempt__", COUNT_ATTEMPT)
+        .replace("__count_cutoff__", count_cutoff)
+        .replace("__feature__", &names.feature)
         .replace("__module__", &names.module)
         .replace("__Type__", &names.type_name)
         .replace("__PREFIX__", &names.prefix)
@@ -700,7 +704,7 @@ mod tests {
             "name = \"see-capture\"\ndescription = \"(to write). On `p003-3`.\"\nextends = \"p003-3\"\n\
              features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\n\
              # (to write) What the source claims against `p003-3`, in the claims of\n\
-             # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+             # lab/src/verdicts/claims/grammar.rs: a node change (nodes_pct = [low, high], or\n\
              # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
              # (\"see_capture.cut%\" = [low, high]), games, a suite. Usually\n\
              # a pruning searches less: nodes = \"fewer\".\n"
@@ -841,7 +845,7 @@ mod tests {
             (
                 Some(1),
                 "check-technique: variants/skeleton-prune-node.toml claims nothing: write its claim under [expect] \
-                 (src/variants/mod.rs lists the claims)"
+                 (lab/src/verdicts/claims/grammar.rs lists the claims)"
                     .to_string()
             )
         );
