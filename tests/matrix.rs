@@ -14,8 +14,14 @@
 
 use std::path::Path;
 
-use prunelab::matrix::{diff_tables, load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
+use prunelab::matrix::{load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
+
+// The lab's snapshot diff (`lab snapdiff`), which uses only `std` and the engine.
+#[path = "../lab/src/verdicts/table_diff.rs"]
+#[allow(dead_code)]
+mod table_diff;
 use prunelab::variants::{self, Value, Variant};
+use table_diff::{diff_summary, diff_tables};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
@@ -76,11 +82,11 @@ fn matrix_snapshots() {
         .map(|(name, table)| {
             let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots").join(format!("{name}.snap"));
             let before = std::fs::read_to_string(path).ok();
-            prunelab::matrix::diff_tables(name, before.as_deref(), Some(table))
+            diff_tables(name, before.as_deref(), Some(table))
         })
         .collect();
     if diffs.iter().any(|diff| diff.changed()) {
-        eprintln!("\nThe variant matrix moved:\n\n{}", prunelab::matrix::diff_summary(&diffs));
+        eprintln!("\nThe variant matrix moved:\n\n{}", diff_summary(&diffs));
     }
 
     // Check every snapshot before failing, so one run shows every diff.
