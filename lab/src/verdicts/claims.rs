@@ -624,7 +624,7 @@ mod tests {
         let rate = |line: &str, key: &str, low: f64, high: f64| {
             let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
             let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
-            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string()
+            judge(&variant(), &claim.into(), &evidence).to_string()
         };
         assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
         assert_eq!(rate("razor", "tactical", 10.0, 20.0), "**holds** (15.0%)");
@@ -636,7 +636,7 @@ mod tests {
         let shallow = OwnNodes { total: 100, positions: 2, setting: NodeSetting { suite: "verdict".into(), depth: 6 } };
         let evidence = Evidence { telemetry: Some(&telemetry), own_nodes: Some(shallow), ..Default::default() };
         assert_eq!(
-            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string(),
+            judge(&variant(), &claim.into(), &evidence).to_string(),
             "**not measured** (measured on verdict at depth 6, claimed at depth 10: run `lab ab child --depth 10`)"
         );
         assert!(rate("fut", "cut", 0.0, 7.0).contains("printed no `fut:` line"));
