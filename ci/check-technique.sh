@@ -35,7 +35,7 @@ if grep -n -F "(to write)" "$file" "$variant" || grep -n "^| \`$name\` |.*(to wr
 fi
 # The claim is the author's: at least one `key = value` under [expect].
 if ! awk '/^\[/ { in_expect = ($1 == "[expect]"); next } in_expect && /^[^#[:space:]].*=/ { found = 1 } END { exit !found }' "$variant"; then
-    echo "check-technique: $variant claims nothing: write its claim under [expect] (src/variants/mod.rs lists the claims)" >&2
+    echo "check-technique: $variant claims nothing: write its claim under [expect] (lab/src/verdicts/claims/grammar.rs lists the claims)" >&2
     exit 1
 fi
 

@@ -11,7 +11,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::position::{move_to_uci, Position};
-use crate::search::{uci_score, SearchLimits, Searcher};
+use crate::score::uci_score;
+use crate::search::{SearchLimits, Searcher};
 use crate::stats::SearchStats;
 use crate::techniques::Compiled;
 use crate::time::nodes_per_second;

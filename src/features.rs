@@ -93,19 +93,23 @@ pub fn resolve(names: &[&str]) -> Result<Vec<&'static str>, String> {
 /// The variant a build with a feature set no variant has calls itself.
 pub const CUSTOM_VARIANT: &str = "custom";
 
+// `VARIANT_FEATURE_LISTS`: every variant's name, generations and features,
+// as build.rs read them from `variants/`.
+include!(concat!(env!("OUT_DIR"), "/variant_names.rs"));
+
 /// The variants whose feature set is exactly this build's, parents before
 /// children (`p003-3` before `full`), then by name; empty for a feature set
-/// no variant has (or when the variant files do not load).
+/// no variant has. Read from build.rs's list of the variants' features, so
+/// naming the binary loads no variant file.
 pub fn compiled_variants() -> Vec<String> {
-    let Ok(variants) = crate::variants::load() else { return Vec::new() };
     let compiled = compiled();
-    let mut matching: Vec<(usize, String)> = variants
+    let mut matching: Vec<(usize, &str)> = VARIANT_FEATURE_LISTS
         .iter()
-        .filter(|variant| variant.features == compiled)
-        .map(|variant| (crate::variants::ancestry(&variants, variant.name()).len(), variant.name().to_string()))
+        .filter(|(_, _, features)| resolve(features).is_ok_and(|resolved| resolved == compiled))
+        .map(|(name, generations, _)| (*generations, *name))
         .collect();
     matching.sort();
-    matching.into_iter().map(|(_, name)| name).collect()
+    matching.into_iter().map(|(_, name)| name.to_string()).collect()
 }
 
 /// The name(s) this binary goes by: its variants joined by `/`
@@ -170,6 +174,14 @@ mod tests {
         expected.sort_unstable();
         reported.sort_unstable();
         assert_eq!(reported, expected);
+        // build.rs's list has every variant, with its chain's length and features.
+        for variant in &variants {
+            let (_, generations, features) =
+                VARIANT_FEATURE_LISTS.iter().find(|(name, ..)| *name == variant.name()).expect("every variant listed");
+            assert_eq!(*generations, crate::variants::ancestry(&variants, variant.name()).len(), "{}", variant.name());
+            assert_eq!(resolve(features).unwrap(), variant.features, "{}", variant.name());
+        }
+        assert_eq!(VARIANT_FEATURE_LISTS.len(), variants.len());
         // The default build is the baseline; `full` adds to the chain's end,
         // so each has its own set.
         let names = |features: &[&str]| {

@@ -16,6 +16,7 @@ pub(crate) mod picker;
 pub mod position;
 pub mod prune;
 pub mod san;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod stats;

@@ -16,7 +16,7 @@ use prunelab::features;
 use prunelab::matrix::{self, DEPTH, HASH_MB, SUITE_PATH};
 use prunelab::perft::divide;
 use prunelab::position::{move_to_uci, Position};
-use prunelab::search::MAX_PLY;
+use prunelab::score::MAX_PLY;
 use prunelab::techniques::Compiled;
 use prunelab::time::nodes_per_second;
 use prunelab::uci;

@@ -1,4 +1,4 @@
-//! Step 11's move picker: hands a node's moves out in the search's order.
+//! The move loop's picker: hands a node's moves out in the search's order.
 //!
 //! The baseline generates and scores every move before the first pick and
 //! hands them out best first (`movepick::pick_next_settling`, settling a
@@ -174,7 +174,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         self.move_lists[ply] = picker.moves;
     }
 
-    /// Step 11: every legal move, scored (`score_main_deferring_see`) and
+    /// The move loop: every legal move, scored (`score_main_deferring_see`) and
     /// ordered by the techniques' hooks. With `staged-captures`, only the
     /// captures, the promotions and the TT move, and `true`: the quiet
     /// moves are due later (`append_quiets`).
@@ -206,7 +206,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         next.is_some_and(|index| moves[index].score() > movepick::QUIET_SCORE_TOP)
     }
 
-    /// Step 11: completes the score of `entry`, the best remaining move,
+    /// The move loop: completes the score of `entry`, the best remaining move,
     /// before it is picked: a capture's SEE, or a technique's deferred term.
     #[inline]
     fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
@@ -215,7 +215,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11, `staged-captures`: the quiet moves, if still pending, are
+    /// The move loop, `staged-captures`: the quiet moves, if still pending, are
     /// appended to the list, and the next scan finds them.
     fn start_quiet_stage<NT: NodeType>(&mut self, picker: &mut MovePicker, board: &Board, node: &Node) {
         if std::mem::take(&mut picker.quiets_pending) {
@@ -225,7 +225,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11, `staged-captures`: appends the quiet moves to a list of
+    /// The move loop, `staged-captures`: appends the quiet moves to a list of
     /// captures and promotions whose moves above them are all picked, scored
     /// and ordered as `generate_and_order` would have.
     fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {

@@ -28,19 +28,18 @@ use crate::movepick::{
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
 use crate::prune::capture_history::CaptureHistoryTable;
 use crate::prune::continuation_history::ContinuationHistoryTables;
+use crate::prune::futility::Futility;
+use crate::prune::iir::InternalIterativeReduction;
+use crate::prune::null_move::NullMovePruning;
+use crate::prune::probcut::ProbCut;
+use crate::prune::razoring::Razoring;
+use crate::prune::reverse_futility::ReverseFutility;
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
 use crate::techniques::{Compiled, TechniqueCounters, TechniqueSet};
 use crate::trace::{SearchedMove, TraceEvent, TraceKind, TraceRequest, Tracer, TtCutoff};
 use crate::tt::{Bound, TranspositionTable, TtHit};
-
-pub const MAX_PLY: usize = 128;
-pub const INFINITY: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-/// Scores beyond this are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-/// Marks a missing static eval (the side to move is in check).
-pub const NO_EVAL: i32 = -INFINITY;
 
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 25;
@@ -125,17 +124,6 @@ pub struct SearchResult {
     pub stats: SearchStats,
     /// The decisions along the traced line (`trace` builds only).
     pub trace: Vec<TraceEvent>,
-}
-
-/// `cp N` or `mate N` as UCI wants it.
-pub fn uci_score(score: i32) -> String {
-    if score >= MATE_BOUND {
-        format!("mate {}", (MATE - score + 1) / 2)
-    } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
-    } else {
-        format!("cp {score}")
-    }
 }
 
 /// Node types as types: every `NT::PV`, `NT::ROOT` or `NT::NULL_MOVE` test
@@ -574,7 +562,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // Step 3. Draws, the ply limit, and mate-distance pruning.
         if !NT::ROOT {
             if self.is_draw(board) {
-                return 0;
+                return DRAW;
             }
             if ply >= MAX_PLY {
                 return if in_check { 0 } else { evaluate(board) };
@@ -632,24 +620,39 @@ impl<T: TechniqueSet> Worker<'_, T> {
             hash,
         };
 
-        // Steps 6-10. Node-level reduction and pruning, each technique in
-        // registry order: internal iterative reduction, razoring, futility at
-        // node level, reverse futility, null move, ProbCut. Never in check,
+        // Steps 6 to 11, node-level reduction and pruning: never in check,
         // and not while searching for a singular move (the node is then not a
-        // real node of the tree).
+        // real node of the tree). Each is its technique's hook (`prune/`);
+        // a reduction lowers `node.depth` for the steps after it.
         if !in_check && excluded_move.is_none() {
-            if let Some(score) = self.prune_node::<NT>(board, &mut node) {
+            // Step 6. Internal iterative reduction (iir.rs).
+            if let Some(score) = self.node_step::<NT, InternalIterativeReduction>(board, &mut node) {
                 return score;
             }
-            if node.depth < depth {
-                depth = node.depth;
-                if depth <= 0 {
-                    return self.qsearch::<NT>(board, alpha, beta, ply);
-                }
+            // Step 7. Razoring (razoring.rs).
+            if let Some(score) = self.node_step::<NT, Razoring>(board, &mut node) {
+                return score;
             }
+            // Step 8. Futility pruning at the node (futility.rs).
+            if let Some(score) = self.node_step::<NT, Futility>(board, &mut node) {
+                return score;
+            }
+            // Step 9. Reverse futility pruning (reverse_futility.rs).
+            if let Some(score) = self.node_step::<NT, ReverseFutility>(board, &mut node) {
+                return score;
+            }
+            // Step 10. Null move pruning, with its verification search (null_move.rs).
+            if let Some(score) = self.node_step::<NT, NullMovePruning>(board, &mut node) {
+                return score;
+            }
+            // Step 11. ProbCut (probcut.rs).
+            if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {
+                return score;
+            }
+            depth = node.depth;
         }
 
-        // Step 11. The move loop: the picker hands the moves out in the
+        // Step 12. The move loop: the picker hands the moves out in the
         // search's order, in stages where a staged feature is on.
         let mut picker = self.start_picking::<NT>(board, &node, excluded_move);
 
@@ -685,7 +688,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             };
             candidate.reduction = self.late_move_reduction::<NT>(&node, &candidate);
 
-            // Step 11a. Move pruning, each technique in registry order
+            // Step 12a. Move pruning, each technique in registry order
             // (futility, move count, history, ...). Never at the root, never
             // before one move has been searched, and never when every move
             // so far is a forced mate against us. A technique that prunes may
@@ -703,7 +706,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 continue;
             }
 
-            // Step 11b. Make the move (only now: a pruned move is never
+            // Step 12b. Make the move (only now: a pruned move is never
             // made), then extensions (singular) and per-move reductions.
             let mut child = board.clone();
             child.play_unchecked(mv);
@@ -715,7 +718,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 return 0;
             }
 
-            // Step 11c. Search the move: late move reductions and PVS.
+            // Step 12c. Search the move: late move reductions and PVS.
             self.stack[ply].current_move = Some(mv);
             self.stack[ply].move_number = legal_moves;
             self.stack[ply].extension = extension;
@@ -768,7 +771,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", searched.to_string());
             }
 
-            // Step 11d. Update the best move.
+            // Step 12d. Update the best move.
             if self.aborted {
                 self.abandon_picking(picker, ply);
                 return 0;
@@ -794,16 +797,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         self.finish_picking(picker, ply);
 
-        // Step 12. Checkmate or stalemate (move pruning always leaves the
+        // Step 13. Checkmate or stalemate (move pruning always leaves the
         // first move searched, so a node with a legal move has a score).
         if legal_moves == 0 {
             return match excluded_move {
                 Some(_) => alpha,
                 None if in_check => -MATE + ply as i32,
-                None => 0,
+                None => DRAW,
             };
         }
-        // Step 13. Store the result.
+        // Step 14. Store the result.
         if excluded_move.is_none() {
             let bound = if best_score >= beta {
                 Bound::Lower

@@ -125,6 +125,44 @@ pub trait Technique: Features + Copy + Debug + Eq {
     }
 }
 
+/// A registered technique's name: its file, as traces and a replay's
+/// suppressions spell it (the registry implements it).
+pub(crate) trait Registered {
+    const NAME: &'static str;
+}
+
+impl<T: TechniqueSet> Worker<'_, T> {
+    /// One node-level step of `negamax`: technique `H`'s `prune_node` hook.
+    /// Returns the score the node returns: the hook's, 0 once the search
+    /// is aborted, or quiescence's when a reduction reaches the horizon.
+    /// Otherwise a reduction lowers `node.depth`, and the later steps see
+    /// the reduced depth.
+    #[inline(always)]
+    pub(crate) fn node_step<NT: NodeType, H: Hooks + Registered>(
+        &mut self,
+        board: &Board,
+        node: &mut Node,
+    ) -> Option<i32> {
+        match H::prune_node::<T, NT>(self, board, node) {
+            NodeVerdict::Continue => {}
+            // A `lab blame` replay may not take it (trace builds only).
+            _ if self.overrules(H::NAME, node.ply) => {}
+            NodeVerdict::Prune(score) => return Some(score),
+            NodeVerdict::Reduce(plies) => {
+                debug_assert!(plies > 0, "{} reduces by {plies} plies", H::NAME);
+                node.depth -= plies;
+                if node.depth <= 0 {
+                    return Some(self.qsearch::<NT>(board, node.alpha, node.beta, node.ply));
+                }
+            }
+        }
+        if self.aborted {
+            return Some(0);
+        }
+        None
+    }
+}
+
 /// What a node-level hook decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeVerdict {
@@ -135,14 +173,15 @@ pub enum NodeVerdict {
     Reduce(i32),
 }
 
-/// The search's extension points. The registry asks every technique at each
-/// of them, in registry order (which is the pipeline's order, see
-/// `src/prune/mod.rs`); each does nothing unless the technique says
-/// otherwise, and reads its features from `T::TECHNIQUES`, so a build without
-/// them folds the call away.
+/// The search's extension points. `negamax` calls each technique's
+/// node-level hook as a step of its own, by name; at the other hooks the
+/// registry asks every technique, in registry order (which is the
+/// pipeline's order, see `src/prune/mod.rs`). Each does nothing unless the
+/// technique says otherwise, and reads its features from `T::TECHNIQUES`,
+/// so a build without them folds the call away.
 #[allow(unused_variables)]
 pub(crate) trait Hooks {
-    /// Steps 6-10, node-level pruning, after the static eval and before any
+    /// Node-level pruning, one step of `negamax` per technique, after the static eval and before any
     /// move is generated; never in check or in a singular-exclusion search.
     #[inline(always)]
     fn prune_node<T: TechniqueSet, NT: NodeType>(
@@ -153,7 +192,7 @@ pub(crate) trait Hooks {
         NodeVerdict::Continue
     }
 
-    /// Step 11, move ordering: adjusts the scores of the main search's
+    /// Move ordering, in the move loop: adjusts the scores of the main search's
     /// scored move list before the first pick.
     #[inline(always)]
     fn order_moves<T: TechniqueSet, NT: NodeType>(
@@ -164,7 +203,7 @@ pub(crate) trait Hooks {
     ) {
     }
 
-    /// Step 11, a deferred ordering term (see `ScoredMove::defer`): settles
+    /// Move ordering, a deferred term (see `ScoredMove::defer`): settles
     /// the score of `entry`, the best remaining move, before it is picked.
     #[inline(always)]
     fn settle_move<T: TechniqueSet, NT: NodeType>(
@@ -175,7 +214,7 @@ pub(crate) trait Hooks {
     ) {
     }
 
-    /// Step 11a, move pruning: whether `candidate` is skipped without a
+    /// Move pruning, in the move loop: whether `candidate` is skipped without a
     /// search. The search has excluded the root, the first move and nodes
     /// whose every move so far is mated.
     #[inline(always)]
@@ -188,7 +227,7 @@ pub(crate) trait Hooks {
         false
     }
 
-    /// Step 11b, extensions: plies added to the move's depth (negative to
+    /// Extensions, in the move loop: plies added to the move's depth (negative to
     /// reduce it). `child` is the position after the move.
     #[inline(always)]
     fn extend_move<T: TechniqueSet, NT: NodeType>(
@@ -201,7 +240,7 @@ pub(crate) trait Hooks {
         0
     }
 
-    /// Step 11d, a beta cutoff in the main search: the technique's own
+    /// The best-move update, at a beta cutoff in the main search: the technique's own
     /// statistics learn from it. `cut` is the move that cut, `tried_before`
     /// the moves picked before it (pruned ones included, as the baseline's
     /// butterfly history counts them). The search counts the cutoff and
@@ -218,7 +257,7 @@ pub(crate) trait Hooks {
     ) {
     }
 
-    /// Step Q3, quiescence after stand pat (not in check): the score to
+    /// Quiescence pruning after stand pat (not in check): the score to
     /// return when the node is hopeless.
     #[inline(always)]
     fn prune_qnode<T: TechniqueSet, NT: NodeType>(
@@ -232,7 +271,7 @@ pub(crate) trait Hooks {
         None
     }
 
-    /// Step Q4, quiescence move ordering (not in check), after MVV-LVA.
+    /// Quiescence move ordering (not in check), after MVV-LVA.
     #[inline(always)]
     fn order_captures<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
@@ -241,7 +280,7 @@ pub(crate) trait Hooks {
     ) {
     }
 
-    /// Step Q4, quiescence move pruning (not in check): whether the capture
+    /// Quiescence move pruning (not in check): whether the capture
     /// or promotion `entry` is skipped.
     #[inline(always)]
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
@@ -424,38 +463,16 @@ macro_rules! registry {
             }
         }
 
-        // The pipeline's steps, each asking every technique in registry order.
-        impl<T: $crate::techniques::TechniqueSet> $crate::search::Worker<'_, T> {
-            /// Steps 6-10: node-level pruning. Returns the score to return;
-            /// a reduction lowers `node.depth` (the later techniques see the
-            /// reduced depth; at depth 0 the caller drops into quiescence).
-            #[inline(always)]
-            pub(crate) fn prune_node<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                node: &mut $crate::search::Node,
-            ) -> Option<i32> {
-                $(
-                    match <$module::$name as $crate::techniques::Hooks>::prune_node::<T, NT>(self, board, node) {
-                        $crate::techniques::NodeVerdict::Continue => {}
-                        // A `lab blame` replay may not take it (trace builds only).
-                        _ if self.overrules(stringify!($module), node.ply) => {}
-                        $crate::techniques::NodeVerdict::Prune(score) => return Some(score),
-                        $crate::techniques::NodeVerdict::Reduce(plies) => {
-                            node.depth -= plies;
-                            if node.depth <= 0 {
-                                return None;
-                            }
-                        }
-                    }
-                    if self.aborted {
-                        return Some(0);
-                    }
-                )*
-                None
-            }
+        // Each technique's name, for a replay's suppressions in its node step.
+        $( impl $crate::techniques::Registered for $module::$name {
+            const NAME: &'static str = stringify!($module);
+        } )*
 
-            /// Step 11: every technique's move ordering.
+        // The move loop's and quiescence's steps, each asking every technique
+        // in registry order (the node-level steps are named one by one in
+        // `negamax`, each calling `Worker::node_step`).
+        impl<T: $crate::techniques::TechniqueSet> $crate::search::Worker<'_, T> {
+            /// Move ordering: every technique's.
             #[inline(always)]
             pub(crate) fn order_moves<NT: $crate::search::NodeType>(
                 &mut self,
@@ -466,7 +483,7 @@ macro_rules! registry {
                 $( <$module::$name as $crate::techniques::Hooks>::order_moves::<T, NT>(self, board, node, moves); )*
             }
 
-            /// Step 11: every technique's deferred ordering term of `entry`.
+            /// Move ordering: every technique's deferred term of `entry`.
             #[inline(always)]
             pub(crate) fn settle_move<NT: $crate::search::NodeType>(
                 &mut self,
@@ -477,7 +494,7 @@ macro_rules! registry {
                 $( <$module::$name as $crate::techniques::Hooks>::settle_move::<T, NT>(self, board, node, entry); )*
             }
 
-            /// Step 11a: whether any technique skips the move.
+            /// Move pruning: whether any technique skips the move.
             #[inline(always)]
             pub(crate) fn prunes_move<NT: $crate::search::NodeType>(
                 &mut self,
@@ -489,7 +506,7 @@ macro_rules! registry {
                     && !self.overrules_move(stringify!($module), node.ply, candidate.mv)) )*
             }
 
-            /// Step 11b: the plies every technique adds to the move's depth.
+            /// Extensions: the plies every technique adds to the move's depth.
             #[inline(always)]
             pub(crate) fn extend_move<NT: $crate::search::NodeType>(
                 &mut self,
@@ -513,7 +530,7 @@ macro_rules! registry {
                 extension
             }
 
-            /// Step 11d: every technique's statistics learn from a beta cutoff.
+            /// The best-move update: every technique's statistics learn from a beta cutoff.
             #[inline(always)]
             pub(crate) fn update_histories(
                 &mut self,
@@ -528,7 +545,7 @@ macro_rules! registry {
                 ); )*
             }
 
-            /// Step Q3: whether any technique ends a quiescence node.
+            /// Quiescence pruning: whether any technique ends a quiescence node.
             #[inline(always)]
             pub(crate) fn prune_qnode<NT: $crate::search::NodeType>(
                 &mut self,
@@ -550,7 +567,7 @@ macro_rules! registry {
                 None
             }
 
-            /// Step Q4: every technique's quiescence move ordering.
+            /// Quiescence move ordering: every technique's.
             #[inline(always)]
             pub(crate) fn order_captures<NT: $crate::search::NodeType>(
                 &mut self,
@@ -560,7 +577,7 @@ macro_rules! registry {
                 $( <$module::$name as $crate::techniques::Hooks>::order_captures::<T, NT>(self, moves, tt_move); )*
             }
 
-            /// Step Q4: whether any technique skips a quiescence move.
+            /// Quiescence move pruning: whether any technique skips a move.
             #[inline(always)]
             pub(crate) fn prunes_capture<NT: $crate::search::NodeType>(
                 &mut self,

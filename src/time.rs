@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use cozy_chess::Color;
 
 use crate::position::shorten;
-use crate::search::{SearchLimits, MAX_PLY};
+use crate::score::MAX_PLY;
+use crate::search::SearchLimits;
 
 /// Moves we assume are still to play when the clock has no `movestogo`.
 /// Also the most we spread the time over when it does, so a long

@@ -7,7 +7,7 @@
 
 use cozy_chess::{Move, Piece, Square};
 
-use crate::search::MATE_BOUND;
+use crate::score::MATE_BOUND;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -285,7 +285,7 @@ fn unpack_move(packed: u16) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::MATE;
+    use crate::score::MATE;
 
     #[test]
     fn an_impossible_size_is_an_error_not_an_abort() {

@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn names_come_from_the_constant() {
         assert_eq!(Tunable::new("RAZOR_MARGIN_1", 300, 100, 600, 20).name(), "RazorMargin1");
-        assert_eq!(Tunable::new("NULL_MOVE_STATIC_MARGIN", 90, 50, 200, 10).name(), "NullMoveStaticMargin");
+        assert_eq!(Tunable::new("REVERSE_FUTILITY_DEPTH_MARGIN", 90, 50, 200, 10).name(), "ReverseFutilityDepthMargin");
         assert_eq!(Tunable::new("MOVE_COUNT_LIMIT_10", 54, 25, 100, 5).name(), "MoveCountLimit10");
     }
 
@@ -208,5 +208,106 @@ mod tests {
         for (i, name) in names.iter().enumerate() {
             assert!(!names[..i].contains(name), "{name} twice");
         }
+    }
+
+    /// Every tunable a feature set reads: the baseline's and each feature's.
+    fn declared() -> Vec<&'static Tunable> {
+        use crate::techniques::Techniques;
+        let mut all = Techniques::BASELINE.tunables();
+        for feature in crate::features::CATALOGUE {
+            all.extend(Techniques::from_features(&[feature.name]).unwrap().tunables());
+        }
+        all
+    }
+
+    /// The spans between backticks of every Markdown file of README.md and
+    /// docs/, and of the technique files' docs, with their file.
+    fn quoted_spans() -> Vec<(String, String)> {
+        fn walk(dir: &std::path::Path, extension: &str, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, extension, out);
+                } else if path.extension().is_some_and(|ext| ext == extension) {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = vec![root.join("README.md")];
+        walk(&root.join("docs"), "md", &mut files);
+        walk(&root.join("src/prune"), "rs", &mut files);
+        let mut spans = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            // Code blocks' lines count whole, prose's spans between backticks.
+            for line in text.lines() {
+                let line = line.trim().trim_start_matches("//!").trim_start_matches("///").trim();
+                spans.push((line.to_string(), file.display().to_string()));
+                spans.extend(
+                    line.split('`').skip(1).step_by(2).map(|span| (span.to_string(), file.display().to_string())),
+                );
+            }
+        }
+        spans
+    }
+
+    /// `line` with its default, the field after `default` or the third
+    /// comma-separated one, replaced by `default`.
+    fn with_default(line: &str, default: i32) -> String {
+        if line.starts_with("option name ") {
+            let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+            if let Some(at) = words.iter().position(|word| word == "default") {
+                if at + 1 < words.len() {
+                    words[at + 1] = default.to_string();
+                }
+            }
+            words.join(" ")
+        } else {
+            let mut fields: Vec<String> = line.split(", ").map(str::to_string).collect();
+            if fields.len() > 2 {
+                fields[2] = default.to_string();
+            }
+            fields.join(", ")
+        }
+    }
+
+    /// The book and the technique files name only options the engine
+    /// declares: each SPSA line (`RazorMargin1, int, 300, ...`) and `spin`
+    /// option line is a declared tunable's, its range and step and all
+    /// (`uci` and `spsa` print them so), and each option name the book
+    /// quotes is a declared tunable's. The default is not compared: some
+    /// tunables' defaults are those of the features a binary is built with,
+    /// and the book shows a variant's binary.
+    #[test]
+    fn the_book_names_only_declared_options() {
+        let declared = declared();
+        let roles = ["Margin", "Base", "Bonus", "Threshold", "Limit", "Depth", "Reduction", "Factor", "Divisor"];
+        let mut checked = 0;
+        for (span, file) in quoted_spans() {
+            if span.contains(", int, ") && span.starts_with(|c: char| c.is_ascii_uppercase()) {
+                let line = span.trim_end_matches('`');
+                assert!(
+                    declared.iter().any(|tunable| with_default(line, tunable.default) == tunable.spsa_line()),
+                    "{file}: `{line}` is no tunable's SPSA line"
+                );
+                checked += 1;
+            } else if span.starts_with("option name ") && span.contains(" type spin ") {
+                assert!(
+                    declared.iter().any(|tunable| with_default(&span, tunable.default) == tunable.uci_option()),
+                    "{file}: `{span}` is no tunable's option"
+                );
+                checked += 1;
+            } else if file.ends_with(".md")
+                && span.chars().all(|c| c.is_ascii_alphanumeric())
+                && span.starts_with(|c: char| c.is_ascii_uppercase())
+                && roles.iter().any(|role| span.trim_end_matches(|c: char| c.is_ascii_digit()).ends_with(role))
+                && span.chars().filter(char::is_ascii_uppercase).count() > 1
+            {
+                assert!(declared.iter().any(|tunable| tunable.name() == span), "{file}: `{span}` is no tunable");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 10, "only {checked} option names found");
     }
 }

@@ -7,7 +7,8 @@
 use std::sync::atomic::AtomicBool;
 
 use prunelab::position::Position;
-use prunelab::search::{uci_score, SearchLimits, Searcher};
+use prunelab::score::uci_score;
+use prunelab::search::{SearchLimits, Searcher};
 use prunelab::technique_set;
 use prunelab::techniques::{TechniqueSet, Techniques};
 

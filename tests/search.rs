@@ -5,7 +5,8 @@ use std::sync::atomic::AtomicBool;
 
 use cozy_chess::Board;
 use prunelab::position::{legal_moves, Position};
-use prunelab::search::{uci_score, SearchLimits, SearchResult, Searcher, MATE};
+use prunelab::score::{uci_score, MATE};
+use prunelab::search::{SearchLimits, SearchResult, Searcher};
 
 fn search(pos: &Position, limits: SearchLimits) -> SearchResult {
     let mut searcher = Searcher::new(16);

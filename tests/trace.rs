@@ -96,7 +96,7 @@ fn a_pruned_line_names_its_technique_feature_and_numbers() {
     let pos =
         prunelab::position::Position::from_fen("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1").unwrap();
     let reference = search("baseline", &pos, None);
-    assert_eq!(prunelab::search::uci_score(reference.score), "mate 2");
+    assert_eq!(prunelab::score::uci_score(reference.score), "mate 2");
     let line = line_of(&reference);
     let traced = search("futility-node", &pos, tracing(line));
     let cut = traced

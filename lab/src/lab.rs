@@ -46,6 +46,7 @@ impl Lab {
         let root = find_root()?;
         variants::check_up_to_date(&root)?;
         let variants = variants::load()?;
+        crate::verdicts::claims::grammar::check_plans(&variants)?;
         Ok(Lab { root, variants, global })
     }
 

@@ -121,7 +121,7 @@ fn is_ordered_by_history(entry: &ScoredMove) -> bool {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11: orders the good and the bad captures by victim value and
+    /// Move ordering: orders the good and the bad captures by victim value and
     /// capture history, each group among itself.
     fn order_by_capture_history(&self, us: Color, moves: &mut [ScoredMove]) {
         for entry in moves.iter_mut().filter(|entry| is_ordered_by_history(entry)) {
@@ -131,7 +131,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11d: a capture's cutoff; it earns the bonus, the captures picked
+    /// The best-move update: a capture's cutoff; it earns the bonus, the captures picked
     /// before it the malus.
     fn learn_capture_history(&mut self, us: Color, depth: i32, cut: &ScoredMove, tried_before: &[ScoredMove]) {
         if cut.captured.is_none() {

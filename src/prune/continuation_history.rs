@@ -184,7 +184,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         blocks
     }
 
-    /// Step 11: adds the continuation histories to the history-ordered quiets.
+    /// Move ordering: adds the continuation histories to the history-ordered quiets.
     fn order_by_continuation_history(&self, us: Color, ply: usize, moves: &mut [ScoredMove]) {
         let blocks = self.continuation_blocks(us, ply);
         if blocks == [None; 2] {
@@ -195,7 +195,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11d: a quiet cutoff's move earns the bonus, the quiets picked
+    /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
     /// before it the malus.
     fn learn_continuation_history(
         &mut self,

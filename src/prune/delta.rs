@@ -91,7 +91,7 @@ impl DeltaPruning {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step Q3: the enhanced coarse filter; returns stand pat when hopeless.
+    /// Quiescence pruning after stand pat: the enhanced coarse filter; returns stand pat when hopeless.
     pub(crate) fn coarse_delta(&mut self, ply: usize, stand_pat: i32, alpha: i32, phase: i32) -> Option<i32> {
         let delta = T::TECHNIQUES.delta;
         if !delta.enhanced {
@@ -110,7 +110,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         None
     }
 
-    /// Step Q4: whether a capture is skipped by delta pruning.
+    /// Quiescence move pruning: whether a capture is skipped by delta pruning.
     pub(crate) fn delta_prunes(
         &mut self,
         ply: usize,

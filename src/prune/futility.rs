@@ -37,7 +37,7 @@
 //! only, with 2.1's gates (`abs(alpha)` and `abs(beta)` below the mate
 //! bound, as the plan's code has them): a prunable move is skipped when
 //! `static_eval + margin(d) ≤ alpha`. The margin and the depth limit are
-//! the tunables `FutilityMarginBase` (50-200), `FutilityMarginDepth`
+//! the tunables `FutilityBase` (50-200), `FutilityDepthMargin`
 //! (50-150, the plan's 2.5 ranges) and `FutilityMaxDepth` (0-10), whose
 //! defaults are the compiled phase's numbers.
 //!
@@ -154,7 +154,8 @@
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker, MATE_BOUND, NO_EVAL};
+use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
+use crate::score::{MATE_BOUND, NO_EVAL};
 use crate::stats::depth_bucket;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
@@ -222,9 +223,9 @@ counters! {
 
 tunables! {
     /// The margin's constant part (2.1: 150, 2.2 and 2.3: 130, 2.4: 115).
-    FUTILITY_MARGIN_BASE: COMPILED.futility.margin_base(), 50, 200, 5;
+    FUTILITY_BASE: COMPILED.futility.margin_base(), 50, 200, 5;
     /// The margin's part per ply of depth (2.1: 60, 2.2 and 2.3: 75, 2.4: 90).
-    FUTILITY_MARGIN_DEPTH: COMPILED.futility.depth_margin(), 50, 150, 5;
+    FUTILITY_DEPTH_MARGIN: COMPILED.futility.depth_margin(), 50, 150, 5;
     /// Futility applies at or below this depth (2.1, 2.2: 4; 2.3, 2.4: 6;
     /// progressive: 7).
     FUTILITY_MAX_DEPTH: COMPILED.futility.phase_max_depth(), 0, 10, 1;
@@ -328,8 +329,8 @@ impl Futility {
             // Half the base per ply beyond the cap: 675, 750, 825.
             base * capped + base / 2 * (depth - PROGRESSIVE_CAP_DEPTH).max(0)
         } else {
-            FUTILITY_MARGIN_BASE.value_or(self.margin_base())
-                + FUTILITY_MARGIN_DEPTH.value_or(self.depth_margin()) * depth
+            FUTILITY_BASE.value_or(self.margin_base())
+                + FUTILITY_DEPTH_MARGIN.value_or(self.depth_margin()) * depth
         }
     }
 
@@ -390,7 +391,7 @@ enum Rule {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 7: futility at node level (`futility-node`), the plan's literal
+    /// The node futility step: futility at node level (`futility-node`), the plan's literal
     /// code. Returns the score to return when the node is pruned; the caller
     /// excludes check and singular-exclusion searches.
     pub(crate) fn node_futility<NT: NodeType>(&mut self, node: &Node) -> Option<i32> {
@@ -423,7 +424,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         Some(node.static_eval)
     }
 
-    /// Step 11a: whether futility skips this move. Called after the child is
+    /// Move pruning: whether futility skips this move. Called after the child is
     /// made, never at the root nor for the first searched move.
     pub(crate) fn futility_prunes_move<NT: NodeType>(
         &mut self,
@@ -627,7 +628,8 @@ mod tests {
 
     use super::*;
     use crate::position::Position;
-    use crate::search::{uci_score, SearchLimits, SearchResult, Searcher};
+    use crate::search::{SearchLimits, SearchResult, Searcher};
+    use crate::score::uci_score;
     use crate::techniques::Techniques;
 
     fn set(features: &[&str]) -> Futility {
@@ -761,15 +763,15 @@ mod tests {
     #[test]
     fn tunables_default_to_the_compiled_phase() {
         let compiled = COMPILED.futility;
-        assert_eq!(FUTILITY_MARGIN_BASE.default, compiled.margin_base());
-        assert_eq!(FUTILITY_MARGIN_DEPTH.default, compiled.depth_margin());
+        assert_eq!(FUTILITY_BASE.default, compiled.margin_base());
+        assert_eq!(FUTILITY_DEPTH_MARGIN.default, compiled.depth_margin());
         assert_eq!(FUTILITY_MAX_DEPTH.default, compiled.phase_max_depth());
         let names: Vec<&str> = TUNABLES.iter().map(|tunable| tunable.name()).collect();
         assert_eq!(
             names,
             [
-                "FutilityMarginBase",
-                "FutilityMarginDepth",
+                "FutilityBase",
+                "FutilityDepthMargin",
                 "FutilityMaxDepth",
                 "FutilityProgressiveBase",
                 "FutilityVictimMargin"

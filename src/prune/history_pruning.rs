@@ -75,7 +75,7 @@ fn bucket(depth: i32) -> usize {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11a: whether a quiet move with bad history is skipped. The
+    /// Move pruning: whether a quiet move with bad history is skipped. The
     /// caller has excluded the root, the first move and nodes with only
     /// mated scores.
     pub(crate) fn history_prunes<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {

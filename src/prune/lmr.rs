@@ -38,7 +38,7 @@
 //!   4).
 //! - `improving-lmr` (Ethereal: `R += !PvNode + !improving`; Stockfish 9
 //!   builds the same ply into its non-PV table): a reducible move gets one
-//!   ply more (`LmrNotImproving`) when the node is not improving. The flag
+//!   ply more (`LmrNotImprovingReduction`) when the node is not improving. The flag
 //!   is the search's (`Node::improving`): the static eval is known and above
 //!   the one two plies earlier, which is known too, as Ethereal's
 //!   `!inCheck && eval > (ns-2)->eval`: a node in check two plies earlier
@@ -97,10 +97,10 @@ tunables! {
 tunables! {
     list NOT_IMPROVING_TUNABLES;
     /// `improving-lmr`: plies added when the node is not improving.
-    LMR_NOT_IMPROVING: 1, 0, 3, 1;
+    LMR_NOT_IMPROVING_REDUCTION: 1, 0, 3, 1;
 }
 
-/// The search asks for each move's reduction by name (Step 11, before the
+/// The search asks for each move's reduction by name (in the move loop, before the
 /// move-level hooks, which may judge a move at its reduced depth).
 impl Hooks for LateMoveReductions {}
 
@@ -141,7 +141,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let config = T::TECHNIQUES.lmr;
         let mut reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
         if config.not_improving && !node.improving {
-            reduction += LMR_NOT_IMPROVING.get();
+            reduction += LMR_NOT_IMPROVING_REDUCTION.get();
         }
         if config.history {
             history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
@@ -365,7 +365,7 @@ mod tests {
         let sf = LateMoveReductions::BASELINE.with("lmr-log-sf");
         assert_eq!(sf.table_reduction(10, 20, false), 4);
         assert_eq!(LateMoveReductions::BASELINE.table_reduction(10, 20, false), 3);
-        assert_eq!(LMR_NOT_IMPROVING.get(), 1);
+        assert_eq!(LMR_NOT_IMPROVING_REDUCTION.get(), 1);
     }
 
     #[test]
@@ -388,7 +388,7 @@ mod tests {
         };
         assert!(LateMoveReductions::BASELINE.tunables().is_empty());
         assert_eq!(names("lmr-log-sf"), ["LmrLogBase", "LmrLogDivisor"]);
-        assert_eq!(names("improving-lmr"), ["LmrNotImproving"]);
+        assert_eq!(names("improving-lmr"), ["LmrNotImprovingReduction"]);
         assert_eq!(names("lmr-history"), ["LmrHistoryDivisor", "LmrHistoryLateMove"]);
     }
 }

@@ -17,14 +17,15 @@
 //! give it a variant in `variants/`.
 
 crate::registry! {
-    // Steps 6-10, node-level reduction and pruning, in this order.
+    // Node-level reduction and pruning, in this order (`negamax` names
+    // each as a step of its own).
     iir: InternalIterativeReduction,
     razoring: Razoring,
     futility: Futility,
     reverse_futility: ReverseFutility,
     null_move: NullMovePruning,
     probcut: ProbCut,
-    // Step 11, the move loop: staging, ordering, move pruning and
+    // The move loop: staging, ordering, move pruning and
     // extensions, in this order (the history orderings before anything
     // that reads the scores).
     staged_picking: StagedPicking,
@@ -95,5 +96,31 @@ mod tests {
             let place = feature.witness.map_or("seeds.epd".to_string(), |(fen, _)| fen.to_string());
             assert!(acts, "{name} does not act on {place} at depth {depth}");
         }
+    }
+
+    /// `negamax` names each node-level step: every technique with a
+    /// `prune_node` hook has its `node_step` call there, in registry order,
+    /// and no other technique has one (a hook it does not call would never
+    /// run).
+    #[test]
+    fn every_node_hook_is_a_step_of_negamax() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+        let registry = read("src/prune/mod.rs");
+        let with_hook: Vec<String> = registry
+            .lines()
+            .skip_while(|line| !line.starts_with("crate::registry!"))
+            .take_while(|line| *line != "}")
+            .filter_map(|line| line.trim().strip_suffix(',')?.split_once(": "))
+            .filter(|(module, _)| read(&format!("src/prune/{module}.rs")).contains("fn prune_node<"))
+            .map(|(_, type_name)| type_name.to_string())
+            .collect();
+        let steps: Vec<String> = read("src/search.rs")
+            .split("self.node_step::<NT, ")
+            .skip(1)
+            .map(|rest| rest.split('>').next().unwrap().rsplit("::").next().unwrap().to_string())
+            .collect();
+        assert!(with_hook.len() >= 6, "{with_hook:?}");
+        assert_eq!(steps, with_hook, "negamax's node steps against the techniques with a `prune_node` hook");
     }
 }

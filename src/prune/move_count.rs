@@ -26,9 +26,9 @@
 //!   this engine orders quiet checks by history only.)
 //! - `lmp-history` (3.2: "Adjust move count limit based on history score",
 //!   `int historyThreshold = 1000; // Tune this value`, `if (historyScore >
-//!   historyThreshold) limit += 5;`): +5 (`LmpHistoryBonus`) to the limit,
+//!   historyThreshold) limit += 5;`): +5 (`MoveCountHistoryBonus`) to the limit,
 //!   after the ×3/4 scaling, for moves whose butterfly history is above
-//!   `LmpHistoryThreshold`. The plan's 1000 is a number on its engine's
+//!   `MoveCountHistoryLowerLimit`. The plan's 1000 is a number on its engine's
 //!   history, which adds min(2d², 800) per cutoff (32 at depth 4) and
 //!   halves the table at 8192; this engine's adds 128·d − 64 (448 at depth
 //!   4) with gravity to ±16384, so the same number means another move. The
@@ -139,10 +139,10 @@ tunables! {
 tunables! {
     list HISTORY_TUNABLES;
     /// `lmp-history`: moves added to the limit for a move with good history.
-    LMP_HISTORY_BONUS: 5, 0, 20, 1;
+    MOVE_COUNT_HISTORY_BONUS: 5, 0, 20, 1;
     /// `lmp-history`: a move's history must be above this for the bonus
     /// (the plan's share of moves, 5000; 1000 with `lmp-history-1000`).
-    LMP_HISTORY_THRESHOLD: COMPILED.move_count.history_threshold(), 0, 16384, 250;
+    MOVE_COUNT_HISTORY_LOWER_LIMIT: COMPILED.move_count.history_threshold(), 0, 16384, 250;
 }
 
 /// The limits by depth, 1-10.
@@ -203,7 +203,7 @@ impl MoveCountPruning {
 
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11a: whether a late quiet move is skipped. The caller has
+    /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
     pub(crate) fn move_count_prunes<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {
         let config = T::TECHNIQUES.move_count;
@@ -222,14 +222,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
         };
         self.stats.techniques.move_count.attempts += 1;
         let good_history =
-            config.history_bonus && candidate.history > LMP_HISTORY_THRESHOLD.value_or(config.history_threshold());
+            config.history_bonus && candidate.history > MOVE_COUNT_HISTORY_LOWER_LIMIT.value_or(config.history_threshold());
         self.stats.techniques.move_count.history_above += u64::from(good_history);
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
             return false;
         }
         if good_history {
-            limit += LMP_HISTORY_BONUS.get() as usize;
+            limit += MOVE_COUNT_HISTORY_BONUS.get() as usize;
             if !over(limit) {
                 self.stats.techniques.move_count.history_kept += 1;
                 return false;
@@ -369,7 +369,7 @@ mod tests {
 
     #[test]
     fn history_bonus_and_threshold() {
-        assert_eq!(LMP_HISTORY_BONUS.get(), 5);
+        assert_eq!(MOVE_COUNT_HISTORY_BONUS.get(), 5);
         assert_eq!(set(&["lmp-history"]).history_threshold(), 5000);
         assert_eq!(set(&["lmp-history-1000"]).history_threshold(), 1000);
         assert!(set(&["lmp-history-1000"]).history_bonus);
@@ -384,7 +384,7 @@ mod tests {
         };
         assert_eq!(names(&["lmp"]).len(), 8);
         assert_eq!(names(&["lmp-depth-10"]).last().unwrap(), "MoveCountLimit10");
-        assert!(names(&["lmp-history"]).contains(&"LmpHistoryThreshold".to_string()));
+        assert!(names(&["lmp-history"]).contains(&"MoveCountHistoryLowerLimit".to_string()));
         assert!(names(&[]).is_empty());
     }
 

@@ -62,7 +62,8 @@
 use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
-use crate::search::{Node, NodeType, Verification, Worker, MATE_BOUND};
+use crate::search::{Node, NodeType, Verification, Worker};
+use crate::score::MATE_BOUND;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -196,7 +197,7 @@ impl NullMovePruning {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 9: the score to return when the null move prunes the node.
+    /// The null move step: the score to return when the null move prunes the node.
     pub(crate) fn null_move<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
         if NT::PV
             || !NT::NULL_MOVE

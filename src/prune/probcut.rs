@@ -4,7 +4,7 @@
 //!
 //! Also called: "probabilistic cutoff" (Buro's ProbCut, from Othello; chess
 //! engines use the simplified form below: one margin, one reduced depth,
-//! no statistics), Stockfish's "Step 11. ProbCut".
+//! no statistics), Stockfish's ProbCut step.
 //!
 //! Phases, side by side:
 //! - `probcut` (plan 003, 3.2: "Cut nodes where shallow search predicts
@@ -23,7 +23,7 @@
 //!   `SEE ≥ rbeta − static_eval` is played and first checked by a null-window
 //!   quiescence search around rbeta from the child's view
 //!   (`−qsearch(−rbeta, −rbeta + 1)`); only when that is ≥ rbeta does a
-//!   null-window search at depth − 4 (`ProbcutDepthReduction`: the child's
+//!   null-window search at depth − 4 (`ProbcutReduction`: the child's
 //!   depth, as Stockfish's `depth − 4`) confirm it. When both are ≥ rbeta
 //!   the node returns that score. Like Stockfish, the cut is stored in the
 //!   transposition table as a lower bound at depth − 3 with the capture as
@@ -38,7 +38,8 @@
 use cozy_chess::Board;
 
 use crate::movepick::{self, pick_next, ScoredMove};
-use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::see::see_ge;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -78,7 +79,7 @@ tunables! {
     /// ProbCut runs at this depth and deeper.
     PROBCUT_MIN_DEPTH: 5, 3, 10, 1;
     /// The confirming search runs at depth − this.
-    PROBCUT_DEPTH_REDUCTION: 4, 2, 6, 1;
+    PROBCUT_REDUCTION: 4, 2, 6, 1;
 }
 
 /// A cut is stored as a lower bound at depth − this (Stockfish).
@@ -106,13 +107,13 @@ fn bucket(depth: i32) -> usize {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 10: the score to return when a capture's reduced search proves
+    /// The ProbCut step: the score to return when a capture's reduced search proves
     /// the node fails high.
     /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
     /// window (beta, rbeta).
     fn plan_probcut<NT: NodeType>(&mut self, board: &Board, node: &Node, rbeta: i32) -> Option<i32> {
         self.stats.techniques.probcut.deep_searches += 1;
-        let reduced_depth = node.depth - PROBCUT_DEPTH_REDUCTION.get();
+        let reduced_depth = node.depth - PROBCUT_REDUCTION.get();
         let score = self.negamax::<NT::NonPvChild>(board, reduced_depth, node.beta, rbeta, node.ply);
         if self.aborted || score < rbeta {
             return None;
@@ -164,7 +165,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             let mut score = -self.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
             if score >= rbeta && !self.aborted {
                 self.stats.techniques.probcut.deep_searches += 1;
-                let reduced_depth = depth - PROBCUT_DEPTH_REDUCTION.get();
+                let reduced_depth = depth - PROBCUT_REDUCTION.get();
                 score = -self.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
             }
             self.hash_path.pop();
@@ -188,7 +189,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     let detail = format!(
                         "probcut: capture {} searched to depth {} gives {score} >= rbeta {rbeta}",
                         crate::position::move_to_uci(board, mv),
-                        depth - PROBCUT_DEPTH_REDUCTION.get()
+                        depth - PROBCUT_REDUCTION.get()
                     );
                     self.trace(ply, depth, TraceKind::NodePruned, "probcut", "probcut-sf", detail);
                 }
@@ -244,7 +245,7 @@ mod tests {
     fn plan_numbers() {
         assert_eq!(PROBCUT_MARGIN.get(), 100);
         assert_eq!(PROBCUT_MIN_DEPTH.get(), 5);
-        assert_eq!(PROBCUT_DEPTH_REDUCTION.get(), 4);
+        assert_eq!(PROBCUT_REDUCTION.get(), 4);
         assert_eq!(PROBCUT_TT_DEPTH_REDUCTION, 3);
         assert_eq!(probcut_beta(40), 140);
         assert_eq!(probcut_beta(-250), -150);

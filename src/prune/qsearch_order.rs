@@ -95,7 +95,7 @@ pub fn tt_move_first(moves: &mut [ScoredMove], tt_move: Move) -> bool {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step Q4: re-orders a quiescence list scored by MVV-LVA (not in check).
+    /// Quiescence move ordering: re-orders a quiescence list scored by MVV-LVA (not in check).
     pub(crate) fn order_qsearch(&mut self, moves: &mut [ScoredMove], tt_move: Option<Move>) {
         if !T::TECHNIQUES.qsearch_order.tt_move_first {
             return;

@@ -91,7 +91,8 @@ use cozy_chess::{Board, Piece};
 
 use crate::eval::{evaluate, material_balance};
 use crate::position::{game_phase, Stage};
-use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::stats::{percent, rate};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -336,7 +337,7 @@ impl Hooks for Razoring {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 6: razoring. Runs after the TT probe and static eval, before
+    /// The razoring step. Runs after the TT probe and static eval, before
     /// move generation; the caller has excluded check.
     pub(crate) fn razoring<NT: NodeType>(&mut self, board: &Board, node: &Node) -> NodeVerdict {
         let style = T::TECHNIQUES.razoring.style();
@@ -495,7 +496,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11b: Crafty's razoring, one ply less for a move whose child
+    /// Extensions: Crafty's razoring, one ply less for a move whose child
     /// evaluates far below alpha at a depth-2 node.
     pub(crate) fn crafty_razoring<NT: NodeType>(&mut self, child: &Board, node: &Node, candidate: &Candidate) -> i32 {
         if T::TECHNIQUES.razoring.style() != Style::Crafty || NT::ROOT {

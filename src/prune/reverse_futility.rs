@@ -30,15 +30,15 @@
 //!   side to move's non-pawn material being above the engine's
 //!   `ZUGZWANG_THRESHOLD`; implies 1.2a and 1.2b. The plan names the
 //!   constant without its value; the plans' engine used a rook and a bishop
-//!   (830) for it, the default of `RfpZugzwangThreshold`.
-//! - 1.6: the per-ply margin is the tunable `NullMoveStaticMargin`, range
+//!   (830) for it, the default of `ReverseFutilityZugzwangLowerLimit`.
+//! - 1.6: the per-ply margin is the tunable `ReverseFutilityDepthMargin`, range
 //!   50-200 as 1.6's SPSA configuration has it (1.2's note says 50-300).
 //! - `rfp-progressive` (plan 003, 1.2): depth ≤ 8 with the plan's margin
 //!   table 85, 170, 255, 320, 375, 420, 455, 480.
 //! - `rfp-progressive-formula` (plan 003, 1.2, its formula): depth ≤ 8,
 //!   85·d to depth 3, then 255 + (d − 3)·42.5 (rounded down): 297, 340,
 //!   382, 425, 467. The plan states both the table and the formula, and
-//!   they disagree from depth 4; 85 is `ReverseFutilityMargin` (plan 003's
+//!   they disagree from depth 4; 85 is `ReverseFutilityProgressiveDepthMargin` (plan 003's
 //!   appendix, 50-150). The two readings are exclusive.
 //! - `improving-rfp` (Ethereal's `BetaMargin * MAX(0, depth - improving)`;
 //!   Stockfish 12's `futility_margin(d, improving)` is 217·(d − improving),
@@ -54,7 +54,8 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
-use crate::search::{Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::trace::TraceKind;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
@@ -94,14 +95,14 @@ counters! {
 
 tunables! {
     /// Centipawns of margin per ply (plan 002, phase 1.6).
-    NULL_MOVE_STATIC_MARGIN: COMPILED.reverse_futility.depth_margin(), 50, 200, 10;
+    REVERSE_FUTILITY_DEPTH_MARGIN: COMPILED.reverse_futility.depth_margin(), 50, 200, 10;
     /// Material balance minus beta must exceed this (the baseline gate).
-    RFP_MATERIAL_GATE: -200, -600, 0, 25;
+    REVERSE_FUTILITY_MATERIAL_LOWER_LIMIT: -200, -600, 0, 25;
     /// `rfp-simple`: non-pawn material of the side to move must exceed this
     /// (the plans' engine's ZUGZWANG_THRESHOLD, a rook and a bishop).
-    RFP_ZUGZWANG_THRESHOLD: 830, 0, 1500, 25;
+    REVERSE_FUTILITY_ZUGZWANG_LOWER_LIMIT: 830, 0, 1500, 25;
     /// `rfp-progressive-formula`: the margin per ply to depth 3 (85).
-    REVERSE_FUTILITY_MARGIN: 85, 50, 150, 5;
+    REVERSE_FUTILITY_PROGRESSIVE_DEPTH_MARGIN: 85, 50, 150, 5;
 }
 
 /// The plan 003 (1.2) margin table for depths 1-8.
@@ -176,14 +177,14 @@ impl ReverseFutility {
         if self.progressive {
             PROGRESSIVE_MARGINS[(depth.clamp(1, 8) - 1) as usize]
         } else if self.progressive_formula {
-            let base = REVERSE_FUTILITY_MARGIN.get();
+            let base = REVERSE_FUTILITY_PROGRESSIVE_DEPTH_MARGIN.get();
             if depth <= 3 {
                 base * depth
             } else {
                 base * 3 + base * (depth - 3) / 2
             }
         } else {
-            NULL_MOVE_STATIC_MARGIN.value_or(self.depth_margin()) * depth
+            REVERSE_FUTILITY_DEPTH_MARGIN.value_or(self.depth_margin()) * depth
         }
     }
 
@@ -194,8 +195,8 @@ impl ReverseFutility {
         depth > 0
             && depth <= self.max_depth()
             && beta.abs() < MATE_BOUND
-            && (!self.material_gate() || material_balance(board, us) - beta > RFP_MATERIAL_GATE.get())
-            && (!self.zugzwang_gate() || non_pawn_value(board) > RFP_ZUGZWANG_THRESHOLD.get())
+            && (!self.material_gate() || material_balance(board, us) - beta > REVERSE_FUTILITY_MATERIAL_LOWER_LIMIT.get())
+            && (!self.zugzwang_gate() || non_pawn_value(board) > REVERSE_FUTILITY_ZUGZWANG_LOWER_LIMIT.get())
             && (!self.material_ahead || material_balance(board, us) >= 0)
     }
 }
@@ -209,7 +210,7 @@ fn non_pawn_value(board: &Board) -> i32 {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 8: returns the score to return when the node is pruned.
+    /// The reverse futility step: returns the score to return when the node is pruned.
     pub(crate) fn reverse_futility<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
         let rfp = T::TECHNIQUES.reverse_futility;
         if NT::PV || !rfp.applies(board, node.depth, node.beta) {

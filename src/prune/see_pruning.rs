@@ -60,7 +60,7 @@ impl SeePruning {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step Q4: whether a capture is skipped for losing material.
+    /// Quiescence move pruning: whether a capture is skipped for losing material.
     pub(crate) fn see_prunes(&mut self, board: &Board, entry: &ScoredMove) -> bool {
         let Some(threshold) = T::TECHNIQUES.see_pruning.threshold() else {
             return false;

@@ -33,7 +33,8 @@
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, Worker, MATE_BOUND};
+use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::score::MATE_BOUND;
 use crate::stats::percent;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -100,7 +101,7 @@ fn bucket(depth: i32) -> usize {
 }
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11b: the plies the move is extended by (0 but for a singular TT
+    /// Extensions: the plies the move is extended by (0 but for a singular TT
     /// move). Searches the node itself, so the caller must set the ply's
     /// current move afterwards and check `aborted`.
     pub(crate) fn singular_extension<NT: NodeType>(

@@ -105,7 +105,7 @@ counters! {
 impl Hooks for StagedPicking {}
 
 impl<T: TechniqueSet> Worker<'_, T> {
-    /// Step 11: the move a node searches before generating any, if any.
+    /// The move loop: the move a node searches before generating any, if any.
     pub(crate) fn tt_move_stage(&self, tt_move: Option<Move>, excluded_move: Option<Move>) -> Option<Move> {
         if !T::TECHNIQUES.staged_picking.tt_move_stage {
             return None;
@@ -113,7 +113,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         tt_move.filter(|&mv| Some(mv) != excluded_move)
     }
 
-    /// Step 11 (`staged-captures`): whether the node's moves come in
+    /// The move loop (`staged-captures`): whether the node's moves come in
     /// stages; if so, generates them in `moves` (its captures and
     /// promotions, and its TT move whatever it is) and its quiet moves
     /// aside, for `append_quiets`.
@@ -128,14 +128,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
         true
     }
 
-    /// Step 11 (`staged-captures`): appends the quiet moves set aside,
+    /// The move loop (`staged-captures`): appends the quiet moves set aside,
     /// but the TT move, which the list holds already.
     pub(crate) fn take_quiets(&self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
         let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv));
         moves.extend(self.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
     }
 
-    /// Step 11, after the move loop: a staged node that cut before its
+    /// After the move loop: a staged node that cut before its
     /// quiet moves were generated.
     pub(crate) fn count_capture_stage(&mut self, generated: bool, quiet_stage_reached: bool) {
         if T::TECHNIQUES.staged_picking.capture_stage && generated {
@@ -145,7 +145,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
     }
 
-    /// Step 11, after the move loop: whether the staged TT move spared the
+    /// After the move loop: whether the staged TT move spared the
     /// node its move generation.
     pub(crate) fn count_tt_move_stage(&mut self, staged: bool, generated: bool) {
         if staged {

@@ -3,7 +3,8 @@
 //!
 //! - `src/prune/<name>.rs`: its doc comment, `technique!`, `counters!`,
 //!   `tunables!`, the hook it plugs into and its telemetry line;
-//! - its line in the registry (`src/prune/mod.rs`), where its step runs;
+//! - its line in the registry (`src/prune/mod.rs`), where its step runs,
+//!   and for a node-level hook its step in `negamax` (`src/search.rs`);
 //! - its Cargo feature (`Cargo.toml`);
 //! - its variant, `variants/<name>.toml`, on the parent it is measured
 //!   against, its claim left to the author;
@@ -31,16 +32,16 @@ pub const TO_WRITE: &str = "(to write)";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 #[value(rename_all = "snake_case")]
 pub enum Hook {
-    /// Steps 6-10: a node returns a score, or is searched shallower, before
+    /// Node-level pruning (a step of its own in `negamax`): a node returns a score, or is searched shallower, before
     /// its moves are generated.
     PruneNode,
-    /// Step 11a: a move of the main search is skipped without a search.
+    /// Move pruning: a move of the main search is skipped without a search.
     PrunesMove,
-    /// Step 11b: plies added to (or taken from) a move's depth.
+    /// Extensions: plies added to (or taken from) a move's depth.
     ExtendMove,
-    /// Step Q3: a quiescence node returns after stand pat.
+    /// Quiescence pruning: a quiescence node returns after stand pat.
     PruneQnode,
-    /// Step Q4: a quiescence capture or promotion is skipped.
+    /// Quiescence move pruning: a quiescence capture or promotion is skipped.
     PrunesCapture,
 }
 
@@ -189,7 +190,7 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
     }
     let source = args.source.clone().unwrap_or_else(|| TO_WRITE.to_string());
     let summary = args.summary.clone().unwrap_or_else(|| TO_WRITE.to_string());
-    Ok(vec![
+    let mut edits = vec![
         Edit { path: "Cargo.toml".into(), text: with_feature(&read("Cargo.toml")?, &names)? },
         Edit { path: VARIANTS_TABLE.into(), text: with_variant_row(&read(VARIANTS_TABLE)?, &names, &summary)? },
         Edit {
@@ -198,7 +199,11 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
         },
         Edit { path: file, text: technique_file(&names, args.hook, &source, &summary) },
         Edit { path: variant, text: variant_file(&names, args.hook, &args.parent, &source, &summary) },
-    ])
+    ];
+    if args.hook == Hook::PruneNode {
+        edits.push(Edit { path: "src/search.rs".into(), text: with_node_step(&read("src/search.rs")?, &names)? });
+    }
+    Ok(edits)
 }
 
 /// Cargo.toml with `"<feature>" = []` after the catalogue's last feature.
@@ -238,6 +243,42 @@ fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<Strin
     Ok(out.join("\n") + "\n")
 }
 
+/// The step `negamax` names ProbCut by, the last node-level step: a new
+/// node-level technique's step goes after it.
+const LAST_NODE_STEP: &str = "if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {";
+
+/// `src/search.rs` with a node-level technique's step after ProbCut's,
+/// numbered as a part of it (`Step 11b`) so no later step is renumbered.
+/// The other hooks need no such line: the registry asks every technique
+/// at them, in its order.
+fn with_node_step(search: &str, names: &Names) -> Result<String> {
+    let lines: Vec<&str> = search.lines().collect();
+    let Some(at) = lines.iter().position(|line| line.trim() == LAST_NODE_STEP) else {
+        bail!("src/search.rs: negamax has no ProbCut step (`{LAST_NODE_STEP}`) to add `{}` after", names.module);
+    };
+    let number = at
+        .checked_sub(1)
+        .and_then(|comment| lines[comment].trim().strip_prefix("// Step "))
+        .and_then(|rest| rest.split_once('.'))
+        .map(|(number, _)| number.to_string())
+        .with_context(|| "src/search.rs: ProbCut's step has no `// Step N.` comment above it")?;
+    let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+    // After the step's `return score;` and closing brace.
+    out.splice(
+        at + 3..at + 3,
+        [
+            format!("            // Step {number}b. {} ({}.rs).", names.type_name, names.module),
+            format!(
+                "            if let Some(score) = self.node_step::<NT, crate::prune::{}::{}>(board, &mut node) {{",
+                names.module, names.type_name
+            ),
+            "                return score;".to_string(),
+            "            }".to_string(),
+        ],
+    );
+    Ok(out.join("\n") + "\n")
+}
+
 /// The book's chapter that holds the variants table.
 const VARIANTS_TABLE: &str = "docs/variants.md";
 
@@ -271,7 +312,7 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
          \n\
          [expect]\n\
          # {TO_WRITE} What the source claims against `{parent}`, in the claims of\n\
-         # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+         # lab/src/verdicts/claims/grammar.rs: a node change (nodes_pct = [low, high], or\n\
          # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
          # (\"{module}.cut%\" = [low, high]), games, a suite. Usually\n\
          # {usual}.\n",
@@ -279,6 +320,15 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
         module = names.module,
     )
 }
+
+/// The counter stanza every hook's skeleton shares, written once: an
+/// attempt, then a cutoff (at a depth, in the engine's one bucket function's
+/// bucket, where the hook runs at one).
+const COUNT_ATTEMPT: &str =
+    "        let counters = &mut worker.stats.techniques.__module__;\n        counters.attempts += 1;";
+const COUNT_CUTOFF: &str = "        counters.cutoffs += 1;";
+const COUNT_CUTOFF_BY_DEPTH: &str =
+    "        counters.cutoffs += 1;\n        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;";
 
 /// What the hook's skeleton says and does, per hook.
 struct HookText {
@@ -305,8 +355,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled || NT::PV || node.depth > __PREFIX___MAX_DEPTH.get() {
             return NodeVerdict::Continue;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, `node.static_eval`,
         // `node.alpha`, `node.beta` and `margin`: NodeVerdict::Prune(score)
@@ -315,8 +364,7 @@ fn hook_text(hook: Hook) -> HookText {
         if verdict == NodeVerdict::Continue {
             return verdict;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces(node.ply) {
             let kind = if matches!(verdict, NodeVerdict::Prune(_)) { TraceKind::NodePruned } else { TraceKind::NodeReduced };
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
@@ -347,8 +395,7 @@ fn hook_text(hook: Hook) -> HookText {
         {
             return false;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, the node
         // (`static_eval`, `alpha`, `beta`), the candidate (`mv`, `kind`: a
@@ -358,8 +405,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !prunes {
             return false;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
             worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
@@ -384,8 +430,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled || node.depth > __PREFIX___MAX_DEPTH.get() {
             return 0;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
         // (to write) The technique's test, from `board`, `child`, the node,
         // the candidate and `margin`: the plies added to the move's depth
@@ -394,8 +439,7 @@ fn hook_text(hook: Hook) -> HookText {
         if plies == 0 {
             return 0;
         }
-        counters.cutoffs += 1;
-        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;
+__count_cutoff__
         if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; {plies:+} plies");
             worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "__module__", "__feature__", detail);
@@ -421,15 +465,14 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled {
             return None;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get();
         // (to write) The technique's test, from `board`, `stand_pat`,
         // `alpha`, `phase` (24 in the opening, 0 in a pawn ending) and
         // `margin`: Some(score) returns that score from the node.
         let score: Option<i32> = None;
         let score = score?;
-        counters.cutoffs += 1;
+__count_cutoff__
         if worker.traces(ply) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; returns {score}");
             worker.trace(ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
@@ -456,8 +499,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !T::TECHNIQUES.__module__.enabled {
             return false;
         }
-        let counters = &mut worker.stats.techniques.__module__;
-        counters.attempts += 1;
+__count_attempt__
         let margin = __PREFIX___MARGIN.get();
         // (to write) The technique's test, from `board`, `entry` (`mv`,
         // `piece`, `captured`), `stand_pat`, `alpha`, `phase` and `margin`:
@@ -466,7 +508,7 @@ fn hook_text(hook: Hook) -> HookText {
         if !prunes {
             return false;
         }
-        counters.cutoffs += 1;
+__count_cutoff__
         if worker.traces_move(ply, entry.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
             worker.trace(ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
@@ -561,7 +603,10 @@ impl Technique for __Type__ {{
         attempt = text.attempt,
         body = text.body,
     );
-    file.replace("__feature__", &names.feature)
+    let count_cutoff = if text.by_depth { COUNT_CUTOFF_BY_DEPTH } else { COUNT_CUTOFF };
+    file.replace("__count_attempt__", COUNT_ATTEMPT)
+        .replace("__count_cutoff__", count_cutoff)
+        .replace("__feature__", &names.feature)
         .replace("__module__", &names.module)
         .replace("__Type__", &names.type_name)
         .replace("__PREFIX__", &names.prefix)
@@ -659,7 +704,7 @@ mod tests {
             "name = \"see-capture\"\ndescription = \"(to write). On `p003-3`.\"\nextends = \"p003-3\"\n\
              features = [\"see-capture\"]\nsource = \"Ethereal (SEE pruning of captures)\"\n\n[expect]\n\
              # (to write) What the source claims against `p003-3`, in the claims of\n\
-             # src/variants/mod.rs: a node change (nodes_pct = [low, high], or\n\
+             # lab/src/verdicts/claims/grammar.rs: a node change (nodes_pct = [low, high], or\n\
              # nodes = \"fewer\", \"more\", \"similar\" or \"same\"), a telemetry rate\n\
              # (\"see_capture.cut%\" = [low, high]), games, a suite. Usually\n\
              # a pruning searches less: nodes = \"fewer\".\n"
@@ -800,7 +845,7 @@ mod tests {
             (
                 Some(1),
                 "check-technique: variants/skeleton-prune-node.toml claims nothing: write its claim under [expect] \
-                 (src/variants/mod.rs lists the claims)"
+                 (lab/src/verdicts/claims/grammar.rs lists the claims)"
                     .to_string()
             )
         );

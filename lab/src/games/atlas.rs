@@ -35,6 +35,7 @@ use crate::results::{runs_of, timestamp, RunDir};
 use crate::verdicts::calibration::{self, FastMeasures, Measure};
 use crate::verdicts::chain;
 use crate::verdicts::verdict::Comparison;
+use crate::verdicts::claims::grammar::Planned;
 
 /// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
 const DEFAULT_GAMES: u64 = 1000;
@@ -234,7 +235,8 @@ fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &P
 /// Plays one phase and returns its atlas entry; a match that stopped before
 /// its end is an error (its games are kept for `--resume`).
 fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path) -> Result<AtlasEntry> {
-    let plan = lab.variant(&phase.variant)?.file.sprt.as_ref();
+    let plan = lab.variant(&phase.variant)?.plan().sprt;
+    let plan = plan.as_ref();
     // `--sprt` alone: the file's bounds, or no SPRT for a variant without them.
     let sprt = if args.sprt.wants_plan() && plan.is_none() {
         SprtOptions { bounds: None, ..args.sprt.clone() }

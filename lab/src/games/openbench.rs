@@ -29,7 +29,6 @@ mod tests;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
-use prunelab::variants;
 use serde::{Deserialize, Serialize};
 
 use self::build::build;
@@ -38,6 +37,7 @@ use self::server::Server;
 use self::status::status;
 use crate::lab::Lab;
 use crate::results::timestamp;
+use crate::verdicts::claims::grammar::Planned;
 
 /// The run folders of created tests.
 const TESTS_COMMAND: &str = "openbench-tests";
@@ -147,7 +147,7 @@ impl TestPlan {
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to test it against on OpenBench");
         };
-        let Some(sprt) = &variant.file.sprt else {
+        let Some(sprt) = &variant.plan().sprt else {
             bail!("variants/{name}.toml has no [sprt]: add its bounds, tc and hash to test it on OpenBench");
         };
         Ok(TestPlan {
@@ -169,7 +169,7 @@ impl TestPlan {
             // OpenBench's form takes `N=<nodes>` (fixed nodes, which workers
             // play without scaling) or `<base>+<increment>`, as `[sprt]` does.
             Some(tc) => {
-                variants::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
+                crate::verdicts::claims::grammar::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
                 Ok(TestPlan { tc: tc.clone(), ..self })
             }
             None => Ok(self),

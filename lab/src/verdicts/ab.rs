@@ -35,7 +35,9 @@ use crate::verdicts::calibration::{self, FastMeasures};
 use crate::verdicts::claims::Judgement;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
-use prunelab::variants::{ScopedClaim, Variant};
+use prunelab::variants::Variant;
+
+use crate::verdicts::claims::grammar::{Planned, ScopedClaim};
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
 const DEFAULT_TC: &str = "10+0.1";
@@ -113,7 +115,8 @@ struct MatchPlan {
 }
 
 fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
-    let plan = variant.file.sprt.as_ref();
+    let plan = variant.plan().sprt;
+    let plan = plan.as_ref();
     let sprt = args.sprt.with_plan_bounds(plan, variant.name())?;
     if sprt.settings()?.is_none() {
         return Ok(None);
@@ -258,7 +261,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
         c.total_nodes.0,
         c.total_nodes.1,
         c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
-        claim_of(&[prunelab::variants::NODES_PCT, prunelab::variants::NODES])
+        claim_of(&[crate::verdicts::claims::grammar::NODES_PCT, crate::verdicts::claims::grammar::NODES])
     )
     .unwrap();
     let (time_a, time_b) = ttd_totals(&m.ttd);
@@ -472,7 +475,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
             let bounds = plan.sprt.bounds.clone().unwrap_or_default();
             writeln!(out, "- played below: [{}, {}] at {}, Hash {}", bounds[0], bounds[1], plan.tc, plan.hash).unwrap()
         }
-        None if variant.file.sprt.is_some() => writeln!(
+        None if variant.plan().sprt.is_some() => writeln!(
             out,
             "- not played: `cargo lab ab {}{} --sprt` plays it",
             if variant.file.extends.as_deref() == Some(c.reference.as_str()) {

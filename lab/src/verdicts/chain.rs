@@ -45,6 +45,7 @@ use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::results::runs_of;
 use crate::verdicts::ab::run_tactics;
+use crate::verdicts::claims::grammar::Planned;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsOutcome};
 
@@ -285,7 +286,7 @@ fn match_result(summary: &matches::MatchSummary) -> (String, bool) {
 
 /// The phase's match with its file's `[sprt]`, in the phase's folder.
 fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str, folder: &Path) -> Result<PhaseMatch> {
-    let Some(plan) = &variant.file.sprt else {
+    let Some(plan) = &variant.plan().sprt else {
         return Ok(PhaseMatch {
             plan: "no [sprt] in its file".into(),
             result: "-".into(),

@@ -14,14 +14,18 @@
 //!
 //! Without an interval (one position) the estimate alone decides.
 //!
-//! A claim is judged on its scope (`prunelab::variants::Scope`): the suite
+//! A claim is judged on its scope ([`grammar::Scope`]): the suite
 //! and depth it names, only the main-search nodes at the depths or below
 //! the moves it names, and against the variant a chain span starts from
 //! instead of the parent.
 
 use std::fmt;
 
-use prunelab::variants::{Claim, Direction, GamesClaim, Scope, ScopedClaim, Variant, SIMILAR_NODES_PCT};
+pub mod grammar;
+
+use prunelab::variants::Variant;
+
+use self::grammar::{Claim, Direction, GamesClaim, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 
 use crate::games::evidence::{GameResult, GamesSay};
 use crate::measure::nodes::ITERATIONS;
@@ -116,8 +120,7 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
     // not reach them.
     let claimed = |value: f64| match claim {
-        Claim::NodeDirection(Direction::Fewer) => value < 0.0,
-        Claim::NodeDirection(Direction::More) => value > 0.0,
+        Claim::NodeDirection(direction @ (Direction::Fewer | Direction::More)) => direction.holds_for(value),
         _ => within(value, low, high),
     };
     let (interval_low, interval_high) = change.interval.unwrap_or((change.percent, change.percent));
@@ -387,25 +390,25 @@ mod tests {
     use super::*;
     use prunelab::variants::{resolve, VariantFile};
 
-    fn variant(claims: Vec<Claim>) -> Variant {
-        let file = |name: &str, extends: Option<&str>, claims: Vec<Claim>| VariantFile {
+    /// A child of `parent` with the feature `lmp`: what a claim is judged
+    /// for (the claim itself is `judge`'s argument).
+    fn variant() -> Variant {
+        let file = |name: &str, extends: Option<&str>| VariantFile {
             name: name.into(),
             description: String::new(),
             extends: extends.map(Into::into),
             features: if extends.is_some() { vec!["lmp".into()] } else { Vec::new() },
             source: String::new(),
-            sprt: None,
-            claims: claims.into_iter().map(ScopedClaim::from).collect(),
-            witness: None,
+            sections: Vec::new(),
         };
-        let variants = resolve(vec![file("parent", None, Vec::new()), file("child", Some("parent"), claims)]).unwrap();
+        let variants = resolve(vec![file("parent", None), file("child", Some("parent"))]).unwrap();
         variants.into_iter().find(|variant| variant.name() == "child").unwrap()
     }
 
     #[test]
     fn node_claims_hold_only_against_the_parent() {
         let claim = Claim::NodeChange { low: -5.0, high: -3.0 };
-        let child = variant(vec![claim.clone()]);
+        let child = variant();
         let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
         let mut evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
@@ -416,10 +419,7 @@ mod tests {
         assert_eq!(verdict.word(), "not measured");
         assert!(verdict.to_string().contains("lab ab child"), "{verdict}");
         // A chain span's claim is against the span's start, not the parent.
-        let span = ScopedClaim {
-            claim,
-            scope: prunelab::variants::Scope { from: Some("baseline".into()), ..Default::default() },
-        };
+        let span = ScopedClaim { claim, scope: grammar::Scope { from: Some("baseline".into()), ..Default::default() } };
         assert_eq!(judge(&child, &span, &evidence).word(), "holds");
         evidence.reference = Some("parent");
         assert!(judge(&child, &span, &evidence).to_string().contains("lab nodes baseline child"));
@@ -427,7 +427,7 @@ mod tests {
 
     /// The claim `claim` on a change of `percent` with `interval`.
     fn judged(claim: Claim, percent: f64, interval: Option<(f64, f64)>) -> &'static str {
-        let child = variant(vec![claim.clone()]);
+        let child = variant();
         let change = NodeChange { percent, interval };
         let evidence =
             Evidence { reference: Some("parent"), node_change: Some((change, "verdict".into())), ..Default::default() };
@@ -474,7 +474,7 @@ mod tests {
     #[test]
     fn solved_claims_compare_with_the_parent() {
         let claim = Claim::SolvedNotBelowParent { suite: "zugzwang".into() };
-        let child = variant(vec![claim.clone()]);
+        let child = variant();
         let solved = |variant| Solved { suite: "zugzwang".into(), parent: 20, variant, positions: 30 };
         let claim = ScopedClaim::from(claim);
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(20)], ..Default::default() };
@@ -497,7 +497,7 @@ mod tests {
     #[test]
     fn counts_per_iteration_and_per_position_are_the_variants_own() {
         let per_iteration = Claim::PerIteration { line: "asp".into(), key: "att".into(), low: 0.0, high: 2.0 };
-        let child = variant(vec![per_iteration.clone()]);
+        let child = variant();
         let per_iteration = ScopedClaim::from(per_iteration);
         let mut telemetry = Telemetry::parse(&["asp: att=25 low=4 high=3".to_string()]);
         let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
@@ -512,7 +512,7 @@ mod tests {
         let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
         assert_eq!(judge(&child, &per_iteration, &evidence).word(), "does not hold");
 
-        let startpos = prunelab::variants::Scope { suite: Some("startpos".into()), ..Default::default() };
+        let startpos = grammar::Scope { suite: Some("startpos".into()), ..Default::default() };
         let count = ScopedClaim { claim: Claim::NodesPerPosition { low: 0.0, high: 100000.0 }, scope: startpos };
         assert_eq!(
             judge(&child, &count, &Evidence::default()).to_string(),
@@ -565,8 +565,8 @@ mod tests {
     fn games_claims_read_the_games_on_their_book() {
         use crate::games::evidence::SprtState;
         use crate::games::statistics::{Pentanomial, Wdl};
-        let child = variant(Vec::new());
-        let endgames = prunelab::variants::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
+        let child = variant();
+        let endgames = grammar::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
         let gain = ScopedClaim { claim: Claim::Games(GamesClaim::Gain), scope: endgames };
         let result = |book: &str, penta: [u64; 5], llr: f64| GameResult {
             subject: "child".into(),
@@ -624,7 +624,7 @@ mod tests {
         let rate = |line: &str, key: &str, low: f64, high: f64| {
             let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
             let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
-            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string()
+            judge(&variant(), &claim.into(), &evidence).to_string()
         };
         assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
         assert_eq!(rate("razor", "tactical", 10.0, 20.0), "**holds** (15.0%)");
@@ -636,7 +636,7 @@ mod tests {
         let shallow = OwnNodes { total: 100, positions: 2, setting: NodeSetting { suite: "verdict".into(), depth: 6 } };
         let evidence = Evidence { telemetry: Some(&telemetry), own_nodes: Some(shallow), ..Default::default() };
         assert_eq!(
-            judge(&variant(vec![claim.clone()]), &claim.into(), &evidence).to_string(),
+            judge(&variant(), &claim.into(), &evidence).to_string(),
             "**not measured** (measured on verdict at depth 6, claimed at depth 10: run `lab ab child --depth 10`)"
         );
         assert!(rate("fut", "cut", 0.0, 7.0).contains("printed no `fut:` line"));

@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use crate::lab::Lab;
+use crate::verdicts::claims::grammar::Planned;
 
 pub fn command(lab: &Lab) -> Result<()> {
     if lab.global.json {
@@ -17,8 +18,8 @@ pub fn command(lab: &Lab) -> Result<()> {
                     "own_features": variant.file.features,
                     "features": variant.features,
                     "source": variant.file.source,
-                    "claims": variant.file.claims.iter().map(|claim| serde_json::json!({"key": claim.key(), "claim": claim.text()})).collect::<Vec<_>>(),
-                    "sprt": variant.file.sprt.as_ref().map(|sprt| serde_json::json!({"bounds": [sprt.bounds.0, sprt.bounds.1], "tc": sprt.tc, "hash": sprt.hash_mb})),
+                    "claims": variant.plan().claims.iter().map(|claim| serde_json::json!({"key": claim.key(), "claim": claim.text()})).collect::<Vec<_>>(),
+                    "sprt": variant.plan().sprt.as_ref().map(|sprt| serde_json::json!({"bounds": [sprt.bounds.0, sprt.bounds.1], "tc": sprt.tc, "hash": sprt.hash_mb})),
                 })
             })
             .collect();
@@ -29,7 +30,7 @@ pub fn command(lab: &Lab) -> Result<()> {
     println!("|---|---|---|---|---|---|");
     for variant in &lab.variants {
         let adds = if variant.file.features.is_empty() { "-".to_string() } else { variant.file.features.join(" ") };
-        let claims: Vec<String> = variant.file.claims.iter().map(|claim| claim.text()).collect();
+        let claims: Vec<String> = variant.plan().claims.iter().map(|claim| claim.text()).collect();
         println!(
             "| {} | {} | {} | {} | {} | {} |",
             variant.name(),
@@ -37,7 +38,7 @@ pub fn command(lab: &Lab) -> Result<()> {
             adds,
             if variant.file.source.is_empty() { "-" } else { &variant.file.source },
             if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
-            variant.file.sprt.as_ref().map_or("-".to_string(), |sprt| format!(
+            variant.plan().sprt.as_ref().map_or("-".to_string(), |sprt| format!(
                 "[{}, {}] at {}{}",
                 sprt.bounds.0,
                 sprt.bounds.1,

@@ -40,11 +40,11 @@ use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::calibration;
+use crate::verdicts::claims::grammar::{Planned, Scope};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::plan_criteria;
 use prunelab::stats::MOVE_NUMBER_EDGES;
-use prunelab::variants::Scope;
 
 /// Where a node count was measured: suite and depth.
 type Setting = (String, u64);
@@ -520,14 +520,14 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
     writeln!(out, "|---|---|---|---:|---|").unwrap();
-    for variant in lab.variants.iter().filter(|variant| !variant.file.claims.is_empty()) {
+    for variant in lab.variants.iter().filter(|variant| !variant.plan().claims.is_empty()) {
         let measured = measured_by_variant.get(variant.name());
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
         let solved: Vec<Solved> =
             claimed_suites.iter().filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?)).collect();
         let games = parent.map_or(Vec::new(), |parent| evidence::game_results(&results, variant.name(), parent));
-        for claim in &variant.file.claims {
+        for claim in &variant.plan().claims {
             let scoped = (claim.scope != Default::default())
                 .then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
             let evidence = match &scoped {

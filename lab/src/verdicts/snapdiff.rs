@@ -3,17 +3,17 @@
 //! with: one markdown row per variant that moved, total nodes before →
 //! after, change, positions moved, best moves changed, positions where
 //! only the score or counters changed
-//! (`prunelab::matrix::diff_summary`). CI writes it to a pull request's job
+//! (`table_diff::diff_summary`). CI writes it to a pull request's job
 //! summary, against the base branch.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use prunelab::matrix::{diff_summary, diff_tables, TableDiff};
 
 use crate::lab::Lab;
 use crate::tools::git;
+use crate::verdicts::table_diff::{diff_summary, diff_tables, TableDiff};
 
 /// The snapshots' folder, relative to the repository.
 const SNAPSHOTS: &str = "snapshots";

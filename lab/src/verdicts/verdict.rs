@@ -5,7 +5,9 @@
 
 use std::fmt::Write;
 
-use prunelab::variants::{Claim, Scope, ScopedClaim, Variant};
+use prunelab::variants::Variant;
+
+use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
 use serde::{Deserialize, Serialize};
 
 use crate::games::evidence::{GameResult, GamesSay};
@@ -165,7 +167,7 @@ impl Comparison {
     pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, Judgement)> {
         let evidence = Evidence { games, ..self.evidence() };
         variant
-            .file
+            .plan()
             .claims
             .iter()
             .map(|claim| {
@@ -232,7 +234,7 @@ impl Standing {
 /// The tactical suites `variant`'s claims name.
 pub fn claimed_suites(variant: &Variant) -> Vec<String> {
     variant
-        .file
+        .plan()
         .claims
         .iter()
         .filter_map(|claim| match &claim.claim {
@@ -281,7 +283,7 @@ pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
 
 /// The SPRT plan of `variant` as the verdict shows it.
 pub fn sprt_plan_line(variant: &Variant) -> String {
-    match &variant.file.sprt {
+    match &variant.plan().sprt {
         Some(plan) => format!(
             "`variants/{}.toml`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
             variant.name(),

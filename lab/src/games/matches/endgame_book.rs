@@ -175,9 +175,11 @@ mod tests {
 
     #[test]
     fn razor_r3_claims_games_on_the_repositorys_endgame_book() {
+        use crate::verdicts::claims::grammar::Planned;
         let lab = Lab::for_tests();
         let variant = lab.variant("razor-r3").unwrap();
-        let books: Vec<&str> = variant.file.claims.iter().filter_map(|claim| claim.scope.book.as_deref()).collect();
+        let plan = variant.plan();
+        let books: Vec<&str> = plan.claims.iter().filter_map(|claim| claim.scope.book.as_deref()).collect();
         let path = format!("{}/{}", prunelab::data::DIR, prunelab::data::ENDGAMES);
         assert_eq!(books, [path.as_str()]);
         let book = Book::read(&lab.root.join(&path)).unwrap();

@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::games::statistics::{Model, SprtSettings};
-use prunelab::variants::SprtPlan;
+use crate::verdicts::claims::grammar::SprtPlan;
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct SprtOptions {
