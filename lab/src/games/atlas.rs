@@ -34,8 +34,8 @@ use crate::lab::Lab;
 use crate::results::{runs_of, timestamp, RunDir};
 use crate::verdicts::calibration::{self, FastMeasures, Measure};
 use crate::verdicts::chain;
-use crate::verdicts::verdict::Comparison;
 use crate::verdicts::claims::grammar::Planned;
+use crate::verdicts::verdict::Comparison;
 
 /// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
 const DEFAULT_GAMES: u64 = 1000;
