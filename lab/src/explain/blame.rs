@@ -685,7 +685,7 @@ pub fn run(lab: &Lab, args: &BlameArgs) -> Result<BlameRun> {
     let contestants: Vec<Contestant> = variants
         .iter()
         .zip(binaries)
-        .map(|(name, binary)| Contestant { name: name.clone(), binary, has_telemetry: true })
+        .map(|(name, binary)| Contestant { name: name.clone(), launch: binary.into(), has_telemetry: true })
         .collect();
     let (mut run_dir, mut records): (RunDir, Vec<BlameRecord>) = args.run.open(lab, "blame", args)?;
 

@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use crate::engines::builder;
+use crate::engines::{builder, participant};
 use crate::engines::runner::RunArgs;
 use crate::games::atlas::entries;
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
@@ -571,7 +571,7 @@ fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) 
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
     settings.hash = plan.hash;
-    let (binary_b, binary_a) = (builder::binary_path(lab, b), builder::binary_path(lab, a));
+    let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
     let outcome = matches::run_match(lab, (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
     Ok((text, outcome.run_dir))
