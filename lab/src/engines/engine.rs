@@ -240,10 +240,17 @@ impl Engine {
     /// options once all of them are checked against the engine's offer.
     pub fn launch(launch: &Launch, name: &str) -> Result<Engine> {
         let mut engine = Engine::start(&launch.binary, name)?;
-        for setting in uci_options::check(name, &engine.options, &launch.settings)? {
-            engine.set_option(&setting.name, &setting.value)?;
-        }
+        engine.apply(&launch.settings)?;
         Ok(engine)
+    }
+
+    /// Sets `settings` once all of them are checked against the options
+    /// the engine offered.
+    pub fn apply(&mut self, settings: &[Setting]) -> Result<()> {
+        for setting in uci_options::check(&self.name, &self.options, settings)? {
+            self.set_option(&setting.name, &setting.value)?;
+        }
+        Ok(())
     }
 
     /// The engine's own `id name`.

@@ -94,8 +94,10 @@ fn engine_file(lab: &Lab, spec: &str, path: &Path) -> Result<PathBuf> {
 /// what the engine offers, so an engine that is not one, or an option it
 /// does not take, fails here with a clear error instead of in every search.
 pub fn handshake(launch: &Launch, spec: &str) -> Result<String> {
-    let mut engine = Engine::launch(launch, spec).with_context(|| format!("`{spec}` failed the UCI handshake"))?;
-    engine.sync().with_context(|| format!("`{spec}` failed the UCI handshake"))?;
+    let failed = || format!("`{spec}` failed the UCI handshake");
+    let mut engine = Engine::start(&launch.binary, spec).with_context(failed)?;
+    engine.sync().with_context(failed)?;
+    engine.apply(&launch.settings)?;
     Ok(engine.id_name().to_string())
 }
 

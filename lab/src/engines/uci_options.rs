@@ -140,19 +140,19 @@ impl OptionSpec {
         match &self.kind {
             OptionKind::Check => match value {
                 "true" | "false" => Ok(value.to_string()),
-                _ => Err("a check takes true or false".to_string()),
+                _ => Err("not true or false".to_string()),
             },
             OptionKind::Spin { min, max } => match value.trim().parse::<i64>() {
                 Ok(number) if (*min..=*max).contains(&number) => Ok(number.to_string()),
                 Ok(_) => Err(format!("out of its range {min}..{max}")),
-                Err(_) => Err(format!("a spin takes a whole number from {min} to {max}")),
+                Err(_) => Err(format!("not a whole number from {min} to {max}")),
             },
             OptionKind::Combo(vars) => vars
                 .iter()
                 .find(|var| var.eq_ignore_ascii_case(value))
                 .cloned()
                 .ok_or_else(|| format!("not among its values {}", vars.join(", "))),
-            OptionKind::Button => Err("a button takes no value, and the lab sets values only".to_string()),
+            OptionKind::Button => Err("for a button, which takes no value (the lab sets values only)".to_string()),
             OptionKind::String | OptionKind::Other(_) => Ok(value.to_string()),
         }
     }
@@ -238,8 +238,8 @@ mod tests {
              RazorMargin1 (spin 100..800), SEEPruning (combo off/conservative)"
         );
         assert_eq!(error("RazorMargin1", "90"), "uci:sj: option RazorMargin1 (spin 100..800): `90` is out of its range 100..800");
-        assert!(error("RazorMargin1", "x").contains("a spin takes a whole number from 100 to 800"));
-        assert!(error("UseRazoring", "yes").contains("a check takes true or false"));
+        assert!(error("RazorMargin1", "x").contains("`x` is not a whole number from 100 to 800"));
+        assert!(error("UseRazoring", "yes").contains("`yes` is not true or false"));
         assert!(error("SEEPruning", "wild").contains("not among its values off, conservative"));
         assert!(error("hash", "64").contains("`Hash` is the lab's own"));
         // Names are case-insensitive; the engine's spelling is sent.
