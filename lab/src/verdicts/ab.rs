@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use crate::engines::{builder, participant};
+use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::games::atlas::entries;
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
@@ -177,7 +177,7 @@ struct Measurements {
 fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
     let pair = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
-    builder::build_all(lab, &pair)?;
+    participant::launches(lab, &pair)?;
     lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
     let nodes_args = NodesArgs {
         variants: pair.clone(),
@@ -219,14 +219,23 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
     }
     for name in [a, b] {
         let variant = lab.variant(name)?;
-        let features =
-            if variant.file.features.is_empty() { "none".to_string() } else { variant.file.features.join(" ") };
+        let adds = match lab.external(name) {
+            Some(external) => {
+                let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
+                let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
+                format!("adds options {}; engine `{}` with {}", own.join(" "), external.engine, all.join(" "))
+            }
+            None => {
+                let features = variant.file.features.join(" ");
+                let features = if features.is_empty() { "none".to_string() } else { features };
+                format!("adds {features}; {} features in all", variant.features.len())
+            }
+        };
         writeln!(
             out,
-            "- `{name}`: {} (extends `{}`, adds {features}; {} features in all; source: {})",
+            "- `{name}`: {} (extends `{}`, {adds}; source: {})",
             variant.file.description,
             variant.file.extends.as_deref().unwrap_or("-"),
-            variant.features.len(),
             variant.file.source
         )
         .unwrap();

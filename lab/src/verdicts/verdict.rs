@@ -254,7 +254,8 @@ pub fn feature_difference(a: &Variant, b: &Variant) -> (Vec<&'static str>, Vec<&
 /// many features lie between them, and which. `None` for a direct child.
 pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
     let (Ok(variant_a), Ok(variant_b)) = (lab.variant(a), lab.variant(b)) else { return None };
-    if variant_b.file.extends.as_deref() == Some(a) {
+    // Another engine's variants differ by options, not features.
+    if variant_b.file.extends.as_deref() == Some(a) || lab.external(a).is_some() || lab.external(b).is_some() {
         return None;
     }
     let (added, removed) = feature_difference(variant_a, variant_b);
