@@ -1,6 +1,7 @@
 //! Variants of another engine: an option set of a named UCI engine, in
-//! `variants/<folder>/*.toml` (a folder the engine's build, its matrix test
-//! and the CI scripts do not read; the lab alone does):
+//! `lab/variants/<folder>/*.toml`. They are the lab's alone: the engine's
+//! build, its matrix test and the CI scripts read `variants/`, and a change
+//! here rebuilds no engine.
 //!
 //! ```toml
 //! name = "seajay-p002-2.1"
@@ -59,7 +60,7 @@ pub struct External {
     pub own: Vec<Setting>,
     /// Prunelab's variant of the same plan phase.
     pub mirrors: Option<String>,
-    /// Relative to the repository: `variants/seajay/seajay-p002-2.1.toml`.
+    /// Relative to the repository: `lab/variants/seajay/seajay-p002-2.1.toml`.
     pub path: String,
 }
 
@@ -126,7 +127,10 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
     Ok(ExternalFile { variant, engine, own, mirrors, path: path.to_string() })
 }
 
-/// The `*.toml` files of every folder under `variants/`, in name order.
+/// Where the variants of other engines live, from the repository root.
+pub const FOLDER: &str = "lab/variants";
+
+/// The `*.toml` files of every folder under [`FOLDER`], in name order.
 fn files(variants_dir: &Path) -> Result<Vec<PathBuf>> {
     let mut folders: Vec<PathBuf> = std::fs::read_dir(variants_dir)
         .with_context(|| format!("cannot read {}", variants_dir.display()))?
@@ -147,13 +151,17 @@ fn files(variants_dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// Reads the variants of other engines under `root/variants/*/`, refusing
+/// Reads the variants of other engines under `root/lab/variants/*/`, refusing
 /// a malformed file, a name one of `ours` has, a parent that is not a
 /// variant of the same engine, a cycle, and a `mirrors` naming no variant
 /// of ours.
 pub fn load(root: &Path, ours: &[Variant]) -> Result<Vec<External>> {
     let mut parsed: Vec<ExternalFile> = Vec::new();
-    for path in files(&root.join("variants"))? {
+    let folder = root.join(FOLDER);
+    if !folder.is_dir() {
+        return Ok(Vec::new());
+    }
+    for path in files(&folder)? {
         let relative = path.strip_prefix(root).unwrap_or(&path).display().to_string();
         let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {relative}"))?;
         let file = parse_file(&text, &relative).with_context(|| relative.clone())?;
@@ -209,8 +217,8 @@ mod tests {
     use super::*;
 
     fn write(dir: &Path, name: &str, text: &str) {
-        std::fs::create_dir_all(dir.join("variants/other")).unwrap();
-        std::fs::write(dir.join("variants/other").join(name), text).unwrap();
+        std::fs::create_dir_all(dir.join(FOLDER).join("other")).unwrap();
+        std::fs::write(dir.join(FOLDER).join("other").join(name), text).unwrap();
     }
 
     #[test]
@@ -236,7 +244,7 @@ mod tests {
 
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nfeatures = [\"lmp\"]\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
-        assert!(error.contains("variants/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"), "{error}");
+        assert!(error.contains("lab/variants/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"), "{error}");
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nextends = \"baseline\"\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
         assert!(error.contains("extends `baseline`, which is no variant of engine `x`"), "{error}");
