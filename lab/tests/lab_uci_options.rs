@@ -89,7 +89,10 @@ fn a_bad_option_fails_before_anything_runs_naming_it_and_what_the_engine_offers(
         ("Margn=60", format!("the engine has no option `Margn`; {offers}")),
         ("Margin=40", "option Margin (spin 50..300): `40` is out of its range 50..300".to_string()),
         ("Margin=wide", "option Margin (spin 50..300): `wide` is not a whole number from 50 to 300".to_string()),
-        ("Mode=careless", "option Mode (combo off/very careful): `careless` is not among its values off, very careful".to_string()),
+        (
+            "Mode=careless",
+            "option Mode (combo off/very careful): `careless` is not among its values off, very careful".to_string(),
+        ),
         ("Use%20Razoring=yes", "option Use Razoring (check true/false): `yes` is not true or false".to_string()),
         ("Hash=32", "option `Hash` is the lab's own (the run's --hash sets it)".to_string()),
     ];
@@ -107,7 +110,10 @@ fn a_bad_option_fails_before_anything_runs_naming_it_and_what_the_engine_offers(
             let error = String::from_utf8_lossy(&output.stderr);
             assert!(!output.status.success(), "{command} {options}");
             assert!(error.contains(&format!("{participant}: {message}")), "{command} {options}: {error}");
-            assert!(!results.exists() || std::fs::read_dir(&results).unwrap().next().is_none(), "{command}: nothing ran");
+            assert!(
+                !results.exists() || std::fs::read_dir(&results).unwrap().next().is_none(),
+                "{command}: nothing ran"
+            );
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();

@@ -78,7 +78,6 @@ pub fn cargo_dir(lab: &Lab) -> PathBuf {
     lab.target_dir().join("lab").join("cargo")
 }
 
-
 /// How often a copy that turned out to be another build's binary is built
 /// and copied again before giving up.
 const BUILD_ATTEMPTS: usize = 5;

@@ -110,7 +110,9 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
         None => Vec::new(),
         Some((_, Value::Table(options))) => options
             .iter()
-            .map(|(name, value)| Ok(Setting { name: name.clone(), value: option_value(value, &format!("options.{name}"))? }))
+            .map(|(name, value)| {
+                Ok(Setting { name: name.clone(), value: option_value(value, &format!("options.{name}"))? })
+            })
             .collect::<Result<_>>()?,
         Some((_, other)) => bail!("`options` must be a table of UCI options, found {}", other.kind()),
     };
@@ -184,10 +186,21 @@ fn resolve(file: &ExternalFile, all: &[ExternalFile]) -> Result<External> {
     let mut current = file;
     while let Some(parent) = &current.variant.file.extends {
         let found = all.iter().find(|other| other.variant.name() == parent).ok_or_else(|| {
-            anyhow!("{}: `{}` extends `{parent}`, which is no variant of engine `{}`", file.path, current.variant.name(), file.engine)
+            anyhow!(
+                "{}: `{}` extends `{parent}`, which is no variant of engine `{}`",
+                file.path,
+                current.variant.name(),
+                file.engine
+            )
         })?;
         if found.engine != file.engine {
-            bail!("{}: `{}` extends `{parent}`, a variant of engine `{}`, not `{}`", file.path, current.variant.name(), found.engine, file.engine);
+            bail!(
+                "{}: `{}` extends `{parent}`, a variant of engine `{}`, not `{}`",
+                file.path,
+                current.variant.name(),
+                found.engine,
+                file.engine
+            );
         }
         if lineage.iter().any(|seen| seen.variant.name() == parent) {
             bail!("{}: `{}`'s parents form a cycle", file.path, file.variant.name());
@@ -244,7 +257,10 @@ mod tests {
 
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nfeatures = [\"lmp\"]\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
-        assert!(error.contains("lab/variants/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"), "{error}");
+        assert!(
+            error.contains("lab/variants/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"),
+            "{error}"
+        );
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nextends = \"baseline\"\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
         assert!(error.contains("extends `baseline`, which is no variant of engine `x`"), "{error}");

@@ -44,9 +44,7 @@ impl Participant {
     pub fn parse(spec: &str) -> Result<Participant> {
         let Some(rest) = spec.strip_prefix(UCI_PREFIX) else { return Ok(Participant::Variant(spec.to_string())) };
         let (path, settings) = match rest.split_once(OPTIONS_SEPARATOR) {
-            Some((path, options)) => {
-                (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?)
-            }
+            Some((path, options)) => (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?),
             None => (rest, Vec::new()),
         };
         if path.is_empty() {
@@ -68,10 +66,9 @@ pub fn check(lab: &Lab, spec: &str) -> Result<Option<Launch>> {
                 lab.variant(&name)?;
                 return Ok(None);
             }
-            Some(external) => Launch {
-                binary: lab.engine_binary(&external.engine, &name)?,
-                settings: external.settings.clone(),
-            },
+            Some(external) => {
+                Launch { binary: lab.engine_binary(&external.engine, &name)?, settings: external.settings.clone() }
+            }
         },
         Participant::Uci { path, settings } => Launch { binary: engine_file(lab, spec, &path)?, settings },
     };

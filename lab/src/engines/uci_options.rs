@@ -16,7 +16,8 @@ use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, CONTRO
 
 /// Options the lab sets itself, from its own flags: a participant setting
 /// them would be measured under another setting than the run's.
-const THE_LABS_OWN: [(&str, &str); 2] = [("Hash", "the run's --hash sets it"), ("SearchStats", "the lab sets it when it reads telemetry")];
+const THE_LABS_OWN: [(&str, &str); 2] =
+    [("Hash", "the run's --hash sets it"), ("SearchStats", "the lab sets it when it reads telemetry")];
 
 /// What is escaped when a setting is written back into a spec.
 const ESCAPED: &AsciiSet = &CONTROLS.add(b' ').add(b',').add(b'=').add(b'@').add(b'%');
@@ -64,7 +65,10 @@ pub fn parse_settings(text: &str) -> Result<Vec<Setting>> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
     Check,
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     Combo(Vec<String>),
     String,
     Button,
@@ -171,9 +175,9 @@ pub fn check(engine: &str, offered: &[OptionSpec], settings: &[Setting]) -> Resu
             let Some(spec) = offered.iter().find(|spec| spec.name.eq_ignore_ascii_case(&setting.name)) else {
                 bail!("{engine}: the engine has no option `{}`; it offers: {}", setting.name, offers());
             };
-            let value = spec.accept(&setting.value).map_err(|why| {
-                anyhow!("{engine}: option {}: `{}` is {why}", spec.describe(), setting.value)
-            })?;
+            let value = spec
+                .accept(&setting.value)
+                .map_err(|why| anyhow!("{engine}: option {}: `{}` is {why}", spec.describe(), setting.value))?;
             Ok(Setting { name: spec.name.clone(), value })
         })
         .collect()
@@ -237,7 +241,10 @@ mod tests {
             "uci:sj: the engine has no option `UseRazorin`; it offers: UseRazoring (check true/false), \
              RazorMargin1 (spin 100..800), SEEPruning (combo off/conservative)"
         );
-        assert_eq!(error("RazorMargin1", "90"), "uci:sj: option RazorMargin1 (spin 100..800): `90` is out of its range 100..800");
+        assert_eq!(
+            error("RazorMargin1", "90"),
+            "uci:sj: option RazorMargin1 (spin 100..800): `90` is out of its range 100..800"
+        );
         assert!(error("RazorMargin1", "x").contains("`x` is not a whole number from 100 to 800"));
         assert!(error("UseRazoring", "yes").contains("`yes` is not true or false"));
         assert!(error("SEEPruning", "wild").contains("not among its values off, conservative"));

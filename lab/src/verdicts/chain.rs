@@ -616,7 +616,8 @@ fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
          its own file states it; whether the two agree in sign, and whether their 95% intervals overlap.\n"
     )
     .unwrap();
-    writeln!(out, "| phase | plan's claim | theirs | prunelab's pair | prunelab | same sign | intervals overlap |").unwrap();
+    writeln!(out, "| phase | plan's claim | theirs | prunelab's pair | prunelab | same sign | intervals overlap |")
+        .unwrap();
     writeln!(out, "|---|---|---|---|---|---|---|").unwrap();
     for record in phases {
         let Some(ours) = &record.ours else {
@@ -791,7 +792,10 @@ mod tests {
              p002-3.2 → p002-3.1 → p002-2.4 → p002-2.3 → p002-2.2 → p002-2.1 → p002-1.5 → p002-1.4 → p002-1.3 → \
              p002-1.2c → p002-1.2b → p002-1.2a → p002-1.1 → baseline"
         );
-        assert_eq!(error(&["p004"]), "unknown chain `p004`: the chains are p002, p003, razor, seajay-p002; or give FIRST LAST");
+        assert_eq!(
+            error(&["p004"]),
+            "unknown chain `p004`: the chains are p002, p003, razor, seajay-p002; or give FIRST LAST"
+        );
         assert!(error(&["razor-r1", "razor-r1"]).contains("a chain needs two variants"));
         assert!(error(&["razor-r1", "razor-r9"]).contains("unknown variant `razor-r9`"));
     }

@@ -104,7 +104,17 @@ pub fn variants_build() -> PathBuf {
             lock.lock().unwrap();
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let status = Command::new(cargo)
-                .args(["build", "--profile", "labtest", "-p", "prunelab", "--bin", "prunelab", "--features", "variants"])
+                .args([
+                    "build",
+                    "--profile",
+                    "labtest",
+                    "-p",
+                    "prunelab",
+                    "--bin",
+                    "prunelab",
+                    "--features",
+                    "variants",
+                ])
                 .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
                 .env("CARGO_TARGET_DIR", &cargo_dir)
                 // The default variant of `make`, whatever the environment says.

@@ -168,7 +168,8 @@ mod tests {
         let global =
             GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engines: Vec::new() };
         let lab = Lab { root: PathBuf::from("."), variants: Vec::new(), externals: Vec::new(), global };
-        let (illegal, crasher) = (Path::new("/tmp/compat/illegal.sh").into(), Path::new("/tmp/compat/crasher.sh").into());
+        let (illegal, crasher) =
+            (Path::new("/tmp/compat/illegal.sh").into(), Path::new("/tmp/compat/crasher.sh").into());
         let plan = MatchPlan::new(&lab, ("illegal", &illegal), ("crasher", &crasher), &args).unwrap();
         let book = Book::from_text("/tmp/compat/book.epd", String::new());
         let recorded = serde_json::to_value(RunSettings::new(&plan, &book, &args)).unwrap();
