@@ -22,7 +22,7 @@ pub struct GlobalArgs {
     /// The folder runs write their results to.
     #[arg(long, global = true, default_value = "lab-results", value_name = "DIR")]
     pub results: PathBuf,
-    /// The binary of another engine whose variants (lab/variants/<folder>/) take part: NAME=PATH; else the environment's PRUNELAB_ENGINE_<NAME>
+    /// The binary of another engine whose variants (lab/other-engines/<folder>/) take part: NAME=PATH; else the environment's PRUNELAB_ENGINE_<NAME>
     #[arg(long = "engine", global = true, value_name = "NAME=PATH")]
     pub engines: Vec<String>,
 }
@@ -32,7 +32,7 @@ pub struct Lab {
     pub root: PathBuf,
     /// This repository's variants, which the lab builds.
     pub variants: Vec<Variant>,
-    /// Variants of other engines (`lab/variants/<folder>/`), run by their options.
+    /// Variants of other engines (`lab/other-engines/<folder>/`), run by their options.
     pub externals: Vec<External>,
     pub global: GlobalArgs,
 }

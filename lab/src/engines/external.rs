@@ -1,5 +1,5 @@
 //! Variants of another engine: an option set of a named UCI engine, in
-//! `lab/variants/<folder>/*.toml`. They are the lab's alone: the engine's
+//! `lab/other-engines/<folder>/*.toml`. They are the lab's alone: the engine's
 //! build, its matrix test and the CI scripts read `variants/`, and a change
 //! here rebuilds no engine.
 //!
@@ -60,7 +60,7 @@ pub struct External {
     pub own: Vec<Setting>,
     /// Prunelab's variant of the same plan phase.
     pub mirrors: Option<String>,
-    /// Relative to the repository: `lab/variants/seajay/seajay-p002-2.1.toml`.
+    /// Relative to the repository: `lab/other-engines/seajay/seajay-p002-2.1.toml`.
     pub path: String,
 }
 
@@ -130,7 +130,9 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
 }
 
 /// Where the variants of other engines live, from the repository root.
-pub const FOLDER: &str = "lab/variants";
+/// (Not `lab/variants`: the lab finds the repository as the folder with
+/// `variants/` and `Cargo.toml`, which `lab/` would then be.)
+pub const FOLDER: &str = "lab/other-engines";
 
 /// The `*.toml` files of every folder under [`FOLDER`], in name order.
 fn files(variants_dir: &Path) -> Result<Vec<PathBuf>> {
@@ -153,7 +155,7 @@ fn files(variants_dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
-/// Reads the variants of other engines under `root/lab/variants/*/`, refusing
+/// Reads the variants of other engines under `root/lab/other-engines/*/`, refusing
 /// a malformed file, a name one of `ours` has, a parent that is not a
 /// variant of the same engine, a cycle, and a `mirrors` naming no variant
 /// of ours.
@@ -258,7 +260,7 @@ mod tests {
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nfeatures = [\"lmp\"]\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
         assert!(
-            error.contains("lab/variants/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"),
+            error.contains("lab/other-engines/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"),
             "{error}"
         );
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nextends = \"baseline\"\n");

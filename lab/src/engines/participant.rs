@@ -2,7 +2,7 @@
 //! builds with exactly its features; any UCI engine binary, written
 //! `uci:PATH` (`uci:/usr/games/stockfish`), so a variant can be measured
 //! beside another engine; or a variant of another engine (an option set of
-//! it, in `lab/variants/<folder>/`). A UCI engine is run as it is: it is not
+//! it, in `lab/other-engines/<folder>/`). A UCI engine is run as it is: it is not
 //! built, and no claim is judged for it; when it offers a `SearchStats`
 //! option (as SeaJay, the plans' engine, does) it is switched on, and the
 //! plans' telemetry lines it prints are read like a variant's.

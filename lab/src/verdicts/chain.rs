@@ -23,7 +23,7 @@
 //! its telemetry in the plans' formats (when it offers `SearchStats`) set
 //! beside the last variant's, counter by counter.
 //!
-//! A chain of another engine's variants (`lab/variants/<folder>/`, such as
+//! A chain of another engine's variants (`lab/other-engines/<folder>/`, such as
 //! SeaJay's `seajay-p002`) runs the same way, each phase's UCI options in
 //! the `adds` column and its telemetry in a table of its own. With
 //! `--ours`, the prunelab variants its files mirror (`mirrors`) are counted
