@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use prunelab::variants::{self, Variant};
@@ -23,7 +23,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, default_value = "lab-results", value_name = "DIR")]
     pub results: PathBuf,
     /// The binary of another engine whose variants (lab/other-engines/<folder>/) take part: NAME=PATH; else the environment's PRUNELAB_ENGINE_<NAME>
-    #[arg(long = "engine", global = true, value_name = "NAME=PATH")]
+    #[arg(long = "engine-path", global = true, value_name = "NAME=PATH")]
     pub engines: Vec<String>,
 }
 
@@ -83,7 +83,7 @@ impl Lab {
                 true => error,
                 false => {
                     let theirs: Vec<&str> = self.externals.iter().map(External::name).collect();
-                    error.context(format!("other engines' variants: {}", theirs.join(", ")))
+                    anyhow!("{error}; other engines' variants: {}", theirs.join(", "))
                 }
             }),
         }
@@ -114,17 +114,17 @@ impl Lab {
         self.variants.iter().cloned().chain(self.externals.iter().map(|external| external.variant.clone())).collect()
     }
 
-    /// The binary of engine `engine`: `--engine NAME=PATH`, else
+    /// The binary of engine `engine`: `--engine-path NAME=PATH`, else
     /// `PRUNELAB_ENGINE_<NAME>`; it must be a file.
     pub fn engine_binary(&self, engine: &str, variant: &str) -> Result<PathBuf> {
         let variable = external::environment_variable(engine);
         let mut given = None;
         for entry in &self.global.engines {
             let Some((name, path)) = entry.split_once('=') else {
-                bail!("--engine {entry}: expected NAME=PATH, e.g. --engine {engine}=/usr/local/bin/{engine}")
+                bail!("--engine-path {entry}: expected NAME=PATH, e.g. --engine-path {engine}=/usr/local/bin/{engine}")
             };
             if name == engine {
-                given = Some((format!("--engine {entry}"), PathBuf::from(path)));
+                given = Some((format!("--engine-path {entry}"), PathBuf::from(path)));
             }
         }
         let (source, path) = match given {
@@ -132,7 +132,7 @@ impl Lab {
             None => match std::env::var_os(&variable).filter(|value| !value.is_empty()) {
                 Some(path) => (variable.clone(), PathBuf::from(path)),
                 None => bail!(
-                    "variant `{variant}` runs engine `{engine}`: give its binary with --engine {engine}=PATH or \
+                    "variant `{variant}` runs engine `{engine}`: give its binary with --engine-path {engine}=PATH or \
                      {variable}=PATH"
                 ),
             },

@@ -5,7 +5,7 @@
 //!
 //! ```toml
 //! name = "seajay-p002-2.1"
-//! engine = "seajay"             # its binary: --engine seajay=PATH,
+//! engine = "seajay"             # its binary: --engine-path seajay=PATH,
 //!                               # or PRUNELAB_ENGINE_SEAJAY=PATH
 //! extends = "seajay-p002-1.5"   # a variant of the same engine
 //! mirrors = "p002-2.1"          # prunelab's variant of the same phase
@@ -260,7 +260,8 @@ mod tests {
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nfeatures = [\"lmp\"]\n");
         let error = format!("{:#}", load(&dir, &ours).unwrap_err());
         assert!(
-            error.contains("lab/other-engines/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"),
+            error
+                .contains("lab/other-engines/other/c.toml: `features`: a variant of engine `x` sets its UCI `options`"),
             "{error}"
         );
         write(&dir, "c.toml", "name = \"x-c\"\nengine = \"x\"\nextends = \"baseline\"\n");
