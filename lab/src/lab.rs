@@ -23,8 +23,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, default_value = "lab-results", value_name = "DIR")]
     pub results: PathBuf,
     /// The binary of another engine whose variants (lab/other-engines/<folder>/) take part: NAME=PATH; else the environment's PRUNELAB_ENGINE_<NAME>
+    // Not `engines`: `lab ttd`'s positional argument has that id.
     #[arg(long = "engine-path", global = true, value_name = "NAME=PATH")]
-    pub engines: Vec<String>,
+    pub engine_paths: Vec<String>,
 }
 
 /// The repository the lab works in.
@@ -62,7 +63,7 @@ impl Lab {
     #[cfg(test)]
     pub fn for_tests() -> Lab {
         let global =
-            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engines: Vec::new() };
+            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
         Lab::open(global).expect("the tests run inside the repository")
     }
 
@@ -104,6 +105,11 @@ impl Lab {
         variants::find(&self.variants, name)
     }
 
+    /// The file a variant is read from, from the repository root.
+    pub fn variant_file(&self, name: &str) -> String {
+        self.external(name).map_or_else(|| format!("variants/{name}.toml"), |external| external.path.clone())
+    }
+
     /// Another engine's variant by name.
     pub fn external(&self, name: &str) -> Option<&External> {
         self.externals.iter().find(|external| external.name() == name)
@@ -119,7 +125,7 @@ impl Lab {
     pub fn engine_binary(&self, engine: &str, variant: &str) -> Result<PathBuf> {
         let variable = external::environment_variable(engine);
         let mut given = None;
-        for entry in &self.global.engines {
+        for entry in &self.global.engine_paths {
             let Some((name, path)) = entry.split_once('=') else {
                 bail!("--engine-path {entry}: expected NAME=PATH, e.g. --engine-path {engine}=/usr/local/bin/{engine}")
             };

@@ -474,7 +474,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();
-    writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
+    writeln!(out, "- {}", verdict::sprt_plan_line(lab, variant)).unwrap();
     match plan {
         Some(plan) => {
             let bounds = plan.sprt.bounds.clone().unwrap_or_default();

@@ -568,7 +568,7 @@ fn markdown(
         let variant = lab.variant(&record.phase)?;
         writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
         verdict::claims_list(&mut out, variant, &record.comparison.judgements(variant));
-        writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(variant)).unwrap();
+        writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(lab, variant)).unwrap();
     }
     writeln!(out, "Wall time of this session: {seconds:.0} s.").unwrap();
     Ok(out)
@@ -777,6 +777,29 @@ mod tests {
             resolve_args(&variants, &["razor-r1".into(), "razor-r3".into()]).unwrap(),
             ["razor-r1", "razor-r2", "razor-r3"]
         );
+    }
+
+    #[test]
+    fn seajays_chain_follows_its_files_and_lines_up_with_ours() {
+        let lab = Lab::for_tests();
+        let chain = resolve_args(&lab.every_variant(), &["seajay-p002".into()]).unwrap();
+        let phases = ["1.3", "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "3.1", "3.2", "4.1"];
+        let expected: Vec<String> = std::iter::once("seajay-p002-before".to_string())
+            .chain(phases.iter().map(|phase| format!("seajay-p002-{phase}")))
+            .collect();
+        assert_eq!(chain, expected);
+        let ours: Vec<(String, String)> =
+            chain.windows(2).map(|pair| mirrored_pair(&lab, (&pair[0], &pair[1])).unwrap()).collect();
+        assert_eq!(ours[0], ("p002-1.2c".to_string(), "p002-1.3".to_string()));
+        // SeaJay has no switch for 3.3: its 4.1 follows 3.2, and so does ours beside it.
+        assert_eq!(ours[9], ("p002-3.2".to_string(), "p002-4.1".to_string()));
+        let last = lab.external("seajay-p002-4.1").unwrap();
+        assert_eq!(
+            adds(&lab, "seajay-p002-4.1").unwrap(),
+            ["UseRazoring=true", "RazorMargin1=300", "RazorMargin2=300"]
+        );
+        assert!(last.settings.iter().any(|setting| setting.to_string() == "FutilityBase=148"));
+        assert!(lab.own_variant("seajay-p002-4.1").unwrap_err().to_string().contains("not built from this repository"));
     }
 
     #[test]

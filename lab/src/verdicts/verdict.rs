@@ -281,17 +281,17 @@ pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
 }
 
 /// The SPRT plan of `variant` as the verdict shows it.
-pub fn sprt_plan_line(variant: &Variant) -> String {
+pub fn sprt_plan_line(lab: &Lab, variant: &Variant) -> String {
+    let file = lab.variant_file(variant.name());
     match &variant.file.sprt {
         Some(plan) => format!(
-            "`variants/{}.toml`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
-            variant.name(),
+            "`{file}`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
             plan.bounds.0,
             plan.bounds.1,
             plan.tc,
             plan.hash_mb.map_or("not set (the lab's 16 MiB)".to_string(), |mb| format!("{mb} MiB"))
         ),
-        None => format!("`variants/{}.toml` has no `[sprt]`", variant.name()),
+        None => format!("`{file}` has no `[sprt]`"),
     }
 }
 
@@ -433,10 +433,10 @@ mod tests {
     fn the_plan_line_names_bounds_tc_and_hash() {
         let lab = lab();
         assert_eq!(
-            sprt_plan_line(lab.variant("razor-r1").unwrap()),
+            sprt_plan_line(&lab, lab.variant("razor-r1").unwrap()),
             "`variants/razor-r1.toml`: bounds [0, 5] (normalized Elo), tc 10+0.1, Hash 8 MiB"
         );
-        assert_eq!(sprt_plan_line(lab.variant("probcut").unwrap()), "`variants/probcut.toml` has no `[sprt]`");
+        assert_eq!(sprt_plan_line(&lab, lab.variant("probcut").unwrap()), "`variants/probcut.toml` has no `[sprt]`");
         assert_eq!(claimed_suites(lab.variant("razor-r3").unwrap()), ["zugzwang"]);
     }
 }

@@ -166,7 +166,7 @@ mod tests {
     fn earlier_runs_record_what_the_same_arguments_record_now() {
         let args = Cli::parse_from(std::iter::once("match").chain(LINE.iter().copied())).args;
         let global =
-            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engines: Vec::new() };
+            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
         let lab = Lab { root: PathBuf::from("."), variants: Vec::new(), externals: Vec::new(), global };
         let (illegal, crasher) =
             (Path::new("/tmp/compat/illegal.sh").into(), Path::new("/tmp/compat/crasher.sh").into());
