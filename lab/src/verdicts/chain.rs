@@ -794,9 +794,10 @@ mod tests {
         // SeaJay has no switch for 3.3: its 4.1 follows 3.2, and so does ours beside it.
         assert_eq!(ours[9], ("p002-3.2".to_string(), "p002-4.1".to_string()));
         let last = lab.external("seajay-p002-4.1").unwrap();
+        // In name order, as the file's table is read.
         assert_eq!(
             adds(&lab, "seajay-p002-4.1").unwrap(),
-            ["UseRazoring=true", "RazorMargin1=300", "RazorMargin2=300"]
+            ["RazorMargin1=300", "RazorMargin2=300", "UseRazoring=true"]
         );
         assert!(last.settings.iter().any(|setting| setting.to_string() == "FutilityBase=148"));
         assert!(lab.own_variant("seajay-p002-4.1").unwrap_err().to_string().contains("not built from this repository"));
