@@ -4,10 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use prunelab::variants::{self, Variant};
+
+use crate::engines::external::{self, External};
 
 #[derive(Args, Clone, Debug)]
 pub struct GlobalArgs {
@@ -20,12 +22,19 @@ pub struct GlobalArgs {
     /// The folder runs write their results to.
     #[arg(long, global = true, default_value = "lab-results", value_name = "DIR")]
     pub results: PathBuf,
+    /// The binary of another engine whose variants (lab/other-engines/<folder>/) take part: NAME=PATH; else the environment's PRUNELAB_ENGINE_<NAME>
+    // Not `engines`: `lab ttd`'s positional argument has that id.
+    #[arg(long = "engine-path", global = true, value_name = "NAME=PATH")]
+    pub engine_paths: Vec<String>,
 }
 
 /// The repository the lab works in.
 pub struct Lab {
     pub root: PathBuf,
+    /// This repository's variants, which the lab builds.
     pub variants: Vec<Variant>,
+    /// Variants of other engines (`lab/other-engines/<folder>/`), run by their options.
+    pub externals: Vec<External>,
     pub global: GlobalArgs,
 }
 
@@ -47,13 +56,15 @@ impl Lab {
         variants::check_up_to_date(&root)?;
         let variants = variants::load()?;
         crate::verdicts::claims::grammar::check_plans(&variants)?;
-        Ok(Lab { root, variants, global })
+        let externals = external::load(&root, &variants)?;
+        Ok(Lab { root, variants, externals, global })
     }
 
     /// The repository's lab, quiet, as the unit tests open it.
     #[cfg(test)]
     pub fn for_tests() -> Lab {
-        let global = GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results") };
+        let global =
+            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
         Lab::open(global).expect("the tests run inside the repository")
     }
 
@@ -62,11 +73,82 @@ impl Lab {
     /// its own run folder.
     pub fn nested(&self, dir: &Path) -> Lab {
         let global = GlobalArgs { results: dir.to_path_buf(), ..self.global.clone() };
-        Lab { root: self.root.clone(), variants: self.variants.clone(), global }
+        Lab { root: self.root.clone(), variants: self.variants.clone(), externals: self.externals.clone(), global }
     }
 
+    /// A variant by name: one of ours, or another engine's (whose file is
+    /// read as ours are, its claims judged alike).
     pub fn variant(&self, name: &str) -> Result<&Variant> {
+        match self.external(name) {
+            Some(external) => Ok(&external.variant),
+            None => variants::find(&self.variants, name).map_err(|error| match self.externals.is_empty() {
+                true => error,
+                false => {
+                    let theirs: Vec<&str> = self.externals.iter().map(External::name).collect();
+                    anyhow!("{error}; other engines' variants: {}", theirs.join(", "))
+                }
+            }),
+        }
+    }
+
+    /// One of this repository's variants, which the lab builds; another
+    /// engine's variant is refused, saying why.
+    pub fn own_variant(&self, name: &str) -> Result<&Variant> {
+        if let Some(external) = self.external(name) {
+            bail!(
+                "`{name}` is a variant of engine `{}` ({}): it is not built from this repository, so it has no \
+                 build, features or OpenBench test here; `lab ab`, `lab chain`, `lab nodes`, `lab ttd`, `lab \
+                 tactics` and `lab match` run it by its options",
+                external.engine,
+                external.path
+            );
+        }
         variants::find(&self.variants, name)
+    }
+
+    /// The file a variant is read from, from the repository root.
+    pub fn variant_file(&self, name: &str) -> String {
+        self.external(name).map_or_else(|| format!("variants/{name}.toml"), |external| external.path.clone())
+    }
+
+    /// Another engine's variant by name.
+    pub fn external(&self, name: &str) -> Option<&External> {
+        self.externals.iter().find(|external| external.name() == name)
+    }
+
+    /// Every variant, ours then the other engines', for following `extends`.
+    pub fn every_variant(&self) -> Vec<Variant> {
+        self.variants.iter().cloned().chain(self.externals.iter().map(|external| external.variant.clone())).collect()
+    }
+
+    /// The binary of engine `engine`: `--engine-path NAME=PATH`, else
+    /// `PRUNELAB_ENGINE_<NAME>`; it must be a file.
+    pub fn engine_binary(&self, engine: &str, variant: &str) -> Result<PathBuf> {
+        let variable = external::environment_variable(engine);
+        let mut given = None;
+        for entry in &self.global.engine_paths {
+            let Some((name, path)) = entry.split_once('=') else {
+                bail!("--engine-path {entry}: expected NAME=PATH, e.g. --engine-path {engine}=/usr/local/bin/{engine}")
+            };
+            if name == engine {
+                given = Some((format!("--engine-path {entry}"), PathBuf::from(path)));
+            }
+        }
+        let (source, path) = match given {
+            Some(found) => found,
+            None => match std::env::var_os(&variable).filter(|value| !value.is_empty()) {
+                Some(path) => (variable.clone(), PathBuf::from(path)),
+                None => bail!(
+                    "variant `{variant}` runs engine `{engine}`: give its binary with --engine-path {engine}=PATH or \
+                     {variable}=PATH"
+                ),
+            },
+        };
+        let resolved = self.resolve(&path);
+        if !resolved.is_file() {
+            bail!("{source}: {} is not a file (engine `{engine}`, for variant `{variant}`)", resolved.display());
+        }
+        Ok(resolved)
     }
 
     /// The results folder, relative paths taken from the repository root.

@@ -59,7 +59,7 @@ pub fn self_report(binary: &Path) -> Result<SelfReport> {
 /// Refuses a binary that is not `variant`: its variant names must include
 /// it and its features must be exactly the variant's.
 pub fn check_self_report(lab: &Lab, variant: &str, binary: &Path) -> Result<SelfReport> {
-    let expected = lab.variant(variant)?;
+    let expected = lab.own_variant(variant)?;
     let report = self_report(binary)?;
     let mut have: Vec<&str> = report.features.iter().map(String::as_str).collect();
     let mut want: Vec<&str> = expected.features.clone();
@@ -82,11 +82,6 @@ pub fn cargo_dir(lab: &Lab) -> PathBuf {
     lab.target_dir().join("lab").join("cargo")
 }
 
-/// Where `lab build` keeps a variant's binary.
-pub fn binary_path(lab: &Lab, variant: &str) -> PathBuf {
-    lab.target_dir().join("lab").join(variant).join("prunelab")
-}
-
 /// How often a copy that turned out to be another build's binary is built
 /// and copied again before giving up.
 const BUILD_ATTEMPTS: usize = 5;
@@ -103,7 +98,7 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
 /// variant) into its own folder, `target/lab/<variant>+trace/prunelab`, so
 /// it never replaces the variant's own binary.
 pub fn ensure_built_with(lab: &Lab, variant: &str, extras: &[&str]) -> Result<PathBuf> {
-    let mut features: Vec<&str> = lab.variant(variant)?.features.clone();
+    let mut features: Vec<&str> = lab.own_variant(variant)?.features.clone();
     features.extend_from_slice(extras);
     let folder = std::iter::once(variant).chain(extras.iter().copied()).collect::<Vec<_>>().join("+");
     let destination = lab.target_dir().join("lab").join(folder).join("prunelab");
@@ -300,7 +295,7 @@ fn export(lab: &Lab, commit: &str, folder: &Path) -> Result<()> {
 /// Builds several variants with a progress bar.
 pub fn build_all(lab: &Lab, names: &[String]) -> Result<Vec<PathBuf>> {
     for name in names {
-        lab.variant(name)?;
+        lab.own_variant(name)?;
     }
     let bar = lab.progress(names.len() as u64, "building");
     let mut paths = Vec::new();

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 
+use crate::engines::uci_options::{self, OptionSpec, Setting};
+
 /// How long an engine may take to answer `uci` or `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -125,11 +127,25 @@ impl Info {
     }
 }
 
-/// The name in `option name <name> type ...` (a name may hold spaces).
-fn option_name(line: &str) -> Option<String> {
-    let rest = line.trim().strip_prefix("option name ")?;
-    let end = rest.find(" type ").unwrap_or(rest.len());
-    Some(rest[..end].trim().to_string())
+/// How to start an engine: its binary, and the UCI options set after the
+/// handshake (a `uci:PATH@Name=value` participant's, or a variant of another
+/// engine's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Launch {
+    pub binary: PathBuf,
+    pub settings: Vec<Setting>,
+}
+
+impl From<PathBuf> for Launch {
+    fn from(binary: PathBuf) -> Launch {
+        Launch { binary, settings: Vec::new() }
+    }
+}
+
+impl From<&Path> for Launch {
+    fn from(binary: &Path) -> Launch {
+        Launch::from(binary.to_path_buf())
+    }
 }
 
 /// What one `go` produced.
@@ -166,7 +182,7 @@ pub struct Engine {
     path: PathBuf,
     id_name: String,
     /// The options the engine offered in its handshake (`option name X type ...`).
-    options: Vec<String>,
+    options: Vec<OptionSpec>,
     /// Whether `SearchStats` was set to true.
     search_stats: bool,
     child: Child,
@@ -211,13 +227,30 @@ impl Engine {
             let line = engine.read_line(deadline)?;
             if let Some(id) = line.strip_prefix("id name ") {
                 engine.id_name = id.trim().to_string();
-            } else if let Some(option) = option_name(&line) {
+            } else if let Some(option) = OptionSpec::parse(&line) {
                 engine.options.push(option);
             } else if line.trim() == "uciok" {
                 break;
             }
         }
         Ok(engine)
+    }
+
+    /// Starts `launch.binary` as [`Engine::start`] does, then sets its
+    /// options once all of them are checked against the engine's offer.
+    pub fn launch(launch: &Launch, name: &str) -> Result<Engine> {
+        let mut engine = Engine::start(&launch.binary, name)?;
+        engine.apply(&launch.settings)?;
+        Ok(engine)
+    }
+
+    /// Sets `settings` once all of them are checked against the options
+    /// the engine offered.
+    pub fn apply(&mut self, settings: &[Setting]) -> Result<()> {
+        for setting in uci_options::check(&self.name, &self.options, settings)? {
+            self.set_option(&setting.name, &setting.value)?;
+        }
+        Ok(())
     }
 
     /// The engine's own `id name`.
@@ -228,7 +261,7 @@ impl Engine {
     /// Whether the engine offered the option `name` (UCI option names are
     /// case-insensitive).
     pub fn offers_option(&self, name: &str) -> bool {
-        self.options.iter().any(|option| option.eq_ignore_ascii_case(name))
+        self.options.iter().any(|option| option.name.eq_ignore_ascii_case(name))
     }
 
     /// Sends one command line.
@@ -337,13 +370,6 @@ impl Drop for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn option_names_are_read_from_the_handshake() {
-        assert_eq!(option_name("option name SearchStats type check default false").as_deref(), Some("SearchStats"));
-        assert_eq!(option_name("option name Move Overhead type spin default 10").as_deref(), Some("Move Overhead"));
-        assert_eq!(option_name("id name x"), None);
-    }
 
     #[test]
     fn info_lines_parse() {

@@ -1,55 +1,79 @@
 //! Who takes part in a run: a variant of this repository, which the lab
-//! builds with exactly its features, or any UCI engine binary, written
+//! builds with exactly its features; any UCI engine binary, written
 //! `uci:PATH` (`uci:/usr/games/stockfish`), so a variant can be measured
-//! beside another engine. A UCI engine is run as it is: it is not built,
-//! and no claim is judged for it; when it offers a `SearchStats` option
-//! (as SeaJay, the plans' engine, does) it is switched on, and the plans'
-//! telemetry lines it prints are read like a variant's.
+//! beside another engine; or a variant of another engine (an option set of
+//! it, in `lab/other-engines/<folder>/`). A UCI engine is run as it is: it is not
+//! built, and no claim is judged for it; when it offers a `SearchStats`
+//! option (as SeaJay, the plans' engine, does) it is switched on, and the
+//! plans' telemetry lines it prints are read like a variant's.
+//!
+//! A `uci:` engine may carry UCI options after an `@`:
+//! `uci:/usr/local/bin/seajay@UseRazoring=false,RazorMargin1=300`. `@`, `,`
+//! and `=` need no quotes in bash, zsh or fish (a `?` is a glob there), and
+//! `%`-escapes write what they cannot (`%20` a space, `%2C` a comma, `%40`
+//! an at sign). The spec is the participant's name in tables and result
+//! files, so two option sets of one binary are two participants.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
 use crate::engines::builder;
-use crate::engines::engine::Engine;
+use crate::engines::engine::{Engine, Launch};
+use crate::engines::uci_options::{self, Setting};
 use crate::lab::Lab;
 
 /// What marks an engine binary among variant names.
 pub const UCI_PREFIX: &str = "uci:";
 
+/// What separates a `uci:` engine's path from its options.
+pub const OPTIONS_SEPARATOR: char = '@';
+
 /// A participant as the command line names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Participant {
-    /// A variant of `variants/`, by name.
+    /// A variant by name: of `variants/`, or of another engine.
     Variant(String),
-    /// A UCI engine binary, by path as given.
-    Uci(PathBuf),
+    /// A UCI engine binary, by path as given, with the options to set.
+    Uci { path: PathBuf, settings: Vec<Setting> },
 }
 
 impl Participant {
-    /// Reads `uci:PATH` or a variant name; an empty path is an error.
+    /// Reads `uci:PATH`, `uci:PATH@Name=value,...` or a variant name; an
+    /// empty path or a malformed option is an error.
     pub fn parse(spec: &str) -> Result<Participant> {
-        match spec.strip_prefix(UCI_PREFIX) {
-            Some("") => bail!("`{spec}`: give the engine binary's path after `uci:`, e.g. uci:/usr/games/stockfish"),
-            Some(path) => Ok(Participant::Uci(PathBuf::from(path))),
-            None => Ok(Participant::Variant(spec.to_string())),
+        let Some(rest) = spec.strip_prefix(UCI_PREFIX) else { return Ok(Participant::Variant(spec.to_string())) };
+        let (path, settings) = match rest.split_once(OPTIONS_SEPARATOR) {
+            Some((path, options)) => (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?),
+            None => (rest, Vec::new()),
+        };
+        if path.is_empty() {
+            bail!("`{spec}`: give the engine binary's path after `uci:`, e.g. uci:/usr/games/stockfish");
         }
+        let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy().into_owned();
+        Ok(Participant::Uci { path: PathBuf::from(path), settings })
     }
 }
 
-/// Checks a participant without running anything: a variant must exist, a
-/// UCI engine's file must.
-pub fn check(lab: &Lab, spec: &str) -> Result<Participant> {
-    let participant = Participant::parse(spec)?;
-    match &participant {
-        Participant::Variant(name) => {
-            lab.variant(name)?;
-        }
-        Participant::Uci(path) => {
-            engine_file(lab, spec, path)?;
-        }
-    }
-    Ok(participant)
+/// Checks a participant: a variant of ours must exist; a UCI engine (a
+/// `uci:` one, or the engine of another engine's variant) must be a file,
+/// pass the UCI handshake and offer every option it is given with a value
+/// it takes. Returns how to start it, for a UCI engine.
+pub fn check(lab: &Lab, spec: &str) -> Result<Option<Launch>> {
+    let launch = match Participant::parse(spec)? {
+        Participant::Variant(name) => match lab.external(&name) {
+            None => {
+                lab.variant(&name)?;
+                return Ok(None);
+            }
+            Some(external) => {
+                Launch { binary: lab.engine_binary(&external.engine, &name)?, settings: external.settings.clone() }
+            }
+        },
+        Participant::Uci { path, settings } => Launch { binary: engine_file(lab, spec, &path)?, settings },
+    };
+    handshake(&launch, spec)?;
+    Ok(Some(launch))
 }
 
 /// The engine file of `uci:PATH`: the path from the current folder, else
@@ -62,43 +86,47 @@ fn engine_file(lab: &Lab, spec: &str, path: &Path) -> Result<PathBuf> {
     Ok(resolved)
 }
 
-/// Starts `binary` and completes the UCI handshake (`uci` … `uciok`, then
-/// `isready` … `readyok`), so an engine that is not one fails here with a
-/// clear error instead of in every search.
-pub fn handshake(binary: &Path, spec: &str) -> Result<String> {
-    let mut engine = Engine::start(binary, spec).with_context(|| format!("`{spec}` failed the UCI handshake"))?;
-    engine.sync().with_context(|| format!("`{spec}` failed the UCI handshake"))?;
+/// Starts the engine, completes the UCI handshake (`uci` … `uciok`, then
+/// `isready` … `readyok`) and sets its options once each is checked against
+/// what the engine offers, so an engine that is not one, or an option it
+/// does not take, fails here with a clear error instead of in every search.
+pub fn handshake(launch: &Launch, spec: &str) -> Result<String> {
+    let failed = || format!("`{spec}` failed the UCI handshake");
+    let mut engine = Engine::start(&launch.binary, spec).with_context(failed)?;
+    engine.sync().with_context(failed)?;
+    engine.apply(&launch.settings)?;
     Ok(engine.id_name().to_string())
 }
 
-/// The participant's binary: a variant's build (made if needed), or the UCI
-/// engine's file once it has passed the handshake.
-pub fn binary(lab: &Lab, spec: &str) -> Result<PathBuf> {
+/// How to start the participant: a variant's build (made if needed), or the
+/// UCI engine with its options once it has passed the handshake.
+pub fn launch(lab: &Lab, spec: &str) -> Result<Launch> {
     match check(lab, spec)? {
-        Participant::Variant(name) => builder::ensure_built(lab, &name),
-        Participant::Uci(path) => {
-            let file = engine_file(lab, spec, &path)?;
-            handshake(&file, spec)?;
-            Ok(file)
-        }
+        Some(launch) => Ok(launch),
+        None => builder::ensure_built(lab, spec).map(Launch::from),
     }
 }
 
-/// Every participant's binary, in order, with a progress bar.
-pub fn binaries(lab: &Lab, specs: &[String]) -> Result<Vec<PathBuf>> {
+/// Every participant's launch, in order, with a progress bar; every one is
+/// checked before any is built.
+pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
+    let mut checked = Vec::new();
     for spec in specs {
-        check(lab, spec)?;
+        checked.push(check(lab, spec)?);
     }
     let bar = lab.progress(specs.len() as u64, "building");
-    let mut paths = Vec::new();
-    for spec in specs {
+    let mut launches = Vec::new();
+    for (spec, checked) in specs.iter().zip(checked) {
         bar.set_message(format!("preparing {spec}"));
-        let path = binary(lab, spec);
+        let launch = match checked {
+            Some(launch) => Ok(launch),
+            None => builder::ensure_built(lab, spec).map(Launch::from),
+        };
         bar.inc(1);
-        paths.push(path.inspect_err(|_| bar.abandon())?);
+        launches.push(launch.inspect_err(|_| bar.abandon())?);
     }
     bar.finish_and_clear();
-    Ok(paths)
+    Ok(launches)
 }
 
 #[cfg(test)]
@@ -111,8 +139,17 @@ mod tests {
         assert_eq!(Participant::parse("razor-r1").unwrap(), Participant::Variant("razor-r1".into()));
         assert_eq!(
             Participant::parse("uci:/usr/games/stockfish").unwrap(),
-            Participant::Uci(PathBuf::from("/usr/games/stockfish"))
+            Participant::Uci { path: PathBuf::from("/usr/games/stockfish"), settings: Vec::new() }
         );
+        assert_eq!(
+            Participant::parse("uci:/e/sea%40jay@UseRazoring=false,Move%20Overhead=30").unwrap(),
+            Participant::Uci {
+                path: PathBuf::from("/e/sea@jay"),
+                settings: uci_options::parse_settings("UseRazoring=false,Move%20Overhead=30").unwrap()
+            }
+        );
+        let bad = format!("{:#}", Participant::parse("uci:/e/x@UseRazoring").unwrap_err());
+        assert!(bad.contains("`uci:/e/x@UseRazoring`: option `UseRazoring`: write Name=value"), "{bad}");
         let empty = Participant::parse("uci:").unwrap_err().to_string();
         assert!(empty.contains("give the engine binary's path"), "{empty}");
     }
@@ -123,7 +160,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         // Exits at once, as a program that is not an engine would.
         let quitter = script(&dir, "quitter.sh", "echo 'usage: quitter FILE'; exit 2");
-        let error = format!("{:#}", handshake(&quitter, "uci:quitter.sh").unwrap_err());
+        let error = format!("{:#}", handshake(&quitter.into(), "uci:quitter.sh").unwrap_err());
         assert!(error.contains("`uci:quitter.sh` failed the UCI handshake"), "{error}");
         assert!(error.contains("the engine process exited"), "{error}");
         // A minimal engine: answers `uci` and `isready`, and names itself.
@@ -133,7 +170,7 @@ mod tests {
             "while read line; do case \"$line\" in uci) echo 'id name Tiny 1'; echo uciok;; \
              isready) echo readyok;; quit) exit 0;; esac; done",
         );
-        assert_eq!(handshake(&engine, "uci:engine.sh").unwrap(), "Tiny 1");
+        assert_eq!(handshake(&engine.into(), "uci:engine.sh").unwrap(), "Tiny 1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

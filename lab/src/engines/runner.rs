@@ -13,7 +13,7 @@ use clap::Args;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::engines::engine::{Engine, SearchOutput};
+use crate::engines::engine::{Engine, Launch, SearchOutput};
 use crate::engines::participant;
 use crate::lab::Lab;
 use crate::measure::suites::Suite;
@@ -24,11 +24,12 @@ pub const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);
 /// A search to a node count takes seconds; this only catches a hung engine.
 pub const NODES_SEARCH_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// A participant (a variant, or a UCI engine as `uci:PATH`) and its binary.
+/// A participant (a variant, or a UCI engine as `uci:PATH`) and how to
+/// start it.
 #[derive(Clone, Debug)]
 pub struct Contestant {
     pub name: String,
-    pub binary: PathBuf,
+    pub launch: Launch,
     /// Whether its telemetry is wanted: it is then sent `SearchStats` when
     /// it offers that option (every variant does; SeaJay, the plans'
     /// engine, does too).
@@ -36,8 +37,8 @@ pub struct Contestant {
 }
 
 impl Contestant {
-    pub fn new(name: &str, binary: PathBuf) -> Contestant {
-        Contestant { name: name.to_string(), binary, has_telemetry: true }
+    pub fn new(name: &str, launch: Launch) -> Contestant {
+        Contestant { name: name.to_string(), launch, has_telemetry: true }
     }
 }
 
@@ -61,7 +62,7 @@ pub struct Settings {
 }
 
 fn start(contestant: &Contestant, settings: &Settings) -> Result<Engine> {
-    let mut engine = Engine::start(&contestant.binary, &contestant.name)?;
+    let mut engine = Engine::launch(&contestant.launch, &contestant.name)?;
     engine.set_option("Hash", &settings.hash_mb.to_string())?;
     if settings.telemetry && contestant.has_telemetry && engine.offers_option("SearchStats") {
         engine.set_option("SearchStats", "true")?;
@@ -257,9 +258,9 @@ pub fn run_suite<R: SuiteRecord>(
     search: &SuiteSearch,
     record_of: impl Fn(&str, usize, Result<SearchOutput>) -> R,
 ) -> Result<(RunDir, Vec<R>)> {
-    let binaries = participant::binaries(lab, search.variants)?;
+    let launches = participant::launches(lab, search.variants)?;
     let contestants: Vec<Contestant> =
-        search.variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary)).collect();
+        search.variants.iter().zip(launches).map(|(name, launch)| Contestant::new(name, launch)).collect();
     let (mut run_dir, mut records): (RunDir, Vec<R>) = run_args.open(lab, search.command, args)?;
     let jobs = suite_jobs(search.suite, &contestants, &search.go, search.timeout, |position, name| {
         records.iter().any(|record| record.position() == position && record.variant() == name)

@@ -285,7 +285,7 @@ fn solve_stage(
     let variants = [args.a.clone(), args.b.clone()];
     let binaries = builder::build_all(lab, &variants)?;
     let contestants: Vec<Contestant> =
-        variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary)).collect();
+        variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary.into())).collect();
     let (go, timeout) = args.go();
     let jobs = suite_jobs(suite, &contestants, &go, timeout, |position, name| {
         solved_by(records, name).contains_key(&position)

@@ -412,7 +412,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     for set in &sets {
         bar.set_message(format!("building {}", set.label));
         let binary = builder::ensure_built_features(lab, &set.label, &set.features).inspect_err(|_| bar.abandon())?;
-        contestants.push(Contestant::new(&set.label, binary));
+        contestants.push(Contestant::new(&set.label, binary.into()));
         bar.inc(1);
     }
     bar.finish_and_clear();

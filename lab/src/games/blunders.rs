@@ -230,8 +230,8 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
         bail!("--nodes must be at least 1");
     }
     let games = read_games(lab, &args.pgn)?;
-    let binary = participant::binary(lab, &args.referee)?;
-    let mut referee = Engine::start(&binary, &args.referee)?;
+    let launch = participant::launch(lab, &args.referee)?;
+    let mut referee = Engine::launch(&launch, &args.referee)?;
     referee.set_option("Hash", &args.hash.to_string())?;
     let settings = RefereeSettings {
         spec: args.referee.clone(),

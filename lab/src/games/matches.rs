@@ -59,6 +59,7 @@ use self::summary::EngineSummary;
 pub use self::summary::StopReason;
 pub use self::summary::{summary_markdown, MatchSummary};
 use self::worker::{worker, Event, WorkerContext};
+use crate::engines::engine::Launch;
 use crate::games::statistics::{Pentanomial, SprtSettings, Wdl};
 use crate::lab::Lab;
 use crate::results::RunDir;
@@ -91,18 +92,19 @@ pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The binary for `name`: `--binary NAME=PATH`, else the variant's build,
-/// or the engine of `uci:PATH` once it has passed the UCI handshake.
-pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<PathBuf> {
+/// How to start `name`: `--binary NAME=PATH`, else the variant's build, or
+/// the engine of `uci:PATH` (or of another engine's variant) with its
+/// options once it has passed the UCI handshake.
+pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<Launch> {
     match args.binary_override(name)? {
         Some(path) => {
             let path = lab.resolve(&path);
             if !path.is_file() {
                 bail!("--binary {name}={}: no such file", path.display());
             }
-            Ok(path)
+            Ok(Launch::from(path))
         }
-        None => crate::engines::participant::binary(lab, name),
+        None => crate::engines::participant::launch(lab, name),
     }
 }
 
@@ -116,7 +118,7 @@ struct MatchPlan {
     /// The names in results and PGNs: the variants', `#1`/`#2` added when
     /// both are the same.
     names: [String; 2],
-    binaries: [PathBuf; 2],
+    binaries: [Launch; 2],
     sprt: Option<SprtSettings>,
     resign: Option<ResignRule>,
     draw: Option<DrawRule>,
@@ -125,7 +127,7 @@ struct MatchPlan {
 }
 
 impl MatchPlan {
-    fn new(lab: &Lab, engine_a: (&str, &Path), engine_b: (&str, &Path), args: &MatchArgs) -> Result<MatchPlan> {
+    fn new(lab: &Lab, engine_a: (&str, &Launch), engine_b: (&str, &Launch), args: &MatchArgs) -> Result<MatchPlan> {
         if args.concurrency == 0 {
             bail!("--concurrency must be at least 1");
         }
@@ -134,7 +136,7 @@ impl MatchPlan {
         } else {
             [engine_a.0.to_string(), engine_b.0.to_string()]
         };
-        let binaries = [engine_a.1.to_path_buf(), engine_b.1.to_path_buf()];
+        let binaries = [engine_a.1.clone(), engine_b.1.clone()];
         let sprt = args.sprt.settings()?;
         let (resign, draw) = args.adjudication()?;
         let requested_games =
@@ -158,8 +160,8 @@ impl MatchPlan {
 /// `settings` says, in a new run folder or the one `--resume` names.
 pub fn run_match(
     lab: &Lab,
-    engine_a: (&str, &Path),
-    engine_b: (&str, &Path),
+    engine_a: (&str, &Launch),
+    engine_b: (&str, &Launch),
     settings: &MatchArgs,
 ) -> Result<MatchOutcome> {
     let plan = MatchPlan::new(lab, engine_a, engine_b, settings)?;
@@ -204,7 +206,7 @@ fn first_summary(
         engines: [0, 1].map(|side| EngineSummary {
             name: plan.names[side].clone(),
             id_name: id_names[side].clone(),
-            binary: plan.binaries[side].clone(),
+            binary: plan.binaries[side].binary.clone(),
             failures: FailureCounts::default(),
         }),
         tc: settings.tc,

@@ -143,7 +143,7 @@ pub struct TestPlan {
 
 impl TestPlan {
     pub fn of(lab: &Lab, name: &str) -> Result<TestPlan> {
-        let variant = lab.variant(name)?;
+        let variant = lab.own_variant(name)?;
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to test it against on OpenBench");
         };

@@ -41,7 +41,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
-use crate::engines::participant::{self, Participant};
+use crate::engines::participant::Participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::Lab;
 use crate::measure::ratio::{median, paired_ratio, RatioEstimate};
@@ -444,12 +444,12 @@ fn summary_json(args: &SpeedArgs, records: &[SpeedRecord]) -> serde_json::Value 
 fn check_variants(lab: &Lab, specs: &[String]) -> Result<()> {
     for spec in specs {
         match Participant::parse(spec)? {
-            Participant::Uci(_) => bail!(
+            Participant::Uci { .. } => bail!(
                 "`{spec}`: bench speed is measured with prunelab's own `bench` command, so only variants can be \
                  compared (`lab ttd` times a UCI engine beside a variant)"
             ),
             Participant::Variant(name) => {
-                participant::check(lab, &name)?;
+                lab.own_variant(&name)?;
             }
         }
     }

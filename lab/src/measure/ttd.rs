@@ -23,7 +23,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::engine::{Engine, SearchOutput};
+use crate::engines::engine::{Engine, Launch, SearchOutput};
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
@@ -115,7 +115,7 @@ pub fn estimate(records: &[TtdRecord], a: usize, b: usize) -> Option<RatioEstima
 /// A running engine of the pair, started again after a failure.
 struct Timed {
     name: String,
-    binary: PathBuf,
+    launch: Launch,
     hash_mb: u32,
     engine: Option<Engine>,
 }
@@ -123,7 +123,7 @@ struct Timed {
 impl Timed {
     fn search(&mut self, fen: &str, depth: u32) -> Result<SearchOutput> {
         if self.engine.is_none() {
-            let mut engine = Engine::start(&self.binary, &self.name)?;
+            let mut engine = Engine::launch(&self.launch, &self.name)?;
             engine.set_option("Hash", &self.hash_mb.to_string())?;
             self.engine = Some(engine);
         }
@@ -239,17 +239,17 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     }
     suites::check_depth(args.depth)?;
     let suite = suites::load_for_run(lab, &args.suite, args.first)?;
-    let binaries = participant::binaries(lab, &args.engines)?;
+    let launches = participant::launches(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;
-    let timed = |name: &str, binary: &PathBuf| Timed {
+    let timed = |name: &str, launch: &Launch| Timed {
         name: name.to_string(),
-        binary: binary.clone(),
+        launch: launch.clone(),
         hash_mb: args.hash,
         engine: None,
     };
     let mut engines: Vec<Timed> =
-        args.engines.iter().zip(&binaries).map(|(name, binary)| timed(name, binary)).collect();
+        args.engines.iter().zip(&launches).map(|(name, launch)| timed(name, launch)).collect();
     let pairs: Vec<(usize, usize)> = (0..args.rounds)
         .flat_map(|round| (0..suite.positions.len()).map(move |position| (round, position)))
         .filter(|&(round, position)| !records.iter().any(|r| r.round == round && r.position == position))

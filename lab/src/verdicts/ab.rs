@@ -19,7 +19,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
 
-use crate::engines::builder;
+use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::games::atlas::{entries, fast_measures};
 use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
@@ -180,7 +180,7 @@ struct Measurements {
 fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
     let pair = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
-    builder::build_all(lab, &pair)?;
+    participant::launches(lab, &pair)?;
     lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
     let nodes_args = NodesArgs {
         variants: pair.clone(),
@@ -222,14 +222,23 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
     }
     for name in [a, b] {
         let variant = lab.variant(name)?;
-        let features =
-            if variant.file.features.is_empty() { "none".to_string() } else { variant.file.features.join(" ") };
+        let adds = match lab.external(name) {
+            Some(external) => {
+                let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
+                let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
+                format!("adds options {}; engine `{}` with {}", own.join(" "), external.engine, all.join(" "))
+            }
+            None => {
+                let features = variant.file.features.join(" ");
+                let features = if features.is_empty() { "none".to_string() } else { features };
+                format!("adds {features}; {} features in all", variant.features.len())
+            }
+        };
         writeln!(
             out,
-            "- `{name}`: {} (extends `{}`, adds {features}; {} features in all; source: {})",
+            "- `{name}`: {} (extends `{}`, {adds}; source: {})",
             variant.file.description,
             variant.file.extends.as_deref().unwrap_or("-"),
-            variant.features.len(),
             variant.file.source
         )
         .unwrap();
@@ -469,7 +478,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();
-    writeln!(out, "- {}", verdict::sprt_plan_line(variant)).unwrap();
+    writeln!(out, "- {}", verdict::sprt_plan_line(lab, variant)).unwrap();
     match plan {
         Some(plan) => {
             let bounds = plan.sprt.bounds.clone().unwrap_or_default();
@@ -575,7 +584,7 @@ fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) 
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
     settings.hash = plan.hash;
-    let (binary_b, binary_a) = (builder::binary_path(lab, b), builder::binary_path(lab, a));
+    let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
     let outcome = matches::run_match(lab, (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
     Ok((text, outcome.run_dir))

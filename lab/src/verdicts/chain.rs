@@ -22,6 +22,14 @@
 //! last variant: counted in the same runs, timed against it, no claims, and
 //! its telemetry in the plans' formats (when it offers `SearchStats`) set
 //! beside the last variant's, counter by counter.
+//!
+//! A chain of another engine's variants (`lab/other-engines/<folder>/`, such as
+//! SeaJay's `seajay-p002`) runs the same way, each phase's UCI options in
+//! the `adds` column and its telemetry in a table of its own. With
+//! `--ours`, the prunelab variants its files mirror (`mirrors`) are counted
+//! in the same node run, and a second table sets each phase's node change
+//! in the other engine beside prunelab's, each with its interval: whether
+//! they agree in sign and whether the intervals overlap.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -45,15 +53,16 @@ use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::results::runs_of;
 use crate::verdicts::ab::run_tactics;
-use crate::verdicts::claims::grammar::Planned;
+use crate::verdicts::claims::grammar::{Claim, Planned};
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
-pub const CHAINS: [(&str, &str, &str, &str); 3] = [
+pub const CHAINS: [(&str, &str, &str, &str); 4] = [
     ("p002", "baseline", "p002-4.1", "plan 002, phases 1.1 to 4.1, from the baseline"),
     ("p003", "p002-3.3", "p003-3", "plan 003's phases on plan 002's 3.3"),
     ("razor", "p003-3", "razor-r3", "plan 000's razoring R1 to R3 on plan 003's end"),
+    ("seajay-p002", "seajay-p002-before", "seajay-p002-4.1", "plan 002's phases in SeaJay, by its UCI options"),
 ];
 
 #[derive(Args, Clone, Debug, Serialize)]
@@ -91,6 +100,11 @@ pub struct ChainArgs {
     /// Other engines beside the chain's last variant (`uci:PATH` or a variant).
     #[arg(long, value_name = "ENGINE")]
     pub beside: Vec<String>,
+    /// For a chain of another engine's variants: count the prunelab variants
+    /// its files mirror (`mirrors`) too, and set each phase's node change
+    /// beside prunelab's.
+    #[arg(long)]
+    pub ours: bool,
     /// A match per phase with its variant file's `[sprt]` (bounds, tc, hash).
     #[arg(long)]
     pub sprt: bool,
@@ -166,6 +180,26 @@ pub struct PhaseRecord {
     pub comparison: Comparison,
     pub ttd_run: PathBuf,
     pub sprt: Option<PhaseMatch>,
+    /// With `--ours`: prunelab's pair for the same plan phase, measured in
+    /// the same node run (nodes and telemetry only).
+    #[serde(default)]
+    pub ours: Option<Comparison>,
+}
+
+/// Prunelab's pair for a phase of another engine's chain: the variants
+/// that the phase's file and its parent's name in `mirrors`.
+fn mirrored_pair(lab: &Lab, (parent, phase): (&str, &str)) -> Option<(String, String)> {
+    let mirror = |name: &str| lab.external(name).and_then(|external| external.mirrors.clone());
+    Some((mirror(parent)?, mirror(phase)?)).filter(|(ours_parent, ours)| ours_parent != ours)
+}
+
+/// What a phase adds to its parent: the features of ours, the UCI options
+/// of another engine's variant.
+fn adds(lab: &Lab, phase: &str) -> Result<Vec<String>> {
+    Ok(match lab.external(phase) {
+        Some(external) => external.own.iter().map(ToString::to_string).collect(),
+        None => lab.variant(phase)?.file.features.clone(),
+    })
 }
 
 /// The latest run of `command` in `dir`, to continue it: a step's run
@@ -223,11 +257,22 @@ struct Counts {
 
 fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result<Counts> {
     let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
-    participant::binaries(lab, &everyone)?;
-    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", everyone.len(), args.suite, args.depth));
+    // Prunelab's mirrored phases are counted, not timed or solved.
+    let mut counted = everyone.clone();
+    if args.ours {
+        for pair in chain.windows(2) {
+            for name in mirrored_pair(lab, (&pair[0], &pair[1])).into_iter().flat_map(|(a, b)| [a, b]) {
+                if !counted.contains(&name) {
+                    counted.push(name);
+                }
+            }
+        }
+    }
+    participant::launches(lab, &counted)?;
+    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.suite, args.depth));
     let nodes_dir = folder.join("nodes");
     let nodes_args = NodesArgs {
-        variants: everyone.clone(),
+        variants: counted,
         suite: args.suite.clone(),
         depth: args.depth,
         hash: args.hash,
@@ -304,7 +349,7 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
     settings.hash = hash;
     settings.concurrency = args.concurrency;
     settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
-    let binaries = [participant::binary(lab, variant.name())?, participant::binary(lab, parent)?];
+    let binaries = [participant::launch(lab, variant.name())?, participant::launch(lab, parent)?];
     let outcome =
         matches::run_match(&lab.nested(folder), (variant.name(), &binaries[0]), (parent, &binaries[1]), &settings)?;
     let (result, failed) = match_result(&outcome.summary);
@@ -349,14 +394,18 @@ fn run_phases(
         if sprt.as_ref().is_some_and(|m| m.failed) && stopped_at.is_none() {
             stopped_at = Some(phase.clone());
         }
+        let ours = mirrored_pair(lab, (parent, phase)).filter(|_| args.ours).map(|(ours_parent, ours)| {
+            Comparison::measure(&ours_parent, &ours, counts.setting.clone(), &counts.nodes, None, &[])
+        });
         let record = PhaseRecord {
             phase: phase.clone(),
             parent: parent.clone(),
             beside: false,
-            adds: variant.file.features.clone(),
+            adds: adds(lab, phase)?,
             comparison,
             ttd_run: counts.ttd.run_dir.clone(),
             sprt,
+            ours,
         };
         run_dir.append(&record)?;
         records.push(record);
@@ -374,6 +423,7 @@ fn run_phases(
             comparison: compare(counts, (last, engine)),
             ttd_run: counts.ttd.run_dir.clone(),
             sprt: None,
+            ours: None,
         };
         run_dir.append(&record)?;
         records.push(record);
@@ -443,7 +493,7 @@ fn markdown(
             writeln!(
                 out,
                 "| {phase} | {} | {why} | | | |{}",
-                lab.variant(phase)?.file.features.join(" "),
+                adds(lab, phase)?.join(" "),
                 if args.sprt { " |" } else { "" }
             )
             .unwrap();
@@ -500,6 +550,16 @@ fn markdown(
         .unwrap();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
+    let phases: Vec<&PhaseRecord> = records.iter().filter(|record| !record.beside).collect();
+    if chain.iter().any(|name| lab.external(name).is_some()) && !phases.is_empty() {
+        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.suite).unwrap();
+        let rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> =
+            phases.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)).collect();
+        out.push_str(&nodes::plan_telemetry_table(&rows));
+    }
+    if phases.iter().any(|record| record.ours.is_some()) {
+        out.push_str(&beside_ours(lab, &phases)?);
+    }
     let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
     if !unmeasured.is_empty() {
         write!(out, "\n{unmeasured}").unwrap();
@@ -509,9 +569,76 @@ fn markdown(
         let variant = lab.variant(&record.phase)?;
         writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
         verdict::claims_list(&mut out, variant, &record.comparison.judgements(variant));
-        writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(variant)).unwrap();
+        writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(lab, variant)).unwrap();
     }
     writeln!(out, "Wall time of this session: {seconds:.0} s.").unwrap();
+    Ok(out)
+}
+
+/// The node claim of `variant`'s file, judged on `comparison`: its text and
+/// `-4.1% (95%: …) (holds)`.
+fn node_claim_cell(variant: &Variant, comparison: &Comparison) -> (Option<String>, String) {
+    let change = comparison.nodes.map_or("-".to_string(), |ratio| ratio.percent_text());
+    let node_claim = comparison
+        .judgements(variant)
+        .into_iter()
+        .find(|(claim, _)| matches!(claim.claim, Claim::NodeChange { .. } | Claim::NodeDirection(_)));
+    match node_claim {
+        Some((claim, judgement)) => (Some(claim.text()), format!("{change}: {}", judgement.word())),
+        None => (None, change),
+    }
+}
+
+/// Whether two node changes agree: in sign (of the estimates), and whether
+/// their 95% intervals overlap.
+fn agreement(theirs: Option<RatioEstimate>, ours: Option<RatioEstimate>) -> (String, String) {
+    let (Some(theirs), Some(ours)) = (theirs, ours) else { return ("-".into(), "-".into()) };
+    let sign = |ratio: &RatioEstimate| ratio.percent().partial_cmp(&0.0);
+    let same_sign = if sign(&theirs) == sign(&ours) { "yes" } else { "no" };
+    let overlap = match (theirs.percent_interval(), ours.percent_interval()) {
+        (Some((low_a, high_a)), Some((low_b, high_b))) => {
+            if low_a <= high_b && low_b <= high_a {
+                "yes"
+            } else {
+                "no"
+            }
+        }
+        _ => "-",
+    };
+    (same_sign.into(), overlap.into())
+}
+
+/// Each phase of another engine's chain beside prunelab's same phase.
+fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
+    let mut out = String::new();
+    writeln!(
+        out,
+        "\n### Beside prunelab's phases\n\nEach phase's node change in the other engine and in prunelab (the variants \
+         its file and its parent's `mirrors` name, counted in the same run), each judged on the plan's node claim as \
+         its own file states it; whether the two agree in sign, and whether their 95% intervals overlap.\n"
+    )
+    .unwrap();
+    writeln!(out, "| phase | plan's claim | theirs | prunelab's pair | prunelab | same sign | intervals overlap |")
+        .unwrap();
+    writeln!(out, "|---|---|---|---|---|---|---|").unwrap();
+    for record in phases {
+        let Some(ours) = &record.ours else {
+            writeln!(out, "| {} | - | - | no mirror | - | - | - |", record.phase).unwrap();
+            continue;
+        };
+        let (their_claim, theirs) = node_claim_cell(lab.variant(&record.phase)?, &record.comparison);
+        let (our_claim, ours_cell) = node_claim_cell(lab.variant(&ours.subject)?, ours);
+        let (same_sign, overlap) = agreement(record.comparison.nodes, ours.nodes);
+        writeln!(
+            out,
+            "| {} | {} | {theirs} | {} → {} | {ours_cell} | {same_sign} | {overlap} |",
+            record.phase,
+            their_claim.or(our_claim).unwrap_or_else(|| "-".into()),
+            ours.reference,
+            ours.subject
+        )
+        .unwrap();
+    }
     Ok(out)
 }
 
@@ -532,7 +659,10 @@ fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
-    let chain = resolve_args(&lab.variants, &args.chain)?;
+    let chain = resolve_args(&lab.every_variant(), &args.chain)?;
+    if args.ours && !chain.iter().any(|name| lab.external(name).is_some_and(|external| external.mirrors.is_some())) {
+        bail!("--ours: no phase of this chain is another engine's variant that `mirrors` one of prunelab's");
+    }
     for engine in &args.beside {
         participant::check(lab, engine)?;
     }
@@ -652,6 +782,30 @@ mod tests {
     }
 
     #[test]
+    fn seajays_chain_follows_its_files_and_lines_up_with_ours() {
+        let lab = Lab::for_tests();
+        let chain = resolve_args(&lab.every_variant(), &["seajay-p002".into()]).unwrap();
+        let phases = ["1.3", "1.4", "1.5", "2.1", "2.2", "2.3", "2.4", "3.1", "3.2", "4.1"];
+        let expected: Vec<String> = std::iter::once("seajay-p002-before".to_string())
+            .chain(phases.iter().map(|phase| format!("seajay-p002-{phase}")))
+            .collect();
+        assert_eq!(chain, expected);
+        let ours: Vec<(String, String)> =
+            chain.windows(2).map(|pair| mirrored_pair(&lab, (&pair[0], &pair[1])).unwrap()).collect();
+        assert_eq!(ours[0], ("p002-1.2c".to_string(), "p002-1.3".to_string()));
+        // SeaJay has no switch for 3.3: its 4.1 follows 3.2, and so does ours beside it.
+        assert_eq!(ours[9], ("p002-3.2".to_string(), "p002-4.1".to_string()));
+        let last = lab.external("seajay-p002-4.1").unwrap();
+        // In name order, as the file's table is read.
+        assert_eq!(
+            adds(&lab, "seajay-p002-4.1").unwrap(),
+            ["RazorMargin1=300", "RazorMargin2=300", "UseRazoring=true"]
+        );
+        assert!(last.settings.iter().any(|setting| setting.to_string() == "FutilityBase=148"));
+        assert!(lab.own_variant("seajay-p002-4.1").unwrap_err().to_string().contains("not built from this repository"));
+    }
+
+    #[test]
     fn a_chain_that_does_not_follow_extends_is_refused_by_name() {
         let variants = variants::load().unwrap();
         let error = |chain: &[&str]| {
@@ -664,7 +818,10 @@ mod tests {
              p002-3.2 → p002-3.1 → p002-2.4 → p002-2.3 → p002-2.2 → p002-2.1 → p002-1.5 → p002-1.4 → p002-1.3 → \
              p002-1.2c → p002-1.2b → p002-1.2a → p002-1.1 → baseline"
         );
-        assert_eq!(error(&["p004"]), "unknown chain `p004`: the chains are p002, p003, razor; or give FIRST LAST");
+        assert_eq!(
+            error(&["p004"]),
+            "unknown chain `p004`: the chains are p002, p003, razor, seajay-p002; or give FIRST LAST"
+        );
         assert!(error(&["razor-r1", "razor-r1"]).contains("a chain needs two variants"));
         assert!(error(&["razor-r1", "razor-r9"]).contains("unknown variant `razor-r9`"));
     }

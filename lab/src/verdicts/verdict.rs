@@ -256,7 +256,8 @@ pub fn feature_difference(a: &Variant, b: &Variant) -> (Vec<&'static str>, Vec<&
 /// many features lie between them, and which. `None` for a direct child.
 pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
     let (Ok(variant_a), Ok(variant_b)) = (lab.variant(a), lab.variant(b)) else { return None };
-    if variant_b.file.extends.as_deref() == Some(a) {
+    // Another engine's variants differ by options, not features.
+    if variant_b.file.extends.as_deref() == Some(a) || lab.external(a).is_some() || lab.external(b).is_some() {
         return None;
     }
     let (added, removed) = feature_difference(variant_a, variant_b);
@@ -282,17 +283,17 @@ pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
 }
 
 /// The SPRT plan of `variant` as the verdict shows it.
-pub fn sprt_plan_line(variant: &Variant) -> String {
+pub fn sprt_plan_line(lab: &Lab, variant: &Variant) -> String {
+    let file = lab.variant_file(variant.name());
     match &variant.plan().sprt {
         Some(plan) => format!(
-            "`variants/{}.toml`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
-            variant.name(),
+            "`{file}`: bounds [{}, {}] (normalized Elo), tc {}, Hash {}",
             plan.bounds.0,
             plan.bounds.1,
             plan.tc,
             plan.hash_mb.map_or("not set (the lab's 16 MiB)".to_string(), |mb| format!("{mb} MiB"))
         ),
-        None => format!("`variants/{}.toml` has no `[sprt]`", variant.name()),
+        None => format!("`{file}` has no `[sprt]`"),
     }
 }
 
@@ -434,10 +435,10 @@ mod tests {
     fn the_plan_line_names_bounds_tc_and_hash() {
         let lab = lab();
         assert_eq!(
-            sprt_plan_line(lab.variant("razor-r1").unwrap()),
+            sprt_plan_line(&lab, lab.variant("razor-r1").unwrap()),
             "`variants/razor-r1.toml`: bounds [0, 5] (normalized Elo), tc 10+0.1, Hash 8 MiB"
         );
-        assert_eq!(sprt_plan_line(lab.variant("probcut").unwrap()), "`variants/probcut.toml` has no `[sprt]`");
+        assert_eq!(sprt_plan_line(&lab, lab.variant("probcut").unwrap()), "`variants/probcut.toml` has no `[sprt]`");
         assert_eq!(claimed_suites(lab.variant("razor-r3").unwrap()), ["zugzwang"]);
     }
 }

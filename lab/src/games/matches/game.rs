@@ -3,7 +3,6 @@
 //! rules or by score adjudication, and turns every engine failure into a lost
 //! game for that engine, with what went wrong.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -15,26 +14,26 @@ use serde::{Deserialize, Serialize};
 use super::book::Opening;
 use super::clock::{ClockVerdict, MoveBudget, TimeControl};
 use super::rules::{rules_verdict, DrawRule, GameResult, ResignRule, ScoreAdjudicator, Termination};
-use crate::engines::engine::{Engine, EngineFailure, Score};
+use crate::engines::engine::{Engine, EngineFailure, Launch, Score};
 
 /// An engine of the match: its name, its binary, and its process while it
 /// runs. A process that failed is dropped and started again for the next game.
 pub struct Player {
     pub name: String,
-    binary: PathBuf,
+    launch: Launch,
     hash_mb: u32,
     engine: Option<Engine>,
 }
 
 impl Player {
-    pub fn new(name: &str, binary: &Path, hash_mb: u32) -> Player {
-        Player { name: name.to_string(), binary: binary.to_path_buf(), hash_mb, engine: None }
+    pub fn new(name: &str, launch: &Launch, hash_mb: u32) -> Player {
+        Player { name: name.to_string(), launch: launch.clone(), hash_mb, engine: None }
     }
 
     /// Starts the process unless it runs, and sets its options.
     pub fn start(&mut self) -> Result<&mut Engine> {
         if self.engine.is_none() {
-            let mut engine = Engine::start(&self.binary, &self.name)?;
+            let mut engine = Engine::launch(&self.launch, &self.name)?;
             engine.set_option("Hash", &self.hash_mb.to_string())?;
             self.engine = Some(engine);
         }

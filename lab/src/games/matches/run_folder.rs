@@ -42,7 +42,7 @@ pub struct RunSettings {
 impl RunSettings {
     pub fn new(plan: &MatchPlan, book: &Book, args: &MatchArgs) -> RunSettings {
         let [engine_a, engine_b] = plan.names.clone();
-        let [binary_a, binary_b] = plan.binaries.clone();
+        let [binary_a, binary_b] = plan.binaries.clone().map(|launch| launch.binary);
         RunSettings {
             engine_a,
             engine_b,
@@ -165,11 +165,12 @@ mod tests {
     #[test]
     fn earlier_runs_record_what_the_same_arguments_record_now() {
         let args = Cli::parse_from(std::iter::once("match").chain(LINE.iter().copied())).args;
-        let global = GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results") };
-        let lab = Lab { root: PathBuf::from("."), variants: Vec::new(), global };
-        let engine_a = ("illegal", Path::new("/tmp/compat/illegal.sh"));
-        let engine_b = ("crasher", Path::new("/tmp/compat/crasher.sh"));
-        let plan = MatchPlan::new(&lab, engine_a, engine_b, &args).unwrap();
+        let global =
+            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
+        let lab = Lab { root: PathBuf::from("."), variants: Vec::new(), externals: Vec::new(), global };
+        let (illegal, crasher) =
+            (Path::new("/tmp/compat/illegal.sh").into(), Path::new("/tmp/compat/crasher.sh").into());
+        let plan = MatchPlan::new(&lab, ("illegal", &illegal), ("crasher", &crasher), &args).unwrap();
         let book = Book::from_text("/tmp/compat/book.epd", String::new());
         let recorded = serde_json::to_value(RunSettings::new(&plan, &book, &args)).unwrap();
         assert_eq!(recorded, serde_json::from_str::<Value>(EARLIER_RUN_ARGS).unwrap());
