@@ -1,5 +1,5 @@
 //! The variant matrix's table: a technique set searches the node-count suite
-//! (`ci/node-suite.epd`) to a fixed depth from `ucinewgame`, one thread, and
+//! (`data/suites/node-suite.epd`) to a fixed depth from `ucinewgame`, one thread, and
 //! each position's nodes, best move, score and technique counters become one
 //! line. The snapshot test (`tests/matrix.rs`, every variant in one build)
 //! and `prunelab matrix` (the compiled set, as `ci/honesty.sh` runs it) share
@@ -20,7 +20,7 @@ use crate::stats::SearchStats;
 use crate::techniques::TechniqueSet;
 
 /// The suite, relative to the repository root.
-pub const SUITE_PATH: &str = "ci/node-suite.epd";
+pub const SUITE_PATH: &str = "data/suites/node-suite.epd";
 /// The snapshots' search depth.
 pub const DEPTH: i32 = 10;
 /// The snapshots' hash size, the UCI default.

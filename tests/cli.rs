@@ -210,7 +210,7 @@ fn variant_features_resolves_parents_and_implications() {
 
 #[test]
 fn matrix_prints_the_snapshot_table_of_this_build() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/ci/node-suite.epd");
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/data/suites/node-suite.epd");
     let output = prunelab(&["matrix", "--suite", suite, "--depth", "3"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let lines = stdout_lines(&output);

@@ -1,5 +1,5 @@
 //! The variant matrix: every variant of `variants/` searches the node-count
-//! suite (`ci/node-suite.epd`) to depth 10 from `ucinewgame`, Hash 16, one
+//! suite (`data/suites/node-suite.epd`) to depth 10 from `ucinewgame`, Hash 16, one
 //! thread, and the table of nodes, best move, score and technique counters
 //! is an insta snapshot, `snapshots/<variant>.snap`. Any change in search
 //! behaviour shows up as a snapshot diff; with `CI=true` a missing or

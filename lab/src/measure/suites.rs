@@ -133,7 +133,7 @@ pub fn position_key(fen: &str) -> String {
 }
 
 /// The verdicts' node suite, from the repository alone: the node-count
-/// suite (`ci/node-suite.epd`: the seeds, openings, tactics, endgames),
+/// suite (`data/suites/node-suite.epd`: the seeds, openings, tactics, endgames),
 /// then the bench positions it does not hold, then the chessprogramming
 /// wiki's perft positions 2-6 (`data/suites/verdict-extra.epd`). Each
 /// position is there once: the node suite and the bench share 23, and a
@@ -213,7 +213,7 @@ mod tests {
         let node_suite = load(&lab(), "node-suite").unwrap().positions.len();
         let extra = ids.iter().filter(|id| id.starts_with("cpw.")).count();
         for said in [
-            format!("the {node_suite} positions of `ci/node-suite.epd`"),
+            format!("the {node_suite} positions of `data/suites/node-suite.epd`"),
             format!("the {} bench positions it does not already hold", ids.iter().filter(from_bench).count()),
             format!(
                 "perft positions 2-{} (`data/suites/verdict-extra.epd`): {} positions, each once",
