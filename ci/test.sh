@@ -19,7 +19,9 @@ step() {
 # assertions in the hooks) are checked by every search of every test.
 step "cargo test --workspace" cargo test --workspace --profile ci
 # The trace feature (lab blame): a traced search visits the untraced nodes.
-step "trace feature" cargo test --profile ci -p prunelab --features trace --test trace
+# Selected from the whole workspace, so the dependencies resolve with the
+# step above's features and are not built again.
+step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
 # The engine's rust-version is true for the committed lockfile.
 step "msrv" bash ci/msrv.sh
 # Every feature builds on its own; exclusive combinations are refused.

@@ -51,11 +51,20 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
+        // `prunelab features | head -n 1`: the reader has what it wanted.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("prunelab: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether the error is a write to a pipe whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|error| error.kind() == io::ErrorKind::BrokenPipe))
 }
 
 fn run(args: &[String]) -> Result<()> {

@@ -178,6 +178,30 @@ fn features_names_the_variant_then_lists_the_compiled_features() {
     assert_eq!(stdout_lines(&output), ["variant: baseline", "none"]);
 }
 
+/// `prunelab features | head -n 1`: a reader that stops early is no error.
+/// The pipe's reader is closed before the binary starts, so every write
+/// meets a broken pipe.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_reader_that_closed_its_pipe_is_no_error() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    use std::process::Stdio;
+
+    let mut ends = [0; 2];
+    assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+    // SAFETY: pipe() just returned both descriptors, owned by nothing else.
+    let (reader, writer) = unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    drop(reader);
+    let output = Command::new(env!("CARGO_BIN_EXE_prunelab"))
+        .arg("features")
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("prunelab runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+}
+
 #[test]
 fn features_json_is_one_object_of_version_variants_features_and_selectable() {
     let output = prunelab(&["features", "--json"]);
