@@ -361,6 +361,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     out.push_str(
         "| variant | parent | node change | time to depth | WAC change | from |\n|---|---|---:|---:|---:|---|\n",
     );
+    let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     for phase in &phases {
         let Some((run, comparison)) = local
@@ -371,7 +372,6 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             continue;
         };
         let entry = fast_entry(lab, phase, comparison, run, &commit)?;
-        let kept = fast_measures::read(&path);
         let known =
             fast_measures::find(&kept, (&entry.variant, &entry.parent), (&entry.features, &entry.parent_features));
         // The same run measured the same two searches: kept already.
@@ -379,6 +379,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             "kept already".to_string()
         } else {
             fast_measures::append(&path, &entry)?;
+            kept.push(entry.clone());
             entry.source.clone()
         };
         let cell = |measure: Measure| measure.text(&entry.fast);
@@ -404,7 +405,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
 
 /// A pair's fast measures as the atlas keeps them.
 fn fast_entry(lab: &Lab, phase: &Phase, comparison: &Comparison, run: &str, commit: &str) -> Result<FastEntry> {
-    let wac = comparison.solved.iter().find(|solved| solved.suite == "wac");
+    let wac = comparison.solved.iter().find(|solved| solved.suite == calibration::TACTICS_SUITE);
     let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
     Ok(FastEntry {
         variant: phase.variant.clone(),

@@ -31,7 +31,7 @@ use crate::verdicts::verdict::Comparison;
 pub const MIN_DECIDED: usize = 5;
 
 /// The suite whose solve count is the calibration's tactics measure.
-const TACTICS_SUITE: &str = "wac";
+pub const TACTICS_SUITE: &str = "wac";
 
 /// A variant's fast measures against its parent, each when measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
