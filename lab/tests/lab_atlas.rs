@@ -154,3 +154,115 @@ fn fixed_nodes_games_go_to_the_atlas_once_and_resume() {
     assert_eq!((lines[1]["variant"].as_str(), lines[1]["games"].as_u64()), (Some("razor-r2"), Some(4)));
     fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A time-control file of two matches of one pair of searches (neither a
+/// variant: `iir-side` is `iir` alone, `bare` no feature) and one other.
+const TIME_CONTROLS: &str = r#"
+[[match]]
+variant = "iir-side"
+parent = "bare"
+features = ["iir"]
+parent_features = []
+tc = "2+0.02"
+games = 100
+elo = { value = 12.0, error = 30.0 }
+sprt = { elo0 = 0.0, elo1 = 5.0, alpha = 0.05, beta = 0.05, model = "Normalized" }
+llr = 0.5
+outcome = "undecided"
+date = "2026-11-25"
+commits = []
+quoted_from = "nowhere.toml"
+quote = ["a passage"]
+
+[[match]]
+variant = "iir-side"
+parent = "bare"
+features = ["iir"]
+parent_features = []
+tc = "8+0.08"
+games = 50
+elo = { value = -5.0, error = 40.0 }
+sprt = { elo0 = 0.0, elo1 = 5.0, alpha = 0.05, beta = 0.05, model = "Normalized" }
+llr = -0.1
+outcome = "undecided"
+date = "2026-11-25"
+commits = []
+quoted_from = "nowhere.toml"
+quote = ["a passage"]
+
+[[match]]
+variant = "razor-side"
+parent = "bare"
+features = ["razor-r1"]
+parent_features = []
+tc = "2+0.02"
+games = 100
+elo = { value = 3.0, error = 30.0 }
+sprt = { elo0 = 0.0, elo1 = 5.0, alpha = 0.05, beta = 0.05, model = "Normalized" }
+llr = 0.1
+outcome = "undecided"
+date = "2026-11-25"
+commits = []
+quoted_from = "nowhere.toml"
+quote = ["a passage"]
+"#;
+
+/// `lab atlas PAIRS --nodes 500 --games 4` on the stand-in, the time-control
+/// file beside `dir`'s atlas file.
+fn atlas_pairs(dir: &Path, pairs: &[&str]) -> Output {
+    let engine = stand_in(dir, &dir.join("go.log"));
+    let book = dir.join("book.epd");
+    fs::write(&book, TINY_BOOK).unwrap();
+    fs::write(dir.join("time-controls.toml"), TIME_CONTROLS).unwrap();
+    let mut args: Vec<String> = vec!["atlas".into()];
+    args.extend(pairs.iter().map(|arg| arg.to_string()));
+    for name in ["iir-side", "bare", "razor-side"] {
+        args.extend(["--binary".into(), format!("{name}={engine}")]);
+    }
+    let paths = [("--atlas", dir.join("atlas.jsonl")), ("--book", book)];
+    args.extend(paths.iter().flat_map(|(flag, path)| [flag.to_string(), path.display().to_string()]));
+    args.extend(["--nodes", "500", "--games", "4"].map(String::from));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    common::lab_command_saying(&args, &dir.join("results")).output().unwrap()
+}
+
+#[test]
+fn a_time_control_pair_is_played_by_its_feature_sets_once() {
+    let dir = scratch("atlas-pairs");
+    let output = atlas_pairs(&dir, &["--pair", "iir-side..bare"]);
+    let said = success(&output);
+    assert!(said.contains("atlas, phase 1 of 1: iir-side against bare at N=500"), "{said}");
+    let lines = atlas_lines(&dir);
+    assert_eq!(lines.len(), 1);
+    assert_eq!((lines[0]["variant"].as_str(), lines[0]["parent"].as_str()), (Some("iir-side"), Some("bare")));
+    assert_eq!(
+        (&lines[0]["features"], &lines[0]["parent_features"]),
+        (&serde_json::json!(["iir"]), &serde_json::json!([]))
+    );
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        printed.contains(
+            "| iir-side | bare | 8+0.08, 50 games | -5.0 ± 40.0 [-45.0, +35.0] | [0, 5] LLR -0.10: undecided | N=500, 4 \
+             games | +0.0 ± 17.0 [-17.0, +17.0] | no sign | yes |"
+        ),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("| razor-side | bare | 2+0.02, 100 games | +3.0 ± 30.0 [-27.0, +33.0] | [0, 5] LLR 0.10: undecided | not played: `lab atlas --pair razor-side..bare --nodes 10000` | - | - | - |"),
+        "{printed}"
+    );
+
+    // Both of the pair's matches are one phase, in the atlas already.
+    fs::rename(atlas_run(&dir), dir.join("first-run")).unwrap();
+    let said = success(&atlas_pairs(&dir, &["--time-controls"]));
+    assert!(said.contains("atlas, phase 1 of 2: iir-side against bare is in the atlas already"), "{said}");
+    assert!(said.contains("atlas, phase 2 of 2: razor-side against bare at N=500"), "{said}");
+    assert_eq!(atlas_lines(&dir).len(), 2);
+
+    let unknown = atlas_pairs(&dir, &["--pair", "iir-side..razor-side"]);
+    assert!(!unknown.status.success());
+    let error = String::from_utf8_lossy(&unknown.stderr);
+    assert!(error.contains("--pair iir-side..razor-side: no such match in"), "{error}");
+    assert!(error.contains("its pairs: iir-side..bare, razor-side..bare"), "{error}");
+    fs::remove_dir_all(&dir).unwrap();
+}

@@ -12,10 +12,16 @@
 //! `lab-results/<time>-atlas/`, keeps each phase's match in `<variant>/`
 //! and one record per finished phase, so `--resume` continues the match in
 //! progress where it stopped.
+//!
+//! `--time-controls` (or `--pair VARIANT..PARENT`) plays the pairs of the
+//! matches at a time control (`time_controls`) instead: each side built from
+//! its recorded feature set, so `lab report` can set their fixed-nodes Elo
+//! beside the Elo on the clock.
 
 pub mod entries;
 pub mod fast_measures;
 pub mod table;
+pub mod time_controls;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,9 +33,13 @@ use serde::{Deserialize, Serialize};
 
 use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
 use self::fast_measures::FastEntry;
+use self::time_controls::TimeControlMatch;
+use crate::engines::builder;
+use crate::engines::engine::Launch;
 use crate::games::matches::clock::TimeControl;
 use crate::games::matches::{self, MatchArgs, StopReason};
 use crate::games::statistics::sprt::options::SprtOptions;
+use crate::games::statistics::SprtSettings;
 use crate::lab::Lab;
 use crate::results::{runs_of, timestamp, RunDir};
 use crate::verdicts::calibration::{self, FastMeasures, Measure};
@@ -50,13 +60,24 @@ pub struct AtlasArgs {
     /// Every variant that has a parent.
     #[arg(long)]
     pub all: bool,
+    /// Every pair of the matches at a time control (time-controls.toml beside the atlas file), each side built
+    /// from its recorded feature set.
+    #[arg(long)]
+    // Left out of an atlas run's arguments when not given, so runs begun
+    // before the flag existed still resume.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub time_controls: bool,
+    /// One pair of the matches at a time control, as the file names it (repeatable).
+    #[arg(long = "pair", value_name = "VARIANT..PARENT")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<String>,
     /// Nodes a move (`go nodes N`).
     #[arg(long, value_name = "N", required_unless_present = "keep_fast")]
     pub nodes: Option<u64>,
     /// Play no games: keep the phases' fast measures (the latest `lab ab` or
     /// `lab chain` run of each pair under --results) in fast.jsonl beside the
     /// atlas file, where the calibration reads them on any clone.
-    #[arg(long, conflicts_with_all = ["nodes", "games", "resume"])]
+    #[arg(long, conflicts_with_all = ["nodes", "games", "resume", "time_controls", "pairs"])]
     pub keep_fast: bool,
     /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
     #[arg(long, value_name = "G")]
@@ -100,10 +121,47 @@ impl AtlasArgs {
 }
 
 /// One phase of the run: a variant and its parent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Phase {
     pub variant: String,
     pub parent: String,
+    /// The two searches by feature set, for a pair of a match at a time
+    /// control; `None` for variants, whose files give them.
+    pub searches: Option<Searches>,
+}
+
+impl Phase {
+    /// A variant against its parent, both variant files.
+    pub fn of_variants(variant: &str, parent: &str) -> Phase {
+        Phase { variant: variant.to_string(), parent: parent.to_string(), searches: None }
+    }
+
+    /// The phase's folder in the run: the variant's name, or both names for
+    /// a time-control pair (one side may be in several pairs).
+    fn folder(&self) -> String {
+        match self.searches {
+            None => self.variant.clone(),
+            Some(_) => format!("{}-against-{}", self.variant, self.parent),
+        }
+    }
+}
+
+/// A time-control pair's two searches and the SPRT `--sprt` alone plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Searches {
+    pub features: Vec<String>,
+    pub parent_features: Vec<String>,
+    pub sprt: SprtSettings,
+}
+
+impl Searches {
+    fn of(record: &TimeControlMatch) -> Searches {
+        Searches {
+            features: record.features.clone(),
+            parent_features: record.parent_features.clone(),
+            sprt: record.sprt,
+        }
+    }
 }
 
 /// A finished phase, as the run's `records.jsonl` keeps it.
@@ -135,8 +193,9 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
         all.sort_by_key(|name| (generations(name), name.to_string()));
         names.extend(all.into_iter().map(str::to_string));
     }
-    if names.is_empty() {
-        bail!("lab atlas needs variants, --chain NAME or --all");
+    let pairs = time_control_pairs(lab, args)?;
+    if names.is_empty() && pairs.is_empty() {
+        bail!("lab atlas needs variants, --chain NAME, --all, --time-controls or --pair VARIANT..PARENT");
     }
     let mut phases: Vec<Phase> = Vec::new();
     for name in names {
@@ -144,8 +203,45 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to play against");
         };
-        if !phases.iter().any(|phase| phase.variant == name) {
-            phases.push(Phase { variant: name, parent });
+        if !phases.iter().any(|phase| phase.variant == name && phase.searches.is_none()) {
+            phases.push(Phase::of_variants(&name, &parent));
+        }
+    }
+    phases.extend(pairs);
+    Ok(phases)
+}
+
+/// The pairs of the matches at a time control that `--time-controls` or
+/// `--pair` name, in the file's order, each pair of searches once (several
+/// matches of one pair at several controls are one phase).
+fn time_control_pairs(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
+    if !args.time_controls && args.pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let path = time_controls::beside(&lab.resolve(&args.atlas));
+    let records = time_controls::read(&path)?;
+    let named = |record: &TimeControlMatch| format!("{}..{}", record.variant, record.parent);
+    for pair in &args.pairs {
+        if !records.iter().any(|record| &named(record) == pair) {
+            let mut known: Vec<String> = records.iter().map(named).collect();
+            known.dedup();
+            bail!("--pair {pair}: no such match in {}; its pairs: {}", path.display(), known.join(", "));
+        }
+    }
+    let mut phases: Vec<Phase> = Vec::new();
+    for record in records.iter().filter(|record| args.time_controls || args.pairs.contains(&named(record))) {
+        let searches = Searches::of(record);
+        let seen = phases.iter().any(|phase| {
+            phase.searches.as_ref().is_some_and(|known| {
+                (&known.features, &known.parent_features) == (&searches.features, &searches.parent_features)
+            })
+        });
+        if !seen {
+            phases.push(Phase {
+                variant: record.variant.clone(),
+                parent: record.parent.clone(),
+                searches: Some(searches),
+            });
         }
     }
     Ok(phases)
@@ -162,9 +258,13 @@ fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
+    let (features, parent_features) = match &phase.searches {
+        Some(searches) => (searches.features.clone(), searches.parent_features.clone()),
+        None => (sorted_features(lab, &phase.variant)?, sorted_features(lab, &phase.parent)?),
+    };
     Ok(AtlasKey {
-        features: sorted_features(lab, &phase.variant)?,
-        parent_features: sorted_features(lab, &phase.parent)?,
+        features,
+        parent_features,
         nodes: args.nodes_a_move(),
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
@@ -232,21 +332,51 @@ fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &P
     settings
 }
 
+/// The SPRT a phase plays: `--sprt` alone takes the variant file's bounds
+/// (a variant without them plays its games) or a time-control pair's own.
+fn phase_sprt(lab: &Lab, args: &AtlasArgs, phase: &Phase) -> Result<SprtOptions> {
+    if let Some(searches) = &phase.searches {
+        let recorded = &searches.sprt;
+        return Ok(match args.sprt.wants_plan() {
+            true => SprtOptions {
+                bounds: Some(vec![recorded.elo0, recorded.elo1]),
+                model: recorded.model,
+                ..args.sprt.clone()
+            },
+            false => args.sprt.clone(),
+        });
+    }
+    let plan = lab.variant(&phase.variant)?.plan().sprt;
+    let plan = plan.as_ref();
+    if args.sprt.wants_plan() && plan.is_none() {
+        Ok(SprtOptions { bounds: None, ..args.sprt.clone() })
+    } else {
+        args.sprt.with_plan_bounds(plan, &phase.variant)
+    }
+}
+
+/// How to start one side of a phase: a variant's build (or `--binary`);
+/// a time-control pair's side that is no variant with the same features is
+/// built from its feature set.
+fn side_binary(lab: &Lab, settings: &MatchArgs, name: &str, features: Option<&[String]>) -> Result<Launch> {
+    let Some(features) = features else { return matches::engine_binary(lab, settings, name) };
+    let is_that_variant = lab.own_variant(name).is_ok() && sorted_features(lab, name)? == features;
+    if is_that_variant || settings.binary_override(name)?.is_some() {
+        return matches::engine_binary(lab, settings, name);
+    }
+    let features: Vec<&str> = features.iter().map(String::as_str).collect();
+    builder::ensure_built_features(lab, name, &features).map(Launch::from)
+}
+
 /// Plays one phase and returns its atlas entry; a match that stopped before
 /// its end is an error (its games are kept for `--resume`).
 fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path) -> Result<AtlasEntry> {
-    let plan = lab.variant(&phase.variant)?.plan().sprt;
-    let plan = plan.as_ref();
-    // `--sprt` alone: the file's bounds, or no SPRT for a variant without them.
-    let sprt = if args.sprt.wants_plan() && plan.is_none() {
-        SprtOptions { bounds: None, ..args.sprt.clone() }
-    } else {
-        args.sprt.with_plan_bounds(plan, &phase.variant)?
-    };
+    let sprt = phase_sprt(lab, args, phase)?;
     let settings = match_settings(args, phase, sprt, folder);
+    let searches = phase.searches.as_ref();
     let binaries = [
-        matches::engine_binary(lab, &settings, &phase.variant)?,
-        matches::engine_binary(lab, &settings, &phase.parent)?,
+        side_binary(lab, &settings, &phase.variant, searches.map(|s| s.features.as_slice()))?,
+        side_binary(lab, &settings, &phase.parent, searches.map(|s| s.parent_features.as_slice()))?,
     ];
     // Before the match: the commit the engines are built from, not the one
     // the tree has reached when it ends.
@@ -306,7 +436,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let atlas_path = lab.resolve(&args.atlas);
     let (mut run, mut done) = open_run(lab, args)?;
     for (index, phase) in phases.iter().enumerate() {
-        if done.iter().any(|record| record.variant == phase.variant) {
+        if done.iter().any(|record| (&record.variant, &record.parent) == (&phase.variant, &phase.parent)) {
             continue;
         }
         let key = key_of(lab, phase, args, &book)?;
@@ -327,7 +457,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
                     phase.parent,
                     args.nodes_a_move()
                 ));
-                let folder = run.path().join(&phase.variant);
+                let folder = run.path().join(phase.folder());
                 let entry = play(lab, args, phase, key, &folder)?;
                 entries::append(&atlas_path, &entry)?;
                 lab.say(&format!("atlas: {}", table::entry_line(&entry)));
@@ -339,7 +469,13 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         run.keep(&mut done, record)?;
     }
     let atlas = entries::read(&atlas_path);
-    let text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
+    let mut text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
+    if phases.iter().any(|phase| phase.searches.is_some()) {
+        let path = time_controls::beside(&atlas_path);
+        let records = time_controls::read(&path)?;
+        text.push('\n');
+        text.push_str(&time_controls::section(&records, &atlas, &path.display().to_string()));
+    }
     run.write_summary(&text, &atlas)?;
     if lab.global.json {
         println!("{}", serde_json::to_string_pretty(&atlas)?);

@@ -17,7 +17,9 @@
 //! (`plan_criteria`).
 //! Then the atlas (`lab atlas`'s games at fixed nodes, from the
 //! repository's `atlas/atlas.jsonl`) and the calibration table, which sets
-//! each variant's fast measures beside its atlas Elo (`calibration`).
+//! each variant's fast measures beside its atlas Elo (`calibration`), and
+//! the matches at a time control (`atlas/time-controls.toml`) beside the
+//! atlas's games of the same two searches (`time_controls`).
 //!
 //! Nothing is searched unless `--measure` asks for it: a variant without a
 //! `lab nodes` run (or whose parent has none on the same suite and depth) is
@@ -31,7 +33,7 @@ use anyhow::{Context, Result};
 use plotters::prelude::*;
 
 use crate::games::atlas::entries::{self, AtlasEntry};
-use crate::games::atlas::{fast_measures, table};
+use crate::games::atlas::{fast_measures, table, time_controls};
 use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
@@ -613,6 +615,13 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         )
         .unwrap(),
     }
+
+    // The matches at a time control beside the same searches at fixed nodes.
+    let tc_section = match time_controls::read(&lab.root.join(time_controls::TIME_CONTROLS_FILE)) {
+        Ok(records) => time_controls::section(&records, &atlas, time_controls::TIME_CONTROLS_FILE),
+        Err(error) => format!("## Time controls beside fixed nodes\n\n{error:#}\n"),
+    };
+    writeln!(out, "\n{tc_section}").unwrap();
 
     // The latest `lab blame` and `lab interactions` runs, when there are any.
     for section in

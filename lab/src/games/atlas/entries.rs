@@ -140,12 +140,14 @@ pub fn find<'a>(entries: &'a [AtlasEntry], key: &AtlasKey) -> Option<&'a AtlasEn
     entries.iter().rev().find(|entry| &entry.key == key)
 }
 
-/// The latest entry of each variant, in the atlas's order: what the report
-/// and the calibration read (the latest settings of a variant win).
+/// The latest entry of each variant against each parent, in the atlas's
+/// order: what the report and the calibration read (the latest settings of
+/// a pair win; a variant of a time-control pair may also have a result
+/// against another side than its parent).
 pub fn latest_per_variant(entries: &[AtlasEntry]) -> Vec<&AtlasEntry> {
     let mut latest: Vec<&AtlasEntry> = Vec::new();
     for entry in entries {
-        match latest.iter_mut().find(|seen| seen.variant == entry.variant) {
+        match latest.iter_mut().find(|seen| (&seen.variant, &seen.parent) == (&entry.variant, &entry.parent)) {
             Some(seen) => *seen = entry,
             None => latest.push(entry),
         }

@@ -11,25 +11,23 @@ use crate::games::statistics::{fixed, format_penta, Estimate};
 /// `+12.3 ± 8.1 [+4.2, +20.4]`, or `n/a` before a pair.
 pub fn estimate_text(estimate: Option<Estimate>) -> String {
     match estimate {
-        Some(estimate) => {
-            let signed = |x: f64| {
-                let text = fixed(x, 1);
-                if text.starts_with('-') {
-                    text
-                } else {
-                    format!("+{text}")
-                }
-            };
-            format!(
-                "{} ± {} [{}, {}]",
-                signed(estimate.value),
-                fixed(estimate.error(), 1),
-                signed(estimate.low),
-                signed(estimate.high)
-            )
-        }
+        Some(estimate) => interval_text(estimate.value, estimate.error(), (estimate.low, estimate.high)),
         None => "n/a".to_string(),
     }
+}
+
+/// `+12.3 ± 8.1 [+4.2, +20.4]`: a value, the "±" printed beside it and its
+/// interval, as `lab match` prints them.
+pub fn interval_text(value: f64, error: f64, (low, high): (f64, f64)) -> String {
+    let signed = |x: f64| {
+        let text = fixed(x, 1);
+        if text.starts_with('-') {
+            text
+        } else {
+            format!("+{text}")
+        }
+    };
+    format!("{} ± {} [{}, {}]", signed(value), fixed(error, 1), signed(low), signed(high))
 }
 
 /// The SPRT's bounds, LLR and verdict, or `-`.
@@ -114,11 +112,15 @@ pub fn run_summary(phases: &[Phase], atlas: &[AtlasEntry], nodes: u64, path: &Pa
     let latest = entries::latest_per_variant(atlas);
     let found: Vec<&AtlasEntry> = phases
         .iter()
-        .filter_map(|phase| atlas.iter().rev().find(|entry| entry.variant == phase.variant && entry.key.nodes == nodes))
+        .filter_map(|phase| {
+            atlas.iter().rev().find(|entry| {
+                (&entry.variant, &entry.parent) == (&phase.variant, &phase.parent) && entry.key.nodes == nodes
+            })
+        })
         .collect();
     let missing: Vec<&str> = phases
         .iter()
-        .filter(|phase| !found.iter().any(|entry| entry.variant == phase.variant))
+        .filter(|phase| !found.iter().any(|entry| (&entry.variant, &entry.parent) == (&phase.variant, &phase.parent)))
         .map(|phase| phase.variant.as_str())
         .collect();
     let mut out = format!("# Atlas at {nodes} nodes a move\n\n");
@@ -158,10 +160,7 @@ mod tests {
             .nth(2)
             .unwrap()
             .starts_with("| razor-r1 | parent | 10000 | book.epd | 100 | 60 / 20 / 20 |"));
-        let phases = [
-            Phase { variant: "razor-r1".into(), parent: "parent".into() },
-            Phase { variant: "razor-r2".into(), parent: "razor-r1".into() },
-        ];
+        let phases = [Phase::of_variants("razor-r1", "parent"), Phase::of_variants("razor-r2", "razor-r1")];
         let summary = run_summary(&phases, &[won], 10_000, Path::new("atlas/atlas.jsonl"));
         assert!(summary.contains("1 of 2 phase(s) have a result"), "{summary}");
         assert!(summary.ends_with("**Partial**: no result yet for razor-r2.\n"), "{summary}");
