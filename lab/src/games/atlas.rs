@@ -223,8 +223,12 @@ fn time_control_pairs(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
     let named = |record: &TimeControlMatch| format!("{}..{}", record.variant, record.parent);
     for pair in &args.pairs {
         if !records.iter().any(|record| &named(record) == pair) {
-            let mut known: Vec<String> = records.iter().map(named).collect();
-            known.dedup();
+            let mut known: Vec<String> = Vec::new();
+            for name in records.iter().map(named) {
+                if !known.contains(&name) {
+                    known.push(name);
+                }
+            }
             bail!("--pair {pair}: no such match in {}; its pairs: {}", path.display(), known.join(", "));
         }
     }
@@ -592,6 +596,17 @@ mod tests {
         // Parents first.
         let position = |name: &str| all.iter().position(|phase| phase.variant == name).unwrap();
         assert!(position("p003-3") < position("razor-r1") && position("razor-r1") < position("razor-r2"));
+        // The repository's matches at a time control: ten pairs of searches
+        // (full-old against p003-3 at three controls is one).
+        let pairs = phases(&lab, &args(&["--time-controls", "--nodes", "1"])).unwrap();
+        assert_eq!(pairs.len(), 10);
+        assert_eq!(
+            names(&pairs[..5]),
+            ["full<full-5", "full-5<full-3", "full-3<full-old", "full-old<baseline", "full-old<p003-3"]
+        );
+        assert!(pairs.iter().all(|phase| phase.searches.is_some()));
+        let one = phases(&lab, &args(&["--pair", "full-old..p003-3", "--nodes", "1"])).unwrap();
+        assert_eq!(names(&one), ["full-old<p003-3"]);
         let orphan = phases(&lab, &args(&["baseline", "--nodes", "1"])).unwrap_err().to_string();
         assert_eq!(orphan, "`baseline` has no parent to play against");
         assert!(phases(&lab, &args(&["--nodes", "1"])).is_err());
