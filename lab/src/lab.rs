@@ -97,8 +97,8 @@ impl Lab {
         if let Some(external) = self.external(name) {
             bail!(
                 "`{name}` is a variant of engine `{}` ({}): it is not built from this repository, so it has no \
-                 build, features or OpenBench test here; `lab ab`, `lab chain`, `lab nodes`, `lab ttd`, `lab \
-                 tactics` and `lab match` run it by its options",
+                 build or features here; `lab ab`, `lab chain`, `lab nodes`, `lab ttd`, `lab tactics`, `lab match` \
+                 and `lab openbench` run it by its options",
                 external.engine,
                 external.path
             );
@@ -121,30 +121,36 @@ impl Lab {
         self.variants.iter().cloned().chain(self.externals.iter().map(|external| external.variant.clone())).collect()
     }
 
-    /// The binary of engine `engine`: `--engine-path NAME=PATH`, else
-    /// `PRUNELAB_ENGINE_<NAME>`; it must be a file.
-    pub fn engine_binary(&self, engine: &str, variant: &str) -> Result<PathBuf> {
-        let variable = external::environment_variable(engine);
+    /// Where engine `engine`'s binary was given, and how: `--engine-path
+    /// NAME=PATH`, else `PRUNELAB_ENGINE_<NAME>`; `None` when neither names
+    /// it. A malformed `--engine-path` is an error.
+    pub fn engine_path(&self, engine: &str) -> Result<Option<(String, PathBuf)>> {
         let mut given = None;
         for entry in &self.global.engine_paths {
             let Some((name, path)) = entry.split_once('=') else {
                 bail!("--engine-path {entry}: expected NAME=PATH, e.g. --engine-path {engine}=/usr/local/bin/{engine}")
             };
             if name == engine {
-                given = Some((format!("--engine-path {entry}"), PathBuf::from(path)));
+                given = Some((format!("--engine-path {entry}"), self.resolve(Path::new(path))));
             }
         }
-        let (source, path) = match given {
-            Some(found) => found,
-            None => match std::env::var_os(&variable).filter(|value| !value.is_empty()) {
-                Some(path) => (variable.clone(), PathBuf::from(path)),
-                None => bail!(
-                    "variant `{variant}` runs engine `{engine}`: give its binary with --engine-path {engine}=PATH or \
-                     {variable}=PATH"
-                ),
-            },
+        if given.is_none() {
+            let variable = external::environment_variable(engine);
+            if let Some(path) = std::env::var_os(&variable).filter(|value| !value.is_empty()) {
+                given = Some((variable, self.resolve(Path::new(&path))));
+            }
+        }
+        Ok(given)
+    }
+
+    /// The binary of engine `engine` ([`Lab::engine_path`]); it must be a file.
+    pub fn engine_binary(&self, engine: &str, variant: &str) -> Result<PathBuf> {
+        let Some((source, resolved)) = self.engine_path(engine)? else {
+            bail!(
+                "variant `{variant}` runs engine `{engine}`: give its binary with --engine-path {engine}=PATH or {}=PATH",
+                external::environment_variable(engine)
+            )
         };
-        let resolved = self.resolve(&path);
         if !resolved.is_file() {
             bail!("{source}: {} is not a file (engine `{engine}`, for variant `{variant}`)", resolved.display());
         }

@@ -10,6 +10,9 @@
 //! extends = "seajay-p002-1.5"   # a variant of the same engine
 //! mirrors = "p002-2.1"          # prunelab's variant of the same phase
 //! source = "plan 002, phase 2.1"
+//! repository = "https://github.com/namebrandon/seajay-chess"
+//! commit = "1c64dbc4..."        # the two for `lab openbench`, inherited
+//!                               # along `extends`
 //!
 //! [options]                     # UCI options, added to the parent's
 //! UseFutilityPruning = true
@@ -37,7 +40,7 @@ use crate::engines::uci_options::Setting;
 mod variant_toml;
 
 /// The keys a variant of another engine has beside those of ours.
-const ENGINE_KEYS: [&str; 3] = ["engine", "options", "mirrors"];
+const ENGINE_KEYS: [&str; 5] = ["engine", "options", "mirrors", "repository", "commit"];
 
 /// The environment variable giving engine `name`'s binary.
 pub fn environment_variable(engine: &str) -> String {
@@ -60,6 +63,10 @@ pub struct External {
     pub own: Vec<Setting>,
     /// Prunelab's variant of the same plan phase.
     pub mirrors: Option<String>,
+    /// The engine's sources, as OpenBench downloads them, and the commit
+    /// its options are for: its own file's, else its nearest parent's.
+    pub repository: Option<String>,
+    pub commit: Option<String>,
     /// Relative to the repository: `lab/other-engines/seajay/seajay-p002-2.1.toml`.
     pub path: String,
 }
@@ -76,6 +83,8 @@ struct ExternalFile {
     engine: String,
     own: Vec<Setting>,
     mirrors: Option<String>,
+    repository: Option<String>,
+    commit: Option<String>,
     path: String,
 }
 
@@ -106,6 +115,8 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
         bail!("`engine` is empty");
     }
     let mirrors = string_key(&entries, "mirrors")?;
+    let repository = string_key(&entries, "repository")?;
+    let commit = string_key(&entries, "commit")?;
     let own = match entries.iter().find(|(name, _)| name == "options") {
         None => Vec::new(),
         Some((_, Value::Table(options))) => options
@@ -128,7 +139,7 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
     // Its claims and SPRT are checked here, as ours are when the lab opens.
     crate::verdicts::claims::grammar::parse_plan(&file)?;
     let variant = Variant { file, features: Vec::new(), techniques: Techniques::BASELINE };
-    Ok(ExternalFile { variant, engine, own, mirrors, path: path.to_string() })
+    Ok(ExternalFile { variant, engine, own, mirrors, repository, commit, path: path.to_string() })
 }
 
 /// Where the variants of other engines live, from the repository root.
@@ -219,12 +230,15 @@ fn resolve(file: &ExternalFile, all: &[ExternalFile]) -> Result<External> {
             settings.push(setting.clone());
         }
     }
+    let nearest = |key: fn(&ExternalFile) -> &Option<String>| lineage.iter().find_map(|file| key(file).clone());
     Ok(External {
         variant: file.variant.clone(),
         engine: file.engine.clone(),
         settings,
         own: file.own.clone(),
         mirrors: file.mirrors.clone(),
+        repository: nearest(|file| &file.repository),
+        commit: nearest(|file| &file.commit),
         path: file.path.clone(),
     })
 }
@@ -244,7 +258,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("prunelab-external-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let ours = variants::load().unwrap();
-        write(&dir, "a.toml", "name = \"x-a\"\nengine = \"x\"\n[options]\nUseRazoring = false\nRazorMargin1 = 300\n");
+        write(
+            &dir,
+            "a.toml",
+            "name = \"x-a\"\nengine = \"x\"\nrepository = \"https://github.com/someone/x\"\ncommit = \"abc\"\n\
+             [options]\nUseRazoring = false\nRazorMargin1 = 300\n",
+        );
         write(
             &dir,
             "b.toml",
@@ -256,6 +275,8 @@ mod tests {
         let texts: Vec<String> = b.settings.iter().map(Setting::to_string).collect();
         assert_eq!(texts, ["RazorMargin1=300", "userazoring=true"]);
         assert_eq!(b.mirrors.as_deref(), Some("razor-r1"));
+        // The repository and commit come from the nearest file that has them.
+        assert_eq!((b.repository.as_deref(), b.commit.as_deref()), (Some("https://github.com/someone/x"), Some("abc")));
         assert_eq!(b.variant.plan().claims.len(), 1);
         assert_eq!(b.variant.plan().sprt.as_ref().unwrap().tc, "10+0.1");
         assert_eq!(environment_variable("sea-jay"), "PRUNELAB_ENGINE_SEA_JAY");

@@ -17,6 +17,15 @@
 //! bench nps against the test's `scale_nps`; both sides of a `Variant` test
 //! are the same binary, whose `bench` searches as the build's default
 //! variant, so one bench and one nps serve every test of that commit.
+//!
+//! A variant of another engine (`lab/other-engines/<folder>/`) is tested
+//! the same way, where that engine builds on OpenBench: one engine at one
+//! commit, the variant's UCI options on the dev side and its parent's on
+//! the base side. The repository and commit come from its variant files
+//! (`repository`, `commit`) or `--repo` and `--commit`, the engine's name
+//! in the server's configuration from its folder or `--engine`, and the
+//! bench and nps from its binary's `bench` (`--engine-path`), else
+//! `--bench` and `--nps`.
 
 mod build;
 mod create;
@@ -31,10 +40,11 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, Subcommand};
 use serde::{Deserialize, Serialize};
 
-use self::build::build;
-use self::create::{commit, create_tests, plan_markdown, refuse_duplicates, test_plans};
+use self::build::{build, other_engine_build, other_engine_source};
+use self::create::{commit, create_tests, other_engine, plan_markdown, refuse_duplicates, test_plans};
 use self::server::Server;
 use self::status::status;
+use crate::engines::uci_options::Setting;
 use crate::lab::Lab;
 use crate::results::timestamp;
 use crate::verdicts::claims::grammar::Planned;
@@ -56,8 +66,12 @@ pub struct OpenbenchArgs {
     #[serde(skip)]
     pub command: Option<OpenbenchCommand>,
     /// The variants, each tested against its parent (its file's `extends`).
-    #[arg(required = true, value_name = "VARIANT")]
+    #[arg(value_name = "VARIANT", required_unless_present = "chains")]
     pub variants: Vec<String>,
+    /// Every phase of a chain against its parent (p002, p003, razor,
+    /// seajay-p002; repeatable), as `lab chain` and `lab atlas` name chains.
+    #[arg(long = "chain", value_name = "NAME")]
+    pub chains: Vec<String>,
     #[command(flatten)]
     pub server: ServerArgs,
     /// Print the tests (engines, options, bounds, time control, hash, nps,
@@ -65,12 +79,14 @@ pub struct OpenbenchArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// The repository workers download, `https://github.com/OWNER/REPO`;
-    /// default: the `origin` remote.
+    /// default: the `origin` remote (another engine's: its variant files'
+    /// `repository`).
     #[arg(long)]
     pub repo: Option<String>,
-    /// The commit to test, pushed to --repo; default: HEAD.
-    #[arg(long, default_value = "HEAD")]
-    pub commit: String,
+    /// The commit to test, pushed to --repo; default: HEAD (another
+    /// engine's: its variant files' `commit`).
+    #[arg(long)]
+    pub commit: Option<String>,
     /// The time control of every test instead of the variant files' `[sprt]`
     /// tc: `10+0.1` (seconds plus increment), or `N=25000` (fixed nodes a
     /// move, as OpenBench writes it).
@@ -80,15 +96,20 @@ pub struct OpenbenchArgs {
     /// commit, variant, parent, bounds and time control on this server.
     #[arg(long)]
     pub again: bool,
-    /// The engine's name in the server's configuration (`Engines/<name>.json`).
-    #[arg(long, default_value = "prunelab")]
-    pub engine: String,
+    /// The engine's name in the server's configuration (`Engines/<name>.json`);
+    /// default: prunelab, or another engine's folder under lab/other-engines/.
+    #[arg(long)]
+    pub engine: Option<String>,
     /// The opening book, one of the server's.
     #[arg(long, default_value = "UHO_4060_v2.epd")]
     pub book: String,
     /// The expected nps (OpenBench's scale_nps) instead of measuring it.
     #[arg(long)]
     pub nps: Option<u64>,
+    /// Another engine's bench node count instead of running its binary's
+    /// `bench` (with --nps, when no --engine-path gives the binary).
+    #[arg(long)]
+    pub bench: Option<u64>,
     /// `bench` runs whose median nps is sent.
     #[arg(long, default_value_t = 5)]
     pub bench_runs: usize,
@@ -139,16 +160,74 @@ pub struct TestPlan {
     pub bounds: (f64, f64),
     pub tc: String,
     pub hash_mb: u32,
+    /// The variant's file, from the repository root.
+    #[serde(default)]
+    pub file: String,
+    /// For a variant of another engine: that engine, and each side's options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_engine: Option<OtherEngine>,
+}
+
+/// Another engine's side of a test: one engine, two option sets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OtherEngine {
+    /// The engine's name in the variant files.
+    pub engine: String,
+    /// Its folder under `lab/other-engines/`: its name on the server unless
+    /// `--engine` gives another.
+    pub folder: String,
+    pub dev: Vec<Setting>,
+    pub base: Vec<Setting>,
+    /// From the variant files, if they say.
+    pub repository: Option<String>,
+    pub commit: Option<String>,
+}
+
+/// An option as OpenBench's options field takes it: `Name=value` words
+/// split at spaces, so a name or a value with a space cannot be sent.
+fn openbench_option(variant: &str, setting: &Setting) -> Result<String> {
+    if setting.name.contains(char::is_whitespace) || setting.value.contains(char::is_whitespace) {
+        bail!(
+            "`{variant}`: option `{}` = `{}` cannot be sent to OpenBench, whose options are Name=value words split \
+             at spaces",
+            setting.name,
+            setting.value
+        );
+    }
+    Ok(format!("{}={}", setting.name, setting.value))
 }
 
 impl TestPlan {
     pub fn of(lab: &Lab, name: &str) -> Result<TestPlan> {
-        let variant = lab.own_variant(name)?;
+        let variant = lab.variant(name)?;
+        let file = lab.variant_file(name);
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to test it against on OpenBench");
         };
         let Some(sprt) = &variant.plan().sprt else {
-            bail!("variants/{name}.toml has no [sprt]: add its bounds, tc and hash to test it on OpenBench");
+            bail!("{file} has no [sprt]: add its bounds, tc and hash to test it on OpenBench");
+        };
+        let other_engine = match lab.external(name) {
+            None => None,
+            Some(external) => {
+                // `extends` names a variant of the same engine (checked when read).
+                let base = lab.external(&parent).map(|parent| parent.settings.clone()).unwrap_or_default();
+                for setting in external.settings.iter().chain(&base) {
+                    openbench_option(name, setting)?;
+                }
+                let folder = std::path::Path::new(&external.path)
+                    .parent()
+                    .and_then(|folder| folder.file_name())
+                    .map_or_else(|| external.engine.clone(), |folder| folder.to_string_lossy().into_owned());
+                Some(OtherEngine {
+                    engine: external.engine.clone(),
+                    folder,
+                    dev: external.settings.clone(),
+                    base,
+                    repository: external.repository.clone(),
+                    commit: external.commit.clone(),
+                })
+            }
         };
         Ok(TestPlan {
             variant: name.to_string(),
@@ -156,11 +235,22 @@ impl TestPlan {
             bounds: sprt.bounds,
             tc: sprt.tc.clone(),
             hash_mb: sprt.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            file,
+            other_engine,
         })
     }
 
-    fn options(&self, variant: &str) -> String {
-        format!("Threads=1 Hash={} Variant={variant}", self.hash_mb)
+    /// A side's options: ours chooses its search by `Variant`, another
+    /// engine by the side's UCI options.
+    fn options(&self, variant: &str, settings: Option<&[Setting]>) -> String {
+        let mut words = vec!["Threads=1".to_string(), format!("Hash={}", self.hash_mb)];
+        match settings {
+            None => words.push(format!("Variant={variant}")),
+            Some(settings) => {
+                words.extend(settings.iter().map(|setting| format!("{}={}", setting.name, setting.value)))
+            }
+        }
+        words.join(" ")
     }
 
     /// The same test at another time control.
@@ -187,11 +277,11 @@ impl TestPlan {
     }
 
     pub fn dev_options(&self) -> String {
-        self.options(&self.variant)
+        self.options(&self.variant, self.other_engine.as_ref().map(|other| other.dev.as_slice()))
     }
 
     pub fn base_options(&self) -> String {
-        self.options(&self.parent)
+        self.options(&self.parent, self.other_engine.as_ref().map(|other| other.base.as_slice()))
     }
 
     /// `[0.00, 5.00]`, as OpenBench's form writes bounds.
@@ -203,6 +293,9 @@ impl TestPlan {
 /// The build every test of a commit shares, as a worker makes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Build {
+    /// The engine's name in the server's configuration.
+    #[serde(default = "prunelab")]
+    pub engine: String,
     /// The full commit hash.
     pub commit: String,
     pub repo: String,
@@ -214,6 +307,13 @@ pub struct Build {
     pub nps_source: String,
     /// The variant the build's `bench` searches as.
     pub bench_variant: String,
+    /// Where another engine's bench came from (empty for ours: `make`'s build).
+    #[serde(default)]
+    pub bench_source: String,
+}
+
+fn prunelab() -> String {
+    "prunelab".to_string()
 }
 
 /// A test `lab openbench` created: one line of an `openbench-tests` run.
@@ -236,11 +336,18 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs) -> Result<()> {
     // The address and the duplicates are checked before the build, which
     // takes minutes; nothing is sent to the server before the tests are.
     let server = if args.dry_run { None } else { Some(server(&args.server)?) };
-    let commit = commit(lab, args)?;
+    let other_engine = other_engine(&plans)?;
+    let commit = match other_engine {
+        None => commit(lab, args)?,
+        Some(other) => other_engine_source(args, &plans, other)?.1,
+    };
     if let Some(server) = &server {
         refuse_duplicates(lab, &plans, &server.url, &commit, args.again)?;
     }
-    let build = build(lab, args, &plans, commit)?;
+    let build = match other_engine {
+        None => build(lab, args, &plans, commit)?,
+        Some(other) => other_engine_build(lab, args, &plans, other)?,
+    };
     let run_name = format!("{}-{TESTS_COMMAND}", timestamp());
     match &server {
         Some(server) => create_tests(lab, args, &plans, &build, server, &run_name),

@@ -105,6 +105,20 @@ struct Measured {
     telemetry: Telemetry,
 }
 
+/// A variant as the report's tables name it: ours by its name, another
+/// engine's with its engine and where its binary is, or that none was given
+/// (the report reads results only, so a missing binary stops nothing).
+fn listed_name(lab: &Lab, name: &str) -> String {
+    let Some(external) = lab.external(name) else { return name.to_string() };
+    let binary = match lab.engine_path(&external.engine) {
+        Ok(Some((_, path))) if path.is_file() => path.display().to_string(),
+        Ok(Some((source, path))) => format!("{source}: {} is not a file", path.display()),
+        Ok(None) => "binary not given".to_string(),
+        Err(error) => error.to_string(),
+    };
+    format!("{name} (engine {}: {binary})", external.engine)
+}
+
 /// The settings a report prefers, in order: the verdicts' suite, then the
 /// seeds, at the plans' depth.
 fn preferred_settings() -> Vec<Setting> {
@@ -470,8 +484,10 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "|---|---|---|---:|---|").unwrap();
     let mut bars = Vec::new();
     let mut unmeasured = Vec::new();
+    let mut unmeasured_external = false;
     let mut measured_by_variant = BTreeMap::new();
-    for variant in &lab.variants {
+    let every_variant = lab.every_variant();
+    for variant in &every_variant {
         let parent = variant.file.extends.as_deref();
         match measure(&data, variant.name(), parent) {
             Some(measured) => {
@@ -483,7 +499,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 writeln!(
                     out,
                     "| {} | {} | {}, {} | {} | {change} |",
-                    variant.name(),
+                    listed_name(lab, variant.name()),
                     parent.unwrap_or("-"),
                     crate::measure::suites::name(&measured.setting.0),
                     measured.setting.1,
@@ -495,17 +511,22 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 }
                 measured_by_variant.insert(variant.name().to_string(), measured);
             }
-            None => unmeasured.push(variant.name().to_string()),
+            None => {
+                unmeasured.push(listed_name(lab, variant.name()));
+                unmeasured_external |= lab.external(variant.name()).is_some();
+            }
         }
     }
     if !unmeasured.is_empty() {
         writeln!(out, "\nNot measured yet ({}): {}.", unmeasured.len(), unmeasured.join(", ")).unwrap();
         writeln!(out, "Measure one against its parent with `lab nodes <parent> <variant>`.").unwrap();
+        if unmeasured_external {
+            writeln!(out, "Another engine's variant runs its binary: add `--engine-path ENGINE=PATH`.").unwrap();
+        }
     }
 
     // Games decide: their table goes first, after the introduction.
-    let games: Vec<_> = lab
-        .variants
+    let games: Vec<_> = every_variant
         .iter()
         .filter_map(|variant| {
             let parent = variant.file.extends.as_deref()?;
@@ -522,7 +543,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
     writeln!(out, "|---|---|---|---:|---|").unwrap();
-    for variant in lab.variants.iter().filter(|variant| !variant.plan().claims.is_empty()) {
+    for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
         let measured = measured_by_variant.get(variant.name());
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
@@ -774,5 +795,92 @@ mod tests {
                     .to_string()
             ))
         );
+    }
+
+    /// A stand-in engine whose search to depth N (`go depth N`) counts 1000
+    /// nodes, 900 with its option `Prune` on.
+    const STAND_IN: &str = "#!/bin/sh
+nodes=1000
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Report stand-in'
+         echo 'option name Hash type spin default 16 min 1 max 64'
+         echo 'option name Prune type check default false'
+         echo uciok;;
+    'setoption name Prune value true') nodes=900;;
+    isready) echo readyok;;
+    go*) echo \"info depth ${line##* } score cp 10 nodes $nodes pv e2e4\"; echo 'bestmove e2e4';;
+    quit) exit 0;;
+  esac
+done
+";
+
+    #[test]
+    fn other_engines_variants_are_listed_and_their_claims_judged_as_ours() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("prunelab-report-other-engines-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let folder = dir.join(crate::engines::external::FOLDER);
+        std::fs::create_dir_all(folder.join("x")).unwrap();
+        std::fs::create_dir_all(folder.join("y")).unwrap();
+        let claim = "[expect]\nnodes_pct = [-12, -8]\n";
+        std::fs::write(folder.join("x/x-off.toml"), "name = \"x-off\"\nengine = \"x\"\n").unwrap();
+        std::fs::write(
+            folder.join("x/x-on.toml"),
+            format!(
+                "name = \"x-on\"\nengine = \"x\"\nextends = \"x-off\"\nsource = \"a stand-in\"\n\
+                 [options]\nPrune = true\n{claim}"
+            ),
+        )
+        .unwrap();
+        // Engine y's binary is given nowhere: its variant is listed all the same.
+        std::fs::write(folder.join("y/y-off.toml"), "name = \"y-off\"\nengine = \"y\"\n").unwrap();
+        std::fs::write(
+            folder.join("y/y-on.toml"),
+            format!("name = \"y-on\"\nengine = \"y\"\nextends = \"y-off\"\n{claim}"),
+        )
+        .unwrap();
+        let engine = dir.join("stand-in");
+        std::fs::write(&engine, STAND_IN).unwrap();
+        std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let suite = dir.join("two.epd");
+        std::fs::write(
+            &suite,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"startpos\";\n\
+             r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"knights\";\n",
+        )
+        .unwrap();
+
+        let mut lab = Lab::for_tests().nested(&dir.join("results"));
+        lab.externals = crate::engines::external::load(&dir, &lab.variants).unwrap();
+        lab.global.engine_paths = vec![format!("x={}", engine.display())];
+        let nodes_args = crate::measure::nodes::NodesArgs {
+            variants: vec!["x-off".into(), "x-on".into()],
+            suite: suite.display().to_string(),
+            depth: 10,
+            hash: 16,
+            first: None,
+            run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
+        };
+        crate::measure::nodes::run(&lab, &nodes_args).unwrap();
+        command(&lab, &ReportArgs { measure: false, concurrency: 1 }).unwrap();
+
+        let report = std::fs::read_to_string(dir.join("results/report.md")).unwrap();
+        let x = format!("engine x: {}", engine.display());
+        for row in [
+            format!("| x-off ({x}) | - | two, 10 | 2 | - |"),
+            format!("| x-on ({x}) | x-off | two, 10 | 2 | -10.0% (95%: -10.0% to -10.0%, 2 positions) |"),
+            "| x-on | a stand-in | -12% to -8% nodes at depth 10 | -10.0% (95%: -10.0% to -10.0%) on two at depth 10 \
+             | holds |"
+                .to_string(),
+            "| y-on |  | -12% to -8% nodes at depth 10 | no node counts of it and `y-off`: run `lab ab y-on` | not \
+             measured |"
+                .to_string(),
+        ] {
+            assert!(report.contains(&row), "no row {row} in:\n{report}");
+        }
+        assert!(report.contains("y-off (engine y: binary not given), y-on (engine y: binary not given)."), "{report}");
+        assert!(report.contains("Another engine's variant runs its binary: add `--engine-path ENGINE=PATH`."));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

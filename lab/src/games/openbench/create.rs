@@ -9,7 +9,8 @@ use anyhow::{bail, Context, Result};
 use super::server::Server;
 use super::status::created_tests;
 use super::{
-    Build, CreatedTest, OpenbenchArgs, TestPlan, CONFIDENCE, DRAW_ADJUDICATION, TESTS_COMMAND, WIN_ADJUDICATION,
+    Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, CONFIDENCE, DRAW_ADJUDICATION, TESTS_COMMAND,
+    WIN_ADJUDICATION,
 };
 use crate::lab::Lab;
 use crate::results::{read_records, timestamp, RunDir};
@@ -22,7 +23,7 @@ pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info:
     let mut fields = Vec::new();
     for (side, options) in [("dev", plan.dev_options()), ("base", plan.base_options())] {
         fields.extend([
-            (format!("{side}_engine"), args.engine.clone()),
+            (format!("{side}_engine"), build.engine.clone()),
             (format!("{side}_repo"), build.repo.clone()),
             (format!("{side}_branch"), build.commit.clone()),
             (format!("{side}_bench"), bench.clone()),
@@ -57,18 +58,19 @@ pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info:
 /// The line a test carries as its `info`, and by which it is found again.
 pub(super) fn info_line(plan: &TestPlan, run: &str) -> String {
     format!(
-        "lab openbench {run}: {} against its parent {}, {} at {} Hash {} (variants/{}.toml)",
+        "lab openbench {run}: {} against its parent {}, {} at {} Hash {} ({})",
         plan.variant,
         plan.parent,
         plan.bounds_text(),
         plan.tc,
         plan.hash_mb,
-        plan.variant
+        plan.file
     )
 }
 
-/// Each variant's test, at `--tc` if it is given; a variant named twice is
-/// refused.
+/// Each variant's test, then each phase of each `--chain` against its
+/// parent, at `--tc` if it is given; a variant named twice is refused, and
+/// a chain's phase named already is tested once.
 pub(super) fn test_plans(lab: &Lab, args: &OpenbenchArgs) -> Result<Vec<TestPlan>> {
     let mut plans: Vec<TestPlan> = Vec::new();
     for name in &args.variants {
@@ -77,7 +79,34 @@ pub(super) fn test_plans(lab: &Lab, args: &OpenbenchArgs) -> Result<Vec<TestPlan
         }
         plans.push(TestPlan::of(lab, name)?.at(&args.tc)?);
     }
+    let every_variant = lab.every_variant();
+    for chain in &args.chains {
+        let phases = crate::verdicts::chain::resolve_args(&every_variant, std::slice::from_ref(chain))?;
+        for name in phases.iter().skip(1) {
+            if !plans.iter().any(|plan| &plan.variant == name) {
+                plans.push(TestPlan::of(lab, name).with_context(|| format!("chain {chain}"))?.at(&args.tc)?);
+            }
+        }
+    }
     Ok(plans)
+}
+
+/// The other engine every test is of, or `None` when they are prunelab's:
+/// one command tests one engine.
+pub(super) fn other_engine(plans: &[TestPlan]) -> Result<Option<&OtherEngine>> {
+    fn engine(plan: &TestPlan) -> &str {
+        plan.other_engine.as_ref().map_or("prunelab", |other| other.engine.as_str())
+    }
+    if let Some(plan) = plans.iter().find(|plan| engine(plan) != engine(&plans[0])) {
+        bail!(
+            "`{}` is a variant of {} and `{}` of {}: one command tests one engine",
+            plans[0].variant,
+            engine(&plans[0]),
+            plan.variant,
+            engine(plan)
+        );
+    }
+    Ok(plans.first().and_then(|plan| plan.other_engine.as_ref()))
 }
 
 /// Refuses a test that `lab-results/` records as created already, on the
@@ -162,15 +191,33 @@ pub(super) fn create_tests(
 pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &str) -> String {
     let mut out = String::new();
     let short = &build.commit[..build.commit.len().min(8)];
-    writeln!(out, "# OpenBench tests: {} at {short}\n", args.engine).unwrap();
+    writeln!(out, "# OpenBench tests: {} at {short}\n", build.engine).unwrap();
+    let engine = match plans.first().and_then(|plan| plan.other_engine.as_ref()) {
+        None => format!(
+            "Both sides of every test are `{}` at commit {} of {}, built by `make` (every variant's search in one \
+             binary; the UCI option `Variant` chooses it). Bench {} (its `bench` searches as {}), for dev and base.",
+            build.engine, build.commit, build.repo, build.bench, build.bench_variant
+        ),
+        Some(other) => format!(
+            "Both sides of every test are `{}` (engine `{}` of lab/other-engines/{}/) at commit {} of {}, built by \
+             the server's workers as its configuration says; each side's UCI options choose its search. Bench {} \
+             ({}, {}), for dev and base.",
+            build.engine,
+            other.engine,
+            other.folder,
+            build.commit,
+            build.repo,
+            build.bench,
+            build.bench_source,
+            build.bench_variant
+        ),
+    };
     writeln!(
         out,
-        "Both sides of every test are `{}` at commit {} of {}, built by `make` (every variant's search in one \
-         binary; the UCI option `Variant` chooses it). Bench {} (its `bench` searches as {}), for dev and base. \
-         Expected nps {} ({}), sent as scale_nps with scale_method BASE: a worker scales the time control by it \
-         over its own bench nps. Book {}, SPRT confidence {CONFIDENCE}, adjudication `{WIN_ADJUDICATION}` and \
+        "{engine} Expected nps {} ({}), sent as scale_nps with scale_method BASE: a worker scales the time control \
+         by it over its own bench nps. Book {}, SPRT confidence {CONFIDENCE}, adjudication `{WIN_ADJUDICATION}` and \
          `{DRAW_ADJUDICATION}`, no tablebases.\n",
-        args.engine, build.commit, build.repo, build.bench, build.bench_variant, build.nps, build.nps_source, args.book
+        build.nps, build.nps_source, args.book
     )
     .unwrap();
     if plans.iter().any(|plan| plan.tc.starts_with("N=")) {
@@ -181,7 +228,7 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
     for plan in plans {
         writeln!(
             out,
-            "| {} | `{}` | {} | `{}` | {} | {} | {} | variants/{}.toml [sprt]{} |",
+            "| {} | `{}` | {} | `{}` | {} | {} | {} | {} [sprt]{} |",
             plan.variant,
             plan.dev_options(),
             plan.parent,
@@ -189,7 +236,7 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
             plan.bounds_text(),
             plan.tc,
             plan.hash_mb,
-            plan.variant,
+            plan.file,
             if args.tc.is_some() { ", tc from --tc" } else { "" }
         )
         .unwrap();
@@ -239,5 +286,6 @@ pub(super) fn repository(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
 
 /// The full hash of `--commit`.
 pub(super) fn commit(lab: &Lab, args: &OpenbenchArgs) -> Result<String> {
-    Ok(git(&lab.root, &["rev-parse", "--verify", &format!("{}^{{commit}}", args.commit)])?.trim().to_string())
+    let commit = args.commit.as_deref().unwrap_or("HEAD");
+    Ok(git(&lab.root, &["rev-parse", "--verify", &format!("{commit}^{{commit}}")])?.trim().to_string())
 }

@@ -57,15 +57,17 @@ fn args() -> OpenbenchArgs {
     OpenbenchArgs {
         command: None,
         variants: vec!["razor-r1".into(), "razor-r2".into()],
+        chains: Vec::new(),
         server: ServerArgs { server: None, username: None, password: None },
         dry_run: false,
         repo: None,
-        commit: "HEAD".into(),
+        commit: None,
         tc: None,
         again: false,
-        engine: "prunelab".into(),
+        engine: None,
         book: "UHO_4060_v2.epd".into(),
         nps: None,
+        bench: None,
         bench_runs: 5,
         priority: 0,
         throughput: 1000,
@@ -75,12 +77,14 @@ fn args() -> OpenbenchArgs {
 
 fn build() -> Build {
     Build {
+        engine: "prunelab".into(),
         commit: COMMIT.into(),
         repo: "https://github.com/someone/prunelab".into(),
         bench: 7357031,
         nps: 2400000,
         nps_source: "a test's".into(),
         bench_variant: "baseline".into(),
+        bench_source: String::new(),
     }
 }
 
@@ -474,11 +478,247 @@ fn a_variant_is_planned_from_its_sprt_against_its_parent() {
             parent: "p003-3".into(),
             bounds: (0.0, 5.0),
             tc: "10+0.1".into(),
-            hash_mb: 8
+            hash_mb: 8,
+            file: "variants/razor-r1.toml".into(),
+            other_engine: None,
         }
     );
     assert_eq!(plan.dev_options(), "Threads=1 Hash=8 Variant=razor-r1");
     assert_eq!(plan.base_options(), "Threads=1 Hash=8 Variant=p003-3");
     assert!(TestPlan::of(&lab, "probcut").unwrap_err().to_string().contains("variants/probcut.toml has no [sprt]"));
     assert!(TestPlan::of(&lab, "baseline").unwrap_err().to_string().contains("no parent"));
+}
+
+/// A stand-in for another engine: `bench` prints SeaJay's last two lines,
+/// and the UCI handshake offers SeaJay's razoring options.
+const OTHER_ENGINE: &str = "#!/bin/sh
+if [ \"$1\" = bench ]; then
+  echo 'info string Benchmark complete: 2508823 nodes, 312598 nps'
+  echo '2508823 nodes 312598 nps'
+  exit 0
+fi
+while read -r line; do
+  case \"$line\" in
+    uci) echo 'id name Other stand-in'
+         echo 'option name Hash type spin default 16 min 1 max 64'
+         echo 'option name UseRazoring type check default true'
+         echo 'option name RazorMargin1 type spin default 274 min 100 max 800'
+         echo 'option name RazorMargin2 type spin default 468 min 200 max 1200'
+         echo uciok;;
+    isready) echo readyok;;
+    quit) exit 0;;
+  esac
+done
+";
+
+/// A folder with the stand-in engine, and the lab that runs it as SeaJay.
+fn with_other_engine(name: &str) -> (PathBuf, Lab) {
+    use std::os::unix::fs::PermissionsExt;
+    let (results, mut lab) = results_folder(name);
+    std::fs::create_dir_all(&results).unwrap();
+    let engine = results.join("stand-in");
+    std::fs::write(&engine, OTHER_ENGINE).unwrap();
+    std::fs::set_permissions(&engine, std::fs::Permissions::from_mode(0o755)).unwrap();
+    lab.global.engine_paths = vec![format!("seajay={}", engine.display())];
+    (results, lab)
+}
+
+#[test]
+fn another_engines_variant_is_one_commit_of_it_with_two_option_sets() {
+    let stand_in = creating_server();
+    let (results, lab) = with_other_engine("other-engine");
+    let args = OpenbenchArgs { variants: vec!["seajay-razor-r1-r2".into()], ..with_server(&stand_in.url) };
+    let plans = test_plans(&lab, &args).unwrap();
+    let other = other_engine(&plans).unwrap().unwrap();
+    let build = super::build::other_engine_build(&lab, &args, &plans, other).unwrap();
+    let engine = results.join("stand-in");
+    assert_eq!(
+        build,
+        Build {
+            engine: "seajay".into(),
+            commit: "1c64dbc4348a0b0073e2b0c9dab4bbe1cb09223d".into(),
+            repo: "https://github.com/namebrandon/seajay-chess".into(),
+            bench: 2508823,
+            nps: 312598,
+            nps_source: "the median of 5 `bench` runs on this machine, 312598 to 312598".into(),
+            bench_variant: "its default options".into(),
+            bench_source: format!("`bench` of {}", engine.display()),
+        }
+    );
+    // What --dry-run prints: every field.
+    let run = "20261127T000000Z-openbench-tests";
+    let printed = plan_markdown(&args, &plans, &build, run);
+    let fields = "dev_engine = seajay\n\
+        dev_repo = https://github.com/namebrandon/seajay-chess\n\
+        dev_branch = 1c64dbc4348a0b0073e2b0c9dab4bbe1cb09223d\n\
+        dev_bench = 2508823\n\
+        dev_network = \n\
+        dev_options = Threads=1 Hash=8 RazorMargin1=300 RazorMargin2=500 UseRazoring=true\n\
+        dev_time_control = 10+0.1\n\
+        base_engine = seajay\n\
+        base_repo = https://github.com/namebrandon/seajay-chess\n\
+        base_branch = 1c64dbc4348a0b0073e2b0c9dab4bbe1cb09223d\n\
+        base_bench = 2508823\n\
+        base_network = \n\
+        base_options = Threads=1 Hash=8 UseRazoring=false\n\
+        base_time_control = 10+0.1\n\
+        test_mode = SPRT\n\
+        test_bounds = [0.00, 5.00]\n";
+    assert!(printed.contains(fields), "{printed}");
+    assert!(printed.contains(
+        "info = lab openbench 20261127T000000Z-openbench-tests: seajay-razor-r1-r2 against its parent \
+         seajay-razor-off, [0.00, 5.00] at 10+0.1 Hash 8 (lab/other-engines/seajay/seajay-razor-r1-r2.toml)"
+    ));
+    assert!(printed.contains(&format!(
+        "Both sides of every test are `seajay` (engine `seajay` of lab/other-engines/seajay/) at commit \
+         1c64dbc4348a0b0073e2b0c9dab4bbe1cb09223d of https://github.com/namebrandon/seajay-chess, built by the \
+         server's workers as its configuration says; each side's UCI options choose its search. Bench 2508823 \
+         (`bench` of {}, its default options), for dev and base.",
+        engine.display()
+    )));
+    // Created as it was printed, and recorded.
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    // (The stand-in server's tests are all at COMMIT.)
+    let at_commit = Build { commit: COMMIT.into(), ..build };
+    create_tests(&lab, &args, &plans, &at_commit, &server, run).unwrap();
+    let post = stand_in.requests().into_iter().find(|request| request.path == "/scripts/").unwrap();
+    assert_eq!(post.field("dev_options"), Some("Threads=1 Hash=8 RazorMargin1=300 RazorMargin2=500 UseRazoring=true"));
+    assert_eq!(post.field("base_options"), Some("Threads=1 Hash=8 UseRazoring=false"));
+    assert_eq!(post.field("base_engine"), Some("seajay"));
+    assert_eq!(created_tests(&lab)[0].plan.other_engine.as_ref().unwrap().engine, "seajay");
+    // --engine names it otherwise on the server; --bench and --nps stand
+    // for a binary not given.
+    let mut unbuilt = Lab::for_tests().nested(&results);
+    unbuilt.global.engine_paths.clear();
+    let named = OpenbenchArgs { engine: Some("SeaJay".into()), bench: Some(1), nps: Some(2), ..args.clone() };
+    let build = super::build::other_engine_build(&unbuilt, &named, &plans, other).unwrap();
+    assert_eq!((build.engine.as_str(), build.bench, build.nps), ("SeaJay", 1, 2));
+    assert_eq!((build.bench_source.as_str(), build.nps_source.as_str()), ("--bench", "--nps"));
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn another_engines_test_is_refused_saying_what_is_missing() {
+    let (results, mut lab) = results_folder("other-engine-refused");
+    let folder = results.join(crate::engines::external::FOLDER).join("x");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("x-off.toml"), "name = \"x-off\"\nengine = \"x\"\n[options]\nA = 1\n").unwrap();
+    let sprt = "[sprt]\nbounds = [0, 5]\ntc = \"10+0.1\"\n";
+    std::fs::write(
+        folder.join("x-on.toml"),
+        format!("name = \"x-on\"\nengine = \"x\"\nextends = \"x-off\"\n[options]\nA = 2\n{sprt}"),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("x-wide.toml"),
+        format!("name = \"x-wide\"\nengine = \"x\"\nextends = \"x-off\"\n[options]\nMode = \"very wide\"\n{sprt}"),
+    )
+    .unwrap();
+    lab.externals = crate::engines::external::load(&results, &lab.variants).unwrap();
+    let dry = |variants: &[&str], edit: fn(OpenbenchArgs) -> OpenbenchArgs| {
+        let args =
+            OpenbenchArgs { variants: variants.iter().map(|name| name.to_string()).collect(), dry_run: true, ..args() };
+        format!("{:#}", command(&lab, &edit(args)).unwrap_err())
+    };
+    assert_eq!(
+        dry(&["x-on"], |args| args),
+        "`x-on` is a variant of engine `x`, and its files give no `repository` for OpenBench's workers: add \
+         `repository = ...` to lab/other-engines/x/x-on.toml or a parent's file, or give --repo"
+    );
+    assert_eq!(
+        dry(&["x-on"], |args| OpenbenchArgs { repo: Some("https://gitlab.com/someone/x".into()), ..args }),
+        "https://gitlab.com/someone/x: OpenBench downloads sources from https://github.com/OWNER/REPO only; give --repo"
+    );
+    fn at_github(args: OpenbenchArgs) -> OpenbenchArgs {
+        OpenbenchArgs { repo: Some("https://github.com/someone/x".into()), ..args }
+    }
+    fn at_commit(args: OpenbenchArgs) -> OpenbenchArgs {
+        OpenbenchArgs { commit: Some("abc".into()), ..at_github(args) }
+    }
+    assert_eq!(
+        dry(&["x-on"], at_github),
+        "`x-on` is a variant of engine `x`, and its files give no `commit` for OpenBench's workers: add `commit = \
+         ...` to lab/other-engines/x/x-on.toml or a parent's file, or give --commit"
+    );
+    assert_eq!(
+        dry(&["x-on"], at_commit),
+        "engine `x`'s bench and nps for OpenBench: give its binary with --engine-path x=PATH (its `bench` prints \
+         them), or --bench N and --nps N"
+    );
+    assert_eq!(
+        dry(&["x-on"], |args| OpenbenchArgs { nps: Some(1), ..at_commit(args) }),
+        "engine `x`'s bench and nps for OpenBench: give its binary with --engine-path x=PATH (its `bench` prints \
+         them), or --bench N and --nps N"
+    );
+    assert_eq!(
+        dry(&["razor-r1", "x-on"], |args| args),
+        "`razor-r1` is a variant of prunelab and `x-on` of x: one command tests one engine"
+    );
+    assert_eq!(
+        dry(&["x-wide"], |args| args),
+        "`x-wide`: option `Mode` = `very wide` cannot be sent to OpenBench, whose options are Name=value words \
+         split at spaces"
+    );
+    assert_eq!(dry(&["x-off"], |args| args), "`x-off` has no parent to test it against on OpenBench");
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn a_chain_is_every_phase_against_its_parent_at_fixed_nodes() {
+    let lab = Lab::for_tests();
+    let args =
+        OpenbenchArgs { variants: Vec::new(), chains: vec!["razor".into()], tc: Some("N=10000".into()), ..args() };
+    let plans = test_plans(&lab, &args).unwrap();
+    let pairs: Vec<(&str, &str, &str)> =
+        plans.iter().map(|plan| (plan.variant.as_str(), plan.parent.as_str(), plan.tc.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [("razor-r1", "p003-3", "N=10000"), ("razor-r2", "razor-r1", "N=10000"), ("razor-r3", "razor-r2", "N=10000")]
+    );
+    let printed = plan_markdown(&args, &plans, &build(), "run");
+    assert!(printed.contains("A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks."));
+    for (variant, parent, bounds) in [
+        ("razor-r1", "p003-3", "[0.00, 5.00]"),
+        ("razor-r2", "razor-r1", "[-3.00, 3.00]"),
+        ("razor-r3", "razor-r2", "[0.00, 5.00]"),
+    ] {
+        let row = format!(
+            "| {variant} | `Threads=1 Hash=8 Variant={variant}` | {parent} | `Threads=1 Hash=8 Variant={parent}` | \
+             {bounds}"
+        );
+        assert!(printed.contains(&row), "{row}\n{printed}");
+        assert!(printed.contains(&format!("dev_options = Threads=1 Hash=8 Variant={variant}\n")));
+    }
+    assert_eq!(printed.matches("dev_time_control = N=10000\n").count(), 3);
+    // A variant named too is tested once; another engine's chain is its
+    // phases' option sets.
+    let both = OpenbenchArgs { variants: vec!["razor-r2".into()], ..args.clone() };
+    let names: Vec<String> = test_plans(&lab, &both).unwrap().into_iter().map(|plan| plan.variant).collect();
+    assert_eq!(names, ["razor-r2", "razor-r1", "razor-r3"]);
+    let seajay = OpenbenchArgs { chains: vec!["seajay-p002".into()], ..args.clone() };
+    let plans = test_plans(&lab, &seajay).unwrap();
+    assert_eq!(plans.len(), 10);
+    assert_eq!((plans[0].variant.as_str(), plans[0].parent.as_str()), ("seajay-p002-1.3", "seajay-p002-before"));
+    assert_eq!(
+        plans[0].dev_options(),
+        "Threads=1 Hash=16 FutilityPruning=false MoveCountHistoryBonus=0 MoveCountPruning=false \
+         NullMoveVerifyDepth=14 UseRazoring=false QSEEPruning=conservative"
+    );
+    assert_eq!(plans[9].tc, "N=10000");
+    let unknown = OpenbenchArgs { chains: vec!["p004".into()], ..args };
+    assert!(test_plans(&lab, &unknown).unwrap_err().to_string().starts_with("unknown chain `p004`"));
+}
+
+#[test]
+fn a_bench_is_read_as_an_openbench_worker_reads_it() {
+    use super::build::openbench_bench;
+    let seajay = "Total: 2508823 nodes in 8025 ms (312598 nps)\n\
+                  info string Benchmark complete: 2508823 nodes, 312598 nps\n2508823 nodes 312598 nps\n";
+    assert_eq!(openbench_bench(seajay), Some((2508823, 312598)));
+    assert_eq!(openbench_bench("Bench: 7357031 nodes 2400000 nps\n"), Some((7357031, 2400000)));
+    let stockfish = "Total time (ms) : 3000\nNodes searched  : 1234567\nNodes/second    : 411522\n";
+    assert_eq!(openbench_bench(stockfish), Some((1234567, 411522)));
+    // The last line that has each counts: an earlier nps does not replace it.
+    assert_eq!(openbench_bench("9 nps\n5 nodes\n7 nps\n"), Some((5, 7)));
+    assert_eq!(openbench_bench("bestmove e2e4\n"), None);
 }
