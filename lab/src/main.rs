@@ -90,7 +90,7 @@ enum Command {
     Clocks(pgn_clocks::ClocksArgs),
     /// Each engine's blunders, mistakes and inaccuracies per game in PGNs, judged by a referee engine; the blunders as an EPD suite.
     Blunders(blunders::BlundersArgs),
-    /// Each variant against its parent as an OpenBench test (one commit, the UCI option Variant); `status` reads their games back.
+    /// Each variant against its parent as an OpenBench test (one commit; the UCI option Variant, or another engine's options); `status` reads their games back.
     Openbench(openbench::OpenbenchArgs),
     /// A fixed, seeded sample of an opening book's positions, small enough to version.
     SampleBook(matches::SampleBookArgs),
