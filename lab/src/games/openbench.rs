@@ -8,7 +8,9 @@
 //! `Threads=1 Hash=8 Variant=razor-r1` and the base side `Threads=1 Hash=8
 //! Variant=p003-3`, both at the same commit, and no branch is made. From
 //! the variant file's `[sprt]` come the bounds (normalized Elo, as
-//! OpenBench's pentanomial SPRT reads them), the time control and the hash.
+//! OpenBench's pentanomial SPRT reads them), the time control and the hash;
+//! `--games N` makes a test of N games without an SPRT instead, and
+//! `--chain NAME` tests every phase of a chain against its parent.
 //!
 //! The bench and nps a test carries are measured on the build a worker
 //! makes: the commit is exported with `git archive` (what a worker
@@ -92,8 +94,13 @@ pub struct OpenbenchArgs {
     /// move, as OpenBench writes it).
     #[arg(long)]
     pub tc: Option<String>,
+    /// Every test plays N games (OpenBench's GAMES mode, no SPRT), as `lab
+    /// atlas` plays a phase without an SPRT; a variant without `[sprt]` needs
+    /// it (and --tc).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
     /// Create a test even if `lab-results/` records one with the same
-    /// commit, variant, parent, bounds and time control on this server.
+    /// commit, variant, parent, bounds or games and time control on this server.
     #[arg(long)]
     pub again: bool,
     /// The engine's name in the server's configuration (`Engines/<name>.json`);
@@ -156,8 +163,11 @@ pub struct ServerArgs {
 pub struct TestPlan {
     pub variant: String,
     pub parent: String,
-    /// Normalized Elo.
-    pub bounds: (f64, f64),
+    /// The SPRT's bounds, normalized Elo; `None` for a test of fixed games.
+    pub bounds: Option<(f64, f64)>,
+    /// The games of a test without an SPRT (`--games`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
     pub tc: String,
     pub hash_mb: u32,
     /// The variant's file, from the repository root.
@@ -198,14 +208,43 @@ fn openbench_option(variant: &str, setting: &Setting) -> Result<String> {
 }
 
 impl TestPlan {
+    /// The SPRT of `name` against its parent, as its file's `[sprt]` says.
     pub fn of(lab: &Lab, name: &str) -> Result<TestPlan> {
+        let plan = TestPlan::sides(lab, name)?;
+        let Some(sprt) = lab.variant(name)?.plan().sprt.clone() else {
+            bail!(
+                "{} has no [sprt]: add its bounds, tc and hash to test it on OpenBench, or give --games N and --tc",
+                plan.file
+            );
+        };
+        Ok(TestPlan {
+            bounds: Some(sprt.bounds),
+            tc: sprt.tc,
+            hash_mb: sprt.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            ..plan
+        })
+    }
+
+    /// `games` games of `name` against its parent, at `tc`, else its
+    /// `[sprt]`'s time control, with its `[sprt]`'s hash if it has one.
+    pub fn of_games(lab: &Lab, name: &str, games: u64, tc: &Option<String>) -> Result<TestPlan> {
+        let plan = TestPlan::sides(lab, name)?;
+        let sprt = lab.variant(name)?.plan().sprt.clone();
+        let hash_mb = sprt.as_ref().and_then(|sprt| sprt.hash_mb).unwrap_or(DEFAULT_HASH_MB);
+        let file_tc = match (sprt, tc) {
+            (Some(sprt), _) => sprt.tc,
+            (None, Some(tc)) => tc.clone(),
+            (None, None) => bail!("{} has no [sprt] to take a time control from: give --tc", plan.file),
+        };
+        TestPlan { games: Some(games), tc: file_tc, hash_mb, ..plan }.at(tc)
+    }
+
+    /// The two sides of `name`'s test, before its kind and time control.
+    fn sides(lab: &Lab, name: &str) -> Result<TestPlan> {
         let variant = lab.variant(name)?;
         let file = lab.variant_file(name);
         let Some(parent) = variant.file.extends.clone() else {
             bail!("`{name}` has no parent to test it against on OpenBench");
-        };
-        let Some(sprt) = &variant.plan().sprt else {
-            bail!("{file} has no [sprt]: add its bounds, tc and hash to test it on OpenBench");
         };
         let other_engine = match lab.external(name) {
             None => None,
@@ -232,9 +271,10 @@ impl TestPlan {
         Ok(TestPlan {
             variant: name.to_string(),
             parent,
-            bounds: sprt.bounds,
-            tc: sprt.tc.clone(),
-            hash_mb: sprt.hash_mb.unwrap_or(DEFAULT_HASH_MB),
+            bounds: None,
+            games: None,
+            tc: String::new(),
+            hash_mb: DEFAULT_HASH_MB,
             file,
             other_engine,
         })
@@ -273,6 +313,7 @@ impl TestPlan {
             && test.build.commit == commit
             && (test.plan.variant.as_str(), test.plan.parent.as_str()) == (self.variant.as_str(), self.parent.as_str())
             && test.plan.bounds == self.bounds
+            && test.plan.games == self.games
             && test.plan.tc == self.tc
     }
 
@@ -284,9 +325,21 @@ impl TestPlan {
         self.options(&self.parent, self.other_engine.as_ref().map(|other| other.base.as_slice()))
     }
 
-    /// `[0.00, 5.00]`, as OpenBench's form writes bounds.
+    /// `[0.00, 5.00]`, as OpenBench's form writes bounds; `N/A` for a test
+    /// of fixed games.
     pub fn bounds_text(&self) -> String {
-        format!("[{:.2}, {:.2}]", self.bounds.0, self.bounds.1)
+        match self.bounds {
+            Some((low, high)) => format!("[{low:.2}, {high:.2}]"),
+            None => "N/A".to_string(),
+        }
+    }
+
+    /// What the test decides by: its bounds, or its games.
+    pub fn kind_text(&self) -> String {
+        match self.games {
+            Some(games) => format!("{games} games"),
+            None => self.bounds_text(),
+        }
     }
 }
 

@@ -33,10 +33,12 @@ pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info:
         ]);
     }
     let rest = [
-        ("test_mode", "SPRT".to_string()),
+        // OpenBench's form for a test of fixed games: GAMES, no bounds or
+        // confidence, its number of games.
+        ("test_mode", if plan.games.is_some() { "GAMES" } else { "SPRT" }.to_string()),
         ("test_bounds", plan.bounds_text()),
-        ("test_confidence", CONFIDENCE.to_string()),
-        ("test_max_games", "N/A".to_string()),
+        ("test_confidence", if plan.games.is_some() { "N/A" } else { CONFIDENCE }.to_string()),
+        ("test_max_games", plan.games.map_or("N/A".to_string(), |games| games.to_string())),
         ("book_name", args.book.clone()),
         ("upload_pgns", "FALSE".to_string()),
         ("throughput", args.throughput.to_string()),
@@ -61,7 +63,7 @@ pub(super) fn info_line(plan: &TestPlan, run: &str) -> String {
         "lab openbench {run}: {} against its parent {}, {} at {} Hash {} ({})",
         plan.variant,
         plan.parent,
-        plan.bounds_text(),
+        plan.kind_text(),
         plan.tc,
         plan.hash_mb,
         plan.file
@@ -77,18 +79,26 @@ pub(super) fn test_plans(lab: &Lab, args: &OpenbenchArgs) -> Result<Vec<TestPlan
         if plans.iter().any(|plan| &plan.variant == name) {
             bail!("`{name}` is named twice: one test a variant");
         }
-        plans.push(TestPlan::of(lab, name)?.at(&args.tc)?);
+        plans.push(planned(lab, args, name)?);
     }
     let every_variant = lab.every_variant();
     for chain in &args.chains {
         let phases = crate::verdicts::chain::resolve_args(&every_variant, std::slice::from_ref(chain))?;
         for name in phases.iter().skip(1) {
             if !plans.iter().any(|plan| &plan.variant == name) {
-                plans.push(TestPlan::of(lab, name).with_context(|| format!("chain {chain}"))?.at(&args.tc)?);
+                plans.push(planned(lab, args, name).with_context(|| format!("chain {chain}"))?);
             }
         }
     }
     Ok(plans)
+}
+
+/// `name`'s test as the arguments ask: its file's SPRT, or `--games`.
+fn planned(lab: &Lab, args: &OpenbenchArgs, name: &str) -> Result<TestPlan> {
+    match args.games {
+        None => TestPlan::of(lab, name)?.at(&args.tc),
+        Some(games) => TestPlan::of_games(lab, name, games, &args.tc),
+    }
 }
 
 /// The other engine every test is of, or `None` when they are prunelab's:
@@ -124,7 +134,7 @@ pub(super) fn refuse_duplicates(lab: &Lab, plans: &[TestPlan], server: &str, com
                 plan.variant,
                 plan.parent,
                 &commit[..commit.len().min(8)],
-                plan.bounds_text(),
+                plan.kind_text(),
                 plan.tc,
                 test.test_id,
                 test.url,
@@ -223,21 +233,33 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
     if plans.iter().any(|plan| plan.tc.starts_with("N=")) {
         writeln!(out, "A fixed-nodes time control (`N=`) is played as it is: workers scale only clocks.\n").unwrap();
     }
-    writeln!(out, "| dev | dev options | base | base options | bounds (normalized Elo) | tc | hash | from |").unwrap();
+    if plans.iter().any(|plan| plan.games.is_some()) {
+        writeln!(out, "A test of fixed games (`--games`) has no SPRT: OpenBench plays its games and stops.\n").unwrap();
+    }
+    writeln!(
+        out,
+        "| dev | dev options | base | base options | SPRT bounds (normalized Elo) or games | tc | hash | from |"
+    )
+    .unwrap();
     writeln!(out, "|---|---|---|---|---|---|---:|---|").unwrap();
     for plan in plans {
         writeln!(
             out,
-            "| {} | `{}` | {} | `{}` | {} | {} | {} | {} [sprt]{} |",
+            "| {} | `{}` | {} | `{}` | {} | {} | {} | {}{} |",
             plan.variant,
             plan.dev_options(),
             plan.parent,
             plan.base_options(),
-            plan.bounds_text(),
+            plan.kind_text(),
             plan.tc,
             plan.hash_mb,
             plan.file,
-            if args.tc.is_some() { ", tc from --tc" } else { "" }
+            match (plan.games, args.tc.is_some()) {
+                (None, false) => " [sprt]",
+                (None, true) => " [sprt], tc from --tc",
+                (Some(_), false) => ", games from --games",
+                (Some(_), true) => ", games from --games, tc from --tc",
+            }
         )
         .unwrap();
     }

@@ -64,6 +64,7 @@ fn args() -> OpenbenchArgs {
         commit: None,
         tc: None,
         again: false,
+        games: None,
         engine: None,
         book: "UHO_4060_v2.epd".into(),
         nps: None,
@@ -476,7 +477,8 @@ fn a_variant_is_planned_from_its_sprt_against_its_parent() {
         TestPlan {
             variant: "razor-r1".into(),
             parent: "p003-3".into(),
-            bounds: (0.0, 5.0),
+            bounds: Some((0.0, 5.0)),
+            games: None,
             tc: "10+0.1".into(),
             hash_mb: 8,
             file: "variants/razor-r1.toml".into(),
@@ -721,4 +723,52 @@ fn a_bench_is_read_as_an_openbench_worker_reads_it() {
     // The last line that has each counts: an earlier nps does not replace it.
     assert_eq!(openbench_bench("9 nps\n5 nodes\n7 nps\n"), Some((5, 7)));
     assert_eq!(openbench_bench("bestmove e2e4\n"), None);
+}
+
+#[test]
+fn a_chain_without_sprt_plays_fixed_games_as_the_atlas_does() {
+    let lab = Lab::for_tests();
+    let chain = OpenbenchArgs { variants: Vec::new(), chains: vec!["p003".into()], ..args() };
+    let error = |args: &OpenbenchArgs| format!("{:#}", test_plans(&lab, args).unwrap_err());
+    assert_eq!(
+        error(&chain),
+        "chain p003: variants/p003-1.toml has no [sprt]: add its bounds, tc and hash to test it on OpenBench, or \
+         give --games N and --tc"
+    );
+    let games = OpenbenchArgs { games: Some(1000), ..chain };
+    assert_eq!(error(&games), "chain p003: variants/p003-1.toml has no [sprt] to take a time control from: give --tc");
+    let at_nodes = OpenbenchArgs { tc: Some("N=10000".into()), ..games };
+    let plans = test_plans(&lab, &at_nodes).unwrap();
+    let kinds: Vec<(&str, String, &str, u32)> =
+        plans.iter().map(|plan| (plan.variant.as_str(), plan.kind_text(), plan.tc.as_str(), plan.hash_mb)).collect();
+    let thousand = "1000 games".to_string();
+    assert_eq!(
+        kinds,
+        [
+            ("p003-1", thousand.clone(), "N=10000", 16),
+            ("p003-2", thousand.clone(), "N=10000", 16),
+            ("p003-3", thousand, "N=10000", 16)
+        ]
+    );
+    let printed = plan_markdown(&at_nodes, &plans, &build(), "run");
+    assert!(printed.contains("A test of fixed games (`--games`) has no SPRT: OpenBench plays its games and stops."));
+    assert!(printed.contains(
+        "| p003-1 | `Threads=1 Hash=16 Variant=p003-1` | p002-3.3 | `Threads=1 Hash=16 Variant=p002-3.3` | 1000 games \
+         | N=10000 | 16 | variants/p003-1.toml, games from --games, tc from --tc |"
+    ));
+    assert_eq!(
+        printed.matches("test_mode = GAMES\ntest_bounds = N/A\ntest_confidence = N/A\ntest_max_games = 1000\n").count(),
+        3
+    );
+    // A variant with [sprt] keeps its hash and, without --tc, its time control.
+    let razor = OpenbenchArgs { variants: vec!["razor-r1".into()], games: Some(500), ..args() };
+    let plan = &test_plans(&lab, &razor).unwrap()[0];
+    assert_eq!(
+        (plan.kind_text(), plan.tc.as_str(), plan.hash_mb, plan.bounds),
+        ("500 games".into(), "10+0.1", 8, None)
+    );
+    assert_eq!(
+        plan_markdown(&razor, std::slice::from_ref(plan), &build(), "run").matches("test_mode = SPRT").count(),
+        0
+    );
 }
