@@ -6,13 +6,14 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
 use super::create::{github_address, repository};
 use super::{Build, OpenbenchArgs, OtherEngine, TestPlan};
 use crate::engines::builder;
-use crate::engines::engine::Launch;
+use crate::engines::engine::{Engine, EngineFailure, Launch};
 use crate::engines::participant;
 use crate::lab::Lab;
 use crate::measure::speed::parse_bench_line;
@@ -144,6 +145,9 @@ pub(super) fn other_engine_build(
             }
         }
     }
+    if let Some(plan) = plans.iter().find(|plan| plan.tc.starts_with("N=")) {
+        stops_at_go_nodes(binary.as_deref(), &other.engine, &plan.tc)?;
+    }
     let (bench, bench_source, nps, nps_source) = match (args.bench, args.nps, &binary) {
         (Some(bench), Some(nps), _) => (bench, "--bench".to_string(), nps, "--nps".to_string()),
         (_, _, None) => bail!(
@@ -198,6 +202,39 @@ pub(super) fn other_engine_build(
         bench_variant: "its default options".to_string(),
         bench_source,
     })
+}
+
+/// How long an engine may take to answer `go nodes` at the probe's budget
+/// (the unit tests' stand-ins answer at once or never).
+const GO_NODES_PROBE_TIMEOUT: Duration = Duration::from_secs(if cfg!(test) { 1 } else { 10 });
+/// The probe's budget: a search any engine ends in well under a second.
+const GO_NODES_PROBE_NODES: u64 = 1000;
+
+/// A fixed-nodes test (`tc` `N=...`) measures something only if the engine
+/// stops at `go nodes`; one that searches on until `stop` (SeaJay
+/// v20251002) would make every game a time-out on the workers. So the
+/// binary is asked once, and a test it cannot be asked about is refused.
+fn stops_at_go_nodes(binary: Option<&Path>, engine: &str, tc: &str) -> Result<()> {
+    let Some(binary) = binary else {
+        bail!(
+            "a fixed-nodes test (--tc {tc}) of engine `{engine}` needs its binary, to check that it stops at \
+             `go nodes`: give --engine-path {engine}=PATH"
+        );
+    };
+    let mut probe = Engine::start(binary, engine)?;
+    probe.sync()?;
+    probe.new_game()?;
+    let go = format!("go nodes {GO_NODES_PROBE_NODES}");
+    match probe.go("position startpos", &go, GO_NODES_PROBE_TIMEOUT) {
+        Ok(_) => Ok(()),
+        Err(error) if matches!(error.downcast_ref(), Some(EngineFailure::Timeout)) => bail!(
+            "engine `{engine}` ({}) does not stop at `{go}` (no bestmove within {} s), so a fixed-nodes test \
+             (--tc {tc}) would measure nothing: give a time control such as --tc 10+0.1",
+            binary.display(),
+            GO_NODES_PROBE_TIMEOUT.as_secs()
+        ),
+        Err(error) => Err(error),
+    }
 }
 
 /// The bench and nps an OpenBench worker reads from an engine's `bench`

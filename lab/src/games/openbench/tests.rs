@@ -600,6 +600,48 @@ fn another_engines_variant_is_one_commit_of_it_with_two_option_sets() {
 }
 
 #[test]
+fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
+    let (results, mut lab) = with_other_engine("other-engine-go-nodes");
+    let args = OpenbenchArgs {
+        variants: vec!["seajay-razor-r1-r2".into()],
+        tc: Some("N=10000".into()),
+        ..with_server("http://127.0.0.1:9")
+    };
+    let plans = test_plans(&lab, &args).unwrap();
+    let other = other_engine(&plans).unwrap().unwrap();
+    let engine = results.join("stand-in");
+    // The stand-in never answers `go`, as SeaJay v20251002 searches on.
+    assert_eq!(
+        super::build::other_engine_build(&lab, &args, &plans, other).unwrap_err().to_string(),
+        format!(
+            "engine `seajay` ({}) does not stop at `go nodes 1000` (no bestmove within 1 s), so a fixed-nodes \
+             test (--tc N=10000) would measure nothing: give a time control such as --tc 10+0.1",
+            engine.display()
+        )
+    );
+    // One that answers is sent.
+    let answering = results.join("answering");
+    std::fs::write(&answering, OTHER_ENGINE.replace("    isready)", "    go*) echo 'bestmove e2e4';;\n    isready)"))
+        .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&answering, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    lab.global.engine_paths = vec![format!("seajay={}", answering.display())];
+    let build = super::build::other_engine_build(&lab, &args, &plans, other).unwrap();
+    assert_eq!(build.bench, 2508823);
+    // Without a binary there is nothing to ask.
+    lab.global.engine_paths.clear();
+    let given = OpenbenchArgs { bench: Some(1), nps: Some(2), ..args.clone() };
+    assert_eq!(
+        super::build::other_engine_build(&lab, &given, &plans, other).unwrap_err().to_string(),
+        "a fixed-nodes test (--tc N=10000) of engine `seajay` needs its binary, to check that it stops at `go \
+         nodes`: give --engine-path seajay=PATH"
+    );
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
 fn another_engines_test_is_refused_saying_what_is_missing() {
     let (results, mut lab) = results_folder("other-engine-refused");
     let folder = results.join(crate::engines::external::FOLDER).join("x");
