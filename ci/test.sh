@@ -15,43 +15,8 @@ step() {
 }
 
 # A step that mostly keeps one core busy runs in the background while the
-# others compile or run: `background NAME COMMAND...` starts it, its output
-# kept aside; `await NAME` waits for it, prints what it said, times it from
-# its start and fails the run when it failed; `output NAME` is what it
-# printed on its standard output.
-scratch=$(mktemp -d)
-declare -A pids=() started_at=()
-cleanup() {
-    local name
-    for name in "${!pids[@]}"; do
-        kill "${pids[$name]}" 2>/dev/null || true
-    done
-    rm -rf "$scratch"
-}
-trap cleanup EXIT
-file_of() { echo "$scratch/${1//[^A-Za-z0-9]/_}"; }
-background() {
-    local name="$1" file
-    shift
-    file=$(file_of "$name")
-    started_at[$name]=$SECONDS
-    "$@" >"$file.out" 2>"$file.err" &
-    pids[$name]=$!
-}
-output() { cat "$(file_of "$1").out"; }
-await() {
-    local name="$1" status=0 file
-    file=$(file_of "$name")
-    wait "${pids[$name]}" || status=$?
-    unset "pids[$name]"
-    cat "$file.err" >&2
-    timings+=("$(printf '%5ds  %s (in the background)' $((SECONDS - started_at[$name])) "$name")")
-    if [ "$status" -ne 0 ]; then
-        cat "$file.out"
-        echo "ci/test.sh: $name failed (exit status $status)" >&2
-        exit "$status"
-    fi
-}
+# others compile or run (ci/background.sh).
+source ci/background.sh
 
 # The variants build (what `make` builds: every variant's search in one
 # binary) is one crate compiling 69 searches, mostly on one core: it builds
