@@ -2,11 +2,11 @@
 # Sourced by ci/test.sh and ci/check-technique.sh: a step that mostly keeps
 # one core busy (one big crate, a fat-LTO link) runs in the background while
 # the others compile or run. `background NAME COMMAND...` starts it, its
-# output kept aside; `await NAME` waits for it, prints what it said on
-# standard error, adds its time (from its start) to `timings` when the
-# caller keeps them, and fails the caller when it failed; `output NAME` is
-# what it printed on standard output. A caller that exits first stops it,
-# with every process it started (it runs in its own process group).
+# output kept aside; `await NAME` waits for it, prints what it said, adds
+# its time (from its start) to `timings` when the caller keeps them, and
+# fails the caller when it failed; `output NAME` is what it printed on
+# standard output. A caller that exits first stops it, with every process
+# it started (it runs in its own process group).
 background_dir=$(mktemp -d)
 declare -A pids=() started_at=()
 cleanup() {
@@ -34,12 +34,12 @@ await() {
     file=$(file_of "$name")
     wait "${pids[$name]}" || status=$?
     unset "pids[$name]"
+    cat "$file.out"
     cat "$file.err" >&2
     if declare -p timings >/dev/null 2>&1; then
         timings+=("$(printf '%5ds  %s (in the background)' $((SECONDS - started_at[$name])) "$name")")
     fi
     if [ "$status" -ne 0 ]; then
-        cat "$file.out"
         echo "$(basename "$0"): $name failed (exit status $status)" >&2
         exit "$status"
     fi
