@@ -24,7 +24,12 @@ background() {
     file=$(file_of "$name")
     started_at[$name]=$SECONDS
     set -m
-    "$@" >"$file.out" 2>"$file.err" &
+    (
+        status=0
+        "$@" >"$file.out" 2>"$file.err" || status=$?
+        echo "$SECONDS" >"$file.end"
+        exit "$status"
+    ) &
     pids[$name]=$!
     set +m
 }
@@ -37,7 +42,9 @@ await() {
     cat "$file.out"
     cat "$file.err" >&2
     if declare -p timings >/dev/null 2>&1; then
-        timings+=("$(printf '%5ds  %s (in the background)' $((SECONDS - started_at[$name])) "$name")")
+        local ended=$SECONDS
+        [ -s "$file.end" ] && ended=$(cat "$file.end")
+        timings+=("$(printf '%5ds  %s (in the background)' $((ended - started_at[$name])) "$name")")
     fi
     if [ "$status" -ne 0 ]; then
         echo "$(basename "$0"): $name failed (exit status $status)" >&2
