@@ -39,6 +39,20 @@ if ! awk '/^\[/ { in_expect = ($1 == "[expect]"); next } in_expect && /^[^#[:spa
     exit 1
 fi
 
+# The big builds of the later steps start now, each while the others
+# compile (ci/background.sh): the variants build the matrix searches with
+# (step 2), and the lab with the release builds of the variant and its
+# parent that `lab ab` measures (step 5). The test binaries of steps 2 and
+# 4 build meanwhile, in one cargo run.
+source ci/background.sh
+background "the variants build" bash ci/make-build.sh
+parent=$(sed -n 's/^extends = "\(.*\)"$/\1/p' "$variant" | head -n 1)
+background "lab build" cargo lab --quiet build "$name" ${parent:+"$parent"}
+cargo test --quiet --profile ci --no-run --lib --test matrix --test catalogue --test readme
+await "the variants build"
+PRUNELAB_VARIANTS_BUILD=$(output "the variants build")
+export PRUNELAB_VARIANTS_BUILD
+
 step "2. the snapshot: snapshots/$name.snap, and no other moves"
 # Writes every snapshot that moved (CI never does); fails when the variant
 # searches its parent's very tree without claiming it.
@@ -64,6 +78,7 @@ cargo test --quiet --profile ci --lib -- prune::tests::every_feature_acts_where_
 cargo test --quiet --profile ci --test catalogue --test readme
 
 step "5. the verdict"
+await "lab build"
 # `lab ab` exits 3 when a claim of the variant does not hold or its games
 # are against it (docs/verdicts.md, "Exit status"): the check fails with it.
 verdict=0

@@ -3,7 +3,10 @@
 # committed Makefile's VARIANT and FEATURES lines, not the environment's,
 # and prints the binary's path. It builds in the ci profile (MAKE_PROFILE):
 # the node counts are the release build's, the build is quicker on CI's two
-# cores. ci/bench-signature.sh and ci/honesty.sh --variants-build share it.
+# cores. ci/bench-signature.sh and ci/honesty.sh --variants-build share it,
+# and so do the tests that search as many variants: it builds in
+# target/variants-build/, where tests/common/variants_build.rs builds the
+# same (ci/test.sh hands them this binary, PRUNELAB_VARIANTS_BUILD).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +14,6 @@ profile=${MAKE_PROFILE:-ci}
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
 binary="$target_dir/make-$profile/prunelab"
 mkdir -p "$(dirname "$binary")"
-env -u VARIANT -u FEATURES -u EXE CARGO_TARGET_DIR="$target_dir" \
+env -u VARIANT -u FEATURES -u EXE CARGO_TARGET_DIR="$target_dir/variants-build" \
     make --no-print-directory PROFILE="$profile" EXE="$binary" >&2
 echo "$binary"

@@ -4,7 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Each step is timed, and the times are printed at the end: the suite must
-# stay within about 12 minutes on two cores from a fresh clone.
+# stay within about 10 minutes on two cores from a fresh clone
+# (docs/getting-started.md lists the steps' times).
 timings=()
 step() {
     local name="$1" started=$SECONDS
@@ -13,27 +14,50 @@ step() {
     timings+=("$(printf '%5ds  %s' $((SECONDS - started)) "$name")")
 }
 
+# A step that leaves a core idle for long runs in the background while the
+# others compile or run (ci/background.sh); each such step builds in target
+# folders of its own.
+source ci/background.sh
+
+# The variants build (what `make` builds: every variant's search in one
+# binary) is one crate compiling 69 searches, mostly on one core: it builds
+# while the tests compile, in its own target folder. The tests that search
+# as many variants (the variant matrix, the lab's `uci:` participants), the
+# bench signature and the variants build step all use this one binary.
+background "make (the variants build)" bash ci/make-build.sh
 # Unit, integration and feature tests (perft, searches, the lab end to end,
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug
-# assertions in the hooks) are checked by every search of every test.
-step "cargo test --workspace" cargo test --workspace --profile ci
+# assertions in the hooks) are checked by every search of every test (the
+# variants build is built in that profile too).
+step "cargo test --workspace (build)" cargo test --workspace --profile ci --no-run
+await "make (the variants build)"
+PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
+export PRUNELAB_VARIANTS_BUILD
+# While the test binaries run one after another, two checks that build
+# elsewhere (their own target folders) fill the cores they leave idle:
+# every feature builds on its own and exclusive combinations are refused;
+# feature-built binaries (release, fat LTO: one core) print their
+# snapshots' tables, a rotating subset of the variants plus the ones the
+# last commit changed (HONESTY_PER_RUN a run).
+background "check-features" bash ci/check-features.sh
+background "honesty" bash ci/honesty.sh
+step "cargo test --workspace (run)" cargo test --workspace --profile ci
 # The trace feature (lab blame): a traced search visits the untraced nodes.
 # Selected from the whole workspace, so the dependencies resolve with the
-# step above's features and are not built again.
+# step above's features and are not built again. (It relinks the `ci`
+# profile's prunelab, which the tests above run: after them.)
 step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
 # The engine's rust-version is true for the committed lockfile.
 step "msrv" bash ci/msrv.sh
-# Every feature builds on its own; exclusive combinations are refused.
-step "check-features" bash ci/check-features.sh
 # The bench of what `make` builds equals the last `Bench: N` of the commit log.
 step "bench signature" bash ci/bench-signature.sh
 # What `make` builds (the variants build, what OpenBench's workers build)
-# searches as every variant's snapshot says, through `matrix` and UCI.
-step "variants build" bash ci/honesty.sh --variants-build
-# Feature-built binaries print their snapshots' tables: a rotating subset of
-# the variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
-step "honesty" bash ci/honesty.sh
+# searches as every variant's snapshot says through UCI; its `matrix`
+# tables are the variant matrix's (cargo test ran it on this binary).
+step "variants build" bash ci/honesty.sh --variants-build --uci-only
+await "check-features"
+await "honesty"
 
 echo "ci/test.sh: every step passed in ${SECONDS}s:"
 printf '%s\n' "${timings[@]}"

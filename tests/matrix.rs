@@ -7,14 +7,18 @@
 //! with `cargo insta review` (or `INSTA_UPDATE=always cargo test --release
 //! --test matrix` and read the git diff).
 //!
-//! All variants run in this one build: build.rs turns each variant into a
-//! technique-set type (`$OUT_DIR/variant_sets.rs`). The table itself is
-//! `prunelab::matrix::table`, which `prunelab matrix` prints too, so
-//! `ci/honesty.sh` can check a feature-built binary against these snapshots.
+//! All variants run in one build, the variants build `make` builds
+//! (`tests/common/variants_build.rs`): build.rs turns each variant into a
+//! technique-set type (`$OUT_DIR/variant_sets.rs`), and that binary carries
+//! every variant's search, compiled once for this test, the lab's tests and
+//! `ci/bench-signature.sh`. The table is `prunelab::matrix::table`, which
+//! `prunelab matrix --variant NAME` prints, so `ci/honesty.sh` can check a
+//! feature-built binary against these snapshots.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-use prunelab::matrix::{load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
+use prunelab::matrix::{DEPTH, HASH_MB, SUITE_PATH};
 
 // The lab's snapshot diff (`lab snapdiff`), which uses only `std` and the engine.
 #[path = "../lab/src/verdicts/table_diff.rs"]
@@ -25,16 +29,51 @@ use table_diff::{diff_summary, diff_tables};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
-// The telemetry lines of two variants' searches, which need these sets too.
+#[path = "common/variants_build.rs"]
+mod variants_build;
+
+// The telemetry lines of two variants' searches, compiled into this binary.
 #[path = "matrix/telemetry.rs"]
 mod telemetry;
+
+/// The variants build, built once for every test of this binary.
+fn variants_build() -> PathBuf {
+    let target_dir = Path::new(env!("CARGO_BIN_EXE_prunelab")).parent().unwrap().parent().unwrap();
+    variants_build::variants_build_in(target_dir)
+}
+
+/// `prunelab matrix` of the variants build searching as `variant`: the
+/// table of `suite` to `depth`, Hash 16.
+fn matrix_table(binary: &Path, variant: &str, suite: &Path, depth: i32) -> String {
+    let output = Command::new(binary)
+        .args(["matrix", "--variant", variant, "--depth", &depth.to_string(), "--hash", &HASH_MB.to_string()])
+        .arg("--suite")
+        .arg(suite)
+        .output()
+        .expect("the variants build runs");
+    assert!(
+        output.status.success(),
+        "{} matrix --variant {variant} failed: {}",
+        binary.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("the table is UTF-8")
+}
 
 #[test]
 fn every_variant_has_a_search_and_a_snapshot() {
     let variants = variants::load().expect("variants load");
     let names: Vec<&str> = variants.iter().map(Variant::name).collect();
-    let generated: Vec<&str> = VARIANT_SEARCHES.iter().map(|(name, _)| *name).collect();
-    assert_eq!(names, generated, "build.rs and variants::load disagree");
+    // build.rs's generated searches, as the variants build lists them.
+    let output = Command::new(variants_build()).args(["features", "--json"]).output().expect("the variants build runs");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("`features --json` prints JSON");
+    let selectable: Vec<&str> = report["selectable"]
+        .as_array()
+        .expect("a list of variants")
+        .iter()
+        .map(|name| name.as_str().unwrap())
+        .collect();
+    assert_eq!(names, selectable, "build.rs and variants::load disagree");
     // ci/honesty.sh and the Makefile find a variant by its file name.
     for name in names {
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(format!("{name}.toml"));
@@ -45,7 +84,8 @@ fn every_variant_has_a_search_and_a_snapshot() {
 #[test]
 fn matrix_snapshots() {
     let variants = variants::load().expect("variants load");
-    let positions = load_suite(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH)).expect("the suite loads");
+    let binary = variants_build();
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH);
     // Two workers: every table is independent and deterministic.
     let tables: Vec<(String, String)> = std::thread::scope(|scope| {
         let chunks: Vec<Vec<&Variant>> =
@@ -53,17 +93,12 @@ fn matrix_snapshots() {
         let handles: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
-                let positions = &positions;
+                let (binary, suite) = (&binary, &suite);
                 scope.spawn(move || {
                     chunk
                         .into_iter()
                         .map(|variant| {
-                            let search = VARIANT_SEARCHES
-                                .iter()
-                                .find(|(name, _)| *name == variant.name())
-                                .map(|(_, search)| *search)
-                                .expect("a generated search for every variant");
-                            let table = table(variant.name(), &variant.features, search, positions, DEPTH, HASH_MB);
+                            let table = matrix_table(binary, variant.name(), suite, DEPTH);
                             (variant.name().to_string(), table)
                         })
                         .collect::<Vec<_>>()
@@ -109,12 +144,16 @@ fn matrix_snapshots() {
     every_variant_acts_against_its_parent(&variants, &tables);
 }
 
-fn search_nodes(name: &str, fen: &str, depth: i32) -> u64 {
-    let search = VARIANT_SEARCHES.iter().find(|(variant, _)| *variant == name).expect("a search").1;
-    let mut searcher = prunelab::search::Searcher::new(HASH_MB);
-    searcher.new_game();
-    let limits = prunelab::search::SearchLimits { depth: Some(depth), ..Default::default() };
-    search(&mut searcher, &prunelab::position::Position::from_fen(fen).unwrap(), &limits).nodes
+/// The nodes of `variant`'s search of `fen` to `depth` from a new game,
+/// Hash 16: the variants build's matrix of that one position.
+fn search_nodes(binary: &Path, variant: &str, fen: &str, depth: i32) -> u64 {
+    let suite = std::env::temp_dir().join(format!("prunelab-witness-{variant}-{}.epd", std::process::id()));
+    std::fs::write(&suite, format!("{fen} id \"witness\";\n")).unwrap();
+    let table = matrix_table(binary, variant, &suite, depth);
+    std::fs::remove_file(&suite).unwrap();
+    let row =
+        table.lines().find(|line| line.starts_with("witness ")).unwrap_or_else(|| panic!("no witness row in {table}"));
+    row.split('|').nth(1).unwrap().trim().parse().unwrap_or_else(|_| panic!("no node count in `{row}`"))
 }
 
 /// The entry `key` of the lab's section `section` in a variant's file, as
@@ -152,7 +191,9 @@ fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String
                 variant.name()
             );
         } else if let Some((fen, depth)) = witness(variant) {
-            let (with, without) = (search_nodes(variant.name(), fen, depth), search_nodes(parent, fen, depth));
+            let binary = variants_build();
+            let (with, without) =
+                (search_nodes(&binary, variant.name(), fen, depth), search_nodes(&binary, parent, fen, depth));
             assert_ne!(with, without, "{}: its witness ({} at depth {}) shows no change", variant.name(), fen, depth);
         } else {
             assert_ne!(

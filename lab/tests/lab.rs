@@ -627,9 +627,12 @@ fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
     for folder in ["ci", "src/prune", "variants", "snapshots", "docs"] {
         std::fs::create_dir_all(repo.join(folder)).unwrap();
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci/check-technique.sh");
-    std::fs::copy(script, repo.join("ci/check-technique.sh")).unwrap();
+    for script in ["check-technique.sh", "background.sh"] {
+        std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("../ci").join(script), repo.join("ci").join(script))
+            .unwrap();
+    }
     std::fs::write(repo.join("ci/readme-figures.sh"), "exit 0\n").unwrap();
+    std::fs::write(repo.join("ci/make-build.sh"), "exit 0\n").unwrap();
     std::fs::write(repo.join("src/prune/demo.rs"), "//! A demo technique.\n").unwrap();
     std::fs::write(repo.join("variants/demo.toml"), "name = \"demo\"\n\n[expect]\nnodes = \"fewer\"\n").unwrap();
     std::fs::write(repo.join("snapshots/demo.snap"), "demo\n").unwrap();

@@ -6,13 +6,15 @@
 //! cutoff's depth buckets add up to its cutoffs, and `prune:` repeats each
 //! technique's cutoffs. The searches are the variants' own, from
 //! the same generated technique sets as the variant matrix (a module of its
-//! test binary, so the sets are compiled once).
+//! test binary): only these two are compiled into it.
 
+use prunelab::matrix::{search_as, SearchFn};
 use prunelab::position::Position;
 use prunelab::search::{SearchLimits, Searcher};
 use prunelab::stats::SearchStats;
 
-use super::VARIANT_SEARCHES;
+// The generated technique-set types that `variant_set!` names.
+use super::*;
 
 /// What a value looks like.
 #[derive(Clone, Copy, Debug)]
@@ -103,10 +105,10 @@ fn assert_line(lines: &[String], subject: &str, keys: &[(&str, Shape)]) {
     }
 }
 
-fn telemetry_of(variant: &str) -> Vec<String> {
+/// `variant`'s telemetry lines, searched with `search`, its set's search.
+fn telemetry_of(variant: &str, search: SearchFn) -> Vec<String> {
     let variants = prunelab::variants::load().unwrap();
     let techniques = prunelab::variants::find(&variants, variant).unwrap().techniques;
-    let search = VARIANT_SEARCHES.iter().find(|(name, _)| *name == variant).unwrap().1;
     let mut total = SearchStats::default();
     // A middlegame, an endgame and a tactical position, as the plans measure.
     for fen in [
@@ -161,7 +163,7 @@ fn assert_common_lines(lines: &[String], fut_extra: &[(&'static str, Shape)], mc
 
 #[test]
 fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
-    let lines = telemetry_of("razor-r3");
+    let lines = telemetry_of("razor-r3", search_as::<variant_set!("razor-r3")>);
     assert_common_lines(&lines, &[], &[]);
     assert_line(
         &lines,
@@ -183,7 +185,7 @@ fn a_razor_r3_build_prints_every_line_in_the_plans_formats() {
 
 #[test]
 fn full_prints_every_line_in_the_plans_formats() {
-    let lines = telemetry_of("full");
+    let lines = telemetry_of("full", search_as::<variant_set!("full")>);
     // `full` has futility-victim-100, both skip-quiets features and razor-r1
     // (plan 000's R1, without R2's tactical guard or R3's phase margin).
     assert_common_lines(

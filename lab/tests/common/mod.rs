@@ -82,55 +82,15 @@ pub fn run_folder(results: &Path, command: &str) -> PathBuf {
     runs[0].clone()
 }
 
+#[path = "../../../tests/common/variants_build.rs"]
+mod shared_variants_build;
+
 /// The variants build (what `make` builds: every variant's search in one
-/// binary, the UCI option `Variant` choosing it), built once per test
-/// binary with the lab tests' profile into `target/lab/variants-build/`.
-///
-/// It shares the lab's cargo folder and takes the lab's build lock around
-/// the build and the copy, as the lab's own builds do, so a variant built
-/// at the same time does not replace the binary before it is copied.
+/// binary, the UCI option `Variant` choosing it), the one the variant
+/// matrix searches with: `$PRUNELAB_VARIANTS_BUILD`, else built once into
+/// `target/variants-build/`.
 pub fn variants_build() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let cargo_dir = target_dir().join("lab").join("cargo");
-            std::fs::create_dir_all(&cargo_dir).unwrap();
-            let lock = std::fs::OpenOptions::new()
-                .create(true)
-                .truncate(false)
-                .write(true)
-                .open(cargo_dir.join("lab-build.lock"))
-                .unwrap();
-            lock.lock().unwrap();
-            let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            let status = Command::new(cargo)
-                .args([
-                    "build",
-                    "--profile",
-                    "labtest",
-                    "-p",
-                    "prunelab",
-                    "--bin",
-                    "prunelab",
-                    "--features",
-                    "variants",
-                ])
-                .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-                .env("CARGO_TARGET_DIR", &cargo_dir)
-                // The default variant of `make`, whatever the environment says.
-                .env_remove("PRUNELAB_VARIANT")
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the variants build failed");
-            let folder = target_dir().join("lab").join("variants-build");
-            std::fs::create_dir_all(&folder).unwrap();
-            let binary = folder.join("prunelab");
-            let temporary = folder.join(format!("prunelab.tmp-{}", std::process::id()));
-            std::fs::copy(cargo_dir.join("labtest").join("prunelab"), &temporary).unwrap();
-            std::fs::rename(&temporary, &binary).unwrap();
-            binary
-        })
-        .clone()
+    shared_variants_build::variants_build_in(&target_dir())
 }
 
 /// A participant that is `variant` searched by the variants build driven
