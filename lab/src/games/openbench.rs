@@ -39,7 +39,7 @@ mod status;
 mod tests;
 
 use anyhow::{anyhow, bail, Context, Result};
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 use serde::{Deserialize, Serialize};
 
 use self::build::{build, other_engine_build, other_engine_source};
@@ -63,12 +63,13 @@ const DRAW_ADJUDICATION: &str = "movenumber=40 movecount=8 score=10";
 
 #[derive(Args, Clone, Debug, Serialize)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(group(ArgGroup::new("tests").required(true).multiple(true).args(["variants", "chains"])))]
 pub struct OpenbenchArgs {
     #[command(subcommand)]
     #[serde(skip)]
     pub command: Option<OpenbenchCommand>,
     /// The variants, each tested against its parent (its file's `extends`).
-    #[arg(value_name = "VARIANT", required_unless_present = "chains")]
+    #[arg(value_name = "VARIANT")]
     pub variants: Vec<String>,
     /// Every phase of a chain against its parent (p002, p003, razor,
     /// seajay-p002; repeatable), as `lab chain` and `lab atlas` name chains.
