@@ -25,23 +25,23 @@ source ci/background.sh
 # as many variants (the variant matrix, the lab's `uci:` participants), the
 # bench signature and the variants build step all use this one binary.
 background "make (the variants build)" bash ci/make-build.sh
+# Two checks that need nothing the others build run from the start at the
+# lowest priority, on whatever core the steps above and below leave idle
+# (a crate's serial end, a test binary on one thread): every feature builds
+# on its own and exclusive combinations are refused; feature-built binaries
+# (release, fat LTO) print their snapshots' tables, a rotating subset of the
+# variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
+background "check-features" nice -n 19 bash ci/check-features.sh
+background "honesty" nice -n 19 bash ci/honesty.sh
 # Unit, integration and feature tests (perft, searches, the lab end to end,
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug
 # assertions in the hooks) are checked by every search of every test (the
-# variants build is built in that profile too).
+# variants build has them too).
 step "cargo test --workspace (build)" cargo test --workspace --profile ci --no-run
 await "make (the variants build)"
 PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
 export PRUNELAB_VARIANTS_BUILD
-# While the test binaries run one after another, two checks that build
-# elsewhere (their own target folders) fill the cores they leave idle:
-# every feature builds on its own and exclusive combinations are refused;
-# feature-built binaries (release, fat LTO: one core) print their
-# snapshots' tables, a rotating subset of the variants plus the ones the
-# last commit changed (HONESTY_PER_RUN a run).
-background "check-features" bash ci/check-features.sh
-background "honesty" bash ci/honesty.sh
 step "cargo test --workspace (run)" cargo test --workspace --profile ci
 # The trace feature (lab blame): a traced search visits the untraced nodes.
 # Selected from the whole workspace, so the dependencies resolve with the
