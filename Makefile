@@ -10,7 +10,7 @@
 #   make FEATURES="lmp razor-r1"  one feature set: these features compiled
 #                                 in and nothing else (no Variant option)
 #   make VARIANT=razor-r2 FEATURES=tune   the variants build, tunables as options
-#   make PROFILE=ci               a quicker build with the same node counts (CI)
+#   make PROFILE=ci-variants      a quicker build with the same node counts (CI)
 #
 # One cargo build each: a variant's name is checked and resolved at compile
 # time (build.rs), so nothing is built first to read the variant files.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds what `make` builds (as OpenBench's workers run it), from the
 # committed Makefile's VARIANT and FEATURES lines, not the environment's,
-# and prints the binary's path. It builds in the labtest profile
+# and prints the binary's path. It builds in the ci-variants profile
 # (MAKE_PROFILE; the ci profile's debug assertions at opt-level 1): the node
 # counts are the release build's, the build is quicker on CI's two cores. ci/bench-signature.sh and ci/honesty.sh --variants-build share it,
 # and so do the tests that search as many variants: it builds in
@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-profile=${MAKE_PROFILE:-labtest}
+profile=${MAKE_PROFILE:-ci-variants}
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
 binary="$target_dir/make-$profile/prunelab"
 mkdir -p "$(dirname "$binary")"

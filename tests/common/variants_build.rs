@@ -6,9 +6,10 @@
 //!
 //! `$PRUNELAB_VARIANTS_BUILD` names a binary already built (`ci/test.sh`
 //! passes the one `ci/make-build.sh` built, so the tests check what `make`
-//! builds); without it the build is `make`'s own, in the `labtest` profile
-//! (debug assertions on, so every search checks the plans' guards), made once into
-//! `target/variants-build/`, the folder `ci/make-build.sh` builds in too.
+//! builds); without it the build is `make`'s own, in the `ci-variants`
+//! profile (debug assertions on, so every search checks the plans' guards),
+//! made once into `target/variants-build/`, the folder `ci/make-build.sh`
+//! builds in too.
 //! This file is included by both packages' tests (`#[path]`).
 
 use std::path::{Path, PathBuf};
@@ -30,9 +31,9 @@ pub fn variants_build_in(target_dir: &Path) -> PathBuf {
             }
             let cargo_dir = target_dir.join("variants-build");
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-            // What `make PROFILE=labtest` runs (ci/make-build.sh), so the two share the build.
+            // What `make PROFILE=ci-variants` runs (ci/make-build.sh), so the two share the build.
             let status = Command::new(cargo)
-                .args(["build", "--profile", "labtest", "--bin", "prunelab", "--features", "variants"])
+                .args(["build", "--profile", "ci-variants", "--bin", "prunelab", "--features", "variants"])
                 .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(workspace_root()))
                 .env("CARGO_TARGET_DIR", &cargo_dir)
                 // The Makefile's default VARIANT: the build searches as baseline until told.
@@ -43,7 +44,7 @@ pub fn variants_build_in(target_dir: &Path) -> PathBuf {
             // A copy of its own: a later build in the folder relinks cargo's binary.
             let binary = cargo_dir.join("prunelab");
             let temporary = cargo_dir.join(format!("prunelab.tmp-{}", std::process::id()));
-            std::fs::copy(cargo_dir.join("labtest").join("prunelab"), &temporary).unwrap();
+            std::fs::copy(cargo_dir.join("ci-variants").join("prunelab"), &temporary).unwrap();
             std::fs::rename(&temporary, &binary).unwrap();
             binary
         })
