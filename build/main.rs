@@ -33,6 +33,11 @@ use source::{Source, Value};
 /// The Makefile's `VARIANT`: the variants build's default variant.
 const DEFAULT_VARIANT_VAR: &str = "PRUNELAB_VARIANT";
 
+/// The features whose searches the library's tests compile, when not all
+/// (`ci/check-technique.sh` names the new technique's): see
+/// `feature_search_cfgs`.
+const FEATURE_SEARCHES_VAR: &str = "PRUNELAB_FEATURE_SEARCHES";
+
 fn main() {
     println!("cargo:rerun-if-changed=variants");
     println!("cargo:rerun-if-env-changed={DEFAULT_VARIANT_VAR}");
@@ -46,6 +51,27 @@ fn main() {
     let default_variant = if default_variant.trim().is_empty() { "baseline" } else { default_variant.trim() };
     std::fs::write(out_dir.join("variant_sets.rs"), variant_sets(&sources, default_variant)).unwrap();
     std::fs::write(out_dir.join("variant_names.rs"), variant_names(&sources)).unwrap();
+    feature_search_cfgs();
+}
+
+/// The library's tests compile one search per catalogue feature
+/// (`prune::feature_searches`), 90 searches and most of their build. With
+/// `$PRUNELAB_FEATURE_SEARCHES` naming some features, they compile those
+/// only: `prunelab_feature_searches_only` and one
+/// `prunelab_feature_search = "<name>"` each.
+fn feature_search_cfgs() {
+    println!("cargo:rerun-if-env-changed={FEATURE_SEARCHES_VAR}");
+    println!("cargo:rustc-check-cfg=cfg(prunelab_feature_searches_only)");
+    println!("cargo:rustc-check-cfg=cfg(prunelab_feature_search, values(any()))");
+    let named = std::env::var(FEATURE_SEARCHES_VAR).unwrap_or_default();
+    let names: Vec<&str> = named.split([' ', ',']).filter(|name| !name.is_empty()).collect();
+    if names.is_empty() {
+        return;
+    }
+    println!("cargo:rustc-cfg=prunelab_feature_searches_only");
+    for name in names {
+        println!("cargo:rustc-cfg=prunelab_feature_search=\"{name}\"");
+    }
 }
 
 fn read_sources(dir: &Path) -> Vec<Source> {

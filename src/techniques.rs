@@ -379,13 +379,18 @@ macro_rules! technique {
         $( $crate::exclusive_features!($what; $($exclusive),+); )*
 
         /// One technique set per feature (with what it implies), for the
-        /// library's tests: `prune::feature_searches()`.
+        /// library's tests: `prune::feature_searches()`; only the features
+        /// `$PRUNELAB_FEATURE_SEARCHES` names when it names some (build.rs).
         #[cfg(test)]
         #[allow(non_camel_case_types)]
         pub(crate) mod feature_searches {
             $( $crate::technique_set!($field, [$feature]); )*
-            pub(crate) const ALL: &[(&str, $crate::matrix::SearchFn)] =
-                &[ $( ($feature, $crate::matrix::search_as::<$field>), )* ];
+            pub(crate) const ALL: &[(&str, $crate::matrix::SearchFn)] = &[
+                $(
+                    #[cfg(any(not(prunelab_feature_searches_only), prunelab_feature_search = $feature))]
+                    ($feature, $crate::matrix::search_as::<$field>),
+                )*
+            ];
         }
     };
     (@witness) => { None };

@@ -45,6 +45,7 @@ crate::registry! {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
     use std::path::Path;
 
     use crate::features::find;
@@ -72,11 +73,26 @@ mod tests {
     /// of seeds.epd at depth 10 where it does), its technique's counters
     /// move, the node count differs from the baseline's, and its telemetry
     /// differs from the baseline's. A new technique's features are tested
-    /// here without a line of their own.
+    /// here without a line of their own. Every feature, unless the build
+    /// named some (`$PRUNELAB_FEATURE_SEARCHES`, as `ci/check-technique.sh`
+    /// does for the new technique's): then exactly those.
     #[test]
     fn every_feature_acts_where_it_says() {
         let searches = super::feature_searches();
-        assert_eq!(searches.len(), crate::features::CATALOGUE.len());
+        let compiled: BTreeSet<&str> = searches.iter().map(|(name, _)| *name).collect();
+        let named: BTreeSet<&str> = option_env!("PRUNELAB_FEATURE_SEARCHES")
+            .unwrap_or_default()
+            .split([' ', ','])
+            .filter(|name| !name.is_empty())
+            .collect();
+        if named.is_empty() {
+            assert_eq!(compiled.len(), crate::features::CATALOGUE.len());
+        } else {
+            for name in &named {
+                assert!(find(name).is_some(), "PRUNELAB_FEATURE_SEARCHES names `{name}`, no feature");
+            }
+            assert_eq!(compiled, named, "the searches of the features PRUNELAB_FEATURE_SEARCHES names");
+        }
         let seeds = seeds();
         assert_eq!(seeds.len(), 10);
         for (name, feature_search) in searches {
