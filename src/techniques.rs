@@ -383,6 +383,7 @@ macro_rules! technique {
         /// `$PRUNELAB_FEATURE_SEARCHES` names when it names some (build.rs).
         #[cfg(test)]
         #[allow(non_camel_case_types)]
+        #[cfg_attr(prunelab_feature_searches_only, allow(dead_code))]
         pub(crate) mod feature_searches {
             $( $crate::technique_set!($field, [$feature]); )*
             pub(crate) const ALL: &[(&str, $crate::matrix::SearchFn)] = &[
