@@ -55,7 +55,7 @@ fn main() {
 }
 
 /// The library's tests compile one search per catalogue feature
-/// (`prune::feature_searches`), 90 searches and most of their build. With
+/// (`prune::feature_searches`), most of their build time. With
 /// `$PRUNELAB_FEATURE_SEARCHES` naming some features, they compile those
 /// only: `prunelab_feature_searches_only` and one
 /// `prunelab_feature_search = "<name>"` each.
