@@ -2,9 +2,10 @@
 # Builds what `make` builds (as OpenBench's workers run it), from the
 # committed Makefile's VARIANT and FEATURES lines, not the environment's,
 # and prints the binary's path. It builds in the ci-variants profile
-# (MAKE_PROFILE; the ci profile's debug assertions at opt-level 1): the node
-# counts are the release build's, the build is quicker on CI's two cores. ci/bench-signature.sh and ci/honesty.sh --variants-build share it,
-# and so do the tests that search as many variants: it builds in
+# (MAKE_PROFILE; the ci profile with the engine at opt-level 1): the node
+# counts are the release build's, the build is quicker on CI's two cores.
+# ci/bench-signature.sh and ci/honesty.sh --variants-build share it, and so
+# do the tests that search as many variants: it builds in
 # target/variants-build/, where tests/common/variants_build.rs builds the
 # same (ci/test.sh hands them this binary, PRUNELAB_VARIANTS_BUILD).
 set -euo pipefail
