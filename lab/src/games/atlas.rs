@@ -18,6 +18,7 @@
 //! its recorded feature set, so `lab report` can set their fixed-nodes Elo
 //! beside the Elo on the clock.
 
+pub mod ablations;
 pub mod entries;
 pub mod fast_measures;
 pub mod table;
@@ -71,6 +72,11 @@ pub struct AtlasArgs {
     #[arg(long = "pair", value_name = "VARIANT..PARENT")]
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pairs: Vec<String>,
+    /// The variant without each of its techniques in turn, each against the
+    /// variant (`full-without-razoring` against `full`; repeatable).
+    #[arg(long = "ablate", value_name = "VARIANT")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ablate: Vec<String>,
     /// Nodes a move (`go nodes N`).
     #[arg(long, value_name = "N", required_unless_present = "keep_fast")]
     pub nodes: Option<u64>,
@@ -126,7 +132,7 @@ pub struct Phase {
     pub variant: String,
     pub parent: String,
     /// The two searches by feature set, for a pair of a match at a time
-    /// control; `None` for variants, whose files give them.
+    /// control or an ablation; `None` for variants, whose files give them.
     pub searches: Option<Searches>,
 }
 
@@ -146,7 +152,8 @@ impl Phase {
     }
 }
 
-/// A time-control pair's two searches and the SPRT `--sprt` alone plays.
+/// A time-control pair's or an ablation's two searches and the SPRT
+/// `--sprt` alone plays.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Searches {
     pub features: Vec<String>,
@@ -194,8 +201,10 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
         names.extend(all.into_iter().map(str::to_string));
     }
     let pairs = time_control_pairs(lab, args)?;
-    if names.is_empty() && pairs.is_empty() {
-        bail!("lab atlas needs variants, --chain NAME, --all, --time-controls or --pair VARIANT..PARENT");
+    if names.is_empty() && pairs.is_empty() && args.ablate.is_empty() {
+        bail!(
+            "lab atlas needs variants, --chain NAME, --all, --ablate VARIANT, --time-controls or --pair VARIANT..PARENT"
+        );
     }
     let mut phases: Vec<Phase> = Vec::new();
     for name in names {
@@ -208,6 +217,9 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
         }
     }
     phases.extend(pairs);
+    for base in &args.ablate {
+        phases.extend(ablations::phases(lab, base)?);
+    }
     Ok(phases)
 }
 
@@ -474,7 +486,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     }
     let atlas = entries::read(&atlas_path);
     let mut text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
-    if phases.iter().any(|phase| phase.searches.is_some()) {
+    if args.time_controls || !args.pairs.is_empty() {
         let path = time_controls::beside(&atlas_path);
         let records = time_controls::read(&path)?;
         text.push('\n');
