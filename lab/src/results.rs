@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::lab::Lab;
 
-const RUN_FILE: &str = "run.json";
+pub const RUN_FILE: &str = "run.json";
 const RECORDS_FILE: &str = "records.jsonl";
 
 /// One run's folder.

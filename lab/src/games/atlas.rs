@@ -43,10 +43,9 @@ use crate::games::statistics::sprt::options::SprtOptions;
 use crate::games::statistics::SprtSettings;
 use crate::lab::Lab;
 use crate::results::{runs_of, timestamp, RunDir};
-use crate::verdicts::calibration::{self, FastMeasures, Measure};
+use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
 use crate::verdicts::chain;
 use crate::verdicts::claims::grammar::Planned;
-use crate::verdicts::verdict::Comparison;
 
 /// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
 const DEFAULT_GAMES: u64 = 1000;
@@ -271,13 +270,19 @@ fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
     Ok(features)
 }
 
+/// The variant's and its parent's feature sets, sorted: the phase's own
+/// for a time-control pair or an ablation, else the variant files'.
+fn phase_features(lab: &Lab, phase: &Phase) -> Result<(Vec<String>, Vec<String>)> {
+    Ok(match &phase.searches {
+        Some(searches) => (searches.features.clone(), searches.parent_features.clone()),
+        None => (sorted_features(lab, &phase.variant)?, sorted_features(lab, &phase.parent)?),
+    })
+}
+
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
-    let (features, parent_features) = match &phase.searches {
-        Some(searches) => (searches.features.clone(), searches.parent_features.clone()),
-        None => (sorted_features(lab, &phase.variant)?, sorted_features(lab, &phase.parent)?),
-    };
+    let (features, parent_features) = phase_features(lab, phase)?;
     Ok(AtlasKey {
         features,
         parent_features,
@@ -516,14 +521,13 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     for phase in &phases {
-        let Some((run, comparison)) = local
-            .iter()
-            .find(|(_, comparison)| (&comparison.subject, &comparison.reference) == (&phase.variant, &phase.parent))
-        else {
+        let Some(measured) = local.iter().find(|local| {
+            (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent)
+        }) else {
             missing.push(phase.variant.as_str());
             continue;
         };
-        let entry = fast_entry(lab, phase, comparison, run, &commit)?;
+        let entry = fast_entry(lab, phase, measured, &commit)?;
         let known =
             fast_measures::find(&kept, (&entry.variant, &entry.parent), (&entry.features, &entry.parent_features));
         // The same run measured the same two searches: kept already.
@@ -555,21 +559,29 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     Ok(())
 }
 
-/// A pair's fast measures as the atlas keeps them.
-fn fast_entry(lab: &Lab, phase: &Phase, comparison: &Comparison, run: &str, commit: &str) -> Result<FastEntry> {
+/// A pair's fast measures as the atlas keeps them. A run whose arguments
+/// do not say where it measured is refused: its line could not be set
+/// beside the atlas's like with like.
+fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str) -> Result<FastEntry> {
+    let comparison = &measured.comparison;
+    let Some(measured_at) = measured.measured_at.clone() else {
+        bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
+    };
+    let (features, parent_features) = phase_features(lab, phase)?;
     let wac = comparison.solved.iter().find(|solved| solved.suite == calibration::TACTICS_SUITE);
     let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
     Ok(FastEntry {
         variant: phase.variant.clone(),
         parent: phase.parent.clone(),
-        features: sorted_features(lab, &phase.variant)?,
-        parent_features: sorted_features(lab, &phase.parent)?,
+        features,
+        parent_features,
         fast: FastMeasures::of(comparison),
         node_setting: comparison.node_setting.clone(),
+        measured_at,
         node_change_interval: comparison.nodes.and_then(|nodes| nodes.interval).map(percent),
         ttd_interval: comparison.time_to_depth.and_then(|ttd| ttd.interval),
         wac_solved: wac.map(|solved| (solved.variant, solved.parent, solved.positions)),
-        source: run.to_string(),
+        source: measured.run.clone(),
         commit: commit.to_string(),
     })
 }

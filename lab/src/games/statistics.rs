@@ -64,7 +64,7 @@ mod test_support;
 mod text;
 
 pub use self::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
-pub use self::openbench_elo::{openbench_elo_penta, openbench_error};
+pub use self::openbench_elo::{openbench_elo_penta, openbench_error, student_t_quantile};
 pub use self::outcomes::{Pentanomial, Wdl};
 pub use self::sprt::{SprtSettings, SprtStatus, Verdict};
 pub use self::text::{fixed, format_estimate, format_penta, running_line};

@@ -474,7 +474,15 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
-    writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c))).unwrap();
+    let measured_at = calibration::MeasuredAt {
+        suite: args.suite.clone(),
+        depth: args.depth,
+        tactics: args.tactics.clone(),
+        tactics_nodes: args.tactics_nodes,
+        tactics_first: args.tactics_first,
+        hash: args.hash,
+    };
+    writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();

@@ -6,12 +6,15 @@
 //! or `lab chain` run under `lab-results/` that measured it.
 //!
 //! `lab report` prints the calibration table: every variant with both, how
-//! often each measure's sign agreed with the games where they decided (a
-//! fast measure "points to a gain" with fewer nodes, less time to depth or
-//! more WAC positions solved), and linear least-squares predictors of Elo
-//! from the measures with their leave-one-out error (`fit`), beside the
-//! constant model's. `lab ab` prints what the atlas says of its own numbers,
-//! or that the atlas is too small to say.
+//! often each measure's sign agreed with the games where they decided, the
+//! gains and the losses or no-gains apart (a fast measure "points to a
+//! gain" with fewer nodes, less time to depth or more WAC positions
+//! solved), and linear least-squares predictors of Elo from the measures
+//! with their leave-one-out error (`fit`), beside the constant model's.
+//! `lab ab` prints what the atlas says of its own numbers: a prediction with
+//! its prediction interval, made only from measures taken at the settings
+//! the atlas's were ([`MeasuredAt::fitted`]), or that the atlas is too small
+//! to say.
 
 pub mod fit;
 
@@ -20,10 +23,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::games::atlas::entries::{self, AtlasEntry};
+use crate::games::atlas::entries::{self, AtlasEntry, Decision};
 use crate::games::atlas::fast_measures::{self, FastEntry};
-use crate::results::{read_records, runs_of_nested};
-use crate::verdicts::chain::PhaseRecord;
+use crate::measure::suites;
+use crate::results::{read_records, runs_of_nested, RUN_FILE};
+use crate::verdicts::chain::{self, PhaseRecord};
 use crate::verdicts::verdict::Comparison;
 
 /// Decided games a measure's sign needs in the atlas before `lab ab` says
@@ -32,6 +36,75 @@ pub const MIN_DECIDED: usize = 5;
 
 /// The suite whose solve count is the calibration's tactics measure.
 pub const TACTICS_SUITE: &str = "wac";
+
+/// Where fast measures were taken: the node suite and depth (nodes and time
+/// to depth), the tactics suite's budget (WAC), and the hash. A measure is
+/// set beside the atlas's only when it was taken where theirs were: the
+/// node change at depth 8 or WAC at 50,000 nodes is another measure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredAt {
+    /// The node suite's name (`verdict`).
+    pub suite: String,
+    pub depth: u32,
+    /// The tactics suite's name (`wac`).
+    pub tactics: String,
+    pub tactics_nodes: u64,
+    /// Only the suite's first positions, when set.
+    #[serde(default)]
+    pub tactics_first: Option<usize>,
+    pub hash: u32,
+}
+
+impl MeasuredAt {
+    /// Where the atlas's fast measures were taken, and so what its fit
+    /// knows: `lab chain`'s defaults (the verdict suite at depth 10, the
+    /// whole of WAC at 25,000 nodes, hash 16), which measured every line of
+    /// `atlas/fast.jsonl`.
+    pub fn fitted() -> MeasuredAt {
+        MeasuredAt {
+            suite: suites::VERDICT.to_string(),
+            depth: 10,
+            tactics: TACTICS_SUITE.to_string(),
+            tactics_nodes: chain::DEFAULT_TACTICS_NODES,
+            tactics_first: None,
+            hash: 16,
+        }
+    }
+
+    /// A `lab ab` or `lab chain` run's, from the arguments its run file
+    /// keeps (both name them alike); `None` when they do not say.
+    fn of_run(run: &Path) -> Option<MeasuredAt> {
+        let text = std::fs::read_to_string(run.join(RUN_FILE)).ok()?;
+        let run: serde_json::Value = serde_json::from_str(&text).ok()?;
+        serde_json::from_value(run["args"].clone()).ok()
+    }
+
+    /// Where `measure` was taken: `verdict at depth 10, hash 16`, `wac at
+    /// nodes 25000, hash 16`.
+    pub fn text(&self, measure: Measure) -> String {
+        match measure {
+            Measure::Nodes | Measure::TimeToDepth => format!("{} at depth {}, hash {}", self.suite, self.depth, self.hash),
+            Measure::Wac => {
+                let first = self.tactics_first.map_or(String::new(), |first| format!(", first {first}"));
+                format!("{} at nodes {}{first}, hash {}", self.tactics, self.tactics_nodes, self.hash)
+            }
+        }
+    }
+
+    /// Whether `measure` was taken where the atlas's were.
+    pub fn is_fitted(&self, measure: Measure) -> bool {
+        self.text(measure) == MeasuredAt::fitted().text(measure)
+    }
+
+    /// `measures`, less those not taken where the atlas's were.
+    pub fn comparable(&self, measures: &FastMeasures) -> FastMeasures {
+        FastMeasures {
+            node_change_pct: measures.node_change_pct.filter(|_| self.is_fitted(Measure::Nodes)),
+            ttd_ratio: measures.ttd_ratio.filter(|_| self.is_fitted(Measure::TimeToDepth)),
+            wac_change: measures.wac_change.filter(|_| self.is_fitted(Measure::Wac)),
+        }
+    }
+}
 
 /// A variant's fast measures against its parent, each when measured.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -85,6 +158,16 @@ impl Measure {
         }
     }
 
+    /// What a variant whose measure points to a gain did: `searched fewer
+    /// nodes`.
+    fn gain_deed(self) -> &'static str {
+        match self {
+            Measure::Nodes => "searched fewer nodes",
+            Measure::TimeToDepth => "reached the depth faster",
+            Measure::Wac => "solved more WAC positions",
+        }
+    }
+
     /// `-12.3%`, `x0.912`, `+3`.
     pub fn text(self, fast: &FastMeasures) -> String {
         match self {
@@ -121,31 +204,43 @@ struct AbSummary {
     comparison: Comparison,
 }
 
+/// A comparison measured by a local run.
+#[derive(Clone, Debug)]
+pub struct LocalComparison {
+    /// The run's folder name (`20261127T021500Z-chain`).
+    pub run: String,
+    /// Where the run measured, if its arguments say.
+    pub measured_at: Option<MeasuredAt>,
+    pub comparison: Comparison,
+}
+
 /// The latest comparison of each (reference, subject) pair under
 /// `results`, with the run it came from: `lab ab` verdicts and `lab chain`
 /// phases, the newest run winning.
-pub fn latest_comparisons(results: &Path) -> Vec<(String, Comparison)> {
-    let mut runs: Vec<(String, Vec<Comparison>)> = Vec::new();
+pub fn latest_comparisons(results: &Path) -> Vec<LocalComparison> {
+    let mut runs: Vec<(String, Option<MeasuredAt>, Vec<Comparison>)> = Vec::new();
     for run in runs_of_nested(results, "ab") {
         let summary = std::fs::read_to_string(run.join("summary.json")).ok();
         if let Some(summary) = summary.and_then(|text| serde_json::from_str::<AbSummary>(&text).ok()) {
             let mut comparison = summary.comparison;
             (comparison.reference, comparison.subject) = (summary.a, summary.b);
-            runs.push((folder_name(&run), vec![comparison]));
+            runs.push((folder_name(&run), MeasuredAt::of_run(&run), vec![comparison]));
         }
     }
     for run in runs_of_nested(results, "chain") {
         let phases = read_records::<PhaseRecord>(&run);
         let comparisons = phases.into_iter().filter(|phase| !phase.beside).map(|phase| phase.comparison).collect();
-        runs.push((folder_name(&run), comparisons));
+        runs.push((folder_name(&run), MeasuredAt::of_run(&run), comparisons));
     }
     // Timestamped names: sorted, the latest comes last and wins.
     runs.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut latest: Vec<(String, Comparison)> = Vec::new();
-    for (run, comparisons) in runs {
+    let mut latest: Vec<LocalComparison> = Vec::new();
+    for (run, measured_at, comparisons) in runs {
         for comparison in comparisons {
-            latest.retain(|(_, seen)| (&seen.reference, &seen.subject) != (&comparison.reference, &comparison.subject));
-            latest.push((run.clone(), comparison));
+            latest.retain(|seen| {
+                (&seen.comparison.reference, &seen.comparison.subject) != (&comparison.reference, &comparison.subject)
+            });
+            latest.push(LocalComparison { run: run.clone(), measured_at: measured_at.clone(), comparison });
         }
     }
     latest
@@ -161,6 +256,9 @@ pub struct MeasuredPair {
     pub variant: String,
     pub parent: String,
     pub fast: FastMeasures,
+    /// Where they were taken; `None` when a local run's arguments do not
+    /// say (then none is set beside the atlas's).
+    pub measured_at: Option<MeasuredAt>,
     /// The variant's and the parent's feature sets when they were measured,
     /// if known (the atlas's file keeps them; a local run does not).
     pub features: Option<(Vec<String>, Vec<String>)>,
@@ -175,12 +273,14 @@ pub fn measured_pairs(fast_file: &Path, results: &Path) -> Vec<MeasuredPair> {
         variant: entry.variant,
         parent: entry.parent,
         fast: entry.fast,
+        measured_at: Some(entry.measured_at),
         features: Some((entry.features, entry.parent_features)),
     });
-    let local = latest_comparisons(results).into_iter().map(|(_, comparison)| MeasuredPair {
-        fast: FastMeasures::of(&comparison),
-        variant: comparison.subject,
-        parent: comparison.reference,
+    let local = latest_comparisons(results).into_iter().map(|local| MeasuredPair {
+        fast: FastMeasures::of(&local.comparison),
+        variant: local.comparison.subject,
+        parent: local.comparison.reference,
+        measured_at: local.measured_at,
         features: None,
     });
     kept.chain(local).collect()
@@ -192,14 +292,25 @@ pub struct Row {
     pub variant: String,
     pub parent: String,
     pub elo: f64,
-    /// What the games decide: +1 won, -1 lost, `None` undecided.
-    pub decided: Option<i8>,
+    /// What the games decide, if anything.
+    pub decision: Option<Decision>,
+    /// The measures taken where the atlas's fit's were (the others left
+    /// out).
     pub fast: FastMeasures,
 }
 
-/// The rows: each variant's latest atlas result joined with the fast
-/// measures of the same pair, measured on the same two searches where the
-/// feature sets are known.
+impl Row {
+    /// +1 a decided gain, -1 a decided loss or no gain.
+    fn decided(&self) -> Option<i8> {
+        self.decision.map(Decision::sign)
+    }
+}
+
+/// The rows: each variant's latest atlas result with games, joined with
+/// the fast measures of the same pair, measured on the same two searches
+/// where the feature sets are known, and only those taken at the fitted
+/// settings. A pair that played no game (an identical search) has no Elo
+/// and no row.
 pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
     entries::latest_per_variant(atlas)
         .into_iter()
@@ -211,24 +322,49 @@ pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
                         (features, parent_features) == (&entry.key.features, &entry.key.parent_features)
                     })
             })?;
-            let fast = pair.fast;
-            (!fast.is_empty() && entry.elo.is_some()).then(|| Row {
+            let fast = pair.measured_at.as_ref().map(|at| at.comparable(&pair.fast)).unwrap_or_default();
+            let elo = entry.elo.filter(|_| entry.games > 0)?;
+            (!fast.is_empty()).then(|| Row {
                 variant: entry.variant.clone(),
                 parent: entry.parent.clone(),
-                elo: entry.elo.map_or(0.0, |elo| elo.value),
-                decided: entry.decided_sign(),
+                elo: elo.value,
+                decision: entry.decision(),
                 fast,
             })
         })
         .collect()
 }
 
-/// How often a measure's sign agreed with the decided games: (agreed, of).
-/// A row whose measure did not move, or whose games decide nothing, is not
-/// counted.
-pub fn agreement(rows: &[Row], measure: Measure) -> (usize, usize) {
-    let pairs: Vec<(i8, i8)> = rows.iter().filter_map(|row| Some((measure.points(&row.fast)?, row.decided?))).collect();
-    (pairs.iter().filter(|(points, decided)| points == decided).count(), pairs.len())
+/// How a measure's sign went with the decided games, the gains and the
+/// losses or no-gains apart. A row whose measure did not move, or whose
+/// games decide nothing, is not counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agreement {
+    /// Of the decided gains: (how many the measure pointed to a gain for,
+    /// how many).
+    pub gains: (usize, usize),
+    /// Of the decided losses and no-gains: (how many it pointed to a gain
+    /// for, how many).
+    pub losses: (usize, usize),
+}
+
+impl Agreement {
+    /// (agreed in sign, of): gains it pointed to, losses it did not.
+    pub fn agreed(&self) -> (usize, usize) {
+        (self.gains.0 + self.losses.1 - self.losses.0, self.gains.1 + self.losses.1)
+    }
+}
+
+pub fn agreement(rows: &[Row], measure: Measure) -> Agreement {
+    let count = |sign: i8| {
+        let decided: Vec<i8> = rows
+            .iter()
+            .filter(|row| row.decided() == Some(sign))
+            .filter_map(|row| measure.points(&row.fast))
+            .collect();
+        (decided.iter().filter(|points| **points > 0).count(), decided.len())
+    };
+    Agreement { gains: count(1), losses: count(-1) }
 }
 
 /// A predictor of Elo fitted on the rows: which measures, on how many rows,
@@ -241,24 +377,34 @@ pub struct Predictor {
     pub loo_rmse: Option<f64>,
 }
 
-/// Elo on `measures` (none: the constant model, the mean), fitted on the
-/// rows that have all of them.
-pub fn predictor(rows: &[Row], measures: &[Measure]) -> Predictor {
-    let usable: Vec<(Vec<f64>, f64)> = rows
-        .iter()
+/// The rows' points for a fit on `measures`: each row that has all of them.
+fn points(rows: &[Row], measures: &[Measure]) -> (Vec<Vec<f64>>, Vec<f64>) {
+    rows.iter()
         .filter_map(|row| {
             let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(&row.fast)).collect();
             Some((x?, row.elo))
         })
-        .collect();
-    let xs: Vec<Vec<f64>> = usable.iter().map(|(x, _)| x.clone()).collect();
-    let ys: Vec<f64> = usable.iter().map(|(_, y)| *y).collect();
+        .unzip()
+}
+
+/// Elo on `measures` (none: the constant model, the mean), fitted on the
+/// rows that have all of them.
+pub fn predictor(rows: &[Row], measures: &[Measure]) -> Predictor {
+    let (xs, ys) = points(rows, measures);
     Predictor {
         measures: measures.to_vec(),
-        points: usable.len(),
+        points: ys.len(),
         fit: fit::least_squares(&xs, &ys),
         loo_rmse: fit::leave_one_out_rmse(&xs, &ys),
     }
+}
+
+/// The Elo a fit on `measures` predicts for a variant measuring `fast`,
+/// with its 95% prediction interval.
+pub fn prediction(rows: &[Row], measures: &[Measure], fast: &FastMeasures) -> Option<fit::Prediction> {
+    let (xs, ys) = points(rows, measures);
+    let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(fast)).collect();
+    fit::prediction_interval(&xs, &ys, &x?)
 }
 
 /// The predictors the table compares: the constant, each measure alone,
@@ -293,46 +439,77 @@ fn formula(predictor: &Predictor) -> String {
     text
 }
 
+/// `3 of 4`.
+fn of_text((count, of): (usize, usize)) -> String {
+    format!("{count} of {of}")
+}
+
 /// The calibration section of `lab report`; `None` when no variant has both
 /// an atlas result and fast measures.
 pub fn report_section(rows: &[Row]) -> Option<String> {
     if rows.is_empty() {
         return None;
     }
-    let mut out = String::from("## Calibration: the fast measures against the atlas's games\n\n");
-    out.push_str(
-        "Each variant with a result in the atlas and fast measures against the same parent (kept in \
+    let fitted = MeasuredAt::fitted();
+    let mut out = String::from("## Calibration: the fast measures against the atlas's games
+
+");
+    writeln!(
+        out,
+        "Each variant with games in the atlas and fast measures against the same parent (kept in \
          `atlas/fast.jsonl` by `lab atlas --keep-fast`, else the latest local `lab ab` or `lab chain` run of the \
-         pair). node%: node change; ttd: time to depth, the variant's over its \
-         parent's; WAC: positions solved, the variant's less its parent's. The games decide where the Elo \
-         interval excludes 0 (or an SPRT for a gain accepted H1).\n\n",
-    );
+         pair), taken where the atlas's were: nodes and time to depth on {}, WAC on {}. node%: node change; ttd: \
+         time to depth, the variant's over its parent's; WAC: positions solved, the variant's less its parent's. \
+         The games decide where the Elo interval excludes 0 either way (won, lost), or where an SPRT accepted: \
+         H1 of bounds [0, 5] is a gain (won), H0 no gain (no gain, counted with the losses). A match still \
+         running or stopped early decides nothing.\n",
+        fitted.text(Measure::Nodes),
+        fitted.text(Measure::Wac)
+    )
+    .unwrap();
     out.push_str("| variant | parent | node change | time to depth | WAC change | Elo (atlas) | games decide |\n");
     out.push_str("|---|---|---:|---:|---:|---:|---|\n");
     for row in rows {
-        let decided = match row.decided {
-            Some(1) => "won",
-            Some(_) => "lost",
-            None => "undecided",
-        };
         writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:+.1} | {decided} |",
+            "| {} | {} | {} | {} | {} | {:+.1} | {} |",
             row.variant,
             row.parent,
             Measure::Nodes.text(&row.fast),
             Measure::TimeToDepth.text(&row.fast),
             Measure::Wac.text(&row.fast),
-            row.elo
+            row.elo,
+            row.decision.map_or("undecided", Decision::text)
         )
         .unwrap();
     }
-    out.push_str("\nHow often each measure's sign agreed with the decided games (a measure that did not move is not counted):\n\n");
-    out.push_str("| fast measure | agreed | of | share |\n|---|---:|---:|---:|\n");
+    let decided = |sign: i8| rows.iter().filter(|row| row.decided() == Some(sign)).count();
+    writeln!(
+        out,
+        "\nHow each measure's sign went with the decided games: {} gain(s), {} loss(es) or no-gain(s). A measure \
+         that did not move is not counted; a measure worth reading points to a gain for the gains and not for the \
+         losses:\n",
+        decided(1),
+        decided(-1)
+    )
+    .unwrap();
+    out.push_str(
+        "| fast measure | decided gains it pointed to a gain for | decided losses/no-gains it pointed to a gain for \
+         | agreed in sign | share |\n|---|---:|---:|---:|---:|\n",
+    );
     for measure in Measure::ALL {
-        let (agreed, of) = agreement(rows, measure);
+        let agreement = agreement(rows, measure);
+        let (agreed, of) = agreement.agreed();
         let share = if of == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * agreed as f64 / of as f64) };
-        writeln!(out, "| {} | {agreed} | {of} | {share} |", measure.name()).unwrap();
+        writeln!(
+            out,
+            "| {} | {} | {} | {} | {share} |",
+            measure.name(),
+            of_text(agreement.gains),
+            of_text(agreement.losses),
+            of_text((agreed, of))
+        )
+        .unwrap();
     }
     out.push_str(
         "\nPredictors of the atlas's Elo by linear least squares, each with its error by leave-one-out (every \
@@ -354,12 +531,15 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
     Some(out)
 }
 
-/// What the atlas says of a verdict's fast numbers, for `lab ab`: for each
-/// measure, how the decided variants whose measure pointed the same way
-/// did; and the fit on all three with its error, when the atlas can say.
-pub fn verdict_section(rows: &[Row], fast: &FastMeasures) -> String {
+/// What the atlas says of a verdict's fast numbers, taken `at` these
+/// settings, for `lab ab`: for each measure, how the decided gains and
+/// losses of the atlas went with its sign; and the fit's prediction with
+/// its 95% prediction interval, from the measures taken where the atlas's
+/// were, when the atlas can say.
+pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
+    let fitted = MeasuredAt::fitted();
     let mut out = String::from("## What the atlas says of these numbers\n\n");
-    let decided = rows.iter().filter(|row| row.decided.is_some()).count();
+    let decided = rows.iter().filter(|row| row.decision.is_some()).count();
     writeln!(
         out,
         "The atlas (`{}`) has {} variant(s) with games and fast measures, {decided} of them decided.\n",
@@ -367,81 +547,117 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures) -> String {
         rows.len()
     )
     .unwrap();
+    let not_comparable = |measure: Measure| {
+        format!("not comparable: measured at {}, the atlas's at {}", at.text(measure), fitted.text(measure))
+    };
     for measure in Measure::ALL {
+        let head = format!("- {} {}", measure.name(), measure.text(fast));
         let Some(points) = measure.points(fast) else {
             let why = if measure.value(fast).is_some() { "no change, nothing to compare" } else { "not measured" };
-            writeln!(out, "- {} {}: {why}", measure.name(), measure.text(fast)).unwrap();
+            writeln!(out, "{head}: {why}").unwrap();
             continue;
         };
-        let alike: Vec<&Row> =
-            rows.iter().filter(|row| row.decided.is_some() && measure.points(&row.fast) == Some(points)).collect();
-        let won = alike.iter().filter(|row| row.decided == Some(1)).count();
+        if !at.is_fitted(measure) {
+            writeln!(out, "{head}: {}", not_comparable(measure)).unwrap();
+            continue;
+        }
         let direction = if points > 0 { "pointing to a gain" } else { "pointing to a loss" };
-        if alike.len() < MIN_DECIDED {
-            writeln!(
-                out,
-                "- {} {} ({direction}): the atlas has {} decided variant(s) with such a {}: too few to say (at \
-                 least {MIN_DECIDED})",
-                measure.name(),
-                measure.text(fast),
-                alike.len(),
+        let agreement = agreement(rows, measure);
+        let (_, of) = agreement.agreed();
+        let deed = measure.gain_deed();
+        let text = if of < MIN_DECIDED {
+            format!(
+                "the atlas has {of} decided variant(s) whose {} moved: too few to say (at least {MIN_DECIDED})",
                 measure.name()
             )
-            .unwrap();
         } else {
-            writeln!(
-                out,
-                "- {} {} ({direction}): in the atlas, variants with a {} like this won in {won} of {} decided \
-                 games",
-                measure.name(),
-                measure.text(fast),
-                measure.name(),
-                alike.len()
-            )
-            .unwrap();
-        }
-    }
-    let all = predictor(rows, &Measure::ALL);
-    let constant = predictor(rows, &[]);
-    let values: Option<Vec<f64>> = Measure::ALL.iter().map(|measure| measure.value(fast)).collect();
-    match (&all.fit, all.loo_rmse, constant.loo_rmse, values) {
-        (Some(fit), Some(error), Some(constant_error), Some(values)) if all.points >= MIN_DECIDED + 3 => {
-            let worth = if error < constant_error {
-                "below the constant model's"
+            let (gain_did, gains) = agreement.gains;
+            let (loss_did, losses) = agreement.losses;
+            let losses_text = if losses == 0 {
+                "it has no decided loss or no-gain, so it cannot say what a loss looks like".to_string()
             } else {
-                "no better than the constant model's: the prediction says nothing"
+                format!("of its {losses} decided losses/no-gains, {loss_did} did")
             };
-            writeln!(
-                out,
-                "- the atlas's fit on the three predicts {:+.1} Elo at fixed nodes; its leave-one-out error is ±{error:.1} \
-                 Elo over {} variants, {worth} (±{constant_error:.1})",
-                fit.predict(&values),
-                all.points
-            )
-            .unwrap();
-        }
-        _ => writeln!(
-            out,
-            "- no prediction of Elo: the atlas has {} variant(s) with all three measures, too few for a fit to be \
-             tested by leave-one-out (at least {})",
-            all.points,
-            MIN_DECIDED + 3
-        )
-        .unwrap(),
+            format!("of the atlas's {gains} decided gains, {gain_did} {deed}; {losses_text}")
+        };
+        writeln!(out, "{head} ({direction}): {text}").unwrap();
     }
+    writeln!(out, "{}", prediction_line(rows, fast, at)).unwrap();
     out
+}
+
+/// The prediction of Elo from the measures taken where the atlas's were,
+/// with its prediction interval and its leave-one-out error beside the
+/// constant model's; or why there is none.
+fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
+    let measured: Vec<Measure> = Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some()).collect();
+    let usable: Vec<Measure> = measured.iter().copied().filter(|measure| at.is_fitted(*measure)).collect();
+    if usable.is_empty() {
+        let elsewhere: Vec<String> = measured
+            .iter()
+            .map(|measure| format!("{} measured at {}", measure.name(), at.text(*measure)))
+            .collect();
+        return match elsewhere.is_empty() {
+            true => "- no prediction of Elo: no fast measure".to_string(),
+            false => format!(
+                "- no prediction of Elo: not comparable: {}; the atlas's fit is on {} and {}",
+                elsewhere.join(", "),
+                MeasuredAt::fitted().text(Measure::Nodes),
+                MeasuredAt::fitted().text(Measure::Wac)
+            ),
+        };
+    }
+    let fit = predictor(rows, &usable);
+    let constant = predictor(rows, &[]);
+    let needed = MIN_DECIDED + 3;
+    let predicted = prediction(rows, &usable, fast);
+    let (Some(predicted), Some(error), Some(constant_error), true) =
+        (predicted, fit.loo_rmse, constant.loo_rmse, fit.points >= needed)
+    else {
+        return format!(
+            "- no prediction of Elo: the atlas has {} variant(s) with {}, too few for a fit to be tested by \
+             leave-one-out (at least {needed})",
+            fit.points,
+            predictor_name(&fit)
+        );
+    };
+    let worth = if error < constant_error {
+        "below the constant model's"
+    } else {
+        "no better than the constant model's: the prediction says nothing"
+    };
+    let left_out: Vec<&str> =
+        measured.iter().filter(|measure| !usable.contains(measure)).map(|measure| measure.name()).collect();
+    let left_out = match left_out.is_empty() {
+        true => String::new(),
+        false => format!(" ({} left out: not comparable)", left_out.join(", ")),
+    };
+    format!(
+        "- the atlas's fit on {}{left_out} predicts {:+.1} Elo at fixed nodes (95% prediction interval: {:+.1} to \
+         {:+.1}, {} variants); its leave-one-out error, {error:.1} Elo, is {worth} ({constant_error:.1})",
+        predictor_name(&fit),
+        predicted.value,
+        predicted.low,
+        predicted.high,
+        fit.points
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::atlas::entries::tests::entry;
+    use crate::games::atlas::entries::STOP_IDENTICAL;
 
-    fn row(variant: &str, elo: f64, decided: Option<i8>, nodes: f64, ttd: f64, wac: i64) -> Row {
+    const WON: Option<Decision> = Some(Decision::Gain);
+    const LOST: Option<Decision> = Some(Decision::Loss);
+
+    fn row(variant: &str, elo: f64, decision: Option<Decision>, nodes: f64, ttd: f64, wac: i64) -> Row {
         Row {
             variant: variant.into(),
             parent: "parent".into(),
             elo,
-            decided,
+            decision,
             fast: FastMeasures { node_change_pct: Some(nodes), ttd_ratio: Some(ttd), wac_change: Some(wac) },
         }
     }
@@ -449,23 +665,37 @@ mod tests {
     /// A constructed atlas of six variants.
     fn table() -> Vec<Row> {
         vec![
-            row("a", 20.0, Some(1), -10.0, 0.90, 2),
-            row("b", -15.0, Some(-1), -5.0, 1.10, 1),
+            row("a", 20.0, WON, -10.0, 0.90, 2),
+            row("b", -15.0, LOST, -5.0, 1.10, 1),
             row("c", 5.0, None, -2.0, 0.98, 0),
-            row("d", 30.0, Some(1), -20.0, 0.80, -1),
-            row("e", -25.0, Some(-1), 5.0, 1.20, -3),
-            row("f", 10.0, Some(1), -8.0, 0.95, 4),
+            row("d", 30.0, WON, -20.0, 0.80, -1),
+            row("e", -25.0, LOST, 5.0, 1.20, -3),
+            row("f", 10.0, WON, -8.0, 0.95, 4),
         ]
     }
 
     #[test]
-    fn signs_agree_with_the_decided_games_only() {
+    fn signs_are_counted_for_the_gains_and_the_losses_apart() {
         let rows = table();
-        // Nodes: a d f point to a gain and won, b points to a gain and lost, e to a loss and lost.
-        assert_eq!(agreement(&rows, Measure::Nodes), (4, 5));
-        assert_eq!(agreement(&rows, Measure::TimeToDepth), (5, 5));
-        // WAC: a f gain and won, b gain and lost, d loss and won, e loss and lost.
-        assert_eq!(agreement(&rows, Measure::Wac), (3, 5));
+        // Nodes: the gains a d f all searched fewer nodes; of the losses,
+        // b did and e did not.
+        let nodes = agreement(&rows, Measure::Nodes);
+        assert_eq!(nodes, Agreement { gains: (3, 3), losses: (1, 2) });
+        assert_eq!(nodes.agreed(), (4, 5));
+        assert_eq!(agreement(&rows, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (0, 2) });
+        // WAC: a f gain and won, d loss and won; b gain and lost, e loss and lost.
+        let wac = agreement(&rows, Measure::Wac);
+        assert_eq!(wac, Agreement { gains: (2, 3), losses: (1, 2) });
+        assert_eq!(wac.agreed(), (3, 5));
+        // An SPRT's "no gain" counts with the losses.
+        let mut with_no_gain = rows.clone();
+        with_no_gain.push(row("g", -2.0, Some(Decision::NoGain), -4.0, 0.97, 0));
+        assert_eq!(agreement(&with_no_gain, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (1, 3) });
+        let section = report_section(&with_no_gain).unwrap();
+        assert!(section.contains("| g | parent | -4.0% | x0.970 | +0 | -2.0 | no gain |"), "{section}");
+        assert!(section.contains("3 gain(s), 3 loss(es) or no-gain(s)"), "{section}");
+        assert!(section.contains("| time-to-depth ratio | 3 of 3 | 1 of 3 | 5 of 6 | 83% |"), "{section}");
+        assert!(section.contains("| WAC change | 2 of 3 | 1 of 2 | 3 of 5 | 60% |"), "{section}");
     }
 
     #[test]
@@ -493,31 +723,141 @@ mod tests {
         assert!(predictor(&rows, &Measure::ALL).loo_rmse.is_some());
         let section = report_section(&rows).unwrap();
         assert!(section.contains("| a | parent | -10.0% | x0.900 | +2 | +20.0 | won |"), "{section}");
-        assert!(section.contains("| node change | 4 | 5 | 80% |"), "{section}");
+        assert!(section.contains("| c | parent | -2.0% | x0.980 | +0 | +5.0 | undecided |"), "{section}");
+        assert!(section.contains("| node change | 3 of 3 | 1 of 2 | 4 of 5 | 80% |"), "{section}");
         assert!(section.contains("| time-to-depth ratio | 6 | +2.47 - 1.451·ttd% | 3.1 |"), "{section}");
         assert!(section.contains("| constant (the mean Elo) | 6 | +4.17 | 22.8 |"), "{section}");
         assert_eq!(report_section(&[]), None);
     }
 
     #[test]
-    fn the_verdict_says_what_such_numbers_went_with_or_that_the_atlas_is_too_small() {
+    fn the_verdict_says_how_gains_and_losses_went_or_that_the_atlas_is_too_small() {
         let mut rows = table();
-        rows.push(row("g", 8.0, Some(1), -3.0, 1.02, 1));
+        rows.push(row("g", 8.0, WON, -3.0, 1.02, 1));
         let fast = FastMeasures { node_change_pct: Some(-12.0), ttd_ratio: Some(0.97), wac_change: Some(0) };
-        let text = verdict_section(&rows, &fast);
+        let fitted = MeasuredAt::fitted();
+        let text = verdict_section(&rows, &fast, &fitted);
         assert!(
             text.contains(
-                "- node change -12.0% (pointing to a gain): in the atlas, variants with a node change like this won \
-                 in 4 of 5 decided games"
+                "- node change -12.0% (pointing to a gain): of the atlas's 4 decided gains, 4 searched fewer nodes; \
+                 of its 2 decided losses/no-gains, 1 did"
             ),
             "{text}"
         );
-        assert!(text.contains("- time-to-depth ratio x0.970 (pointing to a gain): the atlas has 3 decided"), "{text}");
+        assert!(
+            text.contains(
+                "- time-to-depth ratio x0.970 (pointing to a gain): of the atlas's 4 decided gains, 3 reached the \
+                 depth faster; of its 2 decided losses/no-gains, 0 did"
+            ),
+            "{text}"
+        );
         assert!(text.contains("- WAC change +0: no change, nothing to compare"), "{text}");
-        assert!(text.contains("- no prediction of Elo: the atlas has 7 variant(s) with all three measures"), "{text}");
+        assert!(
+            text.contains(
+                "- no prediction of Elo: the atlas has 7 variant(s) with node change + time-to-depth ratio + WAC \
+                 change, too few for a fit to be tested by leave-one-out (at least 8)"
+            ),
+            "{text}"
+        );
         let unmeasured = FastMeasures { wac_change: None, ..fast };
-        assert!(verdict_section(&rows, &unmeasured).contains("- WAC change -: not measured"));
-        let empty = verdict_section(&[], &fast);
-        assert!(empty.contains("the atlas has 0 decided variant(s) with such a node change: too few"), "{empty}");
+        assert!(verdict_section(&rows, &unmeasured, &fitted).contains("- WAC change -: not measured"));
+        let empty = verdict_section(&[], &fast, &fitted);
+        assert!(empty.contains("the atlas has 0 decided variant(s) whose node change moved: too few"), "{empty}");
+        // Only gains decided: the atlas cannot say what a loss looks like.
+        let gains: Vec<Row> = (0..5).map(|i| row(&format!("w{i}"), 10.0, WON, -5.0, 0.9, 1)).collect();
+        let text = verdict_section(&gains, &fast, &fitted);
+        assert!(
+            text.contains(
+                "of the atlas's 5 decided gains, 5 reached the depth faster; it has no decided loss or no-gain, so \
+                 it cannot say what a loss looks like"
+            ),
+            "{text}"
+        );
+    }
+
+    /// Eight variants with a time-to-depth ratio only: the verdict's
+    /// prediction is the one-predictor textbook interval, ŷ ± t(0.975, 6) ·
+    /// s · √(1 + 1/n + (x − x̄)²/Sxx), computed here apart from the fit's
+    /// matrices (t(0.975, 6) = 2.4469, any table).
+    #[test]
+    fn the_verdict_predicts_with_a_prediction_interval_from_comparable_measures_only() {
+        let mut rows = table();
+        rows.push(row("g", 8.0, WON, -3.0, 1.02, 1));
+        rows.push(row("h", -5.0, LOST, 1.0, 1.05, -2));
+        let ttd_only = |ratio: f64| FastMeasures { node_change_pct: None, ttd_ratio: Some(ratio), wac_change: None };
+        let fast = ttd_only(0.93);
+        let xs: Vec<f64> = rows.iter().map(|row| (row.fast.ttd_ratio.unwrap() - 1.0) * 100.0).collect();
+        let ys: Vec<f64> = rows.iter().map(|row| row.elo).collect();
+        let n = xs.len() as f64;
+        let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+        let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+        let slope = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum::<f64>() / sxx;
+        let fitted_y = |x: f64| my + slope * (x - mx);
+        let s2 = xs.iter().zip(&ys).map(|(x, y)| (y - fitted_y(*x)).powi(2)).sum::<f64>() / (n - 2.0);
+        let x0 = -7.0;
+        let half = 2.4469 * (s2 * (1.0 + 1.0 / n + (x0 - mx).powi(2) / sxx)).sqrt();
+        let predicted = prediction(&rows, &[Measure::TimeToDepth], &fast).unwrap();
+        assert!((predicted.value - fitted_y(x0)).abs() < 1e-9);
+        assert!((predicted.high - predicted.value - half).abs() < 1e-3, "{predicted:?} against ±{half}");
+        let line = format!(
+            "- the atlas's fit on time-to-depth ratio predicts {:+.1} Elo at fixed nodes (95% prediction interval: \
+             {:+.1} to {:+.1}, 8 variants)",
+            fitted_y(x0),
+            fitted_y(x0) - half,
+            fitted_y(x0) + half
+        );
+        let text = verdict_section(&rows, &fast, &MeasuredAt::fitted());
+        assert!(text.contains(&line), "{text}\n{line}");
+        assert!(text.contains("is below the constant model's"), "{text}");
+        // WAC at 50,000 nodes is not the atlas's WAC: it is named, and the
+        // prediction leaves it out.
+        let all = FastMeasures { node_change_pct: Some(-12.0), ttd_ratio: Some(0.93), wac_change: Some(3) };
+        let wac_elsewhere = MeasuredAt { tactics_nodes: 50_000, ..MeasuredAt::fitted() };
+        let text = verdict_section(&rows, &all, &wac_elsewhere);
+        assert!(
+            text.contains(
+                "- WAC change +3: not comparable: measured at wac at nodes 50000, hash 16, the atlas's at wac at \
+                 nodes 25000, hash 16"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("- the atlas's fit on node change + time-to-depth ratio (WAC change left out: not comparable)"),
+            "{text}"
+        );
+        // Nodes at depth 8 and WAC at 50,000: nothing to predict from.
+        let elsewhere = MeasuredAt { depth: 8, ..wac_elsewhere };
+        let text = verdict_section(&rows, &all, &elsewhere);
+        assert!(
+            text.contains(
+                "- no prediction of Elo: not comparable: node change measured at verdict at depth 8, hash 16, \
+                 time-to-depth ratio measured at verdict at depth 8, hash 16, WAC change measured at wac at nodes \
+                 50000, hash 16; the atlas's fit is on verdict at depth 10, hash 16 and wac at nodes 25000, hash 16"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn rows_take_games_and_the_measures_taken_where_the_atlas_s_were() {
+        let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
+        let identical = AtlasEntry { stop: STOP_IDENTICAL.into(), games: 0, ..entry("same", (0, 0, 0), [0; 5]) };
+        let measures = FastMeasures { node_change_pct: Some(-5.0), ttd_ratio: Some(0.9), wac_change: Some(2) };
+        let pair = |variant: &str, measured_at: Option<MeasuredAt>| MeasuredPair {
+            variant: variant.into(),
+            parent: "parent".into(),
+            fast: measures,
+            measured_at,
+            features: None,
+        };
+        let at_50000 = MeasuredAt { tactics_nodes: 50_000, ..MeasuredAt::fitted() };
+        let rows = rows(&[won.clone(), identical], &[pair("a", Some(at_50000)), pair("same", Some(MeasuredAt::fitted()))]);
+        // The identical pair played no game: no row. a's WAC at 50,000
+        // nodes is left out.
+        assert_eq!(rows.len(), 1, "{rows:?}");
+        assert_eq!(rows[0].fast, FastMeasures { wac_change: None, ..measures });
+        assert_eq!(rows[0].decision, WON);
+        // A local run that does not say where it measured gives nothing.
+        assert!(super::rows(&[won], &[pair("a", None)]).is_empty());
     }
 }

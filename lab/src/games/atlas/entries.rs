@@ -75,22 +75,78 @@ pub struct AtlasEntry {
     pub wall_seconds: u64,
 }
 
+/// How a match ended that is no verdict: its two searches were identical
+/// from every opening it would play, so it played no game (`lab atlas`
+/// records the pair with 0 games).
+pub const STOP_IDENTICAL: &str = "identical";
+
+/// What an atlas entry's games decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The Elo interval lies above 0, or an SPRT for a gain (ELO0 ≥ 0)
+    /// accepted H1.
+    Gain,
+    /// The Elo interval lies below 0.
+    Loss,
+    /// An SPRT whose H0 is no gain (ELO0 ≤ 0) accepted it: a loss or no
+    /// gain, which the calibration counts with the losses.
+    NoGain,
+}
+
+impl Decision {
+    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
+    /// against.
+    pub fn sign(self) -> i8 {
+        match self {
+            Decision::Gain => 1,
+            Decision::Loss | Decision::NoGain => -1,
+        }
+    }
+
+    /// `won`, `lost`, `no gain`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Decision::Gain => "won",
+            Decision::Loss => "lost",
+            Decision::NoGain => "no gain",
+        }
+    }
+}
+
 impl AtlasEntry {
-    /// The sign of the result when the games decide it: +1 when the Elo
-    /// interval lies above 0 or an SPRT for a gain accepted H1, -1 when the
-    /// interval lies below 0; `None` otherwise (an SPRT's "no gain" is no
-    /// sign: it leaves the loss undecided).
-    pub fn decided_sign(&self) -> Option<i8> {
-        let gain_accepted = self
-            .sprt
-            .zip(self.sprt_status)
-            .is_some_and(|(settings, status)| status.verdict == Verdict::AcceptH1 && settings.elo0 >= 0.0);
+    /// Whether the match was played to its end: to the SPRT's verdict or
+    /// its games. One still running or stopped early (a line merged from a
+    /// run that did not finish) decides nothing, nor does an identical
+    /// pair's, which played no game.
+    pub fn finished(&self) -> bool {
+        self.games > 0 && matches!(self.stop.as_str(), "sprt" | "games")
+    }
+
+    /// What the games decide, if anything: an Elo interval that excludes 0
+    /// either way, else an SPRT's verdict. With the plans' bounds [0, 5],
+    /// H1 is a gain and H0 "no gain"; an SPRT whose bounds straddle
+    /// neither way (H1 of [-5, 0] is "no loss", H0 of [2, 7] "less than a
+    /// clear gain") decides no sign.
+    pub fn decision(&self) -> Option<Decision> {
+        if !self.finished() {
+            return None;
+        }
         match self.elo {
-            _ if gain_accepted => Some(1),
-            Some(elo) if elo.low > 0.0 => Some(1),
-            Some(elo) if elo.high < 0.0 => Some(-1),
+            Some(elo) if elo.low > 0.0 => return Some(Decision::Gain),
+            Some(elo) if elo.high < 0.0 => return Some(Decision::Loss),
+            _ => {}
+        }
+        let (settings, status) = self.sprt.zip(self.sprt_status)?;
+        match status.verdict {
+            Verdict::AcceptH1 if settings.elo0 >= 0.0 => Some(Decision::Gain),
+            Verdict::AcceptH0 if settings.elo0 <= 0.0 => Some(Decision::NoGain),
             _ => None,
         }
+    }
+
+    /// Whether the pair searched identically and played no game.
+    pub fn is_identical(&self) -> bool {
+        self.stop == STOP_IDENTICAL
     }
 }
 
@@ -189,6 +245,45 @@ pub mod tests {
         }
     }
 
+    /// An even match whose SPRT ended as `verdict` with these bounds.
+    fn sprt_ended(bounds: (f64, f64), verdict: Verdict) -> AtlasEntry {
+        let model = crate::games::statistics::Model::Normalized;
+        let settings = SprtSettings { elo0: bounds.0, elo1: bounds.1, alpha: 0.05, beta: 0.05, model };
+        AtlasEntry {
+            sprt: Some(settings),
+            sprt_status: Some(SprtStatus { llr: 0.0, lower: -2.94, upper: 2.94, verdict }),
+            stop: "sprt".into(),
+            ..entry("sprt", (10, 10, 80), [5, 10, 20, 10, 5])
+        }
+    }
+
+    #[test]
+    fn decided_means_an_interval_off_zero_either_way_or_an_accepted_sprt() {
+        // With the plans' bounds [0, 5]: H1 a gain, H0 no gain.
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH1).decision(), Some(Decision::Gain));
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
+        assert_eq!(Decision::NoGain.sign(), -1);
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::Continue).decision(), None);
+        // H1 of a non-regression test is "no loss", H0 of [2, 7] "less
+        // than a clear gain": neither has a sign.
+        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH1).decision(), None);
+        assert_eq!(sprt_ended((2.0, 7.0), Verdict::AcceptH0).decision(), None);
+        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
+        // A clear loss whose SPRT also accepted H0 is a loss.
+        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), Verdict::AcceptH0) };
+        let lost = AtlasEntry { elo: entry("b", (20, 60, 20), [8, 12, 20, 8, 2]).elo, ..lost };
+        assert_eq!(lost.decision(), Some(Decision::Loss));
+        // A match still running or stopped early decides nothing, however
+        // far its interval is from 0; nor does an identical pair.
+        let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
+        assert_eq!(won.decision(), Some(Decision::Gain));
+        assert_eq!(AtlasEntry { stop: "running".into(), ..won.clone() }.decision(), None);
+        assert_eq!(AtlasEntry { stop: "stopped".into(), ..won.clone() }.decision(), None);
+        let identical = AtlasEntry { stop: STOP_IDENTICAL.into(), ..entry("same", (0, 0, 0), [0; 5]) };
+        assert!(identical.is_identical());
+        assert_eq!(identical.decision(), None);
+    }
+
     #[test]
     fn the_atlas_appends_reads_and_finds_by_settings() {
         let dir = std::env::temp_dir().join(format!("prunelab-atlas-entries-{}", std::process::id()));
@@ -203,9 +298,9 @@ pub mod tests {
         assert_eq!(find(&entries, &won.key).map(|e| e.variant.as_str()), Some("a"));
         let other_nodes = AtlasKey { nodes: 25_000, ..won.key.clone() };
         assert!(find(&entries, &other_nodes).is_none());
-        assert_eq!(entries[0].decided_sign(), Some(1));
-        assert_eq!(entries[1].decided_sign(), Some(-1));
-        assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decided_sign(), None);
+        assert_eq!(entries[0].decision(), Some(Decision::Gain));
+        assert_eq!(entries[1].decision(), Some(Decision::Loss));
+        assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decision(), None);
         // FNV-1a's published vector for "a".
         assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
         std::fs::remove_dir_all(&dir).unwrap();

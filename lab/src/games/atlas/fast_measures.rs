@@ -16,7 +16,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::entries;
-use crate::verdicts::calibration::FastMeasures;
+use crate::verdicts::calibration::{FastMeasures, MeasuredAt};
 
 /// Where the fast measures live, from the repository's root: beside the
 /// atlas.
@@ -35,6 +35,11 @@ pub struct FastEntry {
     pub fast: FastMeasures,
     /// Where the nodes were counted (`verdict at depth 10`).
     pub node_setting: String,
+    /// Where the run measured: the node suite and depth, the tactics
+    /// budget and the hash. Lines kept before it was written down all came
+    /// from `lab chain` at its defaults, which are these.
+    #[serde(default = "MeasuredAt::fitted")]
+    pub measured_at: MeasuredAt,
     /// The 95% interval of the node change, in percent.
     pub node_change_interval: Option<(f64, f64)>,
     /// The 95% interval of the time-to-depth ratio.
@@ -90,6 +95,7 @@ mod tests {
             parent_features: Vec::new(),
             fast: FastMeasures { node_change_pct: Some(nodes), ttd_ratio: Some(0.95), wac_change: Some(-2) },
             node_setting: "verdict at depth 10".into(),
+            measured_at: MeasuredAt::fitted(),
             node_change_interval: Some((nodes - 3.0, nodes + 3.0)),
             ttd_interval: None,
             wac_solved: Some((221, 223, 300)),

@@ -40,12 +40,13 @@ fn sprt_text(entry: &AtlasEntry) -> String {
     }
 }
 
-/// What the games decide: `won`, `lost` or `undecided` (see
-/// [`AtlasEntry::decided_sign`]).
+/// What the games decide: `won`, `lost`, `no gain` (an SPRT's H0), or
+/// `undecided` (see [`AtlasEntry::decision`]); `identical search` for a
+/// pair that played no game.
 pub fn decided_text(entry: &AtlasEntry) -> &'static str {
-    match entry.decided_sign() {
-        Some(1) => "won",
-        Some(_) => "lost",
+    match entry.decision() {
+        Some(decision) => decision.text(),
+        None if entry.is_identical() => "identical search",
         None => "undecided",
     }
 }

@@ -48,7 +48,7 @@ fn logistic_elo(score: f64) -> f64 {
 /// `t` such that a Student's t variable with `degrees` degrees of freedom
 /// lies within ±t with probability [`LEVEL`] (scipy's `t.ppf(0.975, df)`),
 /// by bisection on the exact distribution function.
-fn student_t_quantile(degrees: u64) -> f64 {
+pub fn student_t_quantile(degrees: u64) -> f64 {
     let mut high = 1.0;
     while within(high, degrees) < LEVEL {
         high *= 2.0;
