@@ -22,10 +22,11 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3
 ";
 
 /// A UCI stand-in that logs every `go` to `log`, answers `go nodes 500`
-/// with an illegal move (so its game ends at once) and exits on any other
-/// `go` (a crash, which the records would show).
-fn stand_in(dir: &Path, log: &Path) -> String {
-    let path = dir.join("stand-in.sh");
+/// with `info string <says>` and an illegal move (so its game ends at once)
+/// and exits on any other `go` (a crash, which the records would show).
+/// Stand-ins that say different things search differently.
+fn stand_in(dir: &Path, log: &Path, says: &str) -> String {
+    let path = dir.join(format!("stand-in-{says}.sh"));
     executable(
         &path,
         &format!(
@@ -35,7 +36,8 @@ fn stand_in(dir: &Path, log: &Path) -> String {
                  uci) echo 'id name stand-in'; echo uciok ;;\n\
                  isready) echo readyok ;;\n\
                  go*) echo \"$line\" >> '{}'\n\
-                      if [ \"$line\" = 'go nodes 500' ]; then echo 'bestmove a1a1'; else exit 3; fi ;;\n\
+                      if [ \"$line\" = 'go nodes 500' ]; then echo 'info string {says}'; echo 'bestmove a1a1'; \
+             else exit 3; fi ;;\n\
                  quit) exit 0 ;;\n\
                esac\n\
              done\n",
@@ -45,15 +47,20 @@ fn stand_in(dir: &Path, log: &Path) -> String {
     path.display().to_string()
 }
 
-/// `lab atlas VARIANTS --nodes 500 --games 4` on the stand-in, into `dir`'s
-/// atlas file and results folder.
+/// `lab atlas VARIANTS --nodes 500 --games 4` on stand-ins that search
+/// differently, into `dir`'s atlas file and results folder.
 fn atlas(dir: &Path, variants: &[&str], extra: &[&str]) -> Output {
-    let engine = stand_in(dir, &dir.join("go.log"));
+    atlas_on(dir, variants, extra, |name| name.to_string())
+}
+
+/// The same, each variant's stand-in saying `says(name)`.
+fn atlas_on(dir: &Path, variants: &[&str], extra: &[&str], says: impl Fn(&str) -> String) -> Output {
     let book = dir.join("book.epd");
     fs::write(&book, TINY_BOOK).unwrap();
     let mut args: Vec<String> = vec!["atlas".into()];
     args.extend(variants.iter().map(|name| name.to_string()));
     for name in ["razor-r1", "razor-r2", "p003-3"] {
+        let engine = stand_in(dir, &dir.join("go.log"), &says(name));
         args.extend(["--binary".into(), format!("{name}={engine}")]);
     }
     let paths = [("--atlas", dir.join("atlas.jsonl")), ("--book", book)];
@@ -97,7 +104,9 @@ fn fixed_nodes_games_go_to_the_atlas_once_and_resume() {
     let said = success(&atlas(&dir, &["razor-r1", "razor-r2"], &[]));
     assert!(said.contains("atlas, phase 1 of 2: razor-r1 against p003-3 at N=500"), "{said}");
     let gos = fs::read_to_string(&log).unwrap();
-    assert_eq!(gos.lines().count(), 8, "one search a game, 4 games a phase: {gos}");
+    // Before each match, both sides search the first opening, differ
+    // (their `info string`s), and the match is played.
+    assert_eq!(gos.lines().count(), 12, "two searches to compare, then one a game, 4 games a phase: {gos}");
     assert!(gos.lines().all(|line| line == "go nodes 500"), "{gos}");
     let lines = atlas_lines(&dir);
     assert_eq!(lines.len(), 2);
@@ -123,7 +132,7 @@ fn fixed_nodes_games_go_to_the_atlas_once_and_resume() {
     fs::rename(&run, dir.join("first-run")).unwrap();
     let said = success(&atlas(&dir, &["razor-r1"], &[]));
     assert!(said.contains("razor-r1 against p003-3 is in the atlas already at these settings (4 games"), "{said}");
-    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 8);
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 12);
     assert_eq!(atlas_lines(&dir).len(), 2);
     fs::remove_dir_all(atlas_run(&dir)).unwrap();
     fs::rename(dir.join("first-run"), &run).unwrap();
@@ -147,11 +156,49 @@ fn fixed_nodes_games_go_to_the_atlas_once_and_resume() {
     let said = success(&atlas(&dir, &["razor-r1", "razor-r2"], &["--resume"]));
     assert!(said.contains("1 phase(s) finished"), "{said}");
     assert!(said.contains("2 games already played"), "{said}");
-    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 10, "only the two missing games were played");
+    let gos = fs::read_to_string(&log).unwrap().lines().count();
+    assert_eq!(gos, 16, "the two searches compared again, and only the two missing games played");
     assert_eq!(records(&r2_match).len(), 4);
     let lines = atlas_lines(&dir);
     assert_eq!(lines.len(), 2);
     assert_eq!((lines[1]["variant"].as_str(), lines[1]["games"].as_u64()), (Some("razor-r2"), Some(4)));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_identical_pair_is_recorded_with_no_game() {
+    let dir = scratch("atlas-identical");
+    let log = dir.join("go.log");
+    // razor-r1 and its parent print the same from every opening.
+    let same = |name: &str| if name == "razor-r2" { name.to_string() } else { "same".to_string() };
+    let output = atlas_on(&dir, &["razor-r1", "razor-r2"], &[], same);
+    let said = success(&output);
+    assert!(
+        said.contains(
+            "atlas: razor-r1 and p003-3 search identically at N=500 from all 2 opening(s) the match would play: \
+             recorded with 0 games, not played"
+        ),
+        "{said}"
+    );
+    // Both sides searched both openings (4 games: 2 pairs); razor-r2 and
+    // razor-r1 differ at the first, then play their 4 games.
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 4 + 2 + 4);
+    let lines = atlas_lines(&dir);
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[0]["variant"].as_str(), lines[0]["games"].as_u64()), (Some("razor-r1"), Some(0)));
+    assert_eq!((lines[0]["stop"].as_str(), &lines[0]["elo"]), (Some("identical"), &Value::Null));
+    assert_eq!((lines[1]["variant"].as_str(), lines[1]["games"].as_u64()), (Some("razor-r2"), Some(4)));
+    assert!(!atlas_run(&dir).join("razor-r1").exists(), "no match was started");
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        printed.contains("| razor-r1 | p003-3 | 500 | book.epd | 0 | 0 / 0 / 0 | [0, 0, 0, 0, 0] | n/a | n/a | - | identical search |"),
+        "{printed}"
+    );
+    // The atlas has it: not compared or played again.
+    fs::remove_dir_all(atlas_run(&dir)).unwrap();
+    let said = success(&atlas_on(&dir, &["razor-r1"], &[], same));
+    assert!(said.contains("razor-r1 against p003-3 is in the atlas already at these settings (0 games"), "{said}");
+    assert_eq!(fs::read_to_string(&log).unwrap().lines().count(), 10);
     fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -210,13 +257,13 @@ quote = ["a passage"]
 /// `lab atlas PAIRS --nodes 500 --games 4` on the stand-in, the time-control
 /// file beside `dir`'s atlas file.
 fn atlas_pairs(dir: &Path, pairs: &[&str]) -> Output {
-    let engine = stand_in(dir, &dir.join("go.log"));
     let book = dir.join("book.epd");
     fs::write(&book, TINY_BOOK).unwrap();
     fs::write(dir.join("time-controls.toml"), TIME_CONTROLS).unwrap();
     let mut args: Vec<String> = vec!["atlas".into()];
     args.extend(pairs.iter().map(|arg| arg.to_string()));
     for name in ["iir-side", "bare", "razor-side"] {
+        let engine = stand_in(dir, &dir.join("go.log"), name);
         args.extend(["--binary".into(), format!("{name}={engine}")]);
     }
     let paths = [("--atlas", dir.join("atlas.jsonl")), ("--book", book)];

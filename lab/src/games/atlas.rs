@@ -21,6 +21,7 @@
 pub mod ablations;
 pub mod entries;
 pub mod fast_measures;
+pub mod identical;
 pub mod table;
 pub mod time_controls;
 
@@ -34,9 +35,11 @@ use serde::{Deserialize, Serialize};
 
 use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
 use self::fast_measures::FastEntry;
+use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
 use crate::engines::engine::Launch;
+use crate::games::matches::book::Book;
 use crate::games::matches::clock::TimeControl;
 use crate::games::matches::{self, MatchArgs, StopReason};
 use crate::games::statistics::sprt::options::SprtOptions;
@@ -390,8 +393,16 @@ fn side_binary(lab: &Lab, settings: &MatchArgs, name: &str, features: Option<&[S
 }
 
 /// Plays one phase and returns its atlas entry; a match that stopped before
-/// its end is an error (its games are kept for `--resume`).
-fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path) -> Result<AtlasEntry> {
+/// its end is an error (its games are kept for `--resume`). A pair whose
+/// searches are identical from every opening the match would play is not
+/// played: its entry has 0 games (see `identical`).
+fn play(
+    lab: &Lab,
+    args: &AtlasArgs,
+    phase: &Phase,
+    key: AtlasKey,
+    (book, folder): (&Path, &Path),
+) -> Result<AtlasEntry> {
     let sprt = phase_sprt(lab, args, phase)?;
     let settings = match_settings(args, phase, sprt, folder);
     let searches = phase.searches.as_ref();
@@ -403,6 +414,19 @@ fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path
     // the tree has reached when it ends.
     let commit = commit(&lab.root);
     let started = Instant::now();
+    let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
+    let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
+    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash))?;
+    if let Sameness::Identical { openings } = sameness {
+        lab.say(&format!(
+            "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \
+             recorded with 0 games, not played",
+            phase.variant,
+            phase.parent,
+            args.nodes_a_move()
+        ));
+        return Ok(identical_entry(phase, key, commit, started.elapsed().as_secs()));
+    }
     let outcome = matches::run_match(
         &lab.nested(folder),
         (&phase.variant, &binaries[0]),
@@ -442,6 +466,27 @@ fn play(lab: &Lab, args: &AtlasArgs, phase: &Phase, key: AtlasKey, folder: &Path
     })
 }
 
+/// The entry of a pair that searched identically: no game, no Elo.
+fn identical_entry(phase: &Phase, key: AtlasKey, commit: String, wall_seconds: u64) -> AtlasEntry {
+    AtlasEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        key,
+        games: 0,
+        wdl: Default::default(),
+        penta: Default::default(),
+        elo: None,
+        nelo: None,
+        sprt: None,
+        sprt_status: None,
+        stop: entries::STOP_IDENTICAL.to_string(),
+        failures: 0,
+        commit,
+        finished: timestamp(),
+        wall_seconds,
+    }
+}
+
 pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     if args.keep_fast {
         return keep_fast(lab, args);
@@ -479,7 +524,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
                     args.nodes_a_move()
                 ));
                 let folder = run.path().join(phase.folder());
-                let entry = play(lab, args, phase, key, &folder)?;
+                let entry = play(lab, args, phase, key, (&book, &folder))?;
                 entries::append(&atlas_path, &entry)?;
                 lab.say(&format!("atlas: {}", table::entry_line(&entry)));
                 "played"
@@ -521,9 +566,10 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     for phase in &phases {
-        let Some(measured) = local.iter().find(|local| {
-            (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent)
-        }) else {
+        let Some(measured) = local
+            .iter()
+            .find(|local| (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent))
+        else {
             missing.push(phase.variant.as_str());
             continue;
         };

@@ -23,10 +23,10 @@
 //! the summary is written.
 
 mod args;
-mod book;
+pub(crate) mod book;
 pub mod clock;
 pub mod endgame_book;
-mod game;
+pub(crate) mod game;
 mod pgn;
 mod recorder;
 mod records;

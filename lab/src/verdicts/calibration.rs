@@ -83,7 +83,9 @@ impl MeasuredAt {
     /// nodes 25000, hash 16`.
     pub fn text(&self, measure: Measure) -> String {
         match measure {
-            Measure::Nodes | Measure::TimeToDepth => format!("{} at depth {}, hash {}", self.suite, self.depth, self.hash),
+            Measure::Nodes | Measure::TimeToDepth => {
+                format!("{} at depth {}, hash {}", self.suite, self.depth, self.hash)
+            }
             Measure::Wac => {
                 let first = self.tactics_first.map_or(String::new(), |first| format!(", first {first}"));
                 format!("{} at nodes {}{first}, hash {}", self.tactics, self.tactics_nodes, self.hash)
@@ -357,11 +359,8 @@ impl Agreement {
 
 pub fn agreement(rows: &[Row], measure: Measure) -> Agreement {
     let count = |sign: i8| {
-        let decided: Vec<i8> = rows
-            .iter()
-            .filter(|row| row.decided() == Some(sign))
-            .filter_map(|row| measure.points(&row.fast))
-            .collect();
+        let decided: Vec<i8> =
+            rows.iter().filter(|row| row.decided() == Some(sign)).filter_map(|row| measure.points(&row.fast)).collect();
         (decided.iter().filter(|points| **points > 0).count(), decided.len())
     };
     Agreement { gains: count(1), losses: count(-1) }
@@ -451,9 +450,11 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         return None;
     }
     let fitted = MeasuredAt::fitted();
-    let mut out = String::from("## Calibration: the fast measures against the atlas's games
+    let mut out = String::from(
+        "## Calibration: the fast measures against the atlas's games
 
-");
+",
+    );
     writeln!(
         out,
         "Each variant with games in the atlas and fast measures against the same parent (kept in \
@@ -593,10 +594,8 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
     let measured: Vec<Measure> = Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some()).collect();
     let usable: Vec<Measure> = measured.iter().copied().filter(|measure| at.is_fitted(*measure)).collect();
     if usable.is_empty() {
-        let elsewhere: Vec<String> = measured
-            .iter()
-            .map(|measure| format!("{} measured at {}", measure.name(), at.text(*measure)))
-            .collect();
+        let elsewhere: Vec<String> =
+            measured.iter().map(|measure| format!("{} measured at {}", measure.name(), at.text(*measure))).collect();
         return match elsewhere.is_empty() {
             true => "- no prediction of Elo: no fast measure".to_string(),
             false => format!(
@@ -822,7 +821,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("- the atlas's fit on node change + time-to-depth ratio (WAC change left out: not comparable)"),
+            text.contains(
+                "- the atlas's fit on node change + time-to-depth ratio (WAC change left out: not comparable)"
+            ),
             "{text}"
         );
         // Nodes at depth 8 and WAC at 50,000: nothing to predict from.
@@ -851,7 +852,8 @@ mod tests {
             features: None,
         };
         let at_50000 = MeasuredAt { tactics_nodes: 50_000, ..MeasuredAt::fitted() };
-        let rows = rows(&[won.clone(), identical], &[pair("a", Some(at_50000)), pair("same", Some(MeasuredAt::fitted()))]);
+        let rows =
+            rows(&[won.clone(), identical], &[pair("a", Some(at_50000)), pair("same", Some(MeasuredAt::fitted()))]);
         // The identical pair played no game: no row. a's WAC at 50,000
         // nodes is left out.
         assert_eq!(rows.len(), 1, "{rows:?}");

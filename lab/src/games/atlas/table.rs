@@ -53,6 +53,12 @@ pub fn decided_text(entry: &AtlasEntry) -> &'static str {
 
 /// One line: `razor-r1 against p003-3 at N=10000: 1000 games, W 300 L 280 D 420, ...`.
 pub fn entry_line(entry: &AtlasEntry) -> String {
+    if entry.is_identical() {
+        return format!(
+            "{} against {} at N={}: identical search from every opening, 0 games",
+            entry.variant, entry.parent, entry.key.nodes
+        );
+    }
     format!(
         "{} against {} at N={}: {} games, W {} L {} D {}, penta {}, Elo {}, nElo {}, SPRT {}: {}",
         entry.variant,

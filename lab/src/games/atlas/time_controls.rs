@@ -280,7 +280,7 @@ pub fn section(records: &[TimeControlMatch], atlas: &[AtlasEntry], file: &str) -
                     "N={}, {} games | {} | {} | {}",
                     entry.key.nodes,
                     entry.games,
-                    table::estimate_text(entry.elo),
+                    if entry.is_identical() { "identical search".to_string() } else { table::estimate_text(entry.elo) },
                     yes_no(sign_agrees, "no sign"),
                     yes_no(overlap, "-")
                 )

@@ -42,6 +42,15 @@ impl Opening {
     pub fn is_start_position(&self) -> bool {
         self.board == Board::default()
     }
+
+    /// The UCI `position` command that sets it up.
+    pub fn position_command(&self) -> String {
+        if self.is_start_position() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", self.fen)
+        }
+    }
 }
 
 /// A line of the book that is not a position.

@@ -168,11 +168,7 @@ pub fn play_game(
         }
     }
 
-    let position_prefix = if opening.is_start_position() {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {}", opening.fen)
-    };
+    let position_prefix = opening.position_command();
     let mut uci_moves: Vec<String> = Vec::new();
     let mut board = opening.board.clone();
     let mut history: Vec<Board> = Vec::new();
