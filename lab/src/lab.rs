@@ -2,6 +2,7 @@
 //! folder, and how to report progress.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
@@ -10,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use prunelab::variants::{self, Variant};
 
 use crate::engines::external::{self, External};
+use crate::games::atlas::ablations;
 
 #[derive(Args, Clone, Debug)]
 pub struct GlobalArgs {
@@ -36,6 +38,11 @@ pub struct Lab {
     /// Variants of other engines (`lab/other-engines/<folder>/`), run by their options.
     pub externals: Vec<External>,
     pub global: GlobalArgs,
+    /// The ablations (`full-without-razoring`) looked up so far: variants
+    /// without a file, each made once when first named, shared with the
+    /// nested labs. They are leaked to lend them out as any variant is (a
+    /// few a run, alive as long as the lab in any case).
+    ablations: Arc<Mutex<Vec<&'static Variant>>>,
 }
 
 /// The repository: the nearest folder upwards with `variants/` and a
@@ -57,7 +64,7 @@ impl Lab {
         let variants = variants::load()?;
         crate::verdicts::claims::grammar::check_plans(&variants)?;
         let externals = external::load(&root, &variants)?;
-        Ok(Lab { root, variants, externals, global })
+        Ok(Lab { root, variants, externals, global, ablations: Arc::default() })
     }
 
     /// The repository's lab, quiet, as the unit tests open it.
@@ -68,12 +75,24 @@ impl Lab {
         Lab::open(global).expect("the tests run inside the repository")
     }
 
+    /// A lab of no variant at `root`, for tests that need none.
+    #[cfg(test)]
+    pub fn without_variants(root: PathBuf, global: GlobalArgs) -> Lab {
+        Lab { root, variants: Vec::new(), externals: Vec::new(), global, ablations: Arc::default() }
+    }
+
     /// The same repository with its results under `dir`: where a command
     /// made of steps (`lab ab`, `lab chain`) keeps its steps' runs, inside
     /// its own run folder.
     pub fn nested(&self, dir: &Path) -> Lab {
         let global = GlobalArgs { results: dir.to_path_buf(), ..self.global.clone() };
-        Lab { root: self.root.clone(), variants: self.variants.clone(), externals: self.externals.clone(), global }
+        Lab {
+            root: self.root.clone(),
+            variants: self.variants.clone(),
+            externals: self.externals.clone(),
+            global,
+            ablations: Arc::clone(&self.ablations),
+        }
     }
 
     /// A variant by name: one of ours, or another engine's (whose file is
@@ -81,7 +100,7 @@ impl Lab {
     pub fn variant(&self, name: &str) -> Result<&Variant> {
         match self.external(name) {
             Some(external) => Ok(&external.variant),
-            None => variants::find(&self.variants, name).map_err(|error| match self.externals.is_empty() {
+            None => self.own_or_ablation(name).map_err(|error| match self.externals.is_empty() {
                 true => error,
                 false => {
                     let theirs: Vec<&str> = self.externals.iter().map(External::name).collect();
@@ -103,7 +122,24 @@ impl Lab {
                 external.path
             );
         }
-        variants::find(&self.variants, name)
+        self.own_or_ablation(name)
+    }
+
+    /// A variant file of this repository's, or an ablation of one
+    /// (`full-without-razoring`: `full` without razoring, its parent `full`).
+    fn own_or_ablation(&self, name: &str) -> Result<&Variant> {
+        variants::find(&self.variants, name).or_else(|error| self.ablation(name).ok_or(error))
+    }
+
+    /// The ablation `name` names, if it names one.
+    pub fn ablation(&self, name: &str) -> Option<&Variant> {
+        let mut known = self.ablations.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(variant) = known.iter().find(|variant| variant.name() == name) {
+            return Some(*variant);
+        }
+        let variant: &'static Variant = Box::leak(Box::new(ablations::variant(&self.variants, name)?));
+        known.push(variant);
+        Some(variant)
     }
 
     /// The file a variant is read from, from the repository root.

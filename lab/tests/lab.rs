@@ -689,3 +689,36 @@ fn check_technique_fails_when_lab_ab_says_the_technique_is_contradicted() {
     assert!(!String::from_utf8_lossy(&failed.stderr).contains("contradicts"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn an_ablation_is_measured_by_name_and_its_fast_measures_kept() {
+    let dir = scratch("ablation");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let results = dir.join("results");
+    let small = ["--suite", suite.to_str().unwrap(), "--depth", "4", "--ttd-rounds", "1", "--tactics", "none"];
+    // No variant file: the lab makes `full` without razoring, its parent `full`.
+    let page = stdout(&lab(&[&["ab", "full-without-razoring"][..], &small].concat(), &results));
+    assert!(page.starts_with("# Verdict: full-without-razoring against its parent full\n"), "{page}");
+    let nodes = records(&nested_run(&run_folder(&results, "ab"), "nodes"));
+    assert_eq!(nodes.len(), 4, "two positions, two searches");
+    // Its fast measures are kept for its feature set; the other ablations
+    // were not measured, and are named.
+    let atlas = dir.join("atlas").join("atlas.jsonl");
+    let keep = ["atlas", "--ablate", "full", "--keep-fast", "--atlas", atlas.to_str().unwrap()];
+    let kept = stdout(&lab(&keep, &results));
+    assert!(kept.contains("| full-without-razoring | full | "), "{kept}");
+    assert!(kept.contains("Not measured under ") && kept.contains("full-without-futility"), "{kept}");
+    let text = std::fs::read_to_string(dir.join("atlas").join("fast.jsonl")).unwrap();
+    let fast: Vec<serde_json::Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(fast.len(), 1, "{kept}");
+    assert_eq!(fast[0]["variant"], "full-without-razoring");
+    let features = fast[0]["features"].as_array().unwrap();
+    assert!(!features.iter().any(|feature| feature.as_str().unwrap().starts_with("razor")), "{features:?}");
+    assert!(fast[0]["parent_features"].as_array().unwrap().contains(&serde_json::Value::from("razor-r1")));
+    assert_eq!(
+        (fast[0]["measured_at"]["depth"].as_u64(), fast[0]["measured_at"]["hash"].as_u64()),
+        (Some(4), Some(16))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

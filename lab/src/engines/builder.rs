@@ -57,7 +57,9 @@ pub fn self_report(binary: &Path) -> Result<SelfReport> {
 }
 
 /// Refuses a binary that is not `variant`: its variant names must include
-/// it and its features must be exactly the variant's.
+/// it and its features must be exactly the variant's. An ablation
+/// (`full-without-razoring`) has no file the binary could name, so it is
+/// known by its features alone.
 pub fn check_self_report(lab: &Lab, variant: &str, binary: &Path) -> Result<SelfReport> {
     let expected = lab.own_variant(variant)?;
     let report = self_report(binary)?;
@@ -65,7 +67,8 @@ pub fn check_self_report(lab: &Lab, variant: &str, binary: &Path) -> Result<Self
     let mut want: Vec<&str> = expected.features.clone();
     have.sort_unstable();
     want.sort_unstable();
-    if have != want || !report.variants.iter().any(|name| name == variant) {
+    let named = lab.ablation(variant).is_some() || report.variants.iter().any(|name| name == variant);
+    if have != want || !named {
         bail!(
             "{} claims to be `{variant}` but reports variants [{}] with features [{}]; `{variant}` has [{}]",
             binary.display(),
@@ -337,6 +340,34 @@ pub fn command(lab: &Lab, args: &BuildArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stand-in binary whose `features --json` reports `variants` and
+    /// `features`.
+    fn reporting(dir: &Path, variants: &[&str], features: &[&str]) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let report = serde_json::json!({ "version": "0", "variants": variants, "features": features });
+        let path = dir.join(format!("reports-{}", variants.len()));
+        std::fs::write(&path, format!("#!/bin/sh\necho '{report}'\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn an_ablation_is_known_by_its_features_a_variant_also_by_its_name() {
+        let lab = Lab::for_tests();
+        let dir = std::env::temp_dir().join(format!("prunelab-self-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ablation = lab.variant("full-without-razoring").unwrap().features.clone();
+        // A binary of full's features less razoring's names no variant.
+        assert!(check_self_report(&lab, "full-without-razoring", &reporting(&dir, &[], &ablation)).is_ok());
+        let full = lab.variant("full").unwrap().features.clone();
+        let wrong = check_self_report(&lab, "full-without-razoring", &reporting(&dir, &[], &full)).unwrap_err();
+        assert!(wrong.to_string().contains("claims to be `full-without-razoring`"), "{wrong}");
+        // A variant file's binary must still name it.
+        assert!(check_self_report(&lab, "full", &reporting(&dir, &[], &full)).is_err());
+        assert!(check_self_report(&lab, "full", &reporting(&dir, &["full"], &full)).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_executable_comes_from_cargo_messages() {

@@ -4,15 +4,21 @@
 //! search, so the atlas also holds results that lose, and the calibration
 //! learns what a loss looks like in the fast measures.
 //!
-//! An ablation is no variant file (so CI's variant matrix does not grow by
-//! one per technique): it is a feature set, named `<variant>-without-<technique>`
-//! after the technique's file, `src/prune/<technique>.rs`, and built and keyed
-//! in the atlas by its features as any pair of searches is.
+//! An ablation is no variant file (so CI's variant matrix, `lab list` and
+//! `--all` do not grow by one per technique): it is a feature set, named
+//! `<variant>-without-<technique>` after the technique's file,
+//! `src/prune/<technique>.rs`, and built and keyed in the atlas by its
+//! features as any pair of searches is. The lab also resolves such a name
+//! as a variant of its own ([`variant`]: its parent the variant), so `lab
+//! ab full-without-razoring` and `lab nodes` measure it without a file, and
+//! `lab atlas --keep-fast --ablate full` keeps its fast measures.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
 use prunelab::features::CATALOGUE;
+use prunelab::techniques::Techniques;
+use prunelab::variants::{Variant, VariantFile};
 
 use super::{sorted_features, Phase, Searches};
 use crate::games::statistics::Model;
@@ -50,41 +56,102 @@ fn without(features: &[String], technique: &str) -> Vec<String> {
     kept
 }
 
-/// One phase per technique the variant compiles in, in catalogue order:
-/// the variant without it against the variant.
-pub fn phases(lab: &Lab, base: &str) -> Result<Vec<Phase>> {
-    let features = sorted_features(lab, base)?;
+/// The techniques `features` compile in, by file stem, in catalogue order.
+fn techniques(features: &[&str]) -> Vec<&'static str> {
     let mut techniques: Vec<&'static str> = Vec::new();
-    for feature in CATALOGUE.iter().filter(|feature| features.iter().any(|name| name == feature.name)) {
+    for feature in CATALOGUE.iter().filter(|feature| features.contains(&feature.name)) {
         let technique = technique_of(feature.name).expect("a catalogue feature has a technique file");
         if !techniques.contains(&technique) {
             techniques.push(technique);
         }
     }
+    techniques
+}
+
+/// `base` without `technique`, as a variant: its parent `base`, its
+/// features `base`'s less the technique's and what implies them.
+fn ablation(base: &Variant, technique: &str) -> Variant {
+    let all: Vec<String> = base.features.iter().map(|name| name.to_string()).collect();
+    let kept = without(&all, technique);
+    let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
+    let features = prunelab::features::resolve(&kept).expect("a variant's features less a closed part stay valid");
+    let techniques = features.iter().fold(Techniques::BASELINE, |set, name| set.with(name));
+    let file = VariantFile {
+        name: format!("{}-without-{technique}", base.name()),
+        description: format!("`{}` without {technique} (src/prune/{technique}.rs): an ablation", base.name()),
+        extends: Some(base.name().to_string()),
+        features: Vec::new(),
+        source: format!("ablation of {}", base.name()),
+        sections: Vec::new(),
+    };
+    Variant { file, features, techniques }
+}
+
+/// The variant a name `<variant>-without-<technique>` stands for, when
+/// `<variant>` is one of `variants` and compiles `<technique>` in.
+pub fn variant(variants: &[Variant], name: &str) -> Option<Variant> {
+    variants.iter().find_map(|base| {
+        let technique = name.strip_prefix(base.name())?.strip_prefix("-without-")?;
+        techniques(&base.features).contains(&technique).then(|| ablation(base, technique))
+    })
+}
+
+/// One phase per technique the variant compiles in, in catalogue order:
+/// the variant without it against the variant.
+pub fn phases(lab: &Lab, base: &str) -> Result<Vec<Phase>> {
+    let variant = lab.own_variant(base)?;
+    let techniques = techniques(&variant.features);
     if techniques.is_empty() {
         bail!("--ablate {base}: `{base}` compiles in no pruning technique, so there is nothing to take away");
     }
-    let sprt = match lab.variant(base)?.plan().sprt {
+    let features = sorted_features(lab, base)?;
+    let sprt = match variant.plan().sprt {
         Some(plan) => SprtSettings { elo0: plan.bounds.0, elo1: plan.bounds.1, ..DEFAULT_SPRT },
         None => DEFAULT_SPRT,
     };
-    Ok(techniques
+    techniques
         .into_iter()
-        .map(|technique| Phase {
-            variant: format!("{base}-without-{technique}"),
-            parent: base.to_string(),
-            searches: Some(Searches {
-                features: without(&features, technique),
-                parent_features: features.clone(),
-                sprt,
-            }),
+        .map(|technique| {
+            let name = format!("{base}-without-{technique}");
+            Ok(Phase {
+                searches: Some(Searches {
+                    features: sorted_features(lab, &name)?,
+                    parent_features: features.clone(),
+                    sprt,
+                }),
+                variant: name,
+                parent: base.to_string(),
+            })
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_lab_resolves_an_ablation_by_name_without_a_file() {
+        let lab = Lab::for_tests();
+        let razoring = lab.variant("full-without-razoring").unwrap();
+        assert_eq!(razoring.file.extends.as_deref(), Some("full"));
+        assert_eq!(razoring.name(), "full-without-razoring");
+        let phase = phases(&lab, "full").unwrap().into_iter().find(|phase| phase.variant == razoring.name()).unwrap();
+        let mut features: Vec<String> = razoring.features.iter().map(|name| name.to_string()).collect();
+        features.sort();
+        assert_eq!(features, phase.searches.unwrap().features);
+        assert!(!razoring.features.iter().any(|name| technique_of(name) == Some("razoring")));
+        // Made once, lent out again.
+        assert!(std::ptr::eq(razoring, lab.own_variant("full-without-razoring").unwrap()));
+        // The repository's variants do not grow: `lab list`, `--all` and
+        // CI's matrix read those.
+        assert!(!lab.variants.iter().any(|variant| variant.name().contains("-without-")));
+        // Not a technique of full's, not a variant, not a technique at all.
+        let unknown = lab.variant("baseline-without-razoring").unwrap_err().to_string();
+        assert!(unknown.starts_with("unknown variant `baseline-without-razoring`"), "{unknown}");
+        assert!(lab.variant("nothing-without-razoring").is_err());
+        assert!(lab.variant("full-without-nothing").is_err());
+    }
 
     #[test]
     fn an_ablation_removes_one_technique_and_what_implies_it() {

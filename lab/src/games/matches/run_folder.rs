@@ -167,7 +167,7 @@ mod tests {
         let args = Cli::parse_from(std::iter::once("match").chain(LINE.iter().copied())).args;
         let global =
             GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
-        let lab = Lab { root: PathBuf::from("."), variants: Vec::new(), externals: Vec::new(), global };
+        let lab = Lab::without_variants(PathBuf::from("."), global);
         let (illegal, crasher) =
             (Path::new("/tmp/compat/illegal.sh").into(), Path::new("/tmp/compat/crasher.sh").into());
         let plan = MatchPlan::new(&lab, ("illegal", &illegal), ("crasher", &crasher), &args).unwrap();
