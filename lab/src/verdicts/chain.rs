@@ -655,11 +655,19 @@ fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
     Ok(standing)
 }
 
+/// Every variant a chain can follow: ours, the other engines', and the
+/// ablations `names` name (`lab chain full full-without-razoring`).
+fn chain_variants(lab: &Lab, names: &[String]) -> Vec<Variant> {
+    let mut variants = lab.every_variant();
+    variants.extend(names.iter().filter_map(|name| lab.ablation(name)).cloned());
+    variants
+}
+
 /// Runs the chain and prints it; its standing is the exit status (docs/verdicts.md,
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
-    let chain = resolve_args(&lab.every_variant(), &args.chain)?;
+    let chain = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
     if args.ours && !chain.iter().any(|name| lab.external(name).is_some_and(|external| external.mirrors.is_some())) {
         bail!("--ours: no phase of this chain is another engine's variant that `mirrors` one of prunelab's");
     }
@@ -779,6 +787,14 @@ mod tests {
             resolve_args(&variants, &["razor-r1".into(), "razor-r3".into()]).unwrap(),
             ["razor-r1", "razor-r2", "razor-r3"]
         );
+    }
+
+    #[test]
+    fn a_chain_ends_at_an_ablation_of_its_first_variant() {
+        let lab = Lab::for_tests();
+        let names = ["full".to_string(), "full-without-razoring".to_string()];
+        assert_eq!(resolve_args(&chain_variants(&lab, &names), &names).unwrap(), names);
+        assert!(resolve_args(&lab.every_variant(), &names).is_err(), "an ablation is no variant file");
     }
 
     #[test]
