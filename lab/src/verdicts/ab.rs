@@ -477,7 +477,6 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let measured_at = calibration::MeasuredAt {
         suite: args.suite.clone(),
         depth: args.depth,
-        tactics: args.tactics.clone(),
         tactics_nodes: args.tactics_nodes,
         tactics_first: args.tactics_first,
         hash: args.hash,

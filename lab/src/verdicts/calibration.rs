@@ -38,7 +38,7 @@ pub const MIN_DECIDED: usize = 5;
 pub const TACTICS_SUITE: &str = "wac";
 
 /// Where fast measures were taken: the node suite and depth (nodes and time
-/// to depth), the tactics suite's budget (WAC), and the hash. A measure is
+/// to depth), WAC's budget, and the hash. A measure is
 /// set beside the atlas's only when it was taken where theirs were: the
 /// node change at depth 8 or WAC at 50,000 nodes is another measure.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,8 +46,6 @@ pub struct MeasuredAt {
     /// The node suite's name (`verdict`).
     pub suite: String,
     pub depth: u32,
-    /// The tactics suite's name (`wac`).
-    pub tactics: String,
     pub tactics_nodes: u64,
     /// Only the suite's first positions, when set.
     #[serde(default)]
@@ -64,7 +62,6 @@ impl MeasuredAt {
         MeasuredAt {
             suite: suites::VERDICT.to_string(),
             depth: 10,
-            tactics: TACTICS_SUITE.to_string(),
             tactics_nodes: chain::DEFAULT_TACTICS_NODES,
             tactics_first: None,
             hash: 16,
@@ -88,7 +85,7 @@ impl MeasuredAt {
             }
             Measure::Wac => {
                 let first = self.tactics_first.map_or(String::new(), |first| format!(", first {first}"));
-                format!("{} at nodes {}{first}, hash {}", self.tactics, self.tactics_nodes, self.hash)
+                format!("{TACTICS_SUITE} at nodes {}{first}, hash {}", self.tactics_nodes, self.hash)
             }
         }
     }
