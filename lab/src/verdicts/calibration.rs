@@ -38,9 +38,9 @@ pub const MIN_DECIDED: usize = 5;
 pub const TACTICS_SUITE: &str = "wac";
 
 /// Where fast measures were taken: the node suite and depth (nodes and time
-/// to depth), WAC's budget, and the hash. A measure is
-/// set beside the atlas's only when it was taken where theirs were: the
-/// node change at depth 8 or WAC at 50,000 nodes is another measure.
+/// to depth), WAC's budget, and the hash. A measure is set beside the
+/// atlas's only when it was taken where theirs were: the node change at
+/// depth 8 or WAC at 50,000 nodes is another measure.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeasuredAt {
     /// The node suite's name (`verdict`).
