@@ -32,6 +32,7 @@ mod spsa;
 #[cfg(test)]
 mod test_scripts;
 mod tools;
+mod tune;
 mod verdicts;
 mod wording;
 

@@ -1,0 +1,3 @@
+//! `lab tune`.
+
+pub mod spsa;
