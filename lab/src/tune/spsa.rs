@@ -108,6 +108,13 @@ impl Parameter {
         (value + gains.r * gains.c * result as f64 * flip).clamp(self.min, self.max)
     }
 
+    /// OpenBench's input line, `name, int, start, min, max, c_end, r_end`.
+    pub fn input_line(&self) -> String {
+        let kind = if self.is_float { "float" } else { "int" };
+        let Parameter { name, start, min, max, c_end, r_end, .. } = self;
+        format!("{name}, {kind}, {start}, {min}, {max}, {c_end}, {r_end}")
+    }
+
     /// The value as OpenBench reports it: an integer rounded half to even.
     pub fn reported(&self, value: f64) -> f64 {
         if self.is_float {
@@ -259,6 +266,7 @@ mod tests {
         // Clipping at the bounds.
         assert_eq!(margin.updated(199.99, margin.gains(&schedule, 1), 1.0, 1000), 200.0);
         assert_eq!(margin.updated(50.01, margin.gains(&schedule, 1), -1.0, 1000), 50.0);
+        assert_eq!(margin.input_line(), "ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002");
         // Reported values round half to even, as Python's round.
         assert_eq!((margin.reported(90.5), margin.reported(91.5), margin.reported(90.51)), (90.0, 92.0, 91.0));
     }
