@@ -102,15 +102,8 @@ mod tests {
     #[test]
     fn params_take_either_name_and_the_declarations_defaults() {
         let declared = read_declarations(LINES).unwrap();
-        let expected = Parameter {
-            name: "ReverseFutilityDepthMargin".into(),
-            is_float: false,
-            start: 90.0,
-            min: 50.0,
-            max: 200.0,
-            c_end: 10.0,
-            r_end: 0.002,
-        };
+        // The plan's margin: `ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002`.
+        let expected = crate::tune::spsa::tests::margin();
         assert_eq!(parse("ReverseFutilityDepthMargin", &declared).unwrap(), expected);
         assert_eq!(parse("REVERSE_FUTILITY_DEPTH_MARGIN", &declared).unwrap(), expected);
         assert_eq!(parse("RAZOR_MARGIN_1", &declared).unwrap().name, "RazorMargin1");

@@ -190,10 +190,11 @@ impl Tuner {
 }
 
 #[cfg(test)]
-mod tests {
+pub mod tests {
     use super::*;
 
-    fn margin() -> Parameter {
+    /// Plan 002's static null-move margin, as phase 1.6 tunes it.
+    pub fn margin() -> Parameter {
         Parameter {
             name: "ReverseFutilityDepthMargin".into(),
             is_float: false,
