@@ -341,8 +341,12 @@ fn verify_command(lab: &Lab, settings: &TuneSettings, tuned: &[f64]) -> String {
     // From the repository root, where `cargo lab` runs.
     let binary = settings.binary.strip_prefix(&lab.root).unwrap_or(&settings.binary);
     let options = |values: Vec<f64>| -> String {
-        let pairs: Vec<String> =
-            settings.parameters.iter().zip(values).map(|(parameter, value)| format!("{}={value}", parameter.name)).collect();
+        let pairs: Vec<String> = settings
+            .parameters
+            .iter()
+            .zip(values)
+            .map(|(parameter, value)| format!("{}={value}", parameter.name))
+            .collect();
         format!("uci:{}@{}", binary.display(), pairs.join(","))
     };
     let start = settings.parameters.iter().map(|parameter| parameter.start).collect();
@@ -360,7 +364,8 @@ fn summary_markdown(summary: &TuneSummary) -> String {
         summary.variant, summary.iterations, summary.iterations_planned, summary.games
     );
     for parameter in &summary.parameters {
-        text += &format!("| {} | {} | {:.3} | {} |\n", parameter.name, parameter.start, parameter.value, parameter.tuned);
+        text +=
+            &format!("| {} | {} | {:.3} | {} |\n", parameter.name, parameter.start, parameter.value, parameter.tuned);
     }
     text += &format!("\nVerify the tuned values against the start:\n\n```sh\n{}\n```\n", summary.verify);
     text

@@ -52,7 +52,10 @@ fn a_short_tune_records_each_iteration_and_its_update() {
         assert_eq!(games_played.len(), 2, "the iteration's match keeps its games");
     }
     let tuned = theta.round_ties_even();
-    assert_eq!(std::fs::read_to_string(run.join("tuned.txt")).unwrap(), format!("ReverseFutilityDepthMargin, {tuned}\n"));
+    assert_eq!(
+        std::fs::read_to_string(run.join("tuned.txt")).unwrap(),
+        format!("ReverseFutilityDepthMargin, {tuned}\n")
+    );
     let chart = std::fs::read_to_string(run.join("path-ReverseFutilityDepthMargin.svg")).unwrap();
     assert!(chart.starts_with("<svg") && chart.contains("ReverseFutilityDepthMargin"), "{chart}");
     let summary: serde_json::Value =

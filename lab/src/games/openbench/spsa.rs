@@ -71,7 +71,13 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs, variant: &str) -> Result<()> {
     let inputs: Vec<String> = parameters.iter().map(|parameter| parameter.input_line()).collect();
     let fields = tune_fields(
         args,
-        &TuneBuild { repo: repository(lab, args)?, commit: commit(lab, args)?, bench, nps, hash: super::DEFAULT_HASH_MB },
+        &TuneBuild {
+            repo: repository(lab, args)?,
+            commit: commit(lab, args)?,
+            bench,
+            nps,
+            hash: super::DEFAULT_HASH_MB,
+        },
         &inputs.join("\n"),
         &schedule,
         &format!("lab tune of {variant}"),
@@ -151,9 +157,16 @@ mod tests {
 
     #[test]
     fn tune_fields_are_openbenchs_tune_page() {
-        let args = Wrapper::parse_from(["openbench", "--spsa", "p002-1.5", "--param", "ReverseFutilityDepthMargin"]).args;
+        let args =
+            Wrapper::parse_from(["openbench", "--spsa", "p002-1.5", "--param", "ReverseFutilityDepthMargin"]).args;
         assert_eq!(args.spsa.variant.as_deref(), Some("p002-1.5"));
-        let build = TuneBuild { repo: "https://github.com/o/r".into(), commit: "abc".into(), bench: 7357031, nps: 3_000_000, hash: 16 };
+        let build = TuneBuild {
+            repo: "https://github.com/o/r".into(),
+            commit: "abc".into(),
+            bench: 7357031,
+            nps: 3_000_000,
+            hash: 16,
+        };
         let inputs = "ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002";
         let fields = tune_fields(&args, &build, inputs, &Schedule::openbench(25_000), "lab tune of p002-1.5");
         let text: Vec<String> = fields.iter().map(|(key, value)| format!("{key}={value}")).collect();
