@@ -1,7 +1,8 @@
 //! `lab tune` end to end on a real tuning build (the `labtest` profile):
 //! the iterations in the run folder, each one's update as OpenBench's
 //! formula gives it from the recorded games, the path chart, the tuned
-//! values, `--resume`, and a tunable the variant does not have.
+//! values, `--resume` (of a finished run, and of an iteration played but not
+//! recorded), and a tunable the variant does not have.
 
 mod common;
 
@@ -70,6 +71,14 @@ fn a_short_tune_records_each_iteration_and_its_update() {
     resumed.push("--resume");
     stdout(&lab(&resumed, &results));
     assert_eq!(records(&run).len(), 2);
+
+    // An iteration whose games were played but not yet recorded (a crash
+    // between the two) is recorded again from its own match, as it was.
+    let lines = std::fs::read_to_string(run.join("records.jsonl")).unwrap();
+    let first_line_end = lines.find('\n').unwrap() + 1;
+    std::fs::write(run.join("records.jsonl"), &lines[..first_line_end]).unwrap();
+    stdout(&lab(&resumed, &results));
+    assert_eq!(std::fs::read_to_string(run.join("records.jsonl")).unwrap(), lines);
 
     // A tunable the variant lacks is named, with the ones it has.
     let mut unknown = TUNE.to_vec();
