@@ -62,7 +62,8 @@ fn option_name(name: &str) -> String {
 
 /// One `--param`: the tunable by its UCI or constant name, each of
 /// `start,min,max,c_end,r_end` given or left empty for the declaration's
-/// (the step is `c_end`; `r_end` is 0.002, as OpenBench's users set it).
+/// (the step is `c_end`; `r_end` is the declaration's 0.002, a common choice
+/// in engines' SPSA input).
 pub fn parse(spec: &str, declared: &[Declared]) -> Result<Parameter> {
     let (name, values) = match spec.split_once(':') {
         Some((name, values)) => (name, Some(values)),
