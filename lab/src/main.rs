@@ -32,6 +32,7 @@ mod spsa;
 #[cfg(test)]
 mod test_scripts;
 mod tools;
+mod tune;
 mod verdicts;
 mod wording;
 
@@ -102,6 +103,8 @@ enum Command {
     Snapdiff(snapdiff::SnapdiffArgs),
     /// OpenBench SPSA input for a variant's tunables.
     Spsa(spsa::SpsaArgs),
+    /// OpenBench's SPSA run locally: a variant's tunables tuned by games of θ+c against θ−c, at fixed nodes or a time control.
+    Tune(tune::TuneArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
     Sprt(sprt::SprtArgs),
     /// For each position A solves and B does not, the first decision of B's search that cut A's line.
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
             Command::Report(args) => report::command(&lab, &args),
             Command::Snapdiff(args) => snapdiff::command(&lab, &args),
             Command::Spsa(args) => spsa::command(&lab, &args),
+            Command::Tune(args) => tune::command(&lab, &args),
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),
             Command::Nodes(args) => nodes::command(&lab, &args),

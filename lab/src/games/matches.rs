@@ -296,7 +296,7 @@ fn play_games(
 }
 
 /// A line for the user, above the progress bar while it shows.
-fn say_above(lab: &Lab, bar: &ProgressBar, text: &str) {
+pub fn say_above(lab: &Lab, bar: &ProgressBar, text: &str) {
     if bar.is_hidden() {
         lab.say(text);
     } else {

@@ -32,6 +32,7 @@
 mod build;
 mod create;
 mod server;
+mod spsa;
 #[cfg(test)]
 mod stand_in;
 mod status;
@@ -63,7 +64,7 @@ const DRAW_ADJUDICATION: &str = "movenumber=40 movecount=8 score=10";
 
 #[derive(Args, Clone, Debug, Serialize)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-#[command(group(ArgGroup::new("tests").required(true).multiple(true).args(["variants", "chains"])))]
+#[command(group(ArgGroup::new("tests").required(true).multiple(true).args(["variants", "chains", "variant"])))]
 pub struct OpenbenchArgs {
     #[command(subcommand)]
     #[serde(skip)]
@@ -77,6 +78,8 @@ pub struct OpenbenchArgs {
     pub chains: Vec<String>,
     #[command(flatten)]
     pub server: ServerArgs,
+    #[command(flatten)]
+    pub spsa: spsa::SpsaTestArgs,
     /// Print the tests (engines, options, bounds, time control, hash, nps,
     /// every field sent) and create none.
     #[arg(long)]
@@ -385,6 +388,9 @@ pub struct CreatedTest {
 pub fn command(lab: &Lab, args: &OpenbenchArgs) -> Result<()> {
     if let Some(OpenbenchCommand::Status(status_args)) = &args.command {
         return status(lab, status_args);
+    }
+    if let Some(variant) = &args.spsa.variant {
+        return spsa::command(lab, args, variant);
     }
     let plans = test_plans(lab, args)?;
     // The address and the duplicates are checked before the build, which

@@ -73,6 +73,7 @@ fn args() -> OpenbenchArgs {
         priority: 0,
         throughput: 1000,
         workload_size: 32,
+        spsa: Default::default(),
     }
 }
 

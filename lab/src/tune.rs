@@ -1,0 +1,372 @@
+//! `lab tune VARIANT --param NAME ...`: OpenBench's SPSA run locally, with
+//! the lab's own match runner.
+//!
+//! The variant is built with the `tune` feature, so its tunables are UCI
+//! options. Iteration `k` draws a flip per parameter (`spsa`), plays the
+//! dev engine (`θ + flip · c_k`) against the base engine (`θ − flip · c_k`)
+//! for `--pairs-per` game pairs from the book, and moves `θ` by the dev
+//! engine's wins − losses, as an OpenBench worker's workload does. Each
+//! iteration's match is a match run of its own, in the tuning run's
+//! `iteration-NNNN/` folder; the iteration is appended to `records.jsonl`
+//! when its games are done, and `--resume` replays the records and plays
+//! the rest (an iteration cut short resumes its match, with the same
+//! engines: its random numbers come from the seed and `k`).
+
+mod chart;
+pub mod params;
+pub mod spsa;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use self::spsa::{Parameter, Perturbation, Schedule, Tuner};
+use crate::engines::builder;
+use crate::engines::engine::Launch;
+use crate::engines::uci_options::Setting;
+use crate::games::matches::{self, clock::TimeControl, MatchArgs};
+use crate::games::statistics::{Pentanomial, Wdl};
+use crate::lab::Lab;
+use crate::results::{self, write_atomically, RunDir};
+
+/// The extra feature a tuning build has.
+const TUNE_FEATURE: &str = "tune";
+
+#[derive(Args, Clone, Debug)]
+pub struct TuneArgs {
+    /// The variant whose tunables to tune (built with the `tune` feature).
+    pub variant: String,
+    /// A tunable, by its UCI name (ReverseFutilityDepthMargin) or its
+    /// constant's (REVERSE_FUTILITY_DEPTH_MARGIN), with optional
+    /// `:start,min,max,c_end,r_end` (an empty field keeps the declaration's).
+    #[arg(long = "param", value_name = "NAME[:start,min,max,c_end,r_end]", required = true)]
+    pub params: Vec<String>,
+    /// SPSA iterations; each plays --pairs-per game pairs.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub iterations: u64,
+    /// Game pairs per iteration (OpenBench's "Pairs-Per").
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    pub pairs_per: u64,
+    /// Fixed nodes a move (`go nodes N`), unless --tc is given.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub nodes: u64,
+    /// A time control instead of fixed nodes: `[moves/]seconds[+increment]`.
+    #[arg(long, value_name = "TC", conflicts_with = "nodes")]
+    pub tc: Option<TimeControl>,
+    /// SPSA's learning-rate decay α (OpenBench's default).
+    #[arg(long, default_value_t = spsa::ALPHA)]
+    pub alpha: f64,
+    /// SPSA's perturbation decay γ (OpenBench's default).
+    #[arg(long, default_value_t = spsa::GAMMA)]
+    pub gamma: f64,
+    /// SPSA's stability constant A as a share of the iterations (OpenBench's default).
+    #[arg(long, default_value_t = spsa::A_RATIO)]
+    pub a_ratio: f64,
+    /// Opening book, EPD or FEN lines (default: as `lab match`).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Fixes the flips, the rounding and the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at the same time, each with its own engine processes.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// Each engine's hash table size in MB.
+    #[arg(long, default_value_t = 16, value_name = "MB")]
+    pub hash: u32,
+    /// Continue a tuning run: DIR, or the latest `tune` run under the results
+    /// folder. Give the same arguments as the first time.
+    #[arg(long, num_args = 0..=1, value_name = "DIR")]
+    pub resume: Option<Option<PathBuf>>,
+}
+
+/// What decides a tuning run's games and updates, as `run.json` records
+/// it; a resumed run must have the same.
+#[derive(Clone, Debug, Serialize)]
+struct TuneSettings {
+    variant: String,
+    binary: PathBuf,
+    parameters: Vec<Parameter>,
+    schedule: Schedule,
+    pairs_per: u64,
+    tc: TimeControl,
+    book: Option<PathBuf>,
+    seed: u64,
+    hash_mb: u32,
+}
+
+/// One finished iteration, a line of `records.jsonl`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IterationRecord {
+    /// `k`, from 1.
+    pub iteration: u64,
+    /// Per parameter, in `--param` order.
+    pub perturbation: Vec<Perturbation>,
+    /// The dev engine's games.
+    pub wdl: Wdl,
+    pub penta: Pentanomial,
+    /// Wins − losses of the dev engine: what moves θ.
+    pub result: i64,
+    /// θ after the update, per parameter.
+    pub values: Vec<f64>,
+    /// The iteration's match run.
+    pub match_run: PathBuf,
+}
+
+/// What the run ends with, `summary.json`.
+#[derive(Debug, Serialize)]
+struct TuneSummary {
+    variant: String,
+    iterations: u64,
+    iterations_planned: u64,
+    games: u64,
+    parameters: Vec<FinalValue>,
+    verify: String,
+    charts: Vec<PathBuf>,
+}
+
+#[derive(Debug, Serialize)]
+struct FinalValue {
+    name: String,
+    start: f64,
+    /// θ as the updates left it.
+    value: f64,
+    /// As OpenBench reports it (rounded, half to even).
+    tuned: f64,
+}
+
+/// `lab tune`.
+pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
+    if args.iterations == 0 || args.pairs_per == 0 || args.concurrency == 0 {
+        bail!("--iterations, --pairs-per and --concurrency must each be at least 1");
+    }
+    matches::check_book(lab, args.book.as_deref())?;
+    let (binary, parameters) = tuning_build(lab, &args.variant, &args.params)?;
+    let settings = TuneSettings {
+        variant: args.variant.clone(),
+        binary,
+        parameters,
+        schedule: Schedule { iterations: args.iterations, alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio },
+        pairs_per: args.pairs_per,
+        tc: args.tc.unwrap_or(TimeControl::Nodes(args.nodes)),
+        book: args.book.clone(),
+        seed: args.seed,
+        hash_mb: args.hash,
+    };
+    let (mut run, records) = open_run(lab, args, &settings)?;
+    let mut tuner = Tuner::new(settings.schedule, settings.parameters.clone(), settings.seed);
+    for record in &records {
+        tuner.apply(&record.perturbation, record.result);
+    }
+    let mut history = records;
+    let bar = lab.progress(args.iterations, "SPSA iterations");
+    bar.set_position(tuner.done);
+    while tuner.done < args.iterations {
+        let record = play_iteration(lab, args, &settings, &mut tuner, run.path())?;
+        matches::say_above(lab, &bar, &iteration_line(&settings.parameters, &record));
+        run.keep(&mut history, record)?;
+        bar.inc(1);
+        write_results(lab, &run, &settings, &tuner, &history)?;
+    }
+    bar.finish_and_clear();
+    let summary = write_results(lab, &run, &settings, &tuner, &history)?;
+    lab.say(&format!("results: {}", run.path().display()));
+    if lab.global.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", summary_markdown(&summary));
+    }
+    Ok(())
+}
+
+/// The variant's tuning build and the `--param`s, their defaults from the
+/// tunables it declares.
+pub fn tuning_build(lab: &Lab, variant: &str, specs: &[String]) -> Result<(PathBuf, Vec<Parameter>)> {
+    let binary = builder::ensure_built_with(lab, variant, &[TUNE_FEATURE])?;
+    let declared = params::read_declarations(&spsa_lines(&binary)?)?;
+    let parameters = specs.iter().map(|spec| params::parse(spec, &declared)).collect::<Result<Vec<_>>>()?;
+    Ok((binary, parameters))
+}
+
+/// The tunables the binary declares, as SPSA input lines.
+fn spsa_lines(binary: &Path) -> Result<String> {
+    let output = std::process::Command::new(binary)
+        .arg("spsa")
+        .output()
+        .with_context(|| format!("cannot run {} spsa", binary.display()))?;
+    if !output.status.success() {
+        bail!("{} spsa failed: {}", binary.display(), String::from_utf8_lossy(&output.stderr).trim());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// A new run folder, or the one `--resume` names with its iterations.
+fn open_run(lab: &Lab, args: &TuneArgs, settings: &TuneSettings) -> Result<(RunDir, Vec<IterationRecord>)> {
+    let dir = match &args.resume {
+        None => return Ok((RunDir::create(&lab.results_root(), "tune", settings)?, Vec::new())),
+        Some(Some(dir)) => lab.resolve(dir),
+        Some(None) => {
+            let root = lab.results_root();
+            results::runs_of(&root, "tune")
+                .pop()
+                .ok_or_else(|| anyhow!("--resume: no tune run under {} to continue", root.display()))?
+        }
+    };
+    let (run, records) = RunDir::resume(&dir, "tune", settings)?;
+    lab.say(&format!("resuming {}: {} iterations already played", dir.display(), records.len()));
+    Ok((run, records))
+}
+
+/// Plays iteration `done + 1` and applies it.
+fn play_iteration(
+    lab: &Lab,
+    args: &TuneArgs,
+    settings: &TuneSettings,
+    tuner: &mut Tuner,
+    run: &Path,
+) -> Result<IterationRecord> {
+    let iteration = tuner.done + 1;
+    let perturbation = tuner.perturbation();
+    let engine = |pick: fn(&Perturbation) -> f64| Launch {
+        binary: settings.binary.clone(),
+        settings: settings
+            .parameters
+            .iter()
+            .zip(&perturbation)
+            .map(|(parameter, step)| Setting { name: parameter.name.clone(), value: pick(step).to_string() })
+            .collect(),
+    };
+    let (dev, base) = (engine(|step| step.dev), engine(|step| step.base));
+    let folder = run.join(format!("iteration-{iteration:04}"));
+    let mut match_args = MatchArgs::new("dev", "base");
+    match_args.tc = settings.tc;
+    match_args.book = args.book.clone();
+    match_args.games = Some(2 * settings.pairs_per);
+    // Each iteration starts its own stretch of the book.
+    match_args.seed = settings.seed.wrapping_add(iteration);
+    match_args.concurrency = args.concurrency;
+    match_args.hash = settings.hash_mb;
+    // An iteration cut short continues its own match.
+    match_args.resume = results::runs_of(&folder, "match").pop().map(Some);
+    let mut steps = lab.nested(&folder);
+    steps.global.quiet = true;
+    let outcome = matches::run_match(&steps, ("dev", &dev), ("base", &base), &match_args)
+        .with_context(|| format!("iteration {iteration}"))?;
+    let wdl = outcome.summary.wdl;
+    let result = wdl.wins as i64 - wdl.losses as i64;
+    tuner.apply(&perturbation, result);
+    Ok(IterationRecord {
+        iteration,
+        perturbation,
+        wdl,
+        penta: outcome.summary.penta,
+        result,
+        values: tuner.values.clone(),
+        match_run: outcome.run_dir.strip_prefix(run).unwrap_or(&outcome.run_dir).to_path_buf(),
+    })
+}
+
+/// `iteration 3: W 2 L 1 D 1 (+1), ReverseFutilityDepthMargin 110 vs 70 -> 90.13`.
+fn iteration_line(parameters: &[Parameter], record: &IterationRecord) -> String {
+    let moves: Vec<String> = parameters
+        .iter()
+        .zip(&record.perturbation)
+        .zip(&record.values)
+        .map(|((parameter, step), value)| format!("{} {} vs {} -> {value:.2}", parameter.name, step.dev, step.base))
+        .collect();
+    let wdl = record.wdl;
+    format!(
+        "iteration {}: W {} L {} D {} ({:+}), {}",
+        record.iteration,
+        wdl.wins,
+        wdl.losses,
+        wdl.draws,
+        record.result,
+        moves.join(", ")
+    )
+}
+
+/// The summary, the charts and the tuned values, rewritten after every
+/// iteration so a stopped run still shows its path.
+fn write_results(
+    lab: &Lab,
+    run: &RunDir,
+    settings: &TuneSettings,
+    tuner: &Tuner,
+    history: &[IterationRecord],
+) -> Result<TuneSummary> {
+    let mut charts = Vec::new();
+    for (index, parameter) in settings.parameters.iter().enumerate() {
+        let path = run.file(&format!("path-{}.svg", parameter.name));
+        chart::parameter_path(&path, parameter, &settings.schedule, index, history)
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        charts.push(path);
+    }
+    let tuned = tuner.reported();
+    let summary = TuneSummary {
+        variant: settings.variant.clone(),
+        iterations: tuner.done,
+        iterations_planned: settings.schedule.iterations,
+        games: history.iter().map(|record| record.wdl.wins + record.wdl.draws + record.wdl.losses).sum(),
+        parameters: settings
+            .parameters
+            .iter()
+            .zip(&tuner.values)
+            .zip(&tuned)
+            .map(|((parameter, &value), &tuned)| FinalValue {
+                name: parameter.name.clone(),
+                start: parameter.start,
+                value,
+                tuned,
+            })
+            .collect(),
+        verify: verify_command(lab, settings, &tuned),
+        charts,
+    };
+    write_atomically(&run.file("tuned.txt"), &tuned_lines(&summary))?;
+    run.write_summary(&summary_markdown(&summary), &summary)?;
+    Ok(summary)
+}
+
+/// OpenBench's "optimal values" form: `Name, value` a line.
+fn tuned_lines(summary: &TuneSummary) -> String {
+    summary.parameters.iter().map(|parameter| format!("{}, {}\n", parameter.name, parameter.tuned)).collect()
+}
+
+/// The match that checks the tuned values against the start, at the run's
+/// own games' setting, with an SPRT.
+fn verify_command(lab: &Lab, settings: &TuneSettings, tuned: &[f64]) -> String {
+    // From the repository root, where `cargo lab` runs.
+    let binary = settings.binary.strip_prefix(&lab.root).unwrap_or(&settings.binary);
+    let options = |values: Vec<f64>| -> String {
+        let pairs: Vec<String> = settings
+            .parameters
+            .iter()
+            .zip(values)
+            .map(|(parameter, value)| format!("{}={value}", parameter.name))
+            .collect();
+        format!("uci:{}@{}", binary.display(), pairs.join(","))
+    };
+    let start = settings.parameters.iter().map(|parameter| parameter.start).collect();
+    format!(
+        "cargo lab match {} {} --tc {} --sprt 0 5 --games 2000",
+        options(tuned.to_vec()),
+        options(start),
+        settings.tc
+    )
+}
+
+fn summary_markdown(summary: &TuneSummary) -> String {
+    let mut text = format!(
+        "# lab tune {}\n\n{} of {} iterations, {} games.\n\n| parameter | start | θ | tuned |\n| --- | ---: | ---: | ---: |\n",
+        summary.variant, summary.iterations, summary.iterations_planned, summary.games
+    );
+    for parameter in &summary.parameters {
+        text +=
+            &format!("| {} | {} | {:.3} | {} |\n", parameter.name, parameter.start, parameter.value, parameter.tuned);
+    }
+    text += &format!("\nVerify the tuned values against the start:\n\n```sh\n{}\n```\n", summary.verify);
+    text
+}
