@@ -574,6 +574,29 @@ done"
     }
 
     #[test]
+    fn only_proven_verdicts_count_by_the_decision_named_first() {
+        let dir = std::env::temp_dir().join(format!("prunelab-blame-proven-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cause = replayed(&trace_build(&dir, "reproduces.sh", 900, true));
+        let differs = replayed(&trace_build(&dir, "differs.sh", 777, true));
+        let never_met = replayed(&trace_build(&dir, "never-met.sh", 900, false));
+        // Each trace names razoring at the root first; only the cause's is proven.
+        for blame in [&cause, &differs, &never_met] {
+            assert_eq!(blame.analysis.as_ref().unwrap().decisions[0].technique, "razoring");
+        }
+        let all = counts([&cause, &differs, &never_met].into_iter());
+        assert_eq!(
+            all.named,
+            BTreeMap::from([("razoring `razor-r1`".into(), NamedCount { positions: 1, differs: true, causes: 1 })])
+        );
+        // Unproven alone: the verdict is counted, no decision is.
+        let unproven = counts([&differs, &never_met].into_iter());
+        assert_eq!(unproven.verdicts, BTreeMap::from([("unproven".into(), 2)]));
+        assert!(unproven.named.is_empty() && unproven.causes.is_empty() && unproven.reasons.is_empty(), "{unproven:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn records_of_both_stages_read_back() {
         let solve = BlameRecord::Solve(SolveRecord {
             tactics: TacticsRecord {

@@ -14,7 +14,7 @@ use super::replays::MAX_TRIES;
 use super::{solved_by, BlameArgs, BlameRecord, PositionBlame, SolveRecord};
 use crate::lab::Lab;
 use crate::measure::suites::Suite;
-use crate::results::{read_run, runs_of};
+use crate::results::{read_records, read_run, runs_of};
 
 /// A technique and its features, as tables show them: ``razoring `razor-r1`, `razor-r2` ``.
 fn technique_features(technique: &str, features: &[String]) -> String {
@@ -47,6 +47,10 @@ pub struct Counts {
     pub reasons: BTreeMap<String, usize>,
 }
 
+/// The run's verdicts counted. The tables by decision, cause and reason
+/// count only positions with a proven verdict: an unproven one's trace is
+/// not known to be B's search (or its replay solved without meeting the
+/// decision), so the decisions it names say nothing of B.
 pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
     let mut counts = Counts::default();
     for blame in blames {
@@ -55,6 +59,9 @@ pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
             continue;
         };
         *counts.verdicts.entry(verdict.name().to_string()).or_default() += 1;
+        if matches!(verdict, Verdict::Unproven(_)) {
+            continue;
+        }
         let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Verdict::Cause);
         if let Some(cause) = cause {
             *counts.causes.entry(technique_features(&cause.what.technique, &cause.what.features)).or_default() += 1;
@@ -420,7 +427,15 @@ pub fn report_section(results: &Path) -> Option<String> {
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).ok()?).ok()?;
     let started = read_run(&run).and_then(|run| run["started"].as_str().map(str::to_string)).unwrap_or_default();
-    let counts: Counts = serde_json::from_value(summary["counts"].clone()).ok()?;
+    // Counted again from the records, so a run kept before the counts left
+    // out unproven positions is counted as a new one would be.
+    let mut blamed: BTreeMap<usize, PositionBlame> = BTreeMap::new();
+    for record in read_records::<BlameRecord>(&run) {
+        if let BlameRecord::Blame(blame) = record {
+            blamed.insert(blame.position, *blame);
+        }
+    }
+    let counts = counts(blamed.values());
     let text = |key: &str| summary[key].as_str().unwrap_or("?").to_string();
     let blames = summary["blames"].as_array().map_or(0, Vec::len);
     let mut out = String::new();
