@@ -299,7 +299,7 @@ fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<Atl
 
 /// The commit the engines are built from, `+dirty` when a tracked file the
 /// engines are built from differs from it; `unknown` outside git.
-fn commit(root: &Path) -> String {
+pub(crate) fn commit(root: &Path) -> String {
     let git = |args: &[&str]| {
         Command::new("git")
             .current_dir(root)

@@ -62,7 +62,8 @@ pub struct GameResult {
     pub penta: Pentanomial,
     pub sprt: Option<SprtState>,
     /// Whether the games are over (an SPRT verdict, the games played, a
-    /// test stopped), or still running.
+    /// test stopped), or still running or stopped before their end: such
+    /// games decide nothing.
     pub finished: bool,
     /// Games lost on time and crashes, either side.
     pub time_losses: u64,
@@ -116,6 +117,11 @@ impl GameResult {
     /// fixed sample, looked at again and again, exclude 0 by chance far
     /// more often than 5% of the time.
     pub fn says(&self) -> GamesSay {
+        // Games still running, or stopped before their end (killed, an
+        // error), are a sample of no planned size: they decide nothing.
+        if !self.finished {
+            return GamesSay::Undecided;
+        }
         if let Some(sprt) = &self.sprt {
             return match sprt.verdict() {
                 Verdict::AcceptH1 if sprt.elo0 >= 0.0 => GamesSay::Gain,
@@ -268,8 +274,10 @@ struct MatchFailures {
     crashes: u64,
 }
 
-/// The game result of one `lab match` run folder, from the first engine's view.
-fn match_result(run: &Path) -> Option<GameResult> {
+/// The game result of one `lab match` run folder, from the first engine's
+/// view. Finished means played to its end: the SPRT's verdict or every
+/// game; a match killed (`running`) or stopped by an error is not.
+pub fn match_result(run: &Path) -> Option<GameResult> {
     let text = std::fs::read_to_string(run.join("summary.json")).ok()?;
     let summary: MatchSummaryFile = serde_json::from_str(&text).ok()?;
     let [a, b] = &summary.engines;
@@ -293,7 +301,7 @@ fn match_result(run: &Path) -> Option<GameResult> {
         wdl: summary.wdl,
         penta: summary.penta,
         sprt,
-        finished: summary.stop != "running",
+        finished: matches!(summary.stop.as_str(), "sprt" | "games"),
         time_losses: a_time + b_time,
         crashes: a_crash + b_crash,
     })
@@ -335,14 +343,25 @@ pub fn game_results(results: &Path, subject: &str, reference: &str) -> Vec<GameR
 /// The games section a verdict opens with: every game result, what the
 /// games say, and the fast measures they contradict; `None` without games.
 pub fn games_section(results: &[GameResult], signals: &[Signal]) -> Option<String> {
+    games_section_deciding(results, results.first()?, "the largest result", signals)
+}
+
+/// [`games_section`], with `deciding` (one of `results`, `which` it is)
+/// deciding: the match a command just played.
+pub fn games_section_deciding(
+    results: &[GameResult],
+    deciding: &GameResult,
+    which: &str,
+    signals: &[Signal],
+) -> Option<String> {
     let first = results.first()?;
     let mut out = String::new();
     writeln!(out, "## Games: {} against {} (the evidence that decides)\n", first.subject, first.reference).unwrap();
     for result in results {
         writeln!(out, "- {}", result.line()).unwrap();
     }
-    let says = first.says();
-    writeln!(out, "\nThe games ({} of them, the largest result) say **{}**.", first.games(), says.words()).unwrap();
+    let says = deciding.says();
+    writeln!(out, "\nThe games ({} of them, {which}) say **{}**.", deciding.games(), says.words()).unwrap();
     let against = contradicted(says, signals);
     if !against.is_empty() {
         let measures: Vec<&str> = against.iter().map(|signal| signal.measure.as_str()).collect();
@@ -443,11 +462,39 @@ mod tests {
         running.finished = false;
         assert!(running.elo().unwrap().low > 0.0);
         assert_eq!(running.says(), GamesSay::Undecided);
-        // The same games without an SPRT are a fixed sample: a gain.
-        assert_eq!(GameResult { sprt: None, ..running.clone() }.says(), GamesSay::Gain);
+        // The same games without an SPRT are a fixed sample: a gain once
+        // all were played, and nothing while they are still going (or were
+        // stopped before their end).
+        assert_eq!(GameResult { sprt: None, finished: true, ..running.clone() }.says(), GamesSay::Gain);
+        assert_eq!(GameResult { sprt: None, ..running.clone() }.says(), GamesSay::Undecided);
         // No SPRT: a clearly lost match says a loss from its Elo interval.
         assert_eq!(result((10, 90, 100), [40, 30, 20, 10, 0], None).says(), GamesSay::Loss);
         assert_eq!(result((0, 0, 0), [0; 5], None).says(), GamesSay::Undecided);
+    }
+
+    #[test]
+    fn a_match_decides_only_once_it_was_played_to_its_end() {
+        let dir = std::env::temp_dir().join(format!("prunelab-evidence-stopped-{}", std::process::id()));
+        let said = |stop: &str| {
+            let run = dir.join(format!("20261128T000000Z-match-{stop}"));
+            std::fs::create_dir_all(&run).unwrap();
+            let engine = |name: &str| serde_json::json!({"name": name, "failures": {"time_losses": 0, "crashes": 0}});
+            // 100 pairs won both ways: an Elo interval far above 0.
+            let summary = serde_json::json!({
+                "engines": [engine("b"), engine("a")], "tc": "10+0.1", "book": null,
+                "wdl": {"wins": 200, "draws": 0, "losses": 0}, "penta": [0, 0, 0, 0, 100],
+                "sprt": null, "sprt_status": null, "stop": stop,
+            });
+            std::fs::write(run.join("summary.json"), summary.to_string()).unwrap();
+            let result = match_result(&run).unwrap();
+            (result.finished, result.says())
+        };
+        assert_eq!(said("games"), (true, GamesSay::Gain));
+        // Killed (the summary still says running) or stopped by an error:
+        // fewer games than planned, which decide nothing.
+        assert_eq!(said("running"), (false, GamesSay::Undecided));
+        assert_eq!(said("error"), (false, GamesSay::Undecided));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

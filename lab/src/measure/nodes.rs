@@ -396,7 +396,11 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
         record_of(variant, position, &suite, args.depth, outcome)
     })?;
     let markdown = markdown(args, &suite, &records);
+    let builds: serde_json::Map<String, serde_json::Value> =
+        args.variants.iter().map(|variant| (variant.clone(), build_of(lab, variant).into())).collect();
     let summary = serde_json::json!({
+        COMMIT: crate::games::atlas::commit(&lab.root),
+        BUILDS: builds,
         "suite": suite.name,
         "depth": args.depth,
         "hash": args.hash,
@@ -406,6 +410,22 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     });
     run_dir.write_summary(&markdown, &summary)?;
     Ok(NodesRun { suite, records, run_dir: run_dir.path().to_path_buf() })
+}
+
+/// The keys of a nodes run's summary that say what its binaries were: the
+/// commit they are built from, and each participant's build (`build_of`),
+/// so `lab report` merges and compares no counts of unlike binaries.
+pub const COMMIT: &str = "commit";
+pub const BUILDS: &str = "builds";
+
+/// What a participant's binary is built as: for a variant of ours, its
+/// feature set; for another engine, its spec (the lab cannot see inside
+/// its binary).
+pub fn build_of(lab: &Lab, participant: &str) -> String {
+    match lab.own_variant(participant) {
+        Ok(variant) => format!("features [{}]", variant.features.join(" ")),
+        Err(_) => participant.to_string(),
+    }
 }
 
 pub fn command(lab: &Lab, args: &NodesArgs) -> Result<()> {

@@ -132,6 +132,37 @@ pub fn position_key(fen: &str) -> String {
     fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
+/// What a suite holds, as claims compare it: a hash of its positions
+/// (`position_key`s, sorted, each once), so a suite is known by its
+/// positions and not by its file's name, and how many there are.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SuiteContent {
+    pub hash: String,
+    pub positions: usize,
+}
+
+impl SuiteContent {
+    /// The content of the positions given as FENs.
+    pub fn of_fens<'a>(fens: impl IntoIterator<Item = &'a str>) -> SuiteContent {
+        let mut keys: Vec<String> = fens.into_iter().map(position_key).collect();
+        keys.sort();
+        keys.dedup();
+        // FNV-1a: stable across builds and Rust versions, unlike std's hasher,
+        // as a hash kept in result files must be.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in keys.iter().flat_map(|key| key.bytes().chain(std::iter::once(b'\n'))) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+        SuiteContent { hash: format!("{hash:016x}"), positions: keys.len() }
+    }
+}
+
+impl Suite {
+    pub fn content(&self) -> SuiteContent {
+        SuiteContent::of_fens(self.positions.iter().map(|position| position.fen.as_str()))
+    }
+}
+
 /// The verdicts' node suite, from the repository alone: the node-count
 /// suite (`data/suites/node-suite.epd`: the seeds, openings, tactics, endgames),
 /// then the bench positions it does not hold, then the chessprogramming

@@ -37,10 +37,10 @@ use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
 use prunelab::variants::Variant;
 
-use crate::verdicts::claims::grammar::{Planned, ScopedClaim};
+use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
-const DEFAULT_TC: &str = "10+0.1";
+pub const DEFAULT_TC: &str = "10+0.1";
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct AbArgs {
@@ -59,7 +59,7 @@ pub struct AbArgs {
     #[arg(long, default_value = "wac")]
     pub tactics: String,
     /// Nodes per tactics position.
-    #[arg(long, default_value_t = 50_000)]
+    #[arg(long, default_value_t = crate::verdicts::claims::grammar::CLAIM_TACTICS_NODES)]
     pub tactics_nodes: u64,
     /// Only each tactics suite's first N positions.
     #[arg(long, value_name = "N")]
@@ -207,8 +207,8 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         .iter()
         .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
-    let setting = NodeSetting { suite: suites::name(&nodes.suite.name), depth: args.depth };
-    let comparison = Comparison::measure(a, b, setting, &nodes.records, ttd.estimate(a, b), &tactics);
+    let settings = (NodeSetting::of(&nodes.suite, args.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
+    let comparison = Comparison::measure(a, b, settings, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
 
@@ -436,26 +436,35 @@ fn fast_signals(c: &Comparison) -> Vec<Signal> {
 /// claims judged with them.
 struct Judged {
     games: Vec<GameResult>,
+    /// The match this command played (`--sprt`), when it played one.
+    played: Option<GameResult>,
     judgements: Vec<(ScopedClaim, Judgement)>,
 }
 
 impl Judged {
-    fn of(lab: &Lab, c: &Comparison, variant: &Variant) -> Judged {
+    fn of(lab: &Lab, c: &Comparison, variant: &Variant, played: Option<&std::path::Path>) -> Judged {
         let games = evidence::game_results(&lab.results_root(), &c.subject, &c.reference);
         // A games claim is against the parent: only the pair's own games, when A is it.
         let parent_games = if variant.file.extends.as_deref() == Some(c.reference.as_str()) { &games[..] } else { &[] };
         let judgements = c.judgements_with_games(variant, parent_games);
-        Judged { games, judgements }
+        let played = played.and_then(evidence::match_result);
+        Judged { games, played, judgements }
     }
 
-    /// What the largest game result says, when there are games.
     fn games_say(&self) -> Option<GamesSay> {
-        self.games.first().map(GameResult::says)
+        deciding_games(self.played.as_ref(), &self.games).map(GameResult::says)
     }
 
     fn standing(&self) -> Standing {
         Standing::of(&self.judgements, self.games_say())
     }
+}
+
+/// The game result that decides the verdict: the match this command
+/// played, where it played one (its SPRT is what was asked for), else the
+/// largest result of the pair (`on_disk`, most games first).
+fn deciding_games<'a>(played: Option<&'a GameResult>, on_disk: &'a [GameResult]) -> Option<&'a GameResult> {
+    played.or(on_disk.first())
 }
 
 /// The verdict page, without the match: the games first, where there are any.
@@ -464,7 +473,13 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let variant = lab.variant(&c.subject)?;
     let mut out = String::new();
     heading(&mut out, lab, (&c.reference, &c.subject))?;
-    if let Some(section) = evidence::games_section(&judged.games, &fast_signals(c)) {
+    let section = match &judged.played {
+        Some(played) => {
+            evidence::games_section_deciding(&judged.games, played, "the match played here", &fast_signals(c))
+        }
+        None => evidence::games_section(&judged.games, &fast_signals(c)),
+    };
+    if let Some(section) = section {
         writeln!(out, "\n{section}").unwrap();
     }
     summary_table(&mut out, args, m, &judged.judgements);
@@ -543,7 +558,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
         played = Some(play_match(&steps, args, (&a, &b), plan)?);
     }
     // After the match, so the page opens with its games.
-    let judged = Judged::of(lab, &measurements.comparison, variant);
+    let judged = Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|(_, dir)| dir.as_path()));
     let standing = judged.standing();
     let mut text = page(lab, args, &measurements, plan.as_ref(), &judged)?;
     let mut match_dir = None;
@@ -603,6 +618,38 @@ mod tests {
 
     fn lab() -> Lab {
         Lab::for_tests()
+    }
+
+    #[test]
+    fn the_match_just_played_decides_the_exit_status() {
+        use crate::games::evidence::SprtState;
+        use crate::games::statistics::{Pentanomial, Wdl};
+        let result = |games: u64, llr: f64, finished: bool| GameResult {
+            subject: "razor-r1".into(),
+            reference: "p003-3".into(),
+            source: format!("{games} games"),
+            taken: "20261128T000000Z".into(),
+            tc: "10+0.1".into(),
+            book: None,
+            wdl: Wdl { wins: games / 2, draws: 0, losses: games / 2 },
+            penta: Pentanomial([0, games / 4, 0, games / 4, 0]),
+            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            finished,
+            time_losses: 0,
+            crashes: 0,
+        };
+        // `--sprt` just accepted H0 on 400 games; an OpenBench test of 1640
+        // games is still running beside it.
+        let played = result(400, -3.0, true);
+        let on_disk = [result(1640, 2.0, false), played.clone()];
+        let deciding = deciding_games(Some(&played), &on_disk).unwrap();
+        assert_eq!(deciding.source, "400 games");
+        let standing = Standing::of(&[], Some(deciding.says()));
+        assert_eq!(standing, Standing::Contradicted);
+        assert_eq!(standing.exit_code(), std::process::ExitCode::from(3));
+        // Without a match of its own, the largest result decides; still
+        // running, it decides nothing.
+        assert_eq!(Standing::of(&[], deciding_games(None, &on_disk).map(GameResult::says)), Standing::Stands);
     }
 
     #[test]

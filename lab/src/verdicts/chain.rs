@@ -250,6 +250,8 @@ fn tactics_plan(
 /// suite, the chain's time to depth.
 struct Counts {
     setting: NodeSetting,
+    /// Where the phases' unscoped claims are claimed.
+    claimed_on: Option<NodeSetting>,
     nodes: Vec<NodesRecord>,
     tactics: Vec<TacticsOutcome>,
     ttd: TtdRun,
@@ -298,8 +300,9 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
-    let setting = NodeSetting { suite: suites::name(&nodes_run.suite.name), depth: args.depth };
-    Ok(Counts { setting, nodes: nodes_run.records, tactics, ttd })
+    let setting = NodeSetting::of(&nodes_run.suite, args.depth);
+    let claimed_on = NodeSetting::claimed(lab, &Default::default()).ok();
+    Ok(Counts { setting, claimed_on, nodes: nodes_run.records, tactics, ttd })
 }
 
 /// The SPRT's state in words: `H1 accepted (LLR 2.96)`.
@@ -356,10 +359,17 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
     Ok(PhaseMatch { plan: plan_text, result, failed, run_dir: Some(outcome.run_dir) })
 }
 
+impl Counts {
+    /// Where the nodes were counted and where the claims are claimed.
+    fn settings(&self) -> (NodeSetting, Option<NodeSetting>) {
+        (self.setting.clone(), self.claimed_on.clone())
+    }
+}
+
 /// `subject` against `reference`, from the chain's measurements.
 fn compare(counts: &Counts, (reference, subject): (&str, &str)) -> Comparison {
     let ttd = counts.ttd.estimate(reference, subject);
-    Comparison::measure(reference, subject, counts.setting.clone(), &counts.nodes, ttd, &counts.tactics)
+    Comparison::measure(reference, subject, counts.settings(), &counts.nodes, ttd, &counts.tactics)
 }
 
 /// A folder name from an engine's name (`uci:/usr/games/x` has slashes).
@@ -395,7 +405,7 @@ fn run_phases(
             stopped_at = Some(phase.clone());
         }
         let ours = mirrored_pair(lab, (parent, phase)).filter(|_| args.ours).map(|(ours_parent, ours)| {
-            Comparison::measure(&ours_parent, &ours, counts.setting.clone(), &counts.nodes, None, &[])
+            Comparison::measure(&ours_parent, &ours, counts.settings(), &counts.nodes, None, &[])
         });
         let record = PhaseRecord {
             phase: phase.clone(),
@@ -737,6 +747,7 @@ mod tests {
             subject: "b".into(),
             node_setting: String::new(),
             counted_on: None,
+            claimed_on: None,
             nodes: None,
             total_nodes: (0, 0),
             positions: 0,

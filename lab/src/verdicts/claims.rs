@@ -25,11 +25,14 @@ pub mod grammar;
 
 use prunelab::variants::Variant;
 
-use self::grammar::{Claim, Direction, GamesClaim, Scope, ScopedClaim, SIMILAR_NODES_PCT};
+use self::grammar::{Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 
 use crate::games::evidence::{GameResult, GamesSay};
+use crate::games::matches::clock::TimeControl;
+use crate::lab::Lab;
 use crate::measure::nodes::ITERATIONS;
 use crate::measure::ratio::signed_percent;
+use crate::measure::suites::{self, Suite, SuiteContent};
 use crate::measure::telemetry::Telemetry;
 
 /// What a claim came to.
@@ -73,11 +76,13 @@ impl fmt::Display for Judgement {
 pub struct NodeChange {
     pub percent: f64,
     pub interval: Option<(f64, f64)>,
+    /// How many positions it is over.
+    pub positions: usize,
 }
 
 impl NodeChange {
     pub fn from_ratio(ratio: &crate::measure::ratio::RatioEstimate) -> NodeChange {
-        NodeChange { percent: ratio.percent(), interval: ratio.percent_interval() }
+        NodeChange { percent: ratio.percent(), interval: ratio.percent_interval(), positions: ratio.positions }
     }
 }
 
@@ -151,19 +156,36 @@ pub struct Solved {
     pub positions: usize,
 }
 
-/// Where node counts were taken: the suite (its name) and the depth.
+/// Where node counts were taken: the suite (its name and what it holds)
+/// and the depth.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NodeSetting {
     pub suite: String,
     pub depth: u32,
+    /// The suite's positions (`None` in records kept before the lab
+    /// compared suites by them).
+    #[serde(default)]
+    pub content: Option<SuiteContent>,
 }
 
 impl NodeSetting {
+    /// `suite` searched to `depth`.
+    pub fn of(suite: &Suite, depth: u32) -> NodeSetting {
+        NodeSetting { suite: suites::name(&suite.name), depth, content: Some(suite.content()) }
+    }
+
     /// The suite and depth `scope` claims: its own, else the verdict suite
-    /// at depth 10.
-    pub fn claimed(scope: &Scope) -> NodeSetting {
-        let suite = scope.suite.as_deref().unwrap_or(crate::measure::suites::VERDICT);
-        NodeSetting { suite: crate::measure::suites::name(suite), depth: scope.search_depth() }
+    /// at depth 10, as the lab reads that suite now.
+    pub fn claimed(lab: &Lab, scope: &Scope) -> Result<NodeSetting, String> {
+        let spec = scope.suite.as_deref().unwrap_or(suites::VERDICT);
+        let suite = suites::load(lab, spec).map_err(|error| format!("{error:#}"))?;
+        Ok(NodeSetting { suite: suites::name(spec), ..NodeSetting::of(&suite, scope.search_depth()) })
+    }
+
+    /// Whether counts taken here measure a claim on `claimed`: the same
+    /// depth and the same positions, whatever the suites' names.
+    pub fn measures(&self, claimed: &NodeSetting) -> bool {
+        self.depth == claimed.depth && self.content.is_some() && self.content == claimed.content
     }
 }
 
@@ -172,6 +194,11 @@ impl fmt::Display for NodeSetting {
         write!(f, "{} at depth {}", self.suite, self.depth)
     }
 }
+
+/// The positions a claim on a sample of positions (a node change, a rate,
+/// a count per iteration) needs to hold or to fail: with fewer, a
+/// bootstrap interval over them means little, and one position has none.
+pub const MIN_POSITIONS: usize = 8;
 
 /// The variant's own node counts on a suite: their sum, over how many
 /// positions, and where (the suite and depth).
@@ -190,10 +217,16 @@ pub struct Evidence<'a> {
     pub reference: Option<&'a str>,
     /// The node change against `reference`, and on what (the suite and depth).
     pub node_change: Option<(NodeChange, String)>,
-    /// The variant's own node counts over the suite.
+    /// The variant's own node counts over the suite: where they were taken
+    /// and over how many positions, which the node, telemetry and count
+    /// claims need.
     pub own_nodes: Option<OwnNodes>,
     /// The variant's telemetry over the suite.
     pub telemetry: Option<&'a Telemetry>,
+    /// Where the claim is claimed ([`NodeSetting::claimed`]), or why its
+    /// suite could not be read; `None`: not known, so no node, telemetry or
+    /// count claim is judged.
+    pub claimed_on: Option<Result<NodeSetting, String>>,
     /// Solve counts of the variant and `reference` on tactical suites.
     pub solved: Vec<Solved>,
     /// Tactical suites that could not be run, and why (say a missing file).
@@ -212,6 +245,28 @@ fn scope_options(scope: &Scope) -> String {
         options.push_str(&format!(" --depth {depth}"));
     }
     options
+}
+
+/// The time control a games claim's games are at: its scope's, else the
+/// variant's `[sprt]` tc, else the match's default.
+fn games_tc(variant: &Variant, scope: &Scope) -> Result<TimeControl, String> {
+    let plan_tc = variant.plan().sprt.map(|plan| plan.tc);
+    let tc = scope.tc.clone().or(plan_tc).unwrap_or_else(|| crate::verdicts::ab::DEFAULT_TC.to_string());
+    tc.parse().map_err(|error| format!("the claim's time control: {error}"))
+}
+
+/// A judgement on `positions` positions: one that holds or fails on fewer
+/// than [`MIN_POSITIONS`] is undecided instead.
+fn on_enough_positions(judgement: Judgement, positions: usize) -> Judgement {
+    match judgement {
+        Judgement::Holds(measured) | Judgement::DoesNotHold(measured) if positions < MIN_POSITIONS => {
+            Judgement::Undecided(format!(
+                "{measured}: {positions} position{}, fewer than the {MIN_POSITIONS} a claim needs to hold or fail",
+                if positions == 1 { "" } else { "s" }
+            ))
+        }
+        judgement => judgement,
+    }
 }
 
 fn within(value: f64, low: f64, high: f64) -> bool {
@@ -238,21 +293,67 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             (Some(parent), None) => format!("claimed against `{parent}`: run `{command}`"),
         })
     };
-    // A node change, a rate or a count per iteration measured at another
-    // depth is not the one claimed: trees of other depths prune differently.
-    let at_another_depth = || {
-        let depth = scoped.scope.search_depth();
-        let own = evidence.own_nodes.as_ref().filter(|own| own.setting.depth != depth)?;
-        let options = scope_options(&Scope { depth: Some(depth), ..scoped.scope.clone() });
+    // A node change, a rate or a count per iteration measured on other
+    // positions or at another depth is not the one claimed: trees of other
+    // positions and depths prune differently. `None` when the counts are of
+    // the claim's own suite and depth.
+    let off_scope = |own: &OwnNodes| -> Option<Judgement> {
+        let claimed = match &evidence.claimed_on {
+            Some(Ok(claimed)) => claimed,
+            Some(Err(why)) => return Some(Judgement::NotMeasured(format!("the claim's suite cannot be read: {why}"))),
+            None => {
+                return Some(Judgement::NotMeasured(format!(
+                    "measured on {}, where the claim's suite is not known: run `{command}{}`",
+                    own.setting,
+                    scope_options(&scoped.scope)
+                )))
+            }
+        };
+        if own.setting.measures(claimed) {
+            return None;
+        }
+        if own.setting.content.is_none() {
+            return Some(Judgement::NotMeasured(format!(
+                "measured on {} before the lab compared suites by their positions: run `{command}{}`",
+                own.setting,
+                scope_options(&scoped.scope)
+            )));
+        }
+        let same_positions = own.setting.content.is_some() && own.setting.content == claimed.content;
+        let (claimed_text, scope) = if same_positions {
+            (format!("at depth {}", claimed.depth), Scope { depth: Some(claimed.depth), ..scoped.scope.clone() })
+        } else {
+            let suite = scoped.scope.suite.clone().unwrap_or_else(|| suites::VERDICT.to_string());
+            (format!("on {claimed}"), Scope { suite: Some(suite), depth: Some(claimed.depth), ..scoped.scope.clone() })
+        };
         Some(Judgement::NotMeasured(format!(
-            "measured on {}, claimed at depth {depth}: run `{command}{options}`",
-            own.setting
+            "measured on {}, claimed {claimed_text}: run `{command}{}`",
+            own.setting,
+            scope_options(&scope)
         )))
+    };
+    let no_counts = || {
+        Judgement::NotMeasured(format!(
+            "no node counts of it{}: run `{command}{}`",
+            scoped.scope.text(),
+            scope_options(&scoped.scope)
+        ))
+    };
+    // The variant's own counts on the claim's scope, or why there are none.
+    let on_scope = || -> Result<&OwnNodes, Judgement> {
+        let own = evidence.own_nodes.as_ref().ok_or_else(no_counts)?;
+        match off_scope(own) {
+            Some(elsewhere) => Err(elsewhere),
+            None => Ok(own),
+        }
     };
     match claim {
         Claim::NodeChange { .. } | Claim::NodeDirection(_) => {
             if !against_parent {
                 return not_against_parent();
+            }
+            if let Some(elsewhere) = evidence.own_nodes.as_ref().and_then(off_scope) {
+                return elsewhere;
             }
             let Some((change, on)) = &evidence.node_change else {
                 return Judgement::NotMeasured(format!(
@@ -262,36 +363,39 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                     scope_options(&scoped.scope)
                 ));
             };
-            if let Some(elsewhere) = at_another_depth() {
+            if let Err(elsewhere) = on_scope() {
                 return elsewhere;
             }
-            judge_node_change(claim, change, on)
+            on_enough_positions(judge_node_change(claim, change, on), change.positions)
         }
         Claim::Rate { line, key, low, high } => {
+            let own = match on_scope() {
+                Ok(own) => own,
+                Err(elsewhere) => return elsewhere,
+            };
             let Some(telemetry) = evidence.telemetry else {
                 return Judgement::NotMeasured("no telemetry in this run".to_string());
             };
-            if let Some(elsewhere) = at_another_depth() {
-                return elsewhere;
-            }
             let name = claim.key();
-            match telemetry.rate(&name) {
+            let judgement = match telemetry.rate(&name) {
                 None => Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
                 Some(rate) if within(rate, *low, *high) => Judgement::Holds(format!("{rate:.1}%")),
                 Some(rate) => Judgement::DoesNotHold(format!("{rate:.1}%")),
-            }
+            };
+            on_enough_positions(judgement, own.positions)
         }
         Claim::PerIteration { line, key, low, high } => {
+            let own = match on_scope() {
+                Ok(own) => own,
+                Err(elsewhere) => return elsewhere,
+            };
             let Some(telemetry) = evidence.telemetry else {
                 return Judgement::NotMeasured("no telemetry in this run".to_string());
             };
-            if let Some(elsewhere) = at_another_depth() {
-                return elsewhere;
-            }
             let Some(count) = telemetry.count(&format!("{line}.{key}")) else {
                 return Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`"));
             };
-            match telemetry.count(ITERATIONS) {
+            let judgement = match telemetry.count(ITERATIONS) {
                 Some(iterations) if iterations > 0 => {
                     let average = count as f64 / iterations as f64;
                     let measured = format!("{average:.2}: {count} over {iterations} iterations");
@@ -302,7 +406,8 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                     }
                 }
                 _ => Judgement::NotMeasured("the run kept no iteration counts: run it again".to_string()),
-            }
+            };
+            on_enough_positions(judgement, own.positions)
         }
         Claim::NodesPerPosition { low, high } => {
             let Some(own) = evidence.own_nodes.as_ref().filter(|own| own.positions > 0) else {
@@ -315,22 +420,35 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             };
             // A count is a count of one suite at one depth: elsewhere it
             // says nothing of the claim.
-            let claimed = NodeSetting::claimed(&scoped.scope);
-            if own.setting != claimed {
-                return Judgement::NotMeasured(format!(
-                    "measured on {}, claimed on {claimed}: run `lab nodes {} --suite {} --depth {}`",
-                    own.setting,
-                    variant.name(),
-                    scoped.scope.suite.as_deref().unwrap_or(crate::measure::suites::VERDICT),
-                    claimed.depth
-                ));
-            }
-            // Searches to a fixed depth from `ucinewgame` are exact: no interval.
+            let claimed = match &evidence.claimed_on {
+                Some(Ok(claimed)) if own.setting.measures(claimed) => claimed,
+                Some(Err(why)) => return Judgement::NotMeasured(format!("the claim's suite cannot be read: {why}")),
+                claimed => {
+                    let claimed_text = match claimed {
+                        Some(Ok(claimed)) => format!("claimed on {claimed}"),
+                        _ => "where the claim's suite is not known".to_string(),
+                    };
+                    return Judgement::NotMeasured(format!(
+                        "measured on {}, {claimed_text}: run `lab nodes {} --suite {} --depth {}`",
+                        own.setting,
+                        variant.name(),
+                        scoped.scope.suite.as_deref().unwrap_or(suites::VERDICT),
+                        scoped.scope.search_depth()
+                    ));
+                }
+            };
+            // Searches to a fixed depth from `ucinewgame` are exact: no
+            // interval, but a count per position of a suite is of all of it.
             let mean = own.total as f64 / own.positions as f64;
             let positions =
                 if own.positions == 1 { "1 position".to_string() } else { format!("{} positions", own.positions) };
             let measured = format!("{mean:.0} on {}, {positions}", own.setting);
-            if within(mean, *low, *high) {
+            let whole_suite = claimed.content.as_ref().map_or(0, |content| content.positions);
+            if own.positions < whole_suite {
+                Judgement::Undecided(format!(
+                    "{measured} of {whole_suite}: a count per position needs every position of its suite"
+                ))
+            } else if within(mean, *low, *high) {
                 Judgement::Holds(measured)
             } else {
                 Judgement::DoesNotHold(measured)
@@ -342,12 +460,22 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 book.as_ref()
                     .is_none_or(|book| result.book.as_deref().map(crate::measure::suites::name).as_ref() == Some(book))
             };
-            // The largest result on the book decides, as in a verdict's games.
-            let Some(result) = evidence.games.iter().filter(on_book).max_by_key(|result| result.games()) else {
+            // Games at another time control (or at fixed nodes, unless the
+            // claim says so) are other games: Elo moves with the clock.
+            let tc = games_tc(variant, &scoped.scope);
+            let at_tc = |result: &&GameResult| result.tc.parse::<TimeControl>().ok().as_ref() == tc.as_ref().ok();
+            // The largest result on the book and at the tc decides, as in a verdict's games.
+            let Some(result) = evidence.games.iter().filter(on_book).filter(at_tc).max_by_key(|result| result.games())
+            else {
                 let parent = parent.unwrap_or("-");
                 let book_option = scoped.scope.book.as_ref().map_or(String::new(), |book| format!(" --book {book}"));
+                let (at, tc_option) = match &tc {
+                    Ok(tc) if tc.to_string() == crate::verdicts::ab::DEFAULT_TC => (format!(" at {tc}"), String::new()),
+                    Ok(tc) => (format!(" at {tc}"), format!(" --tc {tc}")),
+                    Err(why) => return Judgement::NotMeasured(why.clone()),
+                };
                 return Judgement::NotMeasured(format!(
-                    "no games of it against `{parent}`{}: run `lab match {} {parent}{book_option} --sprt 0 5`",
+                    "no games of it against `{parent}`{}{at}: run `lab match {} {parent}{book_option} --sprt 0 5{tc_option}`",
                     scoped.scope.place_text(),
                     variant.name()
                 ));
@@ -405,13 +533,36 @@ mod tests {
         variants.into_iter().find(|variant| variant.name() == "child").unwrap()
     }
 
+    /// `suite` at `depth`, a suite of `positions` positions known by its name.
+    fn setting(suite: &str, depth: u32, positions: usize) -> NodeSetting {
+        NodeSetting { suite: suite.into(), depth, content: Some(SuiteContent { hash: suite.into(), positions }) }
+    }
+
+    /// The verdict suite at depth 10, its 54 positions.
+    fn verdict_at_10() -> NodeSetting {
+        setting("verdict", 10, 54)
+    }
+
+    /// Counts taken at `on` over `positions` positions, for claims claimed
+    /// on the verdict suite at depth 10.
+    fn counted(on: NodeSetting, positions: usize) -> Evidence<'static> {
+        Evidence {
+            own_nodes: Some(OwnNodes { total: 1000 * positions as u64, positions, setting: on }),
+            claimed_on: Some(Ok(verdict_at_10())),
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn node_claims_hold_only_against_the_parent() {
         let claim = Claim::NodeChange { low: -5.0, high: -3.0 };
         let child = variant();
-        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
-        let mut evidence =
-            Evidence { reference: Some("parent"), node_change: Some((change, "seeds".into())), ..Default::default() };
+        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)), positions: 54 };
+        let mut evidence = Evidence {
+            reference: Some("parent"),
+            node_change: Some((change, "seeds".into())),
+            ..counted(verdict_at_10(), 54)
+        };
         let verdict = judge(&child, &claim.clone().into(), &evidence);
         assert_eq!(verdict.to_string(), "**holds** (-4.0% (95%: -4.5% to -3.5%) on seeds)");
         evidence.reference = Some("baseline");
@@ -428,10 +579,88 @@ mod tests {
     /// The claim `claim` on a change of `percent` with `interval`.
     fn judged(claim: Claim, percent: f64, interval: Option<(f64, f64)>) -> &'static str {
         let child = variant();
-        let change = NodeChange { percent, interval };
-        let evidence =
-            Evidence { reference: Some("parent"), node_change: Some((change, "verdict".into())), ..Default::default() };
+        let change = NodeChange { percent, interval, positions: 54 };
+        let evidence = Evidence {
+            reference: Some("parent"),
+            node_change: Some((change, "verdict".into())),
+            ..counted(verdict_at_10(), 54)
+        };
         judge(&child, &claim.into(), &evidence).word()
+    }
+
+    #[test]
+    fn node_and_telemetry_claims_are_judged_only_on_their_suite_and_depth() {
+        let child = variant();
+        let telemetry = Telemetry::parse(&["razor: att=200 cut=10 cut%=5.0%".to_string()]);
+        let change = |positions| NodeChange { percent: -1.0, interval: None, positions };
+        let nodes_pct = ScopedClaim::from(Claim::NodeChange { low: -5.0, high: -3.0 });
+        let cut = ScopedClaim::from(Claim::Rate { line: "razor".into(), key: "cut".into(), low: 5.0, high: 10.0 });
+        let on = |setting: NodeSetting, positions| Evidence {
+            reference: Some("parent"),
+            node_change: Some((change(positions), setting.to_string())),
+            telemetry: Some(&telemetry),
+            ..counted(setting, positions)
+        };
+        // One position of another suite: neither holds nor fails.
+        let startpos = on(setting("startpos", 10, 1), 1);
+        let elsewhere = "measured on startpos at depth 10, claimed on verdict at depth 10: \
+                         run `lab ab child --suite verdict --depth 10`";
+        assert_eq!(judge(&child, &nodes_pct, &startpos).to_string(), format!("**not measured** ({elsewhere})"));
+        assert_eq!(judge(&child, &cut, &startpos).to_string(), format!("**not measured** ({elsewhere})"));
+        // A suite is its positions, not its file's name: another
+        // `verdict.epd` is not the verdict suite.
+        let named_verdict =
+            NodeSetting { content: Some(SuiteContent { hash: "another".into(), positions: 54 }), ..verdict_at_10() };
+        assert_eq!(
+            judge(&child, &nodes_pct, &on(named_verdict, 54)).to_string(),
+            "**not measured** (measured on verdict at depth 10, claimed on verdict at depth 10: \
+             run `lab ab child --suite verdict --depth 10`)"
+        );
+        // A claim whose suite cannot be read is not measured, and says why.
+        let unreadable = Evidence { claimed_on: Some(Err("no verdict.epd".into())), ..on(verdict_at_10(), 54) };
+        assert_eq!(
+            judge(&child, &nodes_pct, &unreadable).to_string(),
+            "**not measured** (the claim's suite cannot be read: no verdict.epd)"
+        );
+        // On the claim's own suite and depth, the same numbers are judged.
+        assert_eq!(judge(&child, &nodes_pct, &on(verdict_at_10(), 54)).word(), "does not hold");
+        assert_eq!(judge(&child, &cut, &on(verdict_at_10(), 54)).to_string(), "**holds** (5.0%)");
+    }
+
+    #[test]
+    fn a_claim_on_fewer_than_8_positions_neither_holds_nor_fails() {
+        let child = variant();
+        let telemetry = Telemetry::parse(&["razor: att=200 cut=10 cut%=5.0%".to_string()]);
+        let nodes_pct = ScopedClaim::from(Claim::NodeChange { low: -5.0, high: -3.0 });
+        let cut = ScopedClaim::from(Claim::Rate { line: "razor".into(), key: "cut".into(), low: 5.0, high: 10.0 });
+        // Of the verdict suite's 54 positions, only `positions` were searched by both.
+        let finished = |positions| {
+            let change = NodeChange { percent: -1.0, interval: Some((-2.0, -0.5)), positions };
+            Evidence {
+                reference: Some("parent"),
+                node_change: Some((change, "verdict at depth 10".into())),
+                telemetry: Some(&telemetry),
+                ..counted(verdict_at_10(), positions)
+            }
+        };
+        assert_eq!(
+            judge(&child, &nodes_pct, &finished(7)).to_string(),
+            "**undecided** (-1.0% (95%: -2.0% to -0.5%) on verdict at depth 10: 7 positions, fewer than the 8 a \
+             claim needs to hold or fail)"
+        );
+        assert_eq!(
+            judge(&child, &cut, &finished(1)).to_string(),
+            "**undecided** (5.0%: 1 position, fewer than the 8 a claim needs to hold or fail)"
+        );
+        assert_eq!(judge(&child, &nodes_pct, &finished(MIN_POSITIONS)).word(), "does not hold");
+        assert_eq!(judge(&child, &cut, &finished(MIN_POSITIONS)).word(), "holds");
+        // A count per position is of every position of its suite.
+        let count = ScopedClaim::from(Claim::NodesPerPosition { low: 0.0, high: 100000.0 });
+        assert_eq!(
+            judge(&child, &count, &finished(53)).to_string(),
+            "**undecided** (1000 on verdict at depth 10, 53 positions of 54: a count per position needs every \
+             position of its suite)"
+        );
     }
 
     #[test]
@@ -500,16 +729,16 @@ mod tests {
         let child = variant();
         let per_iteration = ScopedClaim::from(per_iteration);
         let mut telemetry = Telemetry::parse(&["asp: att=25 low=4 high=3".to_string()]);
-        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        let evidence = Evidence { telemetry: Some(&telemetry), ..counted(verdict_at_10(), 54) };
         assert_eq!(
             judge(&child, &per_iteration, &evidence).to_string(),
             "**not measured** (the run kept no iteration counts: run it again)"
         );
         telemetry.counts.insert(ITERATIONS.to_string(), 20);
-        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        let evidence = Evidence { telemetry: Some(&telemetry), ..counted(verdict_at_10(), 54) };
         assert_eq!(judge(&child, &per_iteration, &evidence).to_string(), "**holds** (1.25: 25 over 20 iterations)");
         telemetry.counts.insert(ITERATIONS.to_string(), 10);
-        let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+        let evidence = Evidence { telemetry: Some(&telemetry), ..counted(verdict_at_10(), 54) };
         assert_eq!(judge(&child, &per_iteration, &evidence).word(), "does not hold");
 
         let startpos = grammar::Scope { suite: Some("startpos".into()), ..Default::default() };
@@ -518,25 +747,29 @@ mod tests {
             judge(&child, &count, &Evidence::default()).to_string(),
             "**not measured** (no node counts of it on startpos: run `lab nodes child --suite startpos`)"
         );
-        let at = |suite: &str, depth| NodeSetting { suite: suite.into(), depth };
+        // Test suites of two positions (the start position alone).
+        let at = |suite: &str, depth| setting(suite, depth, if suite == "startpos" { 1 } else { 2 });
         let own = |total| OwnNodes { total, positions: 1, setting: at("startpos", 10) };
+        let on_startpos = Some(Ok(at("startpos", 10)));
         // Against no parent: the parent's runs are not needed.
-        let evidence = Evidence { own_nodes: Some(own(47778)), ..Default::default() };
+        let evidence = Evidence { own_nodes: Some(own(47778)), claimed_on: on_startpos.clone(), ..Default::default() };
         assert_eq!(
             judge(&child, &count, &evidence).to_string(),
             "**holds** (47778 on startpos at depth 10, 1 position)"
         );
-        let evidence = Evidence { own_nodes: Some(own(100001)), ..Default::default() };
+        let evidence = Evidence { own_nodes: Some(own(100001)), claimed_on: on_startpos.clone(), ..Default::default() };
         assert_eq!(judge(&child, &count, &evidence).word(), "does not hold");
         // Counted at another depth or on other positions, a count says
         // nothing of the claim; unscoped, the claim is the verdict suite's
         // at depth 10.
         let elsewhere = |suite, depth| Evidence {
             own_nodes: Some(OwnNodes { total: 5000, positions: 2, setting: at(suite, depth) }),
+            claimed_on: Some(Ok(at("verdict", 10))),
             ..Default::default()
         };
+        let startpos_claimed = Evidence { claimed_on: on_startpos, ..elsewhere("startpos", 8) };
         assert_eq!(
-            judge(&child, &count, &elsewhere("startpos", 8)).to_string(),
+            judge(&child, &count, &startpos_claimed).to_string(),
             "**not measured** (measured on startpos at depth 8, claimed on startpos at depth 10: \
              run `lab nodes child --suite startpos --depth 10`)"
         );
@@ -549,7 +782,7 @@ mod tests {
         assert_eq!(judge(&child, &unscoped, &elsewhere("verdict", 10)).word(), "holds");
         // A node change at another depth is not the claimed one either.
         let fewer = ScopedClaim::from(Claim::NodeDirection(Direction::Fewer));
-        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)) };
+        let change = NodeChange { percent: -4.0, interval: Some((-4.5, -3.5)), positions: 2 };
         let evidence = Evidence {
             reference: Some("parent"),
             node_change: Some((change, "verdict at depth 6".into())),
@@ -610,6 +843,56 @@ mod tests {
     }
 
     #[test]
+    fn games_claims_read_only_games_at_their_time_control() {
+        use crate::games::statistics::{Pentanomial, Wdl};
+        let child = variant();
+        // Games that show a gain, finished, with no SPRT: the interval decides.
+        let gain_at = |tc: &str| GameResult {
+            subject: "child".into(),
+            reference: "parent".into(),
+            source: format!("lab match, at {tc}"),
+            taken: "20261126T000000Z".into(),
+            tc: tc.into(),
+            book: None,
+            wdl: Wdl { wins: 200, draws: 0, losses: 0 },
+            penta: Pentanomial([0, 0, 0, 0, 100]),
+            sprt: None,
+            finished: true,
+            time_losses: 0,
+            crashes: 0,
+        };
+        let gain = ScopedClaim::from(Claim::Games(GamesClaim::Gain));
+        let judged = |claim: &ScopedClaim, games: &[GameResult]| {
+            judge(&child, claim, &Evidence { games, ..Default::default() }).to_string()
+        };
+        // Games at fixed nodes are not the claim's, which is at 10+0.1 (the
+        // variant has no `[sprt]`); nor are games at another clock.
+        assert_eq!(
+            judged(&gain, &[gain_at("N=10000"), gain_at("60+0.6")]),
+            "**not measured** (no games of it against `parent` at 10+0.1: run `lab match child parent --sprt 0 5`)"
+        );
+        // OpenBench writes the same time control as 10.0+0.1.
+        assert!(judged(&gain, &[gain_at("10.0+0.1")]).starts_with("**holds** (200 games at 10.0+0.1 (finished)"));
+        // A claim at fixed nodes says so, and reads only those games.
+        let at_nodes = ScopedClaim {
+            claim: Claim::Games(GamesClaim::Gain),
+            scope: grammar::Scope { tc: Some("N=10000".into()), ..Default::default() },
+        };
+        assert!(
+            judged(&at_nodes, &[gain_at("10+0.1"), gain_at("N=10000")]).starts_with("**holds** (200 games at N=10000")
+        );
+        assert_eq!(
+            judged(&at_nodes, &[gain_at("10+0.1")]),
+            "**not measured** (no games of it against `parent` at N=10000: run `lab match child parent --sprt 0 5 \
+             --tc N=10000`)"
+        );
+        // A match stopped before its end (killed, an error) decides nothing.
+        let mut stopped = gain_at("10+0.1");
+        stopped.finished = false;
+        assert!(judged(&gain, &[stopped]).starts_with("**undecided** (200 games at 10+0.1 (running)"));
+    }
+
+    #[test]
     fn the_plans_rates_resolve_from_the_engines_lines() {
         // The lines as prunelab prints them (src/stats.rs, src/prune/razoring.rs).
         let lines: Vec<String> = [
@@ -623,7 +906,7 @@ mod tests {
         let telemetry = Telemetry::parse(&lines);
         let rate = |line: &str, key: &str, low: f64, high: f64| {
             let claim = Claim::Rate { line: line.into(), key: key.into(), low, high };
-            let evidence = Evidence { telemetry: Some(&telemetry), ..Default::default() };
+            let evidence = Evidence { telemetry: Some(&telemetry), ..counted(verdict_at_10(), 54) };
             judge(&variant(), &claim.into(), &evidence).to_string()
         };
         assert_eq!(rate("razor", "cut", 5.0, 10.0), "**holds** (5.0%)");
@@ -633,8 +916,7 @@ mod tests {
         assert_eq!(rate("pvs", "re", 0.0, 7.0), "**holds** (5.5%)");
         // The same telemetry from searches to depth 6: not the claim's depth.
         let claim = Claim::Rate { line: "pvs".into(), key: "re".into(), low: 0.0, high: 7.0 };
-        let shallow = OwnNodes { total: 100, positions: 2, setting: NodeSetting { suite: "verdict".into(), depth: 6 } };
-        let evidence = Evidence { telemetry: Some(&telemetry), own_nodes: Some(shallow), ..Default::default() };
+        let evidence = Evidence { telemetry: Some(&telemetry), ..counted(setting("verdict", 6, 54), 2) };
         assert_eq!(
             judge(&variant(), &claim.into(), &evidence).to_string(),
             "**not measured** (measured on verdict at depth 6, claimed at depth 10: run `lab ab child --depth 10`)"

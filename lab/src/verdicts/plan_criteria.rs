@@ -29,6 +29,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::games::evidence::{self, GameResult};
+use crate::games::statistics::sprt::Verdict;
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::ttd::{self, TtdRecord};
@@ -279,12 +280,8 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
     };
 
     let elo = match evidence.games.first().and_then(|result| Some((result, result.elo()?))) {
-        Some((result, estimate)) => judge_against_bound(
-            estimate.value,
-            Some((estimate.low, estimate.high)),
-            ELO_REGRESSION_LIMIT,
-            false,
-            format!(
+        Some((result, estimate)) => {
+            let measured = format!(
                 "{end} against {start}: {:+.1} Elo (95%: {:+.1} to {:+.1}) over {} games at {}, against -5; {}",
                 estimate.value,
                 estimate.low,
@@ -292,8 +289,23 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
                 result.games(),
                 result.tc,
                 result.source
-            ),
-        ),
+            );
+            // The interval of games still running (or an SPRT not yet
+            // decided) is a peek: looked at again and again, it leaves -5
+            // by chance far more often than 5% of the time.
+            let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == Verdict::Continue);
+            if !result.finished || sprt_running {
+                Judgement::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
+            } else {
+                judge_against_bound(
+                    estimate.value,
+                    Some((estimate.low, estimate.high)),
+                    ELO_REGRESSION_LIMIT,
+                    false,
+                    measured,
+                )
+            }
+        }
         None => Judgement::NotMeasured(format!("no games of {end} against {start}")),
     };
 
@@ -417,6 +429,41 @@ mod tests {
         let text = markdown(&criteria);
         assert!(text.contains("| Elo | No regression > 5 Elo | not measured | no games of p002-4.1 against baseline | `lab match p002-4.1 baseline --tc 10+0.1 --sprt -5 0` |"), "{text}");
         assert_eq!(text.lines().filter(|line| line.starts_with("| ") && line.contains("not measured")).count(), 7);
+    }
+
+    #[test]
+    fn the_elo_criterion_is_never_judged_on_a_peek() {
+        use crate::games::evidence::SprtState;
+        use crate::games::statistics::{Pentanomial, Wdl};
+        // 100 pairs won both ways: an Elo interval far above -5.
+        let games = |llr: f64, finished: bool| GameResult {
+            subject: PLAN_END.into(),
+            reference: PLAN_START.into(),
+            source: "lab match, x".into(),
+            taken: "20261128T000000Z".into(),
+            tc: PLAN_TC.into(),
+            book: None,
+            wdl: Wdl { wins: 200, draws: 0, losses: 0 },
+            penta: Pentanomial([0, 0, 0, 0, 100]),
+            sprt: Some(SprtState { elo0: -5.0, elo1: 0.0, llr, lower: -2.94, upper: 2.94 }),
+            finished,
+            time_losses: 0,
+            crashes: 0,
+        };
+        let elo = |result: GameResult| {
+            let evidence = CriteriaEvidence { games: vec![result], ..Default::default() };
+            judge(&evidence).into_iter().find(|criterion| criterion.name == "Elo").unwrap().judgement
+        };
+        // The SPRT runs on: its interval is a peek, whatever it shows.
+        let running = elo(games(1.5, true));
+        assert_eq!(running.word(), "undecided");
+        assert!(
+            running.to_string().ends_with(": still running, and a running match's interval is a peek)"),
+            "{running}"
+        );
+        assert_eq!(elo(games(1.5, false)).word(), "undecided");
+        // Over (the SPRT accepted H1), the games are judged.
+        assert_eq!(elo(games(3.0, true)).word(), "holds");
     }
 
     #[test]

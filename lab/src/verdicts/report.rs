@@ -38,26 +38,51 @@ use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
+use crate::measure::suites::SuiteContent;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
 use crate::verdicts::calibration;
-use crate::verdicts::claims::grammar::{Planned, Scope};
+use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::plan_criteria;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 
-/// Where a node count was measured: suite and depth.
-type Setting = (String, u64);
+/// A `lab nodes` run's settings: records of runs alike in all of them
+/// merge (the latest search of a position wins), and no others do.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Setting {
+    /// The suite as the run was given it: a name or a file.
+    suite: String,
+    /// What the run searched: a hash of its positions, and how many
+    /// (`SuiteContent`), so two files of one name do not merge.
+    content: (String, usize),
+    depth: u64,
+    hash_mb: u64,
+    first: Option<u64>,
+    /// The commit the binaries were built from (`+dirty` when the engine's
+    /// files differed from it): a variant is compared with its parent only
+    /// as built from the same one.
+    commit: String,
+}
 
-/// The latest search of each position per variant and setting.
+/// A variant's latest searches at one setting, all by one build.
+struct Searches {
+    /// The variant's build ([`build_of`]): a later run of it built
+    /// otherwise (another feature set) replaces these searches instead of
+    /// joining them.
+    build: String,
+    /// When the latest run of them was, among the runs read (oldest 0).
+    run_order: usize,
+    /// Position id and FEN → record.
+    records: BTreeMap<(String, String), NodesRecord>,
+}
+
+/// The latest searches per variant and setting.
 #[derive(Default)]
 struct NodeData {
-    /// (variant, setting) → (position id and FEN → record)
-    latest: BTreeMap<(String, Setting), BTreeMap<(String, String), NodesRecord>>,
-    /// The setting of each variant's latest run.
-    latest_setting: BTreeMap<String, Setting>,
+    latest: BTreeMap<(String, Setting), Searches>,
 }
 
 /// A setting as the verdicts write it: `verdict at depth 10`.
@@ -65,32 +90,83 @@ fn setting_text(setting: &Setting) -> String {
     node_setting(setting).to_string()
 }
 
-/// A setting as claims compare it: the suite's name and the depth.
-fn node_setting((suite, depth): &Setting) -> NodeSetting {
-    NodeSetting { suite: crate::measure::suites::name(suite), depth: u32::try_from(*depth).unwrap_or(u32::MAX) }
+/// A setting as claims compare it: the suite's name and positions, and the depth.
+fn node_setting(setting: &Setting) -> NodeSetting {
+    NodeSetting {
+        suite: crate::measure::suites::name(&setting.suite),
+        depth: u32::try_from(setting.depth).unwrap_or(u32::MAX),
+        content: Some(SuiteContent { hash: setting.content.0.clone(), positions: setting.content.1 }),
+    }
 }
 
-fn setting_of(run: &Path) -> Option<Setting> {
-    let args = read_run(run)?;
-    Some((args["args"]["suite"].as_str()?.to_string(), args["args"]["depth"].as_u64()?))
+/// A nodes run's setting, from its arguments, the positions its records
+/// searched and its summary's commit (a run that kept none, an older one or
+/// one stopped before its summary, is of an unknown commit).
+fn setting_of(run: &Path, records: &[NodesRecord], summary: &serde_json::Value) -> Option<Setting> {
+    let run_file = read_run(run)?;
+    let args = &run_file["args"];
+    let content = SuiteContent::of_fens(records.iter().map(|record| record.fen.as_str()));
+    Some(Setting {
+        suite: args["suite"].as_str()?.to_string(),
+        content: (content.hash, content.positions),
+        depth: args["depth"].as_u64()?,
+        hash_mb: args["hash"].as_u64().unwrap_or(16),
+        first: args["first"].as_u64(),
+        commit: summary[crate::measure::nodes::COMMIT].as_str().unwrap_or("unknown commit").to_string(),
+    })
+}
+
+/// The build of `variant` a nodes run searched with, as its summary names
+/// it (`crate::measure::nodes::BUILDS`), else an unknown one.
+fn build_of(summary: &serde_json::Value, variant: &str) -> String {
+    summary[crate::measure::nodes::BUILDS][variant].as_str().unwrap_or("unknown build").to_string()
 }
 
 fn node_data(results: &Path) -> NodeData {
     let mut data = NodeData::default();
-    for run in runs_of_nested(results, "nodes") {
-        let Some(setting) = setting_of(&run) else { continue };
-        for record in read_records::<NodesRecord>(&run) {
+    for (run_order, run) in runs_of_nested(results, "nodes").into_iter().enumerate() {
+        let records = read_records::<NodesRecord>(&run);
+        let summary: serde_json::Value = std::fs::read_to_string(run.join("summary.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        let Some(setting) = setting_of(&run, &records, &summary) else { continue };
+        for record in records {
             if record.error.is_some() {
                 continue;
             }
-            data.latest_setting.insert(record.variant.clone(), setting.clone());
-            data.latest
-                .entry((record.variant.clone(), setting.clone()))
-                .or_default()
-                .insert((record.id.clone(), record.fen.clone()), record);
+            let build = build_of(&summary, &record.variant);
+            let searches = data.latest.entry((record.variant.clone(), setting.clone())).or_insert_with(|| Searches {
+                build: build.clone(),
+                run_order,
+                records: BTreeMap::new(),
+            });
+            if searches.build != build {
+                *searches = Searches { build, run_order, records: BTreeMap::new() };
+            }
+            searches.run_order = run_order;
+            searches.records.insert((record.id.clone(), record.fen.clone()), record);
         }
     }
     data
+}
+
+impl NodeData {
+    fn searches(&self, variant: &str, setting: &Setting) -> Option<&BTreeMap<(String, String), NodesRecord>> {
+        self.latest.get(&(variant.to_string(), setting.clone())).map(|searches| &searches.records)
+    }
+
+    /// The settings `variant` was searched at, latest first.
+    fn settings_of(&self, variant: &str) -> Vec<&Setting> {
+        let mut settings: Vec<(&Setting, usize)> = self
+            .latest
+            .iter()
+            .filter(|((name, _), _)| name == variant)
+            .map(|((_, setting), searches)| (setting, searches.run_order))
+            .collect();
+        settings.sort_by_key(|&(_, run_order)| std::cmp::Reverse(run_order));
+        settings.into_iter().map(|(setting, _)| setting).collect()
+    }
 }
 
 /// A variant's node change against its parent over the positions both
@@ -98,8 +174,6 @@ fn node_data(results: &Path) -> NodeData {
 struct Measured {
     setting: Setting,
     positions: usize,
-    /// The variant's nodes summed over its positions.
-    total_nodes: u64,
     /// The geometric mean of the per-position ratios and its interval.
     change_vs_parent: Option<RatioEstimate>,
     telemetry: Telemetry,
@@ -120,37 +194,34 @@ fn listed_name(lab: &Lab, name: &str) -> String {
 }
 
 /// The settings a report prefers, in order: the verdicts' suite, then the
-/// seeds, at the plans' depth.
-fn preferred_settings() -> Vec<Setting> {
-    vec![(crate::measure::suites::VERDICT.to_string(), 10), ("seeds".to_string(), 10)]
+/// seeds, at the plans' depth; then the latest.
+const PREFERRED_SETTINGS: [(&str, u64); 2] = [(crate::measure::suites::VERDICT, 10), ("seeds", 10)];
+
+/// The setting a variant's row shows: the first it and its parent were both
+/// searched at, else the first it was, the preferred settings first.
+fn row_setting<'a>(data: &'a NodeData, variant: &str, parent: Option<&str>) -> Option<&'a Setting> {
+    let mut settings = data.settings_of(variant);
+    let rank = |setting: &Setting| {
+        PREFERRED_SETTINGS.iter().position(|&(suite, depth)| setting.suite == suite && setting.depth == depth)
+    };
+    settings.sort_by_key(|setting| rank(setting).unwrap_or(PREFERRED_SETTINGS.len()));
+    let with_parent = |setting: &&&Setting| parent.is_some_and(|parent| data.searches(parent, setting).is_some());
+    settings.iter().find(with_parent).or(settings.first()).copied()
 }
 
 fn measure(data: &NodeData, variant: &str, parent: Option<&str>) -> Option<Measured> {
-    let mut settings = preferred_settings();
-    settings.extend(data.latest_setting.get(variant).cloned());
-    let with_parent = |setting: &Setting| {
-        parent.is_some_and(|parent| data.latest.contains_key(&(parent.to_string(), setting.clone())))
-    };
-    let setting = settings
-        .iter()
-        .find(|setting| data.latest.contains_key(&(variant.to_string(), (*setting).clone())) && with_parent(setting))
-        .or_else(|| {
-            settings.iter().find(|setting| data.latest.contains_key(&(variant.to_string(), (*setting).clone())))
-        })?
-        .clone();
-    let mine = &data.latest[&(variant.to_string(), setting.clone())];
+    let setting = row_setting(data, variant, parent)?.clone();
+    let mine = data.searches(variant, &setting)?;
     let mut telemetry = Telemetry::default();
     for record in mine.values() {
         telemetry.add(&record.telemetry);
     }
-    let change_vs_parent =
-        parent.and_then(|parent| data.latest.get(&(parent.to_string(), setting.clone()))).and_then(|theirs| {
-            paired_ratio(mine.iter().filter_map(|(key, record)| {
-                theirs.get(key).map(|parent_record| (parent_record.nodes as f64, record.nodes as f64))
-            }))
-        });
-    let total_nodes = mine.values().map(|record| record.nodes).sum();
-    Some(Measured { setting, positions: mine.len(), total_nodes, change_vs_parent, telemetry })
+    let change_vs_parent = parent.and_then(|parent| data.searches(parent, &setting)).and_then(|theirs| {
+        paired_ratio(mine.iter().filter_map(|(key, record)| {
+            theirs.get(key).map(|parent_record| (parent_record.nodes as f64, record.nodes as f64))
+        }))
+    });
+    Some(Measured { setting, positions: mine.len(), change_vs_parent, telemetry })
 }
 
 /// What a claim's scope measured: the variant it was measured against, the
@@ -180,33 +251,44 @@ fn scoped_nodes(record: &NodesRecord, scope: &Scope) -> Option<u64> {
 
 /// A claim's evidence on its scope: the latest runs of the variant and of
 /// the claim's reference (the scope's `from`, else the parent) on the
-/// scope's suite and depth, or, without them, the settings a report prefers.
-fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &Scope) -> ScopedMeasure {
+/// suite and depth it is `claimed` on, or, without them, the setting the
+/// variant's row shows (on which the claim is not measured, and says so).
+fn scoped_measure(
+    data: &NodeData,
+    variant: &str,
+    parent: Option<&str>,
+    scope: &Scope,
+    claimed: Option<&NodeSetting>,
+) -> ScopedMeasure {
     let reference = scope.from.as_deref().or(parent);
-    let wanted = |setting: &Setting| {
-        scope
-            .suite
-            .as_ref()
-            .is_none_or(|suite| crate::measure::suites::name(suite) == crate::measure::suites::name(&setting.0))
-            && setting.1 == scope.search_depth() as u64
+    let has = |name: &str, setting: &Setting| data.searches(name, setting).is_some();
+    let on_scope: Vec<&Setting> = data
+        .settings_of(variant)
+        .into_iter()
+        .filter(|setting| claimed.is_some_and(|claimed| node_setting(setting).measures(claimed)))
+        .collect();
+    let own_nodes = |setting: &Setting, mine: &BTreeMap<(String, String), NodesRecord>| OwnNodes {
+        total: mine.values().map(|record| record.nodes).sum(),
+        positions: mine.len(),
+        setting: node_setting(setting),
     };
-    let has = |name: &str, setting: &Setting| data.latest.contains_key(&(name.to_string(), setting.clone()));
-    let mut settings: Vec<Setting> = preferred_settings();
-    settings.extend(data.latest.keys().filter(|(name, _)| name == variant).map(|(_, setting)| setting.clone()));
-    let settings: Vec<Setting> = settings.into_iter().filter(|setting| wanted(setting)).collect();
-    let Some(setting) = settings
-        .iter()
-        .find(|setting| has(variant, setting) && reference.is_some_and(|reference| has(reference, setting)))
-        .or_else(|| settings.iter().find(|setting| has(variant, setting)))
+    let Some(setting) =
+        on_scope.iter().find(|setting| reference.is_some_and(|reference| has(reference, setting))).or(on_scope.first())
     else {
+        // Not on the claim's scope: only where it was measured, which the
+        // claim names to say so.
+        let elsewhere = row_setting(data, variant, reference)
+            .and_then(|setting| Some(own_nodes(setting, data.searches(variant, setting)?)));
+        return ScopedMeasure { reference: None, change: None, own_nodes: elsewhere, telemetry: None };
+    };
+    let Some(mine) = data.searches(variant, setting) else {
         return ScopedMeasure { reference: None, change: None, own_nodes: None, telemetry: None };
     };
-    let mine = &data.latest[&(variant.to_string(), setting.clone())];
     let mut telemetry = Telemetry::default();
     for record in mine.values() {
         telemetry.add(&record.telemetry);
     }
-    let theirs = reference.and_then(|reference| data.latest.get(&(reference.to_string(), setting.clone())));
+    let theirs = reference.and_then(|reference| data.searches(reference, setting));
     let change = theirs.and_then(|theirs| {
         let pairs: Option<Vec<(f64, f64)>> = mine
             .iter()
@@ -228,22 +310,17 @@ fn scoped_measure(data: &NodeData, variant: &str, parent: Option<&str>, scope: &
             };
             let on = format!(
                 "{}{} at depth {}, {positions} positions{left_out}",
-                crate::measure::suites::name(&setting.0),
+                crate::measure::suites::name(&setting.suite),
                 if part.is_empty() { String::new() } else { format!(", main-search nodes{part},") },
-                setting.1
+                setting.depth
             );
             (NodeChange::from_ratio(&ratio), on)
         })
     });
-    let own_nodes = OwnNodes {
-        total: mine.values().map(|record| record.nodes).sum(),
-        positions: mine.len(),
-        setting: node_setting(setting),
-    };
     ScopedMeasure {
         reference: theirs.is_some().then(|| reference.unwrap_or_default().to_string()),
         change,
-        own_nodes: Some(own_nodes),
+        own_nodes: Some(own_nodes(setting, mine)),
         telemetry: Some(telemetry),
     }
 }
@@ -273,9 +350,13 @@ fn tactics_data(results: &Path) -> BTreeMap<String, (String, usize, usize)> {
     latest
 }
 
-/// Solve counts per tactics setting (suite, first N, limit) and variant,
-/// the latest run of each variant winning.
-type SolvedData = BTreeMap<(String, String), BTreeMap<String, (usize, usize)>>;
+/// A tactics run's setting: the suite, `--first`, and the limit per
+/// position (`nodes 50000`).
+type TacticsSetting = (String, Option<u64>, String);
+
+/// Solve counts per tactics setting and variant, the latest run of each
+/// variant winning.
+type SolvedData = BTreeMap<TacticsSetting, BTreeMap<String, (usize, usize)>>;
 
 fn solved_data(results: &Path) -> SolvedData {
     let mut data = SolvedData::new();
@@ -283,12 +364,7 @@ fn solved_data(results: &Path) -> SolvedData {
         let Some(args) = read_run(&run) else { continue };
         let args = &args["args"];
         let Some(suite) = args["suite"].as_str() else { continue };
-        let setting = format!(
-            "{}{}",
-            args["first"].as_u64().map_or(String::new(), |first| format!("first {first}, ")),
-            limit_of(args)
-        );
-        let per_variant = data.entry((suite.to_string(), setting)).or_default();
+        let per_variant = data.entry((suite.to_string(), args["first"].as_u64(), limit_of(args))).or_default();
         let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         for record in read_records::<TacticsRecord>(&run) {
             let entry = counts.entry(record.variant).or_default();
@@ -300,18 +376,19 @@ fn solved_data(results: &Path) -> SolvedData {
     data
 }
 
-/// A variant's and its parent's solve counts on `suite`, from a setting
-/// both were run at.
+/// A variant's and its parent's solve counts on `suite` where a solved
+/// claim is judged: the whole suite at the claim's budget
+/// (`CLAIM_TACTICS_NODES`), both over every position.
 fn solved_pair(data: &SolvedData, suite: &str, variant: &str, parent: &str) -> Option<Solved> {
-    data.iter().filter(|((name, _), _)| name == suite).find_map(|(_, counts)| {
-        let (own, positions) = *counts.get(variant)?;
-        let (theirs, parent_positions) = *counts.get(parent)?;
-        (positions == parent_positions).then(|| Solved {
-            suite: suite.to_string(),
-            parent: theirs,
-            variant: own,
-            positions,
-        })
+    let setting = (suite.to_string(), None, format!("nodes {}", grammar::CLAIM_TACTICS_NODES));
+    let counts = data.get(&setting)?;
+    let (own, positions) = *counts.get(variant)?;
+    let (theirs, parent_positions) = *counts.get(parent)?;
+    (positions == parent_positions).then(|| Solved {
+        suite: suite.to_string(),
+        parent: theirs,
+        variant: own,
+        positions,
     })
 }
 
@@ -373,13 +450,14 @@ pub struct ReportArgs {
 
 /// The variants without a count on the verdict suite at depth 10, parents first.
 fn unmeasured(lab: &Lab, data: &NodeData) -> Vec<String> {
-    let setting = preferred_settings().remove(0);
-    let mut missing: Vec<String> = lab
-        .variants
-        .iter()
-        .map(|variant| variant.name().to_string())
-        .filter(|name| !data.latest.contains_key(&(name.clone(), setting.clone())))
-        .collect();
+    let verdict = NodeSetting::claimed(lab, &Scope::default()).ok();
+    let on_verdict = |name: &str| {
+        data.settings_of(name)
+            .into_iter()
+            .any(|setting| verdict.as_ref().is_some_and(|verdict| node_setting(setting).measures(verdict)))
+    };
+    let mut missing: Vec<String> =
+        lab.variants.iter().map(|variant| variant.name().to_string()).filter(|name| !on_verdict(name)).collect();
     // Chain length first, so each parent is searched before its children.
     let depth = |name: &str| {
         let mut length = 0;
@@ -501,8 +579,8 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     "| {} | {} | {}, {} | {} | {change} |",
                     listed_name(lab, variant.name()),
                     parent.unwrap_or("-"),
-                    crate::measure::suites::name(&measured.setting.0),
-                    measured.setting.1,
+                    crate::measure::suites::name(&measured.setting.suite),
+                    measured.setting.depth,
                     measured.positions
                 )
                 .unwrap();
@@ -544,41 +622,24 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
     writeln!(out, "|---|---|---|---:|---|").unwrap();
     for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
-        let measured = measured_by_variant.get(variant.name());
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
         let solved: Vec<Solved> =
             claimed_suites.iter().filter_map(|suite| solved_pair(&solved, suite, variant.name(), parent?)).collect();
         let games = parent.map_or(Vec::new(), |parent| evidence::game_results(&results, variant.name(), parent));
         for claim in &variant.plan().claims {
-            let scoped = (claim.scope != Default::default())
-                .then(|| scoped_measure(&data, variant.name(), parent, &claim.scope));
-            let evidence = match &scoped {
-                Some(scoped) => Evidence {
-                    reference: scoped.reference.as_deref(),
-                    node_change: scoped.change.clone(),
-                    own_nodes: scoped.own_nodes.clone(),
-                    telemetry: scoped.telemetry.as_ref(),
-                    solved: solved.clone(),
-                    unsolved: Vec::new(),
-                    games: &games,
-                },
-                None => Evidence {
-                    reference: parent,
-                    node_change: measured.and_then(|measured| {
-                        let on = setting_text(&measured.setting);
-                        measured.change_vs_parent.map(|ratio| (NodeChange::from_ratio(&ratio), on))
-                    }),
-                    own_nodes: measured.map(|measured| OwnNodes {
-                        total: measured.total_nodes,
-                        positions: measured.positions,
-                        setting: node_setting(&measured.setting),
-                    }),
-                    telemetry: measured.map(|measured| &measured.telemetry),
-                    solved: solved.clone(),
-                    unsolved: Vec::new(),
-                    games: &games,
-                },
+            let claimed_on = NodeSetting::claimed(lab, &claim.scope);
+            let scoped = scoped_measure(&data, variant.name(), parent, &claim.scope, claimed_on.as_ref().ok());
+            let evidence = Evidence {
+                // What the claim is against, measured or not.
+                reference: scoped.reference.as_deref().or(claim.scope.from.as_deref()).or(parent),
+                node_change: scoped.change.clone(),
+                own_nodes: scoped.own_nodes.clone(),
+                telemetry: scoped.telemetry.as_ref(),
+                claimed_on: Some(claimed_on),
+                solved: solved.clone(),
+                unsolved: Vec::new(),
+                games: &games,
             };
             let judgement = claims::judge(variant, claim, &evidence);
             let measured = match &judgement {
@@ -703,17 +764,27 @@ mod tests {
         }
     }
 
-    fn add(data: &mut NodeData, setting: (&str, u64), records: Vec<NodesRecord>) {
+    /// A run's setting in these tests: a suite known by its name.
+    fn setting(suite: &str, depth: u64) -> Setting {
+        let name = crate::measure::suites::name(suite);
+        Setting { suite: suite.into(), content: (name, 2), depth, hash_mb: 16, first: None, commit: "c".into() }
+    }
+
+    fn add(data: &mut NodeData, (suite, depth): (&str, u64), records: Vec<NodesRecord>) {
+        let run_order = data.latest.len();
         for record in records {
             data.latest
-                .entry((record.variant.clone(), (setting.0.to_string(), setting.1)))
-                .or_default()
+                .entry((record.variant.clone(), setting(suite, depth)))
+                .or_insert_with(|| Searches { build: "a build".into(), run_order, records: BTreeMap::new() })
+                .records
                 .insert((record.id.clone(), record.fen.clone()), record);
         }
     }
 
     fn change(data: &NodeData, scope: Scope) -> (Option<String>, Option<(f64, String)>) {
-        let measured = scoped_measure(data, "child", Some("parent"), &scope);
+        let suite = scope.suite.clone().unwrap_or_else(|| crate::measure::suites::VERDICT.to_string());
+        let claimed = node_setting(&setting(&suite, u64::from(scope.search_depth())));
+        let measured = scoped_measure(data, "child", Some("parent"), &scope, Some(&claimed));
         (measured.reference, measured.change.map(|(change, on)| ((change.percent * 10.0).round() / 10.0, on)))
     }
 
@@ -762,10 +833,81 @@ mod tests {
         let (reference, nothing) = change(&data, Scope { depth: Some(14), ..Default::default() });
         assert_eq!((reference, nothing), (None, None));
         // A search without the engine's buckets counts nothing by depth.
-        let mut old = data.latest[&("child".to_string(), ("verdict".to_string(), 10))].clone();
-        old.values_mut().for_each(|record| record.telemetry = Telemetry::default());
-        data.latest.insert(("child".to_string(), ("verdict".to_string(), 10)), old);
+        let old = data.latest.get_mut(&("child".to_string(), setting("verdict", 10))).unwrap();
+        old.records.values_mut().for_each(|record| record.telemetry = Telemetry::default());
         assert_eq!(change(&data, Scope { depths: Some((3, 4)), ..Default::default() }).1, None);
+    }
+
+    #[test]
+    fn runs_merge_only_when_alike_in_suite_depth_hash_first_and_build() {
+        use crate::measure::nodes::{BUILDS, COMMIT};
+        use crate::results::RunDir;
+        let dir = std::env::temp_dir().join(format!("prunelab-report-alike-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // A nodes run of `child` (built from `commit` as `build`) and
+        // `parent` on positions a and b, `child` searching `nodes` on each.
+        let run = |args: serde_json::Value, (commit, build): (&str, &str), nodes: u64| {
+            let mut run = RunDir::create(&dir, "nodes", &args).unwrap();
+            for id in ["a", "b"] {
+                run.append(&record("child", id, nodes, &[1, 1, 1, 1])).unwrap();
+                run.append(&record("parent", id, 1000, &[1, 1, 1, 1])).unwrap();
+            }
+            let summary = serde_json::json!({ COMMIT: commit, BUILDS: { "child": build, "parent": "features []" } });
+            run.write_summary("", &summary).unwrap();
+        };
+        let args = |hash: u64, first: Option<u64>| serde_json::json!({"suite": "verdict", "depth": 10, "hash": hash, "first": first});
+        let built = ("0123456789ab", "features [razor-r1]");
+        run(args(16, None), built, 2000);
+        run(args(64, None), built, 3000);
+        run(args(16, Some(2)), built, 4000);
+        // Built from another commit: a run of its own.
+        run(args(16, None), ("0123456789ab+dirty", "features [razor-r1]"), 5000);
+        // The same commit, the child built otherwise: its searches replace the first run's.
+        run(args(16, None), ("0123456789ab", "features [razor-r2]"), 1500);
+        let data = node_data(&dir);
+        let child: Vec<(&str, u64, Option<u64>, &str, Vec<u64>)> = data
+            .latest
+            .iter()
+            .filter(|((variant, _), _)| variant == "child")
+            .map(|((_, setting), searches)| {
+                let nodes = searches.records.values().map(|record| record.nodes).collect();
+                (setting.commit.as_str(), setting.hash_mb, setting.first, searches.build.as_str(), nodes)
+            })
+            .collect();
+        assert_eq!(
+            child,
+            [
+                ("0123456789ab", 16, None, "features [razor-r2]", vec![1500, 1500]),
+                ("0123456789ab+dirty", 16, None, "features [razor-r1]", vec![5000, 5000]),
+                ("0123456789ab", 16, Some(2), "features [razor-r1]", vec![4000, 4000]),
+                ("0123456789ab", 64, None, "features [razor-r1]", vec![3000, 3000]),
+            ]
+        );
+        // Each is compared with the parent's searches of its own setting and commit.
+        for ((variant, setting), searches) in data.latest.iter().filter(|((variant, _), _)| variant == "child") {
+            let parent = data.searches("parent", setting).unwrap();
+            assert_eq!(parent.len(), 2, "{variant} at {setting:?}");
+            assert!(searches.records.values().all(|record| record.nodes != 1000));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_solved_claim_is_judged_on_the_whole_suite_at_its_budget() {
+        let counts = |variant: (usize, usize), parent: (usize, usize)| {
+            BTreeMap::from([("child".to_string(), variant), ("parent".to_string(), parent)])
+        };
+        let mut data = SolvedData::new();
+        // The first ten positions at twice the nodes come first in the map.
+        data.insert(("wac".into(), Some(10), "nodes 100000".into()), counts((9, 10), (8, 10)));
+        data.insert(("wac".into(), None, "nodes 50000".into()), counts((240, 300), (241, 300)));
+        assert_eq!(
+            solved_pair(&data, "wac", "child", "parent"),
+            Some(Solved { suite: "wac".into(), parent: 241, variant: 240, positions: 300 })
+        );
+        // Only other settings: not measured where the claim is judged.
+        data.remove(&("wac".to_string(), None, "nodes 50000".to_string()));
+        assert_eq!(solved_pair(&data, "wac", "child", "parent"), None);
     }
 
     #[test]
@@ -870,8 +1012,9 @@ done
         for row in [
             format!("| x-off ({x}) | - | two, 10 | 2 | - |"),
             format!("| x-on ({x}) | x-off | two, 10 | 2 | -10.0% (95%: -10.0% to -10.0%, 2 positions) |"),
-            "| x-on | a stand-in | -12% to -8% nodes at depth 10 | -10.0% (95%: -10.0% to -10.0%) on two at depth 10 \
-             | holds |"
+            // Unscoped, the claim is the verdict suite's at depth 10: two positions of another suite say nothing of it.
+            "| x-on | a stand-in | -12% to -8% nodes at depth 10 | measured on two at depth 10, claimed on verdict at \
+             depth 10: run `lab ab x-on --suite verdict --depth 10` | not measured |"
                 .to_string(),
             "| y-on |  | -12% to -8% nodes at depth 10 | no node counts of it and `y-off`: run `lab ab y-on` | not \
              measured |"

@@ -62,6 +62,11 @@ pub struct Comparison {
     /// before it was).
     #[serde(default)]
     pub counted_on: Option<NodeSetting>,
+    /// Where its unscoped claims are claimed: the verdict suite at depth
+    /// 10, as the lab read it when it measured (`None` in records kept
+    /// before it did, or when the suite could not be read).
+    #[serde(default)]
+    pub claimed_on: Option<NodeSetting>,
     /// B's nodes over A's, per position: geometric mean and interval.
     pub nodes: Option<RatioEstimate>,
     /// Total nodes over the positions both finished: (reference, subject).
@@ -99,7 +104,7 @@ impl Comparison {
     pub fn measure(
         reference: &str,
         subject: &str,
-        counted_on: NodeSetting,
+        (counted_on, claimed_on): (NodeSetting, Option<NodeSetting>),
         nodes: &[NodesRecord],
         time_to_depth: Option<RatioEstimate>,
         tactics: &[TacticsOutcome],
@@ -123,6 +128,7 @@ impl Comparison {
             subject: subject.to_string(),
             node_setting: counted_on.to_string(),
             counted_on: Some(counted_on),
+            claimed_on,
             nodes: paired_ratio(pairs.iter().map(|&(a, b)| (a as f64, b as f64))),
             total_nodes: pairs.iter().fold((0, 0), |(a, b), (base, own)| (a + base, b + own)),
             positions: pairs.len(),
@@ -148,6 +154,7 @@ impl Comparison {
                 setting,
             }),
             telemetry: Some(&self.telemetry),
+            claimed_on: self.claimed_on.clone().map(Ok),
             solved: self.solved.clone(),
             unsolved: self.unsolved.clone(),
             games: &[],
@@ -339,8 +346,12 @@ mod tests {
         assert!(sideways.ends_with("2 features lie between them: +razor-sf -razor-r1"), "{sideways}");
     }
 
-    fn verdict_at_10() -> NodeSetting {
-        NodeSetting { suite: "verdict".into(), depth: 10 }
+    /// Where the nodes were counted and the claims are claimed: the
+    /// verdict suite at depth 10 (here of 8 positions).
+    fn verdict_at_10() -> (NodeSetting, Option<NodeSetting>) {
+        let content = crate::measure::suites::SuiteContent { hash: "verdict".into(), positions: 8 };
+        let setting = NodeSetting { suite: "verdict".into(), depth: 10, content: Some(content) };
+        (setting.clone(), Some(setting))
     }
 
     fn nodes_record(variant: &str, position: usize, nodes: u64) -> NodesRecord {
@@ -384,12 +395,13 @@ mod tests {
         let lab = lab();
         // razor-r2 claims similar nodes, razor.tactical% 10-20 and wac not below the parent.
         let variant = lab.variant("razor-r2").unwrap();
-        let nodes = [
-            nodes_record("razor-r1", 0, 1000),
-            nodes_record("razor-r1", 1, 4000),
-            nodes_record("razor-r2", 0, 1010),
-            nodes_record("razor-r2", 1, 4040),
-        ];
+        // 1% more nodes on each of 8 positions, the fewest a node claim is judged on.
+        let nodes: Vec<NodesRecord> = (0..8)
+            .flat_map(|position| {
+                let base = 1000 * (position as u64 + 1);
+                [nodes_record("razor-r1", position, base), nodes_record("razor-r2", position, base + base / 100)]
+            })
+            .collect();
         let wac = TacticsOutcome {
             suite: "wac".into(),
             limit: "nodes 1000".into(),
@@ -416,7 +428,7 @@ mod tests {
             }),
         };
         let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[wac]);
-        assert_eq!(comparison.total_nodes, (5000, 5050));
+        assert_eq!(comparison.total_nodes, (36000, 36360));
         assert!((comparison.nodes.unwrap().percent() - 1.0).abs() < 1e-9);
         assert_eq!(comparison.solved, [Solved { suite: "wac".into(), parent: 1, variant: 2, positions: 2 }]);
         let verdicts: Vec<String> =

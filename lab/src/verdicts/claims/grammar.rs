@@ -59,7 +59,9 @@
 //! `depths = [low, high]` (main-search nodes of those depths), `moves_from`
 //! (main-search nodes below the moves from that number on) and `from` (a
 //! chain span's start, measured against instead of the parent); a games
-//! claim takes only `book`.
+//! claim takes only `book` and `tc` (the time control its games are
+//! played at: by default the variant's `[sprt]` tc, else 10+0.1; fixed
+//! nodes, `N=10000`, only where `tc` says so).
 
 use std::path::Path;
 
@@ -217,10 +219,13 @@ pub struct Scope {
     /// The opening book of a games claim's games: a file, matched by its
     /// name without folder and extension.
     pub book: Option<String>,
+    /// The time control of a games claim's games, when not the variant's
+    /// `[sprt]` one.
+    pub tc: Option<String>,
 }
 
 /// The keys of a scoped claim's table, besides `claim`.
-const SCOPE_KEYS: [&str; 6] = ["suite", "depth", "depths", "moves_from", "from", "book"];
+const SCOPE_KEYS: [&str; 7] = ["suite", "depth", "depths", "moves_from", "from", "book", "tc"];
 
 impl Scope {
     /// Whether it counts only some of the nodes (by depth or by move).
@@ -316,6 +321,10 @@ impl ScopedClaim {
 
 /// The depth node claims are judged at unless scoped to another.
 pub const CLAIM_DEPTH: u32 = 10;
+
+/// The nodes per position a solved claim is judged at, over its whole
+/// suite (`lab ab`'s `--tactics-nodes`).
+pub const CLAIM_TACTICS_NODES: u64 = 50_000;
 
 /// The tactical suites a solved claim may name.
 pub const CLAIM_SUITES: [&str; 3] = ["wac", "arasan", "zugzwang"];
@@ -424,10 +433,17 @@ fn parse_scoped_claim(key: &str, value: &Value) -> Result<ScopedClaim> {
         moves_from,
         from: get("from").map(|value| string(value, &format!("{what}.from"))).transpose()?,
         book: get("book").map(|value| string(value, &format!("{what}.book"))).transpose()?,
+        tc: get("tc").map(|value| string(value, &format!("{what}.tc"))).transpose()?,
     };
     let games_claim = matches!(claim, Claim::Games(_));
-    if games_claim && scope != (Scope { book: scope.book.clone(), ..Scope::default() }) {
-        bail!("{what}: games are scoped only by their `book`");
+    if games_claim && scope != (Scope { book: scope.book.clone(), tc: scope.tc.clone(), ..Scope::default() }) {
+        bail!("{what}: games are scoped only by their `book` and `tc`");
+    }
+    if let Some(tc) = &scope.tc {
+        if !games_claim {
+            bail!("{what}.tc: only a games claim has a time control");
+        }
+        tc.parse::<crate::games::matches::clock::TimeControl>().map_err(|error| anyhow!("{what}.tc: {error}"))?;
     }
     if scope.book.is_some() && !games_claim {
         bail!("{what}.book: only a games claim has a book");
