@@ -88,12 +88,31 @@ step "5. the verdict"
 await "lab build"
 # `lab ab` exits 3 when a claim of the variant does not hold or its games
 # are against it (docs/verdicts.md, "Exit status"): the check fails with it.
-verdict=0
-cargo lab ab "$name" "$@" || verdict=$?
+# It says where its verdict is on stderr: shown as it comes and kept here
+# (with its exit status, on the last line) to read the claims.
+exec 3>&1
+said=$(
+    set +e
+    cargo lab ab "$name" "$@" 2>&1 1>&3 3>&- | tee /dev/stderr
+    echo "lab ab exit status ${PIPESTATUS[0]}"
+)
+exec 3>&-
+verdict=${said##*lab ab exit status }
 if [ "$verdict" -eq 3 ]; then
     echo "check-technique: $name's verdict contradicts it: a claim does not hold or its games are against it (above)" >&2
     exit 1
 elif [ "$verdict" -ne 0 ]; then
     exit "$verdict"
+fi
+# A verdict that judged no claim at its scope (each one "not measured":
+# another suite or depth, no parent) checked nothing of the technique.
+summary=$(printf '%s\n' "$said" | sed -n 's/^verdict: \(.*\)summary\.md$/\1summary.json/p' | tail -n 1)
+if [ -z "$summary" ] || [ ! -f "$summary" ]; then
+    echo "check-technique: $name: \`lab ab\` named no verdict to read its claims from (was it --quiet?)" >&2
+    exit 1
+fi
+if ! grep -q -E '"verdict": "(holds|does not hold|undecided)"' "$summary"; then
+    echo "check-technique: $name's verdict judged no claim at its scope: every claim is \"not measured\" ($summary); run \`lab ab $name\` on the claims' suite and depth (the verdict suite at depth 10 unless a claim names its own)" >&2
+    exit 1
 fi
 echo "check-technique: $name passed every check in $((SECONDS - started)) s"

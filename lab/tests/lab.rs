@@ -355,6 +355,37 @@ fn ab_judges_a_variant_against_its_parent_and_says_how_far_two_variants_are() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn ab_judges_claims_only_on_their_suite_and_depth() {
+    let dir = scratch("ab-scope");
+    let small = ["--ttd-rounds", "1", "--tactics", "none"];
+    let elsewhere = |on: &str| {
+        format!("(measured on {on}, claimed on verdict at depth 10: run `lab ab razor-r1 --suite verdict --depth 10`)")
+    };
+    // One position at the claims' depth: no claim holds or fails, and the
+    // verdict stands.
+    let startpos = dir.join("startpos");
+    let output = lab(&[&["ab", "razor-r1", "--suite", "startpos"][..], &small].concat(), &startpos);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{page}");
+    for claim in ["-5% to -3% nodes at depth 10", "razor cut% between 5% and 10%", "pvs re% between 0% and 7%"] {
+        let line = format!("- {claim} → **not measured** {}", elsewhere("startpos at depth 10"));
+        assert!(page.contains(&line), "no `{line}` in\n{page}");
+    }
+    // A file called verdict.epd is not the verdict suite.
+    let named = dir.join("verdict.epd");
+    std::fs::write(&named, TWO_POSITIONS).unwrap();
+    let results = dir.join("named");
+    let args = [&["ab", "razor-r1", "--suite", named.to_str().unwrap(), "--depth", "10"][..], &small].concat();
+    let output = lab(&args, &results);
+    let page = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{page}");
+    let line = format!("- -5% to -3% nodes at depth 10 → **not measured** {}", elsewhere("verdict at depth 10"));
+    assert!(page.contains(&line), "no `{line}` in\n{page}");
+    assert_eq!(summary(&results, "ab")["claims"][0]["verdict"], "not measured");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// An OpenBench test of `subject` against `reference` from `book`, read
 /// back by `lab openbench status`: 1640 games whose Elo interval lies below
 /// 0, its SPRT [0, 5] at `llr` (H0 accepted below -2.94).
@@ -620,10 +651,11 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
 }
 
 /// `ci/check-technique.sh`, copied into a repository of its own with a
-/// stand-in `cargo` whose `lab ab` exits with `verdict`: the script's exit
-/// status and what it printed.
-fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
-    let repo = dir.join(format!("repo-{verdict}"));
+/// stand-in `cargo` whose `lab ab` exits with `verdict` and judges the
+/// variant's claim `claim` (in its summary.json, as `lab ab` writes it):
+/// the script's exit status and what it printed.
+fn check_technique(dir: &Path, verdict: i32, claim: &str) -> std::process::Output {
+    let repo = dir.join(format!("repo-{verdict}-{}", claim.replace(' ', "-")));
     for folder in ["ci", "src/prune", "variants", "snapshots", "docs"] {
         std::fs::create_dir_all(repo.join(folder)).unwrap();
     }
@@ -650,11 +682,21 @@ fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
     git(&["init", "--quiet"]);
     git(&["add", "."]);
     git(&["commit", "--quiet", "-m", "demo"]);
-    let bin = dir.join(format!("bin-{verdict}"));
+    let bin = repo.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
+    let verdict_dir = repo.join("lab-results/20261128T000000Z-ab");
+    std::fs::create_dir_all(&verdict_dir).unwrap();
+    std::fs::write(
+        verdict_dir.join("summary.json"),
+        format!("{{\n  \"claims\": [\n    {{\n      \"claim\": \"nodes\",\n      \"verdict\": \"{claim}\"\n    }}\n  ]\n}}\n"),
+    )
+    .unwrap();
     executable(
         &bin.join("cargo"),
-        &format!("#!/bin/sh\ncase \"$*\" in *\"lab ab\"*) echo \"the verdict page\"; exit {verdict};; esac\nexit 0\n"),
+        &format!(
+            "#!/bin/sh\ncase \"$*\" in *\"lab ab\"*) echo \"the verdict page\"; \
+             echo \"verdict: lab-results/20261128T000000Z-ab/summary.md\" >&2; exit {verdict};; esac\nexit 0\n"
+        ),
     );
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     std::process::Command::new("bash")
@@ -668,11 +710,11 @@ fn check_technique(dir: &Path, verdict: i32) -> std::process::Output {
 #[test]
 fn check_technique_fails_when_lab_ab_says_the_technique_is_contradicted() {
     let dir = scratch("check-technique");
-    let stands = check_technique(&dir, 0);
+    let stands = check_technique(&dir, 0, "undecided");
     assert!(stands.status.success(), "{}", String::from_utf8_lossy(&stands.stderr));
     assert!(String::from_utf8_lossy(&stands.stdout).contains("check-technique: demo passed every check"));
 
-    let contradicted = check_technique(&dir, 3);
+    let contradicted = check_technique(&dir, 3, "does not hold");
     let (out, err) = (String::from_utf8_lossy(&contradicted.stdout), String::from_utf8_lossy(&contradicted.stderr));
     assert_eq!(contradicted.status.code(), Some(1), "{out}{err}");
     assert!(out.contains("the verdict page") && !out.contains("passed every check"), "{out}");
@@ -684,7 +726,7 @@ fn check_technique_fails_when_lab_ab_says_the_technique_is_contradicted() {
     );
 
     // An error of `lab ab` is the script's error.
-    let failed = check_technique(&dir, 1);
+    let failed = check_technique(&dir, 1, "undecided");
     assert_eq!(failed.status.code(), Some(1));
     assert!(!String::from_utf8_lossy(&failed.stderr).contains("contradicts"));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -719,6 +761,24 @@ fn an_ablation_is_measured_by_name_and_its_fast_measures_kept() {
     assert_eq!(
         (fast[0]["measured_at"]["depth"].as_u64(), fast[0]["measured_at"]["hash"].as_u64()),
         (Some(4), Some(16))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn check_technique_fails_when_no_claim_was_judged_at_its_scope() {
+    let dir = scratch("check-technique-unjudged");
+    let unjudged = check_technique(&dir, 0, "not measured");
+    let (out, err) = (String::from_utf8_lossy(&unjudged.stdout), String::from_utf8_lossy(&unjudged.stderr));
+    assert_eq!(unjudged.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("the verdict page") && !out.contains("passed every check"), "{out}");
+    assert!(
+        err.contains(
+            "check-technique: demo's verdict judged no claim at its scope: every claim is \"not measured\" \
+             (lab-results/20261128T000000Z-ab/summary.json); run `lab ab demo` on the claims' suite and depth \
+             (the verdict suite at depth 10 unless a claim names its own)"
+        ),
+        "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
