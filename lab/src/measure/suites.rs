@@ -258,6 +258,22 @@ mod tests {
     }
 
     #[test]
+    fn a_suite_is_known_by_its_positions_not_its_name() {
+        let lab = lab();
+        let verdict = load(&lab, VERDICT).unwrap().content();
+        assert_eq!(verdict.positions, 54);
+        assert_eq!(load_for_run(&lab, VERDICT, None).unwrap().content(), verdict);
+        assert_ne!(load_for_run(&lab, VERDICT, Some(10)).unwrap().content(), verdict);
+        // The same positions in another order, with other move counters and
+        // ids, under any name: the same suite.
+        let fens: Vec<String> = load(&lab, VERDICT).unwrap().positions.iter().map(|p| p.fen.clone()).collect();
+        let renumbered: Vec<String> = fens.iter().rev().map(|fen| format!("{} 7 70", position_key(fen))).collect();
+        assert_eq!(SuiteContent::of_fens(renumbered.iter().map(String::as_str)), verdict);
+        assert_ne!(load(&lab, "seeds").unwrap().content(), verdict);
+        assert_eq!(load(&lab, STARTPOS).unwrap().content().positions, 1);
+    }
+
+    #[test]
     fn startpos_is_the_start_position_alone() {
         let suite = load(&lab(), STARTPOS).unwrap();
         let fens: Vec<&str> = suite.positions.iter().map(|position| position.fen.as_str()).collect();
