@@ -865,7 +865,9 @@ mod tests {
         // The same commit, the child built otherwise: its searches replace the first run's.
         run(args(16, None), ("0123456789ab", "features [razor-r2]"), 1500);
         let data = node_data(&dir);
-        let child: Vec<(&str, u64, Option<u64>, &str, Vec<u64>)> = data
+        /// A key of the child's searches (commit, hash, first N), its build and its node counts.
+        type Row<'a> = (&'a str, u64, Option<u64>, &'a str, Vec<u64>);
+        let child: Vec<Row> = data
             .latest
             .iter()
             .filter(|((variant, _), _)| variant == "child")
