@@ -12,12 +12,16 @@
 //!   reaches into it: the claim is neither supported nor ruled out, and
 //!   more positions would decide.
 //!
-//! Without an interval (one position) the estimate alone decides.
+//! A node change, a rate or a count per iteration on fewer than
+//! [`MIN_POSITIONS`] positions neither holds nor fails: it is undecided.
 //!
-//! A claim is judged on its scope ([`grammar::Scope`]): the suite
-//! and depth it names, only the main-search nodes at the depths or below
-//! the moves it names, and against the variant a chain span starts from
-//! instead of the parent.
+//! A claim is judged only on its scope ([`grammar::Scope`]): the suite
+//! (known by its positions, not its file's name) and depth it names, else
+//! the verdict suite at depth 10; only the main-search nodes at the depths
+//! or below the moves it names; against the variant a chain span starts
+//! from instead of the parent; a games claim on games at its time control.
+//! Counts taken elsewhere make it **not measured**, naming the command that
+//! measures it.
 
 use std::fmt;
 
@@ -273,8 +277,8 @@ fn within(value: f64, low: f64, high: f64) -> bool {
     value >= low && value <= high
 }
 
-/// Judges one claim of `variant` on `evidence`, which was measured on the
-/// claim's scope.
+/// Judges one claim of `variant` on `evidence`: a node, telemetry or count
+/// claim only on counts of its own suite and depth (`evidence.claimed_on`).
 pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Judgement {
     let claim = &scoped.claim;
     // What the claim is against: its chain span's start, or the parent.
@@ -319,7 +323,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 scope_options(&scoped.scope)
             )));
         }
-        let same_positions = own.setting.content.is_some() && own.setting.content == claimed.content;
+        let same_positions = own.setting.content == claimed.content;
         let (claimed_text, scope) = if same_positions {
             (format!("at depth {}", claimed.depth), Scope { depth: Some(claimed.depth), ..scoped.scope.clone() })
         } else {
