@@ -134,7 +134,7 @@ fn main() -> ExitCode {
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
-            Command::Match(args) => matches::command(&lab, &args),
+            Command::Match(args) => matches::command(&lab, &args).map(|verdict| standing = verdict),
             Command::Atlas(args) => atlas::command(&lab, &args),
             Command::Clocks(args) => pgn_clocks::command(&lab, &args),
             Command::Blunders(args) => blunders::command(&lab, &args),

@@ -60,9 +60,10 @@ pub use self::summary::StopReason;
 pub use self::summary::{summary_markdown, MatchSummary};
 use self::worker::{worker, Event, WorkerContext};
 use crate::engines::engine::Launch;
-use crate::games::statistics::{Pentanomial, SprtSettings, Wdl};
+use crate::games::statistics::{Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
 use crate::lab::Lab;
 use crate::results::RunDir;
+use crate::verdicts::verdict::Standing;
 
 /// Games when `--games` is not given: a cap for an SPRT, the run otherwise.
 const DEFAULT_GAMES_WITH_SPRT: u64 = 1000;
@@ -76,7 +77,9 @@ pub struct MatchOutcome {
 }
 
 /// `lab match A B`.
-pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
+/// Plays the match; its standing is its exit status: an SPRT that accepted
+/// H0 says the first engine gained nothing (docs/verdicts.md, "Exit status").
+pub fn command(lab: &Lab, args: &MatchArgs) -> Result<Standing> {
     // A book that cannot be read is an error now, not after the builds.
     book::check(lab, args.book.as_deref())?;
     let binary_a = engine_binary(lab, args, &args.engine_a)?;
@@ -89,7 +92,15 @@ pub fn command(lab: &Lab, args: &MatchArgs) -> Result<()> {
     } else {
         print!("{}", summary_markdown(&outcome.summary));
     }
-    Ok(())
+    Ok(standing_of(outcome.summary.sprt_status.as_ref()))
+}
+
+/// A match stands unless its SPRT accepted H0.
+fn standing_of(sprt: Option<&SprtStatus>) -> Standing {
+    match sprt.map(|status| status.verdict) {
+        Some(Verdict::AcceptH0) => Standing::Contradicted,
+        _ => Standing::Stands,
+    }
 }
 
 /// How to start `name`: `--binary NAME=PATH`, else the variant's build, or
@@ -362,4 +373,26 @@ fn finish(mut recorder: Recorder, failure: Option<anyhow::Error>) -> Result<Matc
         )));
     }
     Ok(MatchOutcome { run_dir: recorder.run.path().to_path_buf(), summary: recorder.summary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::statistics::Model;
+
+    #[test]
+    fn a_match_whose_sprt_accepted_h0_exits_as_contradicted() {
+        let sprt = SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
+        let status = |penta: [u64; 5]| sprt.on_pairs(&Pentanomial(penta));
+        let losing = status([60, 200, 400, 150, 20]);
+        assert_eq!(losing.verdict, Verdict::AcceptH0, "{losing:?}");
+        assert_eq!(standing_of(Some(&losing)), Standing::Contradicted);
+        let winning = status([20, 150, 400, 220, 60]);
+        assert_eq!(winning.verdict, Verdict::AcceptH1, "{winning:?}");
+        assert_eq!(standing_of(Some(&winning)), Standing::Stands);
+        let running = status([2, 3, 4, 3, 2]);
+        assert_eq!(running.verdict, Verdict::Continue, "{running:?}");
+        assert_eq!(standing_of(Some(&running)), Standing::Stands);
+        assert_eq!(standing_of(None), Standing::Stands, "a match without an SPRT decides no exit status");
+    }
 }
