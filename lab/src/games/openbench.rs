@@ -58,6 +58,10 @@ const TESTS_COMMAND: &str = "openbench-tests";
 const DEFAULT_HASH_MB: u32 = 16;
 /// The SPRT's error rates, as the lab's matches use them.
 const CONFIDENCE: &str = "[0.05, 0.05]";
+/// OpenBench's own workload size (`Scripts/create_test.py`), which an SPRT keeps.
+const SPRT_WORKLOAD_SIZE: u64 = 32;
+/// A test of fixed games is cut into at least this many workloads.
+const GAMES_WORKLOADS: u64 = 16;
 /// Adjudication: the presets of `ci/openbench/prunelab.json`.
 const WIN_ADJUDICATION: &str = "movecount=3 score=400";
 const DRAW_ADJUDICATION: &str = "movenumber=40 movecount=8 score=10";
@@ -128,9 +132,11 @@ pub struct OpenbenchArgs {
     pub priority: i64,
     #[arg(long, default_value_t = 1000)]
     pub throughput: u64,
-    /// Game pairs a worker plays per workload.
-    #[arg(long, default_value_t = 32)]
-    pub workload_size: u64,
+    /// OpenBench's workload size W: a worker of concurrency C plays up to
+    /// 4·W·C games a workload before it reports; default: 32 for an SPRT,
+    /// ⌈N/64⌉ (at most 32) for a test of --games N.
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u64).range(1..))]
+    pub workload_size: Option<u64>,
 }
 
 #[derive(Subcommand, Clone, Debug)]
@@ -336,6 +342,23 @@ impl TestPlan {
             Some((low, high)) => format!("[{low:.2}, {high:.2}]"),
             None => "N/A".to_string(),
         }
+    }
+
+    /// OpenBench's workload size for this test, `--workload-size` unless
+    /// it is sized here. A worker plays a workload as fastchess's `-rounds
+    /// 2·W·C -games 2` (C its concurrency: `get_workload.py`'s
+    /// `game_distribution`), 4·W·C games, and the server counts a test's
+    /// games only when a worker reports (every 30 s, and at a workload's
+    /// end), so a test of fixed games with W = 32 plays far more games than
+    /// asked. Its W is therefore sized from its games, so that one workload
+    /// at concurrency 1 plays at most 1/16 of them (W = 1 for 64 games or
+    /// fewer: 4·C games a workload); an SPRT, which stops at its own
+    /// decision, keeps OpenBench's 32.
+    pub fn workload_size(&self, asked: Option<u64>) -> u64 {
+        asked.unwrap_or(match self.games {
+            None => SPRT_WORKLOAD_SIZE,
+            Some(games) => games.div_ceil(4 * GAMES_WORKLOADS).clamp(1, SPRT_WORKLOAD_SIZE),
+        })
     }
 
     /// What the test decides by: its bounds, or its games.

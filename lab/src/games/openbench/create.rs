@@ -42,7 +42,7 @@ pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info:
         ("book_name", args.book.clone()),
         ("upload_pgns", "FALSE".to_string()),
         ("throughput", args.throughput.to_string()),
-        ("workload_size", args.workload_size.to_string()),
+        ("workload_size", plan.workload_size(args.workload_size).to_string()),
         ("priority", args.priority.to_string()),
         // The engine reads no tablebases.
         ("syzygy_wdl", "DISABLED".to_string()),

@@ -62,8 +62,17 @@ impl Server {
 
     fn connect(url: &str, credentials: Option<Credentials>) -> Result<Server> {
         let url = url.trim_end_matches('/').to_string();
-        check_address(&url)?;
+        let host = check_address(&url)?;
+        // ureq takes a proxy from HTTP_PROXY, HTTPS_PROXY or ALL_PROXY. A
+        // request that carries the password goes straight to the server
+        // named, never through one: a proxy reads an http:// request in
+        // clear, and is one more machine to trust. A server on this machine
+        // needs no proxy. Only a public server's API, asked without
+        // credentials, is reached through the environment's proxy.
+        let direct = credentials.is_some() || is_loopback(&host);
+        let proxy = if direct { None } else { ureq::Proxy::try_from_env() };
         let config = ureq::Agent::config_builder()
+            .proxy(proxy)
             .http_status_as_error(false)
             .max_redirects(0)
             .max_redirects_will_error(false)
@@ -197,8 +206,8 @@ impl Server {
 
 /// `https://HOST[:PORT]`, or `http://` to a loopback address
 /// (127.0.0.0/8, ::1, localhost), where the password never leaves the
-/// machine.
-fn check_address(url: &str) -> Result<()> {
+/// machine; the host.
+fn check_address(url: &str) -> Result<String> {
     let (scheme, rest) = url
         .split_once("://")
         .with_context(|| format!("--server {url}: expected an https:// address, such as https://openbench.example"))?;
@@ -214,8 +223,8 @@ fn check_address(url: &str) -> Result<()> {
         bail!("--server {url}: no host in the address");
     }
     match scheme.to_ascii_lowercase().as_str() {
-        "https" => Ok(()),
-        "http" if is_loopback(host) => Ok(()),
+        "https" => Ok(host.to_string()),
+        "http" if is_loopback(host) => Ok(host.to_string()),
         "http" => bail!(
             "--server {url}: plain http would send the password in clear text to {host}; use https:// (http:// \
              only to this machine: 127.0.0.1, ::1, localhost)"

@@ -8,6 +8,11 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
+use serde_json::json;
+
+/// The commit of every test the stand-ins serve.
+pub const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
 /// A request as the stand-in received it.
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -121,6 +126,33 @@ fn serve(stream: TcpStream, handler: &impl Fn(&Request) -> Response) -> Option<R
     let mut stream = stream;
     stream.write_all(out.as_bytes()).ok()?;
     Some(request)
+}
+
+/// A running test as OpenBench's `/api/workload/42/info/` gives it
+/// (`model_utils.workload_to_dict`: the Test's fields, `dev` and `base`
+/// as Engine dicts, `tri` as (losses, draws, wins), `penta` as (LL, LD,
+/// DD, DW, WW)), and `/results/` one machine's row.
+pub fn status_server() -> StandIn {
+    StandIn::start(|request| match (request.method.as_str(), request.path.as_str()) {
+        ("POST", "/api/workload/42/info/") => Response::json(json!({"info": {
+            "id": 42, "author": "lab", "info": "lab openbench ...", "book_name": "UHO_4060_v2.epd",
+            "dev_engine": "prunelab", "dev_options": "Threads=1 Hash=8 Variant=razor-r1",
+            "dev_time_control": "10.0+0.10", "base_options": "Threads=1 Hash=8 Variant=p003-3",
+            "base_time_control": "10.0+0.10", "test_mode": "SPRT", "elolower": 0.0, "eloupper": 5.0,
+            "alpha": 0.05, "beta": 0.05, "lowerllr": -2.944438979166, "currentllr": 0.31,
+            "upperllr": 2.944438979166, "games": 64, "passed": false, "failed": false,
+            "finished": false, "deleted": false, "approved": true, "error": false,
+            "dev": {"id": 1, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
+            "base": {"id": 2, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
+            "tri": [14, 30, 20], "penta": [2, 6, 12, 8, 4],
+            "creation": "2026-11-25 14:00:00+00:00", "updated": "2026-11-25 14:30:00+00:00"
+        }})),
+        ("POST", "/api/workload/42/results/") => Response::json(json!({"results": [
+            {"machine__id": 1, "machine__user__username": "lab", "games": 64, "LL": 2, "LD": 6, "DD": 12,
+             "DW": 8, "WW": 4, "timeloss": 1, "crashes": 0, "active": true}
+        ]})),
+        _ => Response::not_found(),
+    })
 }
 
 /// `a=1&b=x+y%2F` as pairs, as a web server decodes a form.

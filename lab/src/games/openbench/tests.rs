@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::json;
 
 use super::create::*;
-use super::stand_in::{Response, StandIn};
+use super::stand_in::{status_server, Response, StandIn, COMMIT};
 use super::status::*;
 use super::*;
 use crate::games::evidence::{SprtState, STATUS_COMMAND};
@@ -51,7 +51,6 @@ const CREATE_TEST_KEYS: [&str; 33] = [
     "password",
     "action",
 ];
-const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
 
 fn args() -> OpenbenchArgs {
     OpenbenchArgs {
@@ -72,7 +71,7 @@ fn args() -> OpenbenchArgs {
         bench_runs: 5,
         priority: 0,
         throughput: 1000,
-        workload_size: 32,
+        workload_size: None,
         spsa: Default::default(),
     }
 }
@@ -218,33 +217,6 @@ fn a_refused_test_says_what_openbench_said() {
         error.to_string(),
         "OpenBench refused the test: Sources must be found on https://github.com/<User>/<Repo>\n0123 could not be found"
     );
-}
-
-/// A running test as OpenBench's `/api/workload/42/info/` gives it
-/// (`model_utils.workload_to_dict`: the Test's fields, `dev` and `base`
-/// as Engine dicts, `tri` as (losses, draws, wins), `penta` as (LL, LD,
-/// DD, DW, WW)), and `/results/` one machine's row.
-fn status_server() -> StandIn {
-    StandIn::start(|request| match (request.method.as_str(), request.path.as_str()) {
-        ("POST", "/api/workload/42/info/") => Response::json(json!({"info": {
-            "id": 42, "author": "lab", "info": "lab openbench ...", "book_name": "UHO_4060_v2.epd",
-            "dev_engine": "prunelab", "dev_options": "Threads=1 Hash=8 Variant=razor-r1",
-            "dev_time_control": "10.0+0.10", "base_options": "Threads=1 Hash=8 Variant=p003-3",
-            "base_time_control": "10.0+0.10", "test_mode": "SPRT", "elolower": 0.0, "eloupper": 5.0,
-            "alpha": 0.05, "beta": 0.05, "lowerllr": -2.944438979166, "currentllr": 0.31,
-            "upperllr": 2.944438979166, "games": 64, "passed": false, "failed": false,
-            "finished": false, "deleted": false, "approved": true, "error": false,
-            "dev": {"id": 1, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
-            "base": {"id": 2, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 7357031},
-            "tri": [14, 30, 20], "penta": [2, 6, 12, 8, 4],
-            "creation": "2026-11-25 14:00:00+00:00", "updated": "2026-11-25 14:30:00+00:00"
-        }})),
-        ("POST", "/api/workload/42/results/") => Response::json(json!({"results": [
-            {"machine__id": 1, "machine__user__username": "lab", "games": 64, "LL": 2, "LD": 6, "DD": 12,
-             "DW": 8, "WW": 4, "timeloss": 1, "crashes": 0, "active": true}
-        ]})),
-        _ => Response::not_found(),
-    })
 }
 
 #[test]
@@ -814,4 +786,40 @@ fn a_chain_without_sprt_plays_fixed_games_as_the_atlas_does() {
         plan_markdown(&razor, std::slice::from_ref(plan), &build(), "run").matches("test_mode = SPRT").count(),
         0
     );
+}
+
+#[test]
+fn a_test_of_fixed_games_is_cut_into_workloads_of_a_sixteenth() {
+    let stand_in = creating_server();
+    let (results, lab) = results_folder("workload-size");
+    let at_nodes = |games: u64, workload_size: Option<u64>| OpenbenchArgs {
+        tc: Some("N=10000".into()),
+        games: Some(games),
+        workload_size,
+        ..with_server(&stand_in.url)
+    };
+    let sent = |args: &OpenbenchArgs| {
+        let plans = test_plans(&lab, args).unwrap();
+        let fields = create_fields(args, &plans[0], &build(), "x");
+        fields.into_iter().find(|(key, _)| key == "workload_size").unwrap().1
+    };
+    // 4·W games a workload at concurrency 1: 20 games are 5 workloads of
+    // 4, 1000 are 16 of 64; beyond 2048 games, OpenBench's 32.
+    let sizes: Vec<String> = [20, 64, 65, 1000, 2048, 100_000].map(|games| sent(&at_nodes(games, None))).to_vec();
+    assert_eq!(sizes, ["1", "1", "2", "16", "32", "32"]);
+    assert_eq!(sent(&at_nodes(20, Some(8))), "8");
+    // An SPRT keeps OpenBench's own size unless --workload-size says.
+    let sprt = with_server(&stand_in.url);
+    assert_eq!(sent(&sprt), "32");
+    assert_eq!(sent(&OpenbenchArgs { workload_size: Some(4), ..sprt }), "4");
+    // What the server receives.
+    let args = at_nodes(20, None);
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    create_tests(&lab, &args, &test_plans(&lab, &args).unwrap(), &build(), &server, "run").unwrap();
+    let post = stand_in.requests().into_iter().find(|request| request.path == "/scripts/").unwrap();
+    assert_eq!(
+        (post.field("test_mode"), post.field("test_max_games"), post.field("workload_size")),
+        (Some("GAMES"), Some("20"), Some("1"))
+    );
+    std::fs::remove_dir_all(&results).unwrap();
 }
