@@ -25,6 +25,7 @@ mod develop;
 mod engines;
 mod explain;
 mod games;
+mod interrupt;
 mod lab;
 mod measure;
 mod results;
@@ -117,6 +118,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let resumable = matches!(
+        cli.command,
+        Command::Match(_)
+            | Command::Atlas(_)
+            | Command::Chain(_)
+            | Command::Nodes(_)
+            | Command::Tactics(_)
+            | Command::Ttd(_)
+            | Command::Speed(_)
+    );
+    interrupt::install(resumable);
     // A verdict's standing is its exit status (docs/verdicts.md, "Exit status").
     let mut standing = Standing::Stands;
     let outcome = match cli.command {

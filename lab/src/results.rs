@@ -53,6 +53,7 @@ impl RunDir {
         });
         write_atomically(&path.join(RUN_FILE), &serde_json::to_string_pretty(&run)?)?;
         let records = OpenOptions::new().create(true).append(true).open(path.join(RECORDS_FILE))?;
+        crate::interrupt::note_run(&path);
         Ok(RunDir { path, records })
     }
 
@@ -96,6 +97,7 @@ impl RunDir {
         file.set_len(good_bytes)?;
         drop(file);
         let records_file = OpenOptions::new().append(true).open(&records_path)?;
+        crate::interrupt::note_run(path);
         Ok((RunDir { path: path.to_path_buf(), records: records_file }, records))
     }
 
@@ -110,8 +112,10 @@ impl RunDir {
         Ok(())
     }
 
-    /// Appends one finished item and flushes it to disk.
+    /// Appends one finished item and flushes it to disk; a stopping
+    /// signal waits for the line to be whole.
     pub fn append(&mut self, record: &impl Serialize) -> Result<()> {
+        let _writing = crate::interrupt::writing();
         let mut line = serde_json::to_string(record)?;
         line.push('\n');
         self.records.write_all(line.as_bytes())?;
@@ -144,6 +148,7 @@ pub fn print_summary(lab: &Lab, run_dir: &Path) -> Result<()> {
 
 /// Write to a temporary file, then rename: a reader never sees half a file.
 pub fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let _writing = crate::interrupt::writing();
     let temporary = path.with_extension("tmp");
     fs::write(&temporary, text).with_context(|| format!("cannot write {}", temporary.display()))?;
     fs::rename(&temporary, path).with_context(|| format!("cannot write {}", path.display()))

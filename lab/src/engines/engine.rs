@@ -194,11 +194,9 @@ impl Engine {
     /// Starts `path`, performs the `uci` handshake, and names the engine
     /// `name` in every error.
     pub fn start(path: &Path, name: &str) -> Result<Engine> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut command = Command::new(path);
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        let mut child = crate::interrupt::spawn(&mut command)
             .with_context(|| format!("{name}: cannot start {}", path.display()))?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -356,14 +354,18 @@ impl Drop for Engine {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
+        let mut exited = false;
+        while !exited && Instant::now() < deadline {
+            exited = !matches!(self.child.try_wait(), Ok(None));
+            if !exited {
+                std::thread::sleep(Duration::from_millis(5));
             }
-            std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if !exited {
+            crate::interrupt::kill_group(&self.child);
+            let _ = self.child.wait();
+        }
+        crate::interrupt::forget(&self.child);
     }
 }
 

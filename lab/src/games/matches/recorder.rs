@@ -51,6 +51,8 @@ impl Recorder {
     /// Saves a finished game (record, PGN, summary); returns the running line
     /// when the game completes its pair.
     pub fn save(&mut self, record: &GameRecord, pgn: &str) -> Result<Option<String>> {
+        // The record and its PGN are kept together, or neither, on a signal.
+        let _writing = crate::interrupt::writing();
         self.run.append(record)?;
         self.pgn.write_all(pgn.as_bytes())?;
         let completes_pair = self.tally.add(record);
