@@ -93,9 +93,8 @@ impl PgnGame {
 /// Every game of `path`, replayed. A file that cannot be read, holds no
 /// game or has a game with an illegal move is an error.
 pub fn read_pgn_file(path: &Path) -> Result<Vec<PgnGame>> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read PGN file {}", path.display()))?;
-    let raw_games =
-        read_raw_games(std::io::BufReader::new(file)).with_context(|| format!("{}: broken PGN", path.display()))?;
+    let text = std::fs::read(path).with_context(|| format!("cannot read PGN file {}", path.display()))?;
+    let raw_games = read_raw_games(&text).with_context(|| format!("{}: broken PGN", path.display()))?;
     let mut games = Vec::new();
     for raw in raw_games {
         let number = games.len() + 1;
@@ -108,9 +107,18 @@ pub fn read_pgn_file(path: &Path) -> Result<Vec<PgnGame>> {
 }
 
 /// Every game of a PGN as it spells it, its moves not checked: what
-/// `lab clocks` reads, and what `read_pgn_file` replays.
-pub fn read_raw_games(pgn: impl std::io::Read) -> std::io::Result<Vec<RawGame>> {
-    let mut reader = Reader::new(pgn);
+/// `lab clocks` reads, and what `read_pgn_file` replays. pgn-reader reads
+/// a tag line or a comment only as long as its buffer holds (255 bytes
+/// unless told), and a match runner writes an engine's `id name` into the
+/// tags (prunelab's lists its features: about 600 bytes for `full`), so
+/// the buffer is sized to the text's longest line and longest comment.
+pub fn read_raw_games(pgn: &[u8]) -> std::io::Result<Vec<RawGame>> {
+    let (longest_line, longest_comment) = longest_line_and_comment(pgn);
+    let mut reader = Reader::build(pgn)
+        // The line's end too, where the reader looks for the closing quote.
+        .set_supported_tag_line_length(longest_line + 1)
+        .set_supported_comment_length(longest_comment)
+        .finish();
     let mut games = Vec::new();
     while let Some(raw) = reader.read_game(&mut RawGameReader)? {
         // Text with neither tags nor moves (a stray line) is no game.
@@ -119,6 +127,21 @@ pub fn read_raw_games(pgn: impl std::io::Read) -> std::io::Result<Vec<RawGame>> 
         }
     }
     Ok(games)
+}
+
+/// The length in bytes of `text`'s longest line and of its longest `{...}`
+/// comment (without the braces), which may span lines.
+fn longest_line_and_comment(text: &[u8]) -> (usize, usize) {
+    let longest_line = text.split(|&byte| byte == b'\n').map(<[u8]>::len).max().unwrap_or(0);
+    let mut longest_comment = 0;
+    let mut rest = text;
+    while let Some(open) = rest.iter().position(|&byte| byte == b'{') {
+        let after = &rest[open + 1..];
+        let length = after.iter().position(|&byte| byte == b'}').unwrap_or(after.len());
+        longest_comment = longest_comment.max(length);
+        rest = &after[length.min(after.len())..];
+    }
+    (longest_line, longest_comment)
 }
 
 /// A game as the PGN spells it, before its moves are checked.
@@ -267,6 +290,41 @@ mod tests {
         );
         assert_eq!(games[1].number, 2);
         assert_eq!(games[1].uci_position(0), format!("position fen {STARTPOS_FEN}"));
+    }
+
+    #[test]
+    fn tags_and_comments_of_any_length_are_read() {
+        // A match runner's Event and White tags carrying a long `id name`,
+        // as fastchess writes prunelab's, and long engine comments.
+        let features: Vec<String> = (0..200).map(|index| format!("feature-{index}")).collect();
+        let name = format!("prunelab 0.1.0 full [{}]", features.join(","));
+        let comment = format!("+0.31/12 0.123s, {}", "pv ".repeat(700));
+        assert!(name.len() > 2000 && comment.len() > 2000);
+        // Games of varied lengths: the reader's 16 KB buffer is refilled in
+        // the middle of a tag line or a comment somewhere, where a buffer
+        // set for 255 bytes breaks off.
+        let games: Vec<String> = (0..40)
+            .map(|index| {
+                format!(
+                    "[Event \"Fastchess Tournament {name}\"]\n[White \"{name}\"]\n[Black \"b{}\"]\n\n\
+                     1. e4 {{{}}} e5 {{+0.10/9\n0.2s}} 1/2-1/2\n\n",
+                    "x".repeat(index * 37),
+                    &comment[..comment.len() - index * 13]
+                )
+            })
+            .collect();
+        let text = format!("{}[White \"c\"]\n[Black \"d\"]\n\n1. d4 *\n", games.concat());
+        let games = read(&text).unwrap();
+        assert_eq!(games.len(), 41);
+        for (index, game) in games[..40].iter().enumerate() {
+            assert_eq!((game.white.as_str(), game.black.len()), (name.as_str(), 1 + index * 37));
+            assert_eq!(game.moves.iter().map(|played| played.depth).collect::<Vec<_>>(), [Some(12), Some(9)]);
+        }
+        assert_eq!(games[40].white, "c");
+        let raw = read_raw_games(text.as_bytes()).unwrap();
+        assert_eq!(raw[0].tags["Event"], format!("Fastchess Tournament {name}"));
+        assert_eq!(raw[0].moves[0].1, [comment.trim()]);
+        assert_eq!(longest_line_and_comment(b"ab\n{x\ny}\n{}"), (2, 3));
     }
 
     #[test]
