@@ -319,12 +319,16 @@ impl TestPlan {
     /// Whether `test` is this test at `commit` on `server`: the same
     /// variant, parent, bounds and time control.
     fn is_created_as(&self, test: &CreatedTest, server: &str, commit: &str) -> bool {
-        test.server == server
-            && test.build.commit == commit
-            && (test.plan.variant.as_str(), test.plan.parent.as_str()) == (self.variant.as_str(), self.parent.as_str())
-            && test.plan.bounds == self.bounds
-            && test.plan.games == self.games
-            && test.plan.tc == self.tc
+        (test.server.as_str(), test.build.commit.as_str()) == (server, commit) && self.is_planned_as(&test.plan)
+    }
+
+    /// Whether `plan` is this test: the same variant, parent, bounds or
+    /// games, and time control.
+    fn is_planned_as(&self, plan: &TestPlan) -> bool {
+        (plan.variant.as_str(), plan.parent.as_str()) == (self.variant.as_str(), self.parent.as_str())
+            && plan.bounds == self.bounds
+            && plan.games == self.games
+            && plan.tc == self.tc
     }
 
     pub fn dev_options(&self) -> String {
@@ -394,6 +398,21 @@ pub struct Build {
 
 fn prunelab() -> String {
     "prunelab".to_string()
+}
+
+/// A create whose request may have reached the server though no test
+/// number came back: a line of an `openbench-tests` run, until a test
+/// with its `info` is found (and recorded as created) or made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnconfirmedTest {
+    pub server: String,
+    pub plan: TestPlan,
+    pub build: Build,
+    /// The `info` line sent, by which the test is found on the server.
+    pub info: String,
+    pub attempted: String,
+    /// What went wrong after the request was sent.
+    pub lost_answer: String,
 }
 
 /// A test `lab openbench` created: one line of an `openbench-tests` run.

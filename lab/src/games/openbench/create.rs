@@ -7,10 +7,10 @@ use std::fmt::Write;
 use anyhow::{bail, Context, Result};
 
 use super::server::Server;
-use super::status::created_tests;
+use super::status::{created_tests, unconfirmed_tests};
 use super::{
-    Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, CONFIDENCE, DRAW_ADJUDICATION, TESTS_COMMAND,
-    WIN_ADJUDICATION,
+    Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, UnconfirmedTest, CONFIDENCE, DRAW_ADJUDICATION,
+    TESTS_COMMAND, WIN_ADJUDICATION,
 };
 use crate::lab::Lab;
 use crate::results::{read_records, timestamp, RunDir};
@@ -146,9 +146,13 @@ pub(super) fn refuse_duplicates(lab: &Lab, plans: &[TestPlan], server: &str, com
 }
 
 /// Creates the tests and records each in a run folder, made with the first
-/// test the server accepted: a create that fails leaves nothing behind.
-/// Tests created before a failure stay recorded, and the failure is
-/// returned.
+/// test the server accepted: a create that fails leaves nothing behind,
+/// unless its request may have reached the server, which is then recorded
+/// as unconfirmed. Before a test whose earlier create is unconfirmed is
+/// created, the server is asked for it (by the `info` that create sent),
+/// and a test found is recorded instead of created again; one not found is
+/// created with the same `info`. Tests created before a failure stay
+/// recorded, and the failure is returned.
 pub(super) fn create_tests(
     lab: &Lab,
     args: &OpenbenchArgs,
@@ -159,16 +163,59 @@ pub(super) fn create_tests(
 ) -> Result<()> {
     let mut text = plan_markdown(args, plans, build, run_name);
     writeln!(text, "\n## Created\n").unwrap();
+    let unconfirmed = if args.again { Vec::new() } else { unconfirmed_tests(lab) };
     let mut run: Option<RunDir> = None;
     let mut failure = None;
     for plan in plans {
-        let info = info_line(plan, run_name);
-        let id = match server.create_test(&create_fields(args, plan, build, &info), &info, &build.commit) {
-            Ok(id) => id,
-            Err(error) => {
-                failure = Some(error.context(format!("{} against {}", plan.variant, plan.parent)));
-                break;
+        let sides = format!("{} against {}", plan.variant, plan.parent);
+        let earlier = unconfirmed.iter().rev().find(|attempt| {
+            (attempt.server.as_str(), attempt.build.commit.as_str()) == (server.url.as_str(), build.commit.as_str())
+                && plan.is_planned_as(&attempt.plan)
+        });
+        let info = earlier.map_or_else(|| info_line(plan, run_name), |attempt| attempt.info.clone());
+        let found = match earlier {
+            None => None,
+            Some(attempt) => match server.find_test(&info, &build.commit, None) {
+                Ok(found) => found,
+                Err(error) => {
+                    failure = Some(error.context(format!(
+                        "{sides}: a create of {} may have reached the server, and it could not be asked for the \
+                         test (info `{info}`): nothing was created; look for it on the server, or give --again",
+                        attempt.attempted
+                    )));
+                    break;
+                }
+            },
+        };
+        let id = match found {
+            Some(id) => {
+                lab.say(&format!("found, not created again: {sides}: test {id}, made by an earlier attempt"));
+                id
             }
+            None => match server.create_test(&create_fields(args, plan, build, &info), &info, &build.commit) {
+                Ok(id) => id,
+                Err(create) => {
+                    let mut error = create.error.context(sides);
+                    if create.may_exist {
+                        let attempt = UnconfirmedTest {
+                            server: server.url.clone(),
+                            plan: plan.clone(),
+                            build: build.clone(),
+                            info,
+                            attempted: timestamp(),
+                            lost_answer: format!("{error:#}"),
+                        };
+                        run_folder(lab, args, &mut run)?.append(&attempt)?;
+                        writeln!(text, "- {}: unconfirmed ({})", attempt.plan.variant, attempt.lost_answer).unwrap();
+                        error = error.context(
+                            "the test may exist on the server all the same: the next `lab openbench` of it asks the \
+                             server for it before creating it",
+                        );
+                    }
+                    failure = Some(error);
+                    break;
+                }
+            },
         };
         let created = CreatedTest {
             server: server.url.clone(),
@@ -179,12 +226,9 @@ pub(super) fn create_tests(
             info,
             created: timestamp(),
         };
-        if run.is_none() {
-            run = Some(RunDir::create(&lab.results_root(), TESTS_COMMAND, args)?);
-        }
-        run.as_mut().expect("made above").append(&created)?;
-        lab.say(&format!("created: {} against {}: {}", plan.variant, plan.parent, created.url));
-        writeln!(text, "- {} against {}: test {id}, {}", plan.variant, plan.parent, created.url).unwrap();
+        run_folder(lab, args, &mut run)?.append(&created)?;
+        lab.say(&format!("created: {sides}: {}", created.url));
+        writeln!(text, "- {sides}: test {id}, {}", created.url).unwrap();
     }
     if let Some(run) = &run {
         writeln!(text, "\n`lab openbench status` reads their games back.").unwrap();
@@ -195,6 +239,14 @@ pub(super) fn create_tests(
         Some(error) => Err(error),
         None => Ok(()),
     }
+}
+
+/// The run folder of the tests created, made with the first one recorded.
+fn run_folder<'a>(lab: &Lab, args: &OpenbenchArgs, run: &'a mut Option<RunDir>) -> Result<&'a mut RunDir> {
+    if run.is_none() {
+        *run = Some(RunDir::create(&lab.results_root(), TESTS_COMMAND, args)?);
+    }
+    Ok(run.as_mut().expect("made above"))
 }
 
 /// What `--dry-run` prints, and a created run's summary starts with.

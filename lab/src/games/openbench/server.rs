@@ -36,6 +36,26 @@ struct Credentials {
     password: String,
 }
 
+/// Why a test was not created, and whether it may exist all the same.
+#[derive(Debug)]
+pub struct CreateFailure {
+    pub error: anyhow::Error,
+    /// The request may have reached the server and created the test: the
+    /// answer was lost, was a server error, or said it was created but the
+    /// test could not be found.
+    pub may_exist: bool,
+}
+
+impl CreateFailure {
+    fn refused(error: anyhow::Error) -> CreateFailure {
+        CreateFailure { error, may_exist: false }
+    }
+
+    fn unsure(error: anyhow::Error) -> CreateFailure {
+        CreateFailure { error, may_exist: true }
+    }
+}
+
 /// One test's results, as the workload API gives them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Workload {
@@ -90,59 +110,89 @@ impl Server {
     /// Creates a test from the `CREATE_TEST` fields (without the
     /// credentials and the action, which are added here) and returns its
     /// number. `info` and `commit` identify it on the user's page.
-    pub fn create_test(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64> {
-        let Some(user) = &self.credentials else { bail!("creating a test on {} needs a user and password", self.url) };
+    pub fn create_test(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64, CreateFailure> {
+        let refused = |error: anyhow::Error| CreateFailure::refused(error);
+        let Some(user) = &self.credentials else {
+            return Err(refused(anyhow!("creating a test on {} needs a user and password", self.url)));
+        };
         let mut form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
         form.extend([("username", user.username.as_str()), ("password", user.password.as_str())]);
         form.push(("action", "CREATE_TEST"));
         let endpoint = format!("{}/scripts/", self.url);
-        let response = self.post(&endpoint, form)?;
+        let response = self.agent.post(&endpoint).send_form(form).map_err(|error| {
+            let reached = may_have_arrived(&error);
+            let error = anyhow!(error).context(format!("cannot reach OpenBench at {endpoint}"));
+            if reached {
+                CreateFailure::unsure(error.context("the request may have arrived: the answer was lost"))
+            } else {
+                refused(error)
+            }
+        })?;
         let status = response.status().as_u16();
         let cookie = session_cookie(&response);
         let location = response.headers().get("location").and_then(|value| value.to_str().ok()).map(str::to_string);
         let body = read_body(response);
         let Some(location) = location.filter(|_| (300..400).contains(&status)) else {
-            bail!(
+            let error = anyhow!(
                 "OpenBench answered {endpoint} with HTTP {status}, not the script endpoint's redirect: {}",
                 excerpt(&body)
             );
+            // A server error may come after the test was saved.
+            return Err(if status >= 500 { CreateFailure::unsure(error) } else { refused(error) });
         };
         let path = location.trim_start_matches(&self.url);
         // The session cookie goes only to this server.
         if !path.starts_with('/') {
-            bail!("OpenBench at {} redirected the script endpoint to {location}, another server", self.url);
+            return Err(refused(anyhow!(
+                "OpenBench at {} redirected the script endpoint to {location}, another server",
+                self.url
+            )));
         }
         if path.starts_with("/login") {
-            bail!(
+            return Err(refused(anyhow!(
                 "OpenBench refused to create the test: user `{}` could not log in, or is not enabled to create tests",
                 user.username
-            );
+            )));
         }
         if !path.starts_with("/index") {
-            let page = self.get_page(path, cookie.as_deref())?;
+            let page = self.get_page(path, cookie.as_deref()).map_err(refused)?;
             let errors = page_messages(&page, "error-message");
-            bail!(
+            return Err(refused(anyhow!(
                 "OpenBench refused the test{}",
                 if errors.is_empty() {
                     format!(" (it sent the form back: {path})")
                 } else {
                     format!(": {}", errors.join("; "))
                 }
-            );
+            )));
         }
-        let page = self.get_page(&format!("/user/{}/", user.username), cookie.as_deref())?;
+        // Created: a failure from here on leaves a test to be found.
+        let found = self.find_test(info, commit, cookie.as_deref()).map_err(|error| {
+            CreateFailure::unsure(error.context("OpenBench accepted the test, and it could not be found"))
+        })?;
+        found.ok_or_else(|| {
+            CreateFailure::unsure(anyhow!(
+                "OpenBench accepted the test, but none of user {}'s newest {NEWEST_TESTS} tests on {} has the info \
+                 `{info}` and commit {commit}",
+                user.username,
+                self.url
+            ))
+        })
+    }
+
+    /// The user's test whose `info` and commit are these, among their
+    /// newest on the user's page (read with `cookie`, the session of the
+    /// script endpoint, where there is one).
+    pub fn find_test(&self, info: &str, commit: &str, cookie: Option<&str>) -> Result<Option<u64>> {
+        let Some(user) = &self.credentials else { bail!("finding a user's test on {} needs the user", self.url) };
+        let page = self.get_page(&format!("/user/{}/", user.username), cookie)?;
         for id in test_ids(&page).into_iter().take(NEWEST_TESTS) {
             let workload = self.info(id)?;
             if workload["info"].as_str() == Some(info) && workload["dev"]["sha"].as_str() == Some(commit) {
-                return Ok(id);
+                return Ok(Some(id));
             }
         }
-        bail!(
-            "OpenBench accepted the test, but none of user {}'s newest {NEWEST_TESTS} tests on {} has the info \
-             `{info}` and commit {commit}",
-            user.username,
-            self.url
-        )
+        Ok(None)
     }
 
     /// Test `id`'s settings and totals: `/api/workload/<id>/info/`.
@@ -201,6 +251,16 @@ impl Server {
             bail!("OpenBench answered {address} with HTTP {status}: {}", excerpt(&body));
         }
         Ok(body)
+    }
+}
+
+/// Whether a request that failed may have reached the server: anything but
+/// a failure to find it or to connect.
+fn may_have_arrived(error: &ureq::Error) -> bool {
+    match error {
+        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed | ureq::Error::BadUri(_) => false,
+        ureq::Error::Io(io) => io.kind() != std::io::ErrorKind::ConnectionRefused,
+        _ => true,
     }
 }
 

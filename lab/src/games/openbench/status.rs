@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use super::server::{self, Server};
-use super::{CreatedTest, StatusArgs, TESTS_COMMAND};
+use super::{CreatedTest, StatusArgs, UnconfirmedTest, TESTS_COMMAND};
 use crate::games::evidence::{GameResult, SprtState, STATUS_COMMAND};
 use crate::games::statistics::{
     fixed, format_penta, openbench_elo_penta, openbench_error, Model, Pentanomial, SprtSettings, Wdl,
@@ -27,6 +27,18 @@ pub(super) fn created_tests(lab: &Lab) -> Vec<CreatedTest> {
         }
     }
     tests
+}
+
+/// The creates that may have reached a server and are not settled: no
+/// test with their `info` is recorded as created on that server.
+pub(super) fn unconfirmed_tests(lab: &Lab) -> Vec<UnconfirmedTest> {
+    let created = created_tests(lab);
+    let mut attempts: Vec<UnconfirmedTest> = Vec::new();
+    for run in runs_of(&lab.results_root(), TESTS_COMMAND) {
+        attempts.extend(read_records::<UnconfirmedTest>(&run));
+    }
+    attempts.retain(|attempt| !created.iter().any(|test| (&test.server, &test.info) == (&attempt.server, &attempt.info)));
+    attempts
 }
 
 /// A test's games as the lab keeps them, from OpenBench's workload API.

@@ -192,8 +192,9 @@ fn a_test_is_created_with_every_field_of_create_test_and_found_again() {
     // A wrong password: OpenBench sends the script back to its login page.
     let intruder = Server::new(&stand_in.url, "lab", "guess").unwrap();
     let plan = TestPlan::of(&lab, "razor-r1").unwrap();
-    let error = intruder.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
-    assert!(error.to_string().contains("user `lab` could not log in, or is not enabled"), "{error}");
+    let failure = intruder.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
+    assert!(failure.error.to_string().contains("user `lab` could not log in, or is not enabled"), "{failure:?}");
+    assert!(!failure.may_exist);
 }
 
 #[test]
@@ -212,9 +213,10 @@ fn a_refused_test_says_what_openbench_said() {
     let lab = Lab::for_tests();
     let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
     let plan = TestPlan::of(&lab, "razor-r1").unwrap();
-    let error = server.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
+    let failure = server.create_test(&create_fields(&args(), &plan, &build(), "x"), "x", COMMIT).unwrap_err();
+    assert!(!failure.may_exist);
     assert_eq!(
-        error.to_string(),
+        failure.error.to_string(),
         "OpenBench refused the test: Sources must be found on https://github.com/<User>/<Repo>\n0123 could not be found"
     );
 }
@@ -821,5 +823,94 @@ fn a_test_of_fixed_games_is_cut_into_workloads_of_a_sixteenth() {
         (post.field("test_mode"), post.field("test_max_games"), post.field("workload_size")),
         (Some("GAMES"), Some("20"), Some("1"))
     );
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// OpenBench creating tests as [`creating_server`] does, its user's page
+/// public, whose answers fail as `fail` says: the script endpoint's (a
+/// 502 after the test was saved, or before), or the user's page's (a 500).
+fn failing_server(fail: impl Fn(&str, usize) -> Option<(u16, bool)> + Send + 'static) -> StandIn {
+    let created: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
+    let asked = Arc::new(Mutex::new(BTreeMap::<String, usize>::new()));
+    StandIn::start(move |request| {
+        let mut created = created.lock().unwrap();
+        let mut asked = asked.lock().unwrap();
+        let count = asked.entry(request.path.clone()).or_default();
+        *count += 1;
+        let failure = fail(&request.path, *count);
+        match (request.method.as_str(), request.path.as_str()) {
+            ("POST", "/scripts/") => {
+                if failure.is_none_or(|(_, saved)| saved) {
+                    created.push(request.field("info").unwrap_or_default().to_string());
+                }
+                match failure {
+                    Some((status, _)) => Response { status, headers: Vec::new(), body: "Bad Gateway".into() },
+                    None => Response::redirect("/index/", &["sessionid=s1; Path=/"]),
+                }
+            }
+            ("GET", "/user/lab/") => match failure {
+                Some((status, _)) => Response { status, headers: Vec::new(), body: "Server Error".into() },
+                None => {
+                    let links: Vec<String> =
+                        (0..created.len()).rev().map(|index| format!("<a href=\"/test/{}/\">t</a>", 100 + index)).collect();
+                    Response::ok("text/html", links.join("\n"))
+                }
+            },
+            ("POST", path) if path.starts_with("/api/workload/") && path.ends_with("/info/") => {
+                let id: usize = path["/api/workload/".len()..path.len() - "/info/".len()].parse().unwrap();
+                Response::json(json!({"info": {"id": id, "info": created[id - 100], "dev": {"sha": COMMIT}}}))
+            }
+            _ => Response::not_found(),
+        }
+    })
+}
+
+#[test]
+fn a_create_whose_answer_was_lost_is_looked_for_before_it_is_made_again() {
+    // The test is saved, and the user's page then fails once.
+    let stand_in = failing_server(|path, count| (path == "/user/lab/" && count == 1).then_some((500, true)));
+    let (results, lab) = results_folder("lost-answer");
+    let args = with_server(&stand_in.url);
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let plans = test_plans(&lab, &args).unwrap();
+    let error = format!("{:#}", create_tests(&lab, &args, &plans, &build(), &server, "run-1").unwrap_err());
+    assert!(
+        error.starts_with(
+            "the test may exist on the server all the same: the next `lab openbench` of it asks the server for it \
+             before creating it: razor-r1 against p003-3: OpenBench accepted the test, and it could not be found: \
+             OpenBench answered"
+        ),
+        "{error}"
+    );
+    assert!(created_tests(&lab).is_empty());
+    let unconfirmed = unconfirmed_tests(&lab);
+    assert_eq!(unconfirmed.len(), 1);
+    assert_eq!(unconfirmed[0].info, info_line(&plans[0], "run-1"));
+    // Not recorded as created, so not refused as a duplicate; asked for,
+    // found, and recorded, not created again.
+    refuse_duplicates(&lab, &plans, &server.url, COMMIT, false).unwrap();
+    create_tests(&lab, &args, &plans, &build(), &server, "run-2").unwrap();
+    let posts = |stand_in: &StandIn| stand_in.requests().iter().filter(|request| request.path == "/scripts/").count();
+    assert_eq!(posts(&stand_in), 1);
+    let created = created_tests(&lab);
+    assert_eq!((created.len(), created[0].test_id), (1, 100));
+    assert_eq!(created[0].info, info_line(&plans[0], "run-1"));
+    assert!(unconfirmed_tests(&lab).is_empty());
+    std::fs::remove_dir_all(&results).unwrap();
+
+    // A gateway error before the test was saved: looked for, not found,
+    // created with the same info.
+    let stand_in = failing_server(|path, count| (path == "/scripts/" && count == 1).then_some((502, false)));
+    let (results, lab) = results_folder("lost-request");
+    let args = with_server(&stand_in.url);
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let error = format!("{:#}", create_tests(&lab, &args, &plans, &build(), &server, "run-1").unwrap_err());
+    assert!(error.contains("razor-r1 against p003-3: OpenBench answered"), "{error}");
+    assert!(error.contains("with HTTP 502, not the script endpoint's redirect: Bad Gateway"), "{error}");
+    create_tests(&lab, &args, &plans, &build(), &server, "run-2").unwrap();
+    assert_eq!(posts(&stand_in), 2);
+    let post = stand_in.requests().into_iter().filter(|request| request.path == "/scripts/").nth(1).unwrap();
+    assert_eq!(post.field("info").map(str::to_string), Some(info_line(&plans[0], "run-1")));
+    assert_eq!(created_tests(&lab)[0].test_id, 100);
     std::fs::remove_dir_all(&results).unwrap();
 }
