@@ -239,6 +239,46 @@ fn bad_input_is_a_clear_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A real fastchess PGN: 20 games of `full` (its `id name` of 519
+/// characters in fastchess's `EngineWhiteName`/`EngineBlackName` tags)
+/// against Stockfish 15.1, made by fastchess 74deac23 with `-engine
+/// cmd=target/lab/full/prunelab -engine cmd=/usr/games/stockfish
+/// name=stockfish nodes=500 -each proto=uci tc=inf nodes=2000 -rounds 10
+/// -games 2 -repeat -openings file=data/books/UHO_4060_v2-4000.epd
+/// format=epd order=random -pgnout file=...`.
+const FASTCHESS_PGN: &str = "tests/data/fastchess-full-vs-stockfish.pgn";
+
+#[test]
+fn a_fastchess_pgn_with_long_tag_lines_is_read_whole() {
+    let dir = scratch("blunders-fastchess");
+    // A referee that finds every position even: what is checked is the reading.
+    let even = dir.join("even.sh");
+    executable(
+        &even,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+         uci) echo 'id name Even referee'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) echo 'info depth 1 score cp 0 nodes 1 pv 0000'; echo 'bestmove 0000';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    );
+    let spec = format!("uci:{}", even.display());
+    let output = lab(&["blunders", FASTCHESS_PGN, "--referee", &spec, "--depth", "1", "--json"], &dir.join("results"));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let engines: Vec<(&str, u64, u64)> = report["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|engine| {
+            (engine["engine"].as_str().unwrap(), engine["games"].as_u64().unwrap(), engine["moves"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(engines, [("prunelab", 20, 848), ("stockfish", 20, 858)]);
+    let longest = std::fs::read_to_string(FASTCHESS_PGN).unwrap().lines().map(str::len).max().unwrap();
+    assert!(longest > 500, "the file's longest line has {longest} bytes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The Stockfish of the machine, when there is one.
 fn stockfish() -> Option<PathBuf> {
     ["/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish"]
