@@ -39,7 +39,7 @@ mod wording;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use engines::builder;
 use explain::{blame, interactions};
@@ -117,18 +117,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let resumable = matches!(
-        cli.command,
-        Command::Match(_)
-            | Command::Atlas(_)
-            | Command::Chain(_)
-            | Command::Nodes(_)
-            | Command::Tactics(_)
-            | Command::Ttd(_)
-            | Command::Speed(_)
-    );
-    interrupt::install(resumable);
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    interrupt::install(matches.subcommand_name().is_some_and(takes_resume));
     // A verdict's standing is its exit status (docs/verdicts.md, "Exit status").
     let mut standing = Standing::Stands;
     let outcome = match cli.command {
@@ -166,4 +157,26 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Whether the command `name` continues a run with `--resume`, which a
+/// stopping signal's last words then name.
+fn takes_resume(name: &str) -> bool {
+    Cli::command()
+        .find_subcommand(name)
+        .is_some_and(|command| command.get_arguments().any(|arg| arg.get_id() == "resume"))
+}
+
+#[cfg(test)]
+#[test]
+fn the_commands_that_resume_are_those_with_resume() {
+    let resuming: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|command| command.get_name().to_string())
+        .filter(|name| takes_resume(name))
+        .collect();
+    assert_eq!(
+        resuming,
+        ["chain", "nodes", "tactics", "ttd", "speed", "match", "atlas", "blunders", "blame", "interactions"]
+    );
 }

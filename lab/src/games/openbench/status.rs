@@ -37,7 +37,8 @@ pub(super) fn unconfirmed_tests(lab: &Lab) -> Vec<UnconfirmedTest> {
     for run in runs_of(&lab.results_root(), TESTS_COMMAND) {
         attempts.extend(read_records::<UnconfirmedTest>(&run));
     }
-    attempts.retain(|attempt| !created.iter().any(|test| (&test.server, &test.info) == (&attempt.server, &attempt.info)));
+    attempts
+        .retain(|attempt| !created.iter().any(|test| (&test.server, &test.info) == (&attempt.server, &attempt.info)));
     attempts
 }
 

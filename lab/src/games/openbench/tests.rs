@@ -851,8 +851,10 @@ fn failing_server(fail: impl Fn(&str, usize) -> Option<(u16, bool)> + Send + 'st
             ("GET", "/user/lab/") => match failure {
                 Some((status, _)) => Response { status, headers: Vec::new(), body: "Server Error".into() },
                 None => {
-                    let links: Vec<String> =
-                        (0..created.len()).rev().map(|index| format!("<a href=\"/test/{}/\">t</a>", 100 + index)).collect();
+                    let links: Vec<String> = (0..created.len())
+                        .rev()
+                        .map(|index| format!("<a href=\"/test/{}/\">t</a>", 100 + index))
+                        .collect();
                     Response::ok("text/html", links.join("\n"))
                 }
             },
