@@ -22,6 +22,9 @@ r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3
 /// A move that ends the game at once, lost by the engine that plays it.
 const ILLEGAL_MOVE: &str = "echo 'bestmove a1a1'";
 
+/// [`ILLEGAL_MOVE`] after an `info string` with the script's own path.
+const SAYING_ITS_PATH: &str = "echo \"info string $0\"; echo 'bestmove a1a1'";
+
 /// A search's report and move, as `lab nodes` and `lab ttd` read them.
 const SEARCH: &str = "echo 'info depth 3 seldepth 3 score cp 7 nodes 4242 time 3 pv e2e4'; echo 'bestmove e2e4'";
 
@@ -44,10 +47,11 @@ struct Bench {
 
 impl Bench {
     /// The stand-in answers `go` with `reply`; while `slow` exists, the
-    /// third `go` of all thinks in a `sleep 60` first. In a match whose
-    /// games end at the first move (an illegal move), the first pair is
-    /// played, and the lab is stopped in the second.
-    fn new(name: &str, reply: &str) -> Bench {
+    /// `go` numbered `slow_from` (from 1, counting every stand-in's) and
+    /// each after it thinks in a `sleep 60` first. In a match whose games
+    /// end at the first move (an illegal move) and `slow_from` 3, the
+    /// first pair is played, and the lab is stopped in the second.
+    fn new(name: &str, reply: &str, slow_from: usize) -> Bench {
         let dir = scratch(name);
         let (pids, thinking, slow) = (dir.join("pids"), dir.join("thinking"), dir.join("slow"));
         let gos = dir.join("gos");
@@ -62,7 +66,7 @@ impl Bench {
                      uci) echo 'id name stand-in'; echo '{SEAJAY_OPTIONS}'; echo uciok ;;\n\
                      isready) echo readyok ;;\n\
                      go*) echo go >> '{gos}'\n\
-                          if [ -e '{slow}' ] && [ \"$(wc -l < '{gos}')\" -ge 3 ]; then\n\
+                          if [ -e '{slow}' ] && [ \"$(wc -l < '{gos}')\" -ge {slow_from} ]; then\n\
                             sleep 60 & echo $! >> '{pids}'; echo $! > '{thinking}'; wait\n\
                           fi\n\
                           {reply} ;;\n\
@@ -179,7 +183,7 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn sigint_stops_a_match_and_resume_plays_the_games_it_lacks() {
-    let bench = Bench::new("interrupt-match", ILLEGAL_MOVE);
+    let bench = Bench::new("interrupt-match", ILLEGAL_MOVE, 3);
     let args = |extra: &[&str]| -> Vec<String> {
         let engine = bench.engine.display();
         let mut args: Vec<String> = ["match", "a", "b", "--games", "4", "--tc", "60+1"].map(String::from).to_vec();
@@ -216,11 +220,14 @@ fn sigint_stops_a_match_and_resume_plays_the_games_it_lacks() {
 #[test]
 fn sigterm_and_sighup_stop_an_atlas_phase_which_resume_finishes() {
     for (signal, code) in [("TERM", 143), ("HUP", 129)] {
-        let bench = Bench::new(&format!("interrupt-atlas-{signal}"), ILLEGAL_MOVE);
-        let engine = bench.engine.display();
+        // The atlas first has both sides search the first opening (two
+        // `go`s): the stand-ins differ by their paths, which they say.
+        let bench = Bench::new(&format!("interrupt-atlas-{signal}"), SAYING_ITS_PATH, 5);
         let mut args: Vec<String> = vec!["atlas".into(), "razor-r1".into()];
         for name in ["razor-r1", "p003-3"] {
-            args.extend(["--binary".into(), format!("{name}={engine}")]);
+            let engine = bench.dir.join(format!("{name}.sh"));
+            fs::copy(&bench.engine, &engine).unwrap();
+            args.extend(["--binary".into(), format!("{name}={}", engine.display())]);
         }
         let atlas = bench.dir.join("atlas.jsonl").display().to_string();
         args.extend(["--atlas".into(), atlas, "--book".into(), bench.book()]);
@@ -249,7 +256,7 @@ fn sigterm_and_sighup_stop_an_atlas_phase_which_resume_finishes() {
 
 #[test]
 fn sigint_stops_lab_ab_keeping_the_positions_it_counted() {
-    let bench = Bench::new("interrupt-ab", SEARCH);
+    let bench = Bench::new("interrupt-ab", SEARCH, 3);
     let suite = bench.dir.join("two.epd");
     fs::write(&suite, TINY_BOOK.replace(" -\n", " - 0 1\n")).unwrap();
     // A variant of another engine, SeaJay's, played by the stand-in: nothing is built.
