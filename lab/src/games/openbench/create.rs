@@ -179,7 +179,7 @@ pub(super) fn create_tests(
                 Ok(found) => found,
                 Err(error) => {
                     failure = Some(error.context(format!(
-                        "{sides}: a create of {} may have reached the server, and it could not be asked for the \
+                        "{sides}: a create at {} may have reached the server, and it could not be asked for the \
                          test (info `{info}`): nothing was created; look for it on the server, or give --again",
                         attempt.attempted
                     )));
@@ -188,10 +188,7 @@ pub(super) fn create_tests(
             },
         };
         let id = match found {
-            Some(id) => {
-                lab.say(&format!("found, not created again: {sides}: test {id}, made by an earlier attempt"));
-                id
-            }
+            Some(id) => id,
             None => match server.create_test(&create_fields(args, plan, build, &info), &info, &build.commit) {
                 Ok(id) => id,
                 Err(create) => {
@@ -227,7 +224,12 @@ pub(super) fn create_tests(
             created: timestamp(),
         };
         run_folder(lab, args, &mut run)?.append(&created)?;
-        lab.say(&format!("created: {sides}: {}", created.url));
+        match found {
+            Some(_) => {
+                lab.say(&format!("found, not created again: {sides}: {}, made by an earlier attempt", created.url))
+            }
+            None => lab.say(&format!("created: {sides}: {}", created.url)),
+        }
         writeln!(text, "- {sides}: test {id}, {}", created.url).unwrap();
     }
     if let Some(run) = &run {
