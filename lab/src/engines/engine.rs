@@ -159,6 +159,9 @@ pub struct SearchOutput {
     pub strings: Vec<String>,
     /// Wall time from sending `go` to reading `bestmove`.
     pub elapsed: Duration,
+    /// The engine process's CPU time (all its threads) over the same span,
+    /// where the system gives another process's CPU time (Linux).
+    pub cpu: Option<Duration>,
     /// Whether the engine had `SearchStats` on: its `info string`s then
     /// carry telemetry in the plans' formats.
     pub search_stats: bool,
@@ -322,6 +325,7 @@ impl Engine {
     /// A search that runs past `timeout` is an [`EngineFailure::Timeout`].
     pub fn go(&mut self, position: &str, go: &str, timeout: Duration) -> Result<SearchOutput> {
         self.send(position)?;
+        let cpu_before = self.cpu_time();
         let started = Instant::now();
         self.send(go)?;
         let deadline = started + timeout;
@@ -334,6 +338,7 @@ impl Engine {
                 output.infos.push(info);
             } else if let Some(rest) = line.strip_prefix("bestmove") {
                 output.elapsed = started.elapsed();
+                output.cpu = self.cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
                 let mut words = rest.split_whitespace();
                 output.bestmove = words
                     .next()
@@ -346,6 +351,35 @@ impl Engine {
             }
         }
     }
+}
+
+impl Engine {
+    /// The CPU time the engine process has used so far, all threads.
+    fn cpu_time(&self) -> Option<Duration> {
+        process_cpu_time(self.child.id())
+    }
+}
+
+/// The CPU time process `pid` has used so far, all its threads: its CPU-time
+/// clock (`clock_getcpuclockid`), which counts only while it runs, so a
+/// search's CPU time does not grow when the machine runs other work beside it.
+#[cfg(target_os = "linux")]
+pub fn process_cpu_time(pid: u32) -> Option<Duration> {
+    let mut clock: libc::clockid_t = 0;
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: both calls only write the out-parameters given to them.
+    unsafe {
+        if libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) != 0 || libc::clock_gettime(clock, &mut now) != 0 {
+            return None;
+        }
+    }
+    Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+}
+
+/// No other process's CPU time here: time to depth falls back to wall time.
+#[cfg(not(target_os = "linux"))]
+pub fn process_cpu_time(_pid: u32) -> Option<Duration> {
+    None
 }
 
 impl Drop for Engine {

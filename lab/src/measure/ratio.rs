@@ -12,6 +12,14 @@
 //! mean, and reads the 2.5th and 97.5th percentiles. The random draws come
 //! from a ChaCha8 generator with a fixed seed, so the same measurements
 //! always give the same interval.
+//!
+//! A time is measured more than once per position, in rounds, and a round's
+//! engine processes are its own: how a process happens to lie in memory
+//! makes it a little faster or slower for the whole round, on every
+//! position alike. So a time ratio's interval (`crossed_ratio`) resamples
+//! the rounds as well as the positions, each independently; measured
+//! against the same binary under two paths, an interval over positions alone
+//! excluded 1 in about a third of the runs (docs/lab/ttd.md, "Coverage").
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -129,6 +137,49 @@ pub fn paired_ratio(pairs: impl IntoIterator<Item = (f64, f64)>) -> Option<Ratio
     geometric_mean_ratio(pairs.into_iter().filter(|(a, _)| *a > 0.0).map(|(a, b)| b / a))
 }
 
+/// The geometric mean ratio over a table of positions by rounds (`cells[p][r]`,
+/// B's over A's; `None` where that search failed), with a 95% bootstrap
+/// interval that resamples positions and rounds independently: each
+/// resample draws as many positions and as many rounds as there are, with
+/// replacement, and takes the mean logarithm over the cells where the drawn
+/// positions and rounds cross. The ratio is the mean logarithm over every
+/// cell. `positions` counts the positions with a ratio; the interval needs
+/// two of them. `None` without a positive, finite ratio.
+pub fn crossed_ratio(cells: &[Vec<Option<f64>>]) -> Option<RatioEstimate> {
+    let logs: Vec<Vec<Option<f64>>> = cells
+        .iter()
+        .map(|row| row.iter().map(|ratio| ratio.filter(|r| r.is_finite() && *r > 0.0).map(f64::ln)).collect())
+        .filter(|row: &Vec<Option<f64>>| row.iter().any(Option::is_some))
+        .collect();
+    let every: Vec<f64> = logs.iter().flatten().flatten().copied().collect();
+    if every.is_empty() {
+        return None;
+    }
+    let rounds = logs.iter().map(Vec::len).max().unwrap_or(0);
+    let interval = (logs.len() >= 2).then(|| {
+        let mut rng = ChaCha8Rng::seed_from_u64(BOOTSTRAP_SEED);
+        let mut means: Vec<f64> = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
+        while means.len() < BOOTSTRAP_RESAMPLES {
+            let drawn_rounds: Vec<usize> = (0..rounds).map(|_| rng.gen_range(0..rounds)).collect();
+            let (mut sum, mut count) = (0.0, 0usize);
+            for _ in 0..logs.len() {
+                let row = &logs[rng.gen_range(0..logs.len())];
+                for log in drawn_rounds.iter().filter_map(|&round| row.get(round).copied().flatten()) {
+                    sum += log;
+                    count += 1;
+                }
+            }
+            // A draw of only failed cells has no mean; draw again.
+            if count > 0 {
+                means.push(sum / count as f64);
+            }
+        }
+        means.sort_by(f64::total_cmp);
+        (quantile(&means, LOWER_QUANTILE).exp(), quantile(&means, UPPER_QUANTILE).exp())
+    });
+    Some(RatioEstimate { ratio: mean(&every).exp(), interval, positions: logs.len() })
+}
+
 /// The median of `values` (the mean of the middle two for an even count).
 pub fn median(values: &[f64]) -> Option<f64> {
     if values.is_empty() {
@@ -181,6 +232,38 @@ mod tests {
         // or quantile rule moves them.
         assert_eq!((format!("{low:.4}"), format!("{high:.4}")), ("0.9522".to_string(), "1.0242".to_string()));
         assert_eq!(estimate.percent_text(), "-1.2% (95%: -4.8% to +2.4%, 40 positions)");
+    }
+
+    #[test]
+    fn the_crossed_bootstrap_resamples_rounds_as_well_as_positions() {
+        // Every position 10% slower in round 0 and 10% faster in round 1: a
+        // round's processes, not the positions. Over positions alone each
+        // position's mean is 1 and the interval would be 1 to 1; resampling
+        // the rounds, a resample of round 0 twice gives 1.1, of round 1
+        // twice 1/1.1, each a quarter of the time.
+        let (slow, fast) = (1.1, 1.0 / 1.1);
+        let cells: Vec<Vec<Option<f64>>> = (0..10).map(|_| vec![Some(slow), Some(fast)]).collect();
+        let estimate = crossed_ratio(&cells).unwrap();
+        assert!(close(estimate.ratio, 1.0), "{estimate:?}");
+        let (low, high) = estimate.interval.unwrap();
+        assert!(close(low, fast) && close(high, slow), "{estimate:?}");
+        assert_eq!(estimate.positions, 10);
+        // One round: the positions' bootstrap, as `geometric_mean_ratio` draws it.
+        let ratios: Vec<f64> = (0..40).map(|step| 0.8 + step as f64 / 100.0).collect();
+        let one_round: Vec<Vec<Option<f64>>> = ratios.iter().map(|&ratio| vec![Some(ratio)]).collect();
+        let crossed = crossed_ratio(&one_round).unwrap();
+        let over_positions = geometric_mean_ratio(ratios).unwrap();
+        assert!(close(crossed.ratio, over_positions.ratio));
+        let ((low, high), (low_p, high_p)) = (crossed.interval.unwrap(), over_positions.interval.unwrap());
+        assert!((low - low_p).abs() < 0.01 && (high - high_p).abs() < 0.01, "{crossed:?} {over_positions:?}");
+        // A failed search is left out; a position with no ratio is not counted.
+        let gaps = vec![vec![Some(2.0), None], vec![None, None], vec![Some(2.0), Some(2.0)]];
+        let estimate = crossed_ratio(&gaps).unwrap();
+        let (low, high) = estimate.interval.unwrap();
+        assert!(close(estimate.ratio, 2.0) && close(low, 2.0) && close(high, 2.0), "{estimate:?}");
+        assert_eq!(estimate.positions, 2);
+        assert_eq!(crossed_ratio(&[vec![None, Some(0.0)]]), None);
+        assert_eq!(crossed_ratio(&[vec![Some(1.5), Some(1.5)]]).unwrap().interval, None);
     }
 
     #[test]

@@ -199,6 +199,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         rounds: args.ttd_rounds,
         hash: args.hash,
         first: None,
+        clock: ttd::Clock::default(),
         resume: None,
     };
     let ttd = ttd::run(lab, &ttd_args)?;
@@ -213,11 +214,14 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
 }
 
 /// The verdict's first lines: what is compared with what.
-fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str)) -> Result<()> {
+fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<String>) -> Result<()> {
     let variant = lab.variant(b)?;
     let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
     writeln!(out, "# Verdict: {b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
     if let Some(line) = verdict::distance_line(lab, a, b) {
+        writeln!(out, "{line}\n").unwrap();
+    }
+    if let Some(line) = identical {
         writeln!(out, "{line}\n").unwrap();
     }
     for name in [a, b] {
@@ -279,7 +283,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
         "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
         args.depth,
         args.ttd_rounds,
-        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
+        c.time_to_depth_text()
     )
     .unwrap();
     for outcome in &m.tactics {
@@ -366,15 +370,17 @@ fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
         "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
         c.subject,
         c.reference,
-        c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text())
+        c.time_to_depth_text()
     )
     .unwrap();
     writeln!(
         out,
         "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
-         alternating, {} round(s); each position's median wall time from `go` to `bestmove`; the geometric mean \
-         of B/A over positions with a seeded 95% bootstrap interval",
-        args.depth, args.ttd_rounds
+         alternating, {} round(s), fresh engine processes each round; each search's {} from `go` to `bestmove`; \
+         the geometric mean of B/A over the searches with a seeded 95% bootstrap interval over positions and rounds",
+        args.depth,
+        args.ttd_rounds,
+        m.ttd.clock.words()
     )
     .unwrap();
     let failures = m.ttd.records.iter().filter(|record| record.error.is_some()).count();
@@ -421,11 +427,14 @@ fn tactics_section(out: &mut String, m: &Measurements) {
     }
 }
 
-/// The fast measures that point one way: time to depth, nodes, solve counts.
+/// The fast measures that point one way: time to depth (unless the
+/// searches are identical: then it is noise), nodes, solve counts.
 fn fast_signals(c: &Comparison) -> Vec<Signal> {
     let mut signals: Vec<Signal> = Vec::new();
     signals.extend(
-        c.time_to_depth.and_then(|ratio| ratio_signal(format!("time to depth {}", ratio.ratio_text()), &ratio)),
+        c.time_to_depth
+            .filter(|_| !c.identical_search)
+            .and_then(|ratio| ratio_signal(format!("time to depth {}", ratio.ratio_text()), &ratio)),
     );
     signals.extend(c.nodes.and_then(|ratio| ratio_signal(format!("nodes {}", ratio.percent_text()), &ratio)));
     signals.extend(c.solved.iter().filter_map(|solved| solved_signal(&solved.suite, solved.parent, solved.variant)));
@@ -472,7 +481,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let c = &m.comparison;
     let variant = lab.variant(&c.subject)?;
     let mut out = String::new();
-    heading(&mut out, lab, (&c.reference, &c.subject))?;
+    heading(&mut out, lab, (&c.reference, &c.subject), c.identical_line())?;
     let section = match &judged.played {
         Some(played) => {
             evidence::games_section_deciding(&judged.games, played, "the match played here", &fast_signals(c))
@@ -496,7 +505,11 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
         tactics_first: args.tactics_first,
         hash: args.hash,
     };
-    writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
+    if c.identical_search {
+        writeln!(out, "\n## What the atlas says of these numbers\n\nNothing: the searches are identical.").unwrap();
+    } else {
+        writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
+    }
     writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
     writeln!(out, "\n## SPRT plan\n").unwrap();

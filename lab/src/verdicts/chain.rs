@@ -297,6 +297,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         rounds: args.ttd_rounds,
         hash: args.hash,
         first: None,
+        clock: ttd::Clock::default(),
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
@@ -486,8 +487,8 @@ fn markdown(
     writeln!(
         out,
         "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
-         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; ratio of \
-         per-position medians, geometric mean with its interval), tactics at nodes {}, and every claim of the \
+         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
+         geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
         args.suite, args.depth, args.ttd_rounds, args.tactics_nodes
     )
@@ -519,7 +520,7 @@ fn markdown(
             "| {phase} | {} | {} | {} | {} | {} |{}",
             record.adds.join(" "),
             c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
-            c.time_to_depth.map_or("-".to_string(), |ratio: RatioEstimate| ratio.ratio_text()),
+            c.time_to_depth_text(),
             tactics_cell(c),
             if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
             if args.sprt { sprt_cell } else { String::new() }
@@ -534,7 +535,7 @@ fn markdown(
             record.phase,
             record.parent,
             c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
-            c.time_to_depth.map_or("-".to_string(), |ratio| ratio.ratio_text()),
+            c.time_to_depth_text(),
             tactics_cell(c),
             if args.sprt { " - |" } else { "" }
         )
@@ -578,6 +579,9 @@ fn markdown(
     for record in records.iter().filter(|record| !record.beside) {
         let variant = lab.variant(&record.phase)?;
         writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
+        if let Some(line) = record.comparison.identical_line() {
+            writeln!(out, "{line}\n").unwrap();
+        }
         verdict::claims_list(&mut out, variant, &record.comparison.judgements(variant));
         writeln!(out, "- SPRT plan: {}\n", verdict::sprt_plan_line(lab, variant)).unwrap();
     }
@@ -753,6 +757,7 @@ mod tests {
             positions: 0,
             failures: 0,
             time_to_depth: None,
+            identical_search: false,
             solved: Vec::new(),
             unsolved: unsolved.iter().map(|&(suite, why)| (suite.to_string(), why.to_string())).collect(),
             telemetry: Default::default(),

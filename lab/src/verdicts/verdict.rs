@@ -77,6 +77,10 @@ pub struct Comparison {
     pub failures: usize,
     /// B's time to depth over A's.
     pub time_to_depth: Option<RatioEstimate>,
+    /// Whether B searched as A on every position both finished: the same
+    /// nodes and best move (`false` in records kept before it was asked).
+    #[serde(default)]
+    pub identical_search: bool,
     pub solved: Vec<Solved>,
     /// Tactical suites that could not be run, and why.
     pub unsolved: Vec<(String, String)>,
@@ -84,9 +88,13 @@ pub struct Comparison {
     pub telemetry: Telemetry,
 }
 
-/// Per-position node counts of `reference` and `subject` over the positions
-/// both finished, in position order.
-pub fn node_pairs(records: &[NodesRecord], reference: &str, subject: &str) -> Vec<(u64, u64)> {
+/// The searches of `reference` and `subject` on each position both
+/// finished, in position order: (reference's, subject's).
+fn finished_pairs<'a>(
+    records: &'a [NodesRecord],
+    reference: &str,
+    subject: &str,
+) -> Vec<(&'a NodesRecord, &'a NodesRecord)> {
     records
         .iter()
         .filter(|record| record.variant == subject && record.error.is_none())
@@ -94,10 +102,29 @@ pub fn node_pairs(records: &[NodesRecord], reference: &str, subject: &str) -> Ve
             records
                 .iter()
                 .find(|base| base.variant == reference && base.position == record.position && base.error.is_none())
-                .map(|base| (base.nodes, record.nodes))
+                .map(|base| (base, record))
         })
         .collect()
 }
+
+/// Per-position node counts of `reference` and `subject` over the positions
+/// both finished, in position order.
+pub fn node_pairs(records: &[NodesRecord], reference: &str, subject: &str) -> Vec<(u64, u64)> {
+    finished_pairs(records, reference, subject).iter().map(|(base, own)| (base.nodes, own.nodes)).collect()
+}
+
+/// Whether `subject` searched as `reference` on every position both
+/// finished, at least one: the same node count and the same best move.
+pub fn identical_search(records: &[NodesRecord], reference: &str, subject: &str) -> bool {
+    let pairs = finished_pairs(records, reference, subject);
+    !pairs.is_empty() && pairs.iter().all(|(base, own)| base.nodes == own.nodes && base.best == own.best)
+}
+
+/// What a verdict says of two identical searches, and of a switch that
+/// changes no node (docs/verdicts.md, "Identical searches").
+pub const IDENTICAL_SEARCH: &str = "identical search";
+pub const CHANGES_NO_NODE: &str =
+    "changes no node here: a switch that is not read, or one that acts only beyond this depth";
 
 impl Comparison {
     /// The comparison from the runs' records.
@@ -137,9 +164,32 @@ impl Comparison {
                 .filter(|record| (record.variant == reference || record.variant == subject) && record.error.is_some())
                 .count(),
             time_to_depth,
+            identical_search: identical_search(nodes, reference, subject),
             solved,
             unsolved,
             telemetry,
+        }
+    }
+
+    /// The line a verdict names an identical search with; `None` when the
+    /// searches differ.
+    pub fn identical_line(&self) -> Option<String> {
+        self.identical_search.then(|| {
+            format!(
+                "**{IDENTICAL_SEARCH}**: `{}` searches as `{}` on all {} positions ({}: the same nodes and best \
+                 move). `{}` {CHANGES_NO_NODE}. Its time to depth is noise: no direction is drawn from it.",
+                self.subject, self.reference, self.positions, self.node_setting, self.subject
+            )
+        })
+    }
+
+    /// The time to depth for tables: the ratio, and `identical search` beside
+    /// it where the searches are.
+    pub fn time_to_depth_text(&self) -> String {
+        match (self.time_to_depth, self.identical_search) {
+            (None, _) => "-".to_string(),
+            (Some(ratio), false) => ratio.ratio_text(),
+            (Some(ratio), true) => format!("{} ({IDENTICAL_SEARCH}: noise)", ratio.ratio_text()),
         }
     }
 
