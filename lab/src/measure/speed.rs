@@ -10,8 +10,9 @@
 //! nodes <nps> nps`: its nodes over its summed search time, without the
 //! process's start. B against A is the geometric mean over rounds of the
 //! per-round ratio of B's nps over A's (`crate::measure::ratio`), with its 95%
-//! bootstrap interval over rounds: pairing by round cancels the machine's
-//! slow and fast spells. The same bench of the same binary must always
+//! Student-t interval over rounds (each round is fresh processes, so the
+//! rounds are independent, and few: a bootstrap over them was too narrow):
+//! pairing by round cancels the machine's slow and fast spells. The same bench of the same binary must always
 //! search the same nodes, so a variant whose runs report different node
 //! counts is flagged: that is a bug in the engine.
 //!
@@ -44,7 +45,7 @@ use crate::engines::builder;
 use crate::engines::participant::Participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::Lab;
-use crate::measure::ratio::{median, paired_ratio, RatioEstimate};
+use crate::measure::ratio::{median, student_ratio, RatioEstimate};
 use crate::measure::suites;
 use crate::results::print_summary;
 
@@ -261,7 +262,7 @@ pub fn engine_speed(records: &[SpeedRecord], engine: usize, variant: &str) -> En
 
 /// Engine `b`'s nps over engine `a`'s: the geometric mean over the rounds
 /// where both ran without an error of the per-round ratio, with its
-/// bootstrap interval over rounds.
+/// Student-t interval over rounds.
 pub fn nps_ratio(records: &[SpeedRecord], a: usize, b: usize) -> Option<RatioEstimate> {
     let nps = |engine: usize, round: usize| {
         records
@@ -272,7 +273,7 @@ pub fn nps_ratio(records: &[SpeedRecord], a: usize, b: usize) -> Option<RatioEst
     let mut rounds: Vec<usize> = records.iter().map(|record| record.round).collect();
     rounds.sort_unstable();
     rounds.dedup();
-    paired_ratio(rounds.into_iter().filter_map(|round| Some((nps(a, round)?, nps(b, round)?))))
+    student_ratio(rounds.into_iter().filter_map(|round| Some((nps(a, round)?, nps(b, round)?))).map(|(a, b)| b / a))
 }
 
 /// Engine `b`'s nps over engine `a`'s counting main-search nodes only: the
@@ -382,7 +383,7 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         "\n- how: each variant's own {}, one process at a time; in each round every variant ran once, back to back, \
          the order reversed from one round to the next (A B, B A, ...), {} round(s), so machine noise falls on all \
          alike. nps is what bench prints: its nodes over its summed search time. The ratio is the geometric mean \
-         over rounds of the per-round ratio of nps, with a seeded 95% bootstrap interval over rounds; x1.05 is 5% \
+         over rounds of the per-round ratio of nps, with a 95% Student-t interval over rounds; x1.05 is 5% \
          more nodes per second. Variants with different bench nodes search different trees, which changes nps too; \
          `lab ttd` times the whole search.\n- nodes of two kinds: nps counts every node, and a quiescence node \
          (captures only, most stand pat) costs a fraction of a main-search one, so a variant whose pruning removes \
@@ -617,16 +618,17 @@ mod tests {
         let main = main_search_ratio(&records, &speeds, 0, 1).unwrap();
         assert!((nps.ratio - 0.4f64.sqrt()).abs() < 1e-12, "{nps:?}");
         assert!((main.ratio - 2.5 * 0.4f64.sqrt()).abs() < 1e-12, "{main:?}");
-        let (low, high) = main.interval.unwrap();
-        assert!((low - 1.25).abs() < 1e-12 && (high - 2.0).abs() < 1e-12, "{main:?}");
+        // The nps interval (two rounds: t of 12.706) times 2.5.
+        let ((low, high), (nps_low, nps_high)) = (main.interval.unwrap(), nps.interval.unwrap());
+        assert!((low - 2.5 * nps_low).abs() < 1e-12 && (high - 2.5 * nps_high).abs() < 1e-9, "{main:?}");
         assert_eq!(main.positions, 2);
 
         let text = markdown(&args(&["a", "b"], 2), &records);
         assert!(text.contains("| a | 1000 | 80.0% | 2000 | 2000 | 2000 | 2/2 |\n"), "{text}");
         assert!(text.contains("| b | 800 | 50.0% | 1300 | 1000 | 1600 | 2/2 |\n"), "{text}");
-        assert!(text.contains("- nps, b over a: x0.632 (95%: 0.500 to 0.800, 2 rounds)\n"), "{text}");
+        assert!(text.contains("- nps, b over a: x0.632 (95%: 0.032 to 12.526, 2 rounds)\n"), "{text}");
         assert!(
-            text.contains("- nps of main-search nodes only, b over a: x1.581 (95%: 1.250 to 2.000, 2 rounds)\n"),
+            text.contains("- nps of main-search nodes only, b over a: x1.581 (95%: 0.080 to 31.316, 2 rounds)\n"),
             "{text}"
         );
         let json = summary_json(&args(&["a", "b"], 2), &records);
@@ -667,11 +669,9 @@ mod tests {
         let ratio = nps_ratio(&records, 0, 1).unwrap();
         assert!((ratio.ratio - (1.1f64 * 1.2 * 0.9).cbrt()).abs() < 1e-12, "{ratio:?}");
         assert_eq!(ratio.positions, 3);
-        // A resample of three draws is all 0.9 (or all 1.2) with chance
-        // 1/27, more than 2.5%: the interval's ends are the extremes.
-        let (low, high) = ratio.interval.unwrap();
-        assert!((low - 0.9).abs() < 1e-12 && (high - 1.2).abs() < 1e-12, "{ratio:?}");
-        assert_eq!(ratio.ratio_text_over("round"), "x1.059 (95%: 0.900 to 1.200, 3 rounds)");
+        // Three rounds: Student's t with 2 degrees of freedom (4.303) over
+        // the logarithms' spread, wider than their extremes.
+        assert_eq!(ratio.ratio_text_over("round"), "x1.059 (95%: 0.734 to 1.528, 3 rounds)");
         // A against itself is exactly 1.
         assert_eq!(nps_ratio(&records, 0, 0).unwrap().ratio, 1.0);
 
@@ -686,7 +686,7 @@ mod tests {
             text.contains("| a | 500 | - | 1000 | 1000 | 2000 | 3/3 |\n| b | 400 | - | 1100 | 900 | 2400 | 3/3 |\n"),
             "{text}"
         );
-        assert!(text.contains("- nps, b over a: x1.059 (95%: 0.900 to 1.200, 3 rounds)\n"), "{text}");
+        assert!(text.contains("- nps, b over a: x1.059 (95%: 0.734 to 1.528, 3 rounds)\n"), "{text}");
         assert!(!text.contains("not deterministic") && !text.contains("failed") && !text.contains("measure nothing"));
     }
 
