@@ -66,6 +66,21 @@ const GAMES_WORKLOADS: u64 = 16;
 const WIN_ADJUDICATION: &str = "movecount=3 score=400";
 const DRAW_ADJUDICATION: &str = "movenumber=40 movecount=8 score=10";
 
+/// The fields every OpenBench form ends with, a test's and a tune's alike:
+/// no tablebases (the engine reads none), the lab's adjudication, time
+/// scaled by the bench's nps, and the `info` line the test is found again by.
+fn closing_fields(nps: u64, info: &str) -> [(&'static str, String); 7] {
+    [
+        ("syzygy_wdl", "DISABLED".to_string()),
+        ("syzygy_adj", "OPTIONAL".to_string()),
+        ("win_adj", WIN_ADJUDICATION.to_string()),
+        ("draw_adj", DRAW_ADJUDICATION.to_string()),
+        ("scale_method", "BASE".to_string()),
+        ("scale_nps", nps.to_string()),
+        ("info", info.to_string()),
+    ]
+}
+
 #[derive(Args, Clone, Debug, Serialize)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 #[command(group(ArgGroup::new("tests").required(true).multiple(true).args(["variants", "chains", "variant"])))]

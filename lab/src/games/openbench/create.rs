@@ -9,8 +9,8 @@ use anyhow::{bail, Context, Result};
 use super::server::Server;
 use super::status::{created_tests, unconfirmed_tests};
 use super::{
-    Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, UnconfirmedTest, CONFIDENCE, DRAW_ADJUDICATION,
-    TESTS_COMMAND, WIN_ADJUDICATION,
+    closing_fields, Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, UnconfirmedTest, CONFIDENCE,
+    DRAW_ADJUDICATION, TESTS_COMMAND, WIN_ADJUDICATION,
 };
 use crate::lab::Lab;
 use crate::results::{read_records, timestamp, RunDir};
@@ -44,16 +44,9 @@ pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info:
         ("throughput", args.throughput.to_string()),
         ("workload_size", plan.workload_size(args.workload_size).to_string()),
         ("priority", args.priority.to_string()),
-        // The engine reads no tablebases.
-        ("syzygy_wdl", "DISABLED".to_string()),
-        ("syzygy_adj", "OPTIONAL".to_string()),
-        ("win_adj", WIN_ADJUDICATION.to_string()),
-        ("draw_adj", DRAW_ADJUDICATION.to_string()),
-        ("scale_method", "BASE".to_string()),
-        ("scale_nps", build.nps.to_string()),
-        ("info", info.to_string()),
     ];
-    fields.extend(rest.into_iter().map(|(key, value)| (key.to_string(), value)));
+    let rest = rest.into_iter().chain(closing_fields(build.nps, info));
+    fields.extend(rest.map(|(key, value)| (key.to_string(), value)));
     fields
 }
 

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::build::openbench_bench;
 use super::create::{commit, repository};
-use super::{OpenbenchArgs, DRAW_ADJUDICATION, WIN_ADJUDICATION};
+use super::{closing_fields, OpenbenchArgs};
 use crate::lab::Lab;
 use crate::tune::spsa::Schedule;
 use crate::tune::tuning_build;
@@ -130,15 +130,9 @@ pub fn tune_fields(
         ("upload_pgns", "FALSE".to_string()),
         ("priority", args.priority.to_string()),
         ("throughput", args.throughput.to_string()),
-        ("syzygy_wdl", "DISABLED".to_string()),
-        ("syzygy_adj", "OPTIONAL".to_string()),
-        ("win_adj", WIN_ADJUDICATION.to_string()),
-        ("draw_adj", DRAW_ADJUDICATION.to_string()),
-        ("scale_method", "BASE".to_string()),
-        ("scale_nps", build.nps.to_string()),
-        ("info", info.to_string()),
     ]
     .into_iter()
+    .chain(closing_fields(build.nps, info))
     .map(|(key, value)| (key.to_string(), value))
     .collect()
 }
