@@ -166,7 +166,7 @@ pub fn run_tactics(
     lab.say(&format!("tactics: {suite} at {limit}"));
     let run = tactics::run(lab, &tactics_args)?;
     let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
-    Ok(TacticsOutcome { suite: suite.to_string(), limit, result: Ok(data) })
+    Ok(TacticsOutcome { suite: suite.to_string(), limit, first, result: Ok(data) })
 }
 
 /// What the verdict measured, for the page.

@@ -158,6 +158,10 @@ pub struct Solved {
     pub parent: usize,
     pub variant: usize,
     pub positions: usize,
+    /// Counted where a solved claim is judged: the whole suite at the
+    /// claim's budget (false in records kept before the lab asked).
+    #[serde(default)]
+    pub at_claim_budget: bool,
 }
 
 /// Where node counts were taken: the suite (its name and what it holds)
@@ -506,6 +510,13 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 )),
                 Some(solved) => {
                     let measured = format!("{} against {} of {}", solved.variant, solved.parent, solved.positions);
+                    if !solved.at_claim_budget {
+                        return Judgement::NotMeasured(format!(
+                            "{measured} off the claim's scope: it is judged over the whole suite at {} \
+                             (`lab ab`'s default --tactics-nodes, without --tactics-first)",
+                            grammar::claim_tactics_limit()
+                        ));
+                    }
                     if solved.variant >= solved.parent {
                         Judgement::Holds(measured)
                     } else {
@@ -708,12 +719,21 @@ mod tests {
     fn solved_claims_compare_with_the_parent() {
         let claim = Claim::SolvedNotBelowParent { suite: "zugzwang".into() };
         let child = variant();
-        let solved = |variant| Solved { suite: "zugzwang".into(), parent: 20, variant, positions: 30 };
+        let solved =
+            |variant| Solved { suite: "zugzwang".into(), parent: 20, variant, positions: 30, at_claim_budget: true };
         let claim = ScopedClaim::from(claim);
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(20)], ..Default::default() };
         assert_eq!(judge(&child, &claim, &evidence).word(), "holds");
         let evidence = Evidence { reference: Some("parent"), solved: vec![solved(19)], ..Default::default() };
         assert_eq!(judge(&child, &claim, &evidence).word(), "does not hold");
+        // Counted at another budget or on part of the suite: not judged.
+        let elsewhere = Solved { at_claim_budget: false, ..solved(19) };
+        let evidence = Evidence { reference: Some("parent"), solved: vec![elsewhere], ..Default::default() };
+        assert_eq!(
+            judge(&child, &claim, &evidence).to_string(),
+            "**not measured** (19 against 20 of 30 off the claim's scope: it is judged over the whole suite at \
+             nodes 50000 (`lab ab`'s default --tactics-nodes, without --tactics-first))"
+        );
         let evidence = Evidence { reference: Some("parent"), ..Default::default() };
         assert_eq!(
             judge(&child, &claim, &evidence).to_string(),

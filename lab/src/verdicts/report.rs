@@ -380,7 +380,7 @@ fn solved_data(results: &Path) -> SolvedData {
 /// claim is judged: the whole suite at the claim's budget
 /// (`CLAIM_TACTICS_NODES`), both over every position.
 fn solved_pair(data: &SolvedData, suite: &str, variant: &str, parent: &str) -> Option<Solved> {
-    let setting = (suite.to_string(), None, format!("nodes {}", grammar::CLAIM_TACTICS_NODES));
+    let setting = (suite.to_string(), None, grammar::claim_tactics_limit());
     let counts = data.get(&setting)?;
     let (own, positions) = *counts.get(variant)?;
     let (theirs, parent_positions) = *counts.get(parent)?;
@@ -389,6 +389,7 @@ fn solved_pair(data: &SolvedData, suite: &str, variant: &str, parent: &str) -> O
         parent: theirs,
         variant: own,
         positions,
+        at_claim_budget: true,
     })
 }
 
@@ -905,7 +906,7 @@ mod tests {
         data.insert(("wac".into(), None, "nodes 50000".into()), counts((240, 300), (241, 300)));
         assert_eq!(
             solved_pair(&data, "wac", "child", "parent"),
-            Some(Solved { suite: "wac".into(), parent: 241, variant: 240, positions: 300 })
+            Some(Solved { suite: "wac".into(), parent: 241, variant: 240, positions: 300, at_claim_budget: true })
         );
         // Only other settings: not measured where the claim is judged.
         data.remove(&("wac".to_string(), None, "nodes 50000".to_string()));

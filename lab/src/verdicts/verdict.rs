@@ -24,6 +24,8 @@ pub struct TacticsOutcome {
     pub suite: String,
     /// The limit per position, e.g. `nodes 50000`.
     pub limit: String,
+    /// Only the suite's first N positions (`--tactics-first`).
+    pub first: Option<usize>,
     pub result: Result<TacticsData, String>,
 }
 
@@ -47,6 +49,7 @@ impl TacticsOutcome {
             parent: count(reference)?,
             variant: count(subject)?,
             positions: data.suite.positions.len(),
+            at_claim_budget: self.first.is_none() && self.limit == claims::grammar::claim_tactics_limit(),
         })
     }
 }
@@ -452,9 +455,10 @@ mod tests {
                 [nodes_record("razor-r1", position, base), nodes_record("razor-r2", position, base + base / 100)]
             })
             .collect();
-        let wac = TacticsOutcome {
+        let wac = |limit: &str, first: Option<usize>| TacticsOutcome {
             suite: "wac".into(),
-            limit: "nodes 1000".into(),
+            limit: limit.into(),
+            first,
             result: Ok(TacticsData {
                 suite: Suite {
                     name: "wac".into(),
@@ -477,16 +481,26 @@ mod tests {
                 run_dir: "wac-run".into(),
             }),
         };
-        let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[wac]);
+        let at_claim_budget = wac("nodes 50000", None);
+        let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[at_claim_budget]);
         assert_eq!(comparison.total_nodes, (36000, 36360));
         assert!((comparison.nodes.unwrap().percent() - 1.0).abs() < 1e-9);
-        assert_eq!(comparison.solved, [Solved { suite: "wac".into(), parent: 1, variant: 2, positions: 2 }]);
+        let solved = Solved { suite: "wac".into(), parent: 1, variant: 2, positions: 2, at_claim_budget: true };
+        assert_eq!(comparison.solved, [solved.clone()]);
         let verdicts: Vec<String> =
             comparison.judgements(variant).iter().map(|(claim, judgement)| short(claim, judgement)).collect();
         assert_eq!(verdicts, ["nodes: holds", "razor.tactical%: not measured", "wac.solved: holds"]);
+        // Fewer nodes, or part of the suite: the counts are shown, the claim is not judged.
+        for elsewhere in [wac("nodes 1000", None), wac("nodes 50000", Some(2))] {
+            let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[elsewhere]);
+            assert_eq!(comparison.solved, [Solved { at_claim_budget: false, ..solved.clone() }]);
+            let judgements = comparison.judgements(variant);
+            let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
+            assert_eq!(wac.1.word(), "not measured");
+        }
         // A suite that could not run says why in the claim.
         let missing =
-            TacticsOutcome { suite: "wac".into(), limit: "nodes 1000".into(), result: Err("no wac.epd".into()) };
+            TacticsOutcome { suite: "wac".into(), limit: "nodes 1000".into(), first: None, result: Err("no wac.epd".into()) };
         let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[missing]);
         let judgements = comparison.judgements(variant);
         let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();

@@ -326,6 +326,11 @@ pub const CLAIM_DEPTH: u32 = 10;
 /// suite (`lab ab`'s `--tactics-nodes`).
 pub const CLAIM_TACTICS_NODES: u64 = 50_000;
 
+/// A tactics run's limit where solved claims are judged: `nodes 50000`.
+pub fn claim_tactics_limit() -> String {
+    format!("nodes {CLAIM_TACTICS_NODES}")
+}
+
 /// The tactical suites a solved claim may name.
 pub const CLAIM_SUITES: [&str; 3] = ["wac", "arasan", "zugzwang"];
 
