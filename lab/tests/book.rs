@@ -192,3 +192,89 @@ fn flags_are_read_as_words() {
         expected
     });
 }
+
+// ------------------------------------------------------- example verdicts
+
+/// The sections of `lab ab`'s page, as its writers take them.
+#[path = "../src/verdicts/ab/sections.rs"]
+#[allow(dead_code)]
+mod ab_sections;
+
+/// README and every Markdown file of the book, as (path from the
+/// repository's root, text).
+fn front_page_and_book() -> Vec<(String, String)> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else if path.extension().is_some_and(|extension| extension == "md") {
+                let name = path.strip_prefix(root).unwrap().to_string_lossy().to_string();
+                out.push((name, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = vec![("README.md".to_string(), std::fs::read_to_string(root.join("README.md")).unwrap())];
+    walk(&root.join("docs"), &root, &mut files);
+    files
+}
+
+/// The example pages of `lab ab` in `text`: each fenced block whose first
+/// line is a verdict's title, as its lines up to the closing fence.
+fn example_verdicts(text: &str) -> Vec<String> {
+    let mut examples = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let fence: String = line.trim_start().chars().take_while(|c| *c == '`' || *c == '~').collect();
+        if fence.len() < 3 {
+            continue;
+        }
+        let body: Vec<&str> = lines.by_ref().take_while(|inner| inner.trim() != fence).collect();
+        if body.first().is_some_and(|first| first.starts_with(ab_sections::TITLE)) {
+            examples.push(body.join("\n"));
+        }
+    }
+    examples
+}
+
+#[test]
+fn every_example_verdict_has_the_sections_lab_ab_prints() {
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    for (file, text) in front_page_and_book() {
+        for example in example_verdicts(&text) {
+            found.push(file.clone());
+            if let Err(why) = ab_sections::check(&example) {
+                problems.push(format!("{file}: the example verdict: {why}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    for page in ["README.md", "docs/lab/ab.md"] {
+        assert!(found.iter().any(|file| file == page), "{page} has no example verdict any more (found in {found:?})");
+    }
+}
+
+#[test]
+fn an_example_verdict_without_a_section_or_with_a_strange_one_is_caught() {
+    let page = "# Verdict: b against its parent a\n\n## What the atlas says of these numbers\n## Claims of `b` (x)\n\
+                ## SPRT plan\n## Nodes: verdict at depth 10, depth 10, Hash 16\n## Time to depth 10\n\
+                ## Tactics: wac, nodes 50000 per position\n## Results\n";
+    assert_eq!(ab_sections::check(page), Ok(()));
+    let without_atlas = page.replace("## What the atlas says of these numbers\n", "");
+    assert_eq!(ab_sections::check(&without_atlas), Err("no section `## What the atlas says of these numbers...`".into()));
+    let twice = page.replace("## SPRT plan\n", "## SPRT plan\n## SPRT plan\n");
+    assert_eq!(ab_sections::check(&twice), Err("the section `## SPRT plan...` 2 times".into()));
+    let strange = page.replace("## Results\n", "## Results\n## Summary\n");
+    assert_eq!(
+        ab_sections::check(&strange),
+        Err("`## Summary` is not a section of `lab ab`'s page, or not in its place".into())
+    );
+    let without_tactics = page.replace("## Tactics: wac, nodes 50000 per position\n", "");
+    assert_eq!(ab_sections::check(&without_tactics), Ok(()));
+    // The match's own page, under its section, has headings of its own.
+    let played = format!("{page}\n## Match: b against a, 10+0.1\n\n# Match: b vs a\n## Engines\n");
+    assert_eq!(ab_sections::check(&played), Ok(()));
+}

@@ -15,6 +15,7 @@ use crate::games::statistics::{
 use crate::games::statistics::{SprtSettings, SprtStatus};
 use crate::measure::ratio::RatioEstimate;
 use crate::results::{read_records, runs_of_nested};
+use crate::verdicts::ab::sections::GAMES;
 
 /// The run folders `lab openbench status` writes.
 pub const STATUS_COMMAND: &str = "openbench-status";
@@ -356,7 +357,7 @@ pub fn games_section_deciding(
 ) -> Option<String> {
     let first = results.first()?;
     let mut out = String::new();
-    writeln!(out, "## Games: {} against {} (the evidence that decides)\n", first.subject, first.reference).unwrap();
+    writeln!(out, "{GAMES}{} against {} (the evidence that decides)\n", first.subject, first.reference).unwrap();
     for result in results {
         writeln!(out, "- {}", result.line()).unwrap();
     }

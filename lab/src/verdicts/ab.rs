@@ -38,6 +38,9 @@ use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsO
 use prunelab::variants::Variant;
 
 use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
+use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
+
+pub mod sections;
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
 pub const DEFAULT_TC: &str = "10+0.1";
@@ -217,7 +220,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
 fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<String>) -> Result<()> {
     let variant = lab.variant(b)?;
     let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
-    writeln!(out, "# Verdict: {b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
+    writeln!(out, "{TITLE}{b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
     if let Some(line) = verdict::distance_line(lab, a, b) {
         writeln!(out, "{line}\n").unwrap();
     }
@@ -320,7 +323,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
     let (base, test) = (&totals[0], &totals[1]);
-    writeln!(out, "\n## Nodes: {}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
+    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
     writeln!(
         out,
         "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
@@ -364,7 +367,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
 fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let (time_a, time_b) = ttd_totals(&m.ttd);
-    writeln!(out, "\n## Time to depth {}\n", args.depth).unwrap();
+    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.depth).unwrap();
     writeln!(
         out,
         "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
@@ -392,7 +395,7 @@ fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
 fn tactics_section(out: &mut String, m: &Measurements) {
     let c = &m.comparison;
     for outcome in &m.tactics {
-        writeln!(out, "\n## Tactics: {}, {} per position\n", outcome.suite, outcome.limit).unwrap();
+        writeln!(out, "\n{TACTICS}{}, {} per position\n", outcome.suite, outcome.limit).unwrap();
         let data = match &outcome.result {
             Ok(data) => data,
             Err(why) => {
@@ -506,13 +509,13 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
         hash: args.hash,
     };
     if c.identical_search {
-        writeln!(out, "\n## What the atlas says of these numbers\n\nNothing: the searches are identical.").unwrap();
+        writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
     } else {
         writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
     }
-    writeln!(out, "\n## Claims of `{}` ({})\n", c.subject, variant.file.source).unwrap();
+    writeln!(out, "\n{CLAIMS}`{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);
-    writeln!(out, "\n## SPRT plan\n").unwrap();
+    writeln!(out, "\n{SPRT_PLAN}\n").unwrap();
     writeln!(out, "- {}", verdict::sprt_plan_line(lab, variant)).unwrap();
     match plan {
         Some(plan) => {
@@ -535,7 +538,7 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     nodes_section(&mut out, args, m);
     ttd_section(&mut out, args, m);
     tactics_section(&mut out, m);
-    writeln!(out, "\n## Results\n").unwrap();
+    writeln!(out, "\n{RESULTS}\n").unwrap();
     writeln!(out, "- nodes: {}", m.nodes.run_dir.display()).unwrap();
     writeln!(out, "- time to depth: {}", m.ttd.run_dir.display()).unwrap();
     for outcome in &m.tactics {
@@ -576,9 +579,10 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let mut text = page(lab, args, &measurements, plan.as_ref(), &judged)?;
     let mut match_dir = None;
     if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
-        writeln!(text, "\n## Match: {b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
+        writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
         match_dir = Some(dir);
     }
+    debug_assert_eq!(sections::check(&text), Ok(()), "the page's sections are not sections::SECTIONS:\n{text}");
     run_dir.write_summary(
         &text,
         &serde_json::json!({

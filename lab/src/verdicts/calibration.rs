@@ -536,7 +536,7 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
 /// were, when the atlas can say.
 pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
     let fitted = MeasuredAt::fitted();
-    let mut out = String::from("## What the atlas says of these numbers\n\n");
+    let mut out = format!("{}\n\n", crate::verdicts::ab::sections::ATLAS);
     let decided = rows.iter().filter(|row| row.decision.is_some()).count();
     writeln!(
         out,
