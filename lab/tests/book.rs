@@ -278,3 +278,138 @@ fn an_example_verdict_without_a_section_or_with_a_strange_one_is_caught() {
     let played = format!("{page}\n## Match: b against a, 10+0.1\n\n# Match: b vs a\n## Engines\n");
     assert_eq!(ab_sections::check(&played), Ok(()));
 }
+
+// ------------------------------------------------------- results files
+
+/// The serialized fields of struct `name` in the Rust file `source`, in
+/// order: a field marked `#[serde(skip)]` left out, a `#[serde(flatten)]`
+/// one replaced by its own struct's fields (found in the same file, else in
+/// the one file of lab/src that defines it).
+fn serialized_fields(source: &Path, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(source).unwrap_or_else(|error| panic!("{}: {error}", source.display()));
+    let start = text
+        .lines()
+        .position(|line| {
+            let line = line.trim_start().trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+            line.starts_with(&format!("struct {name} {{")) || line.starts_with(&format!("struct {name}<"))
+        })
+        .unwrap_or_else(|| panic!("{} defines no struct {name}", source.display()));
+    let mut fields = Vec::new();
+    let mut attributes = String::new();
+    for line in text.lines().skip(start + 1).take_while(|line| !line.starts_with('}')) {
+        let line = line.trim();
+        if line.starts_with("#[") {
+            attributes.push_str(line);
+            continue;
+        }
+        if line.starts_with("//") || line.is_empty() {
+            continue;
+        }
+        let declaration = line.trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+        let Some((field, kind)) = declaration.split_once(": ") else { continue };
+        let skipped = attributes.contains("serde(skip)");
+        let flattened = attributes.contains("serde(flatten)");
+        attributes.clear();
+        if skipped {
+            continue;
+        }
+        if flattened {
+            let inner = kind.trim_end_matches(',');
+            let file =
+                if text.contains(&format!("struct {inner} {{")) { source.to_path_buf() } else { defining_file(inner) };
+            fields.extend(serialized_fields(&file, inner));
+        } else {
+            fields.push(field.to_string());
+        }
+    }
+    fields
+}
+
+/// The one file of lab/src that defines struct `name`.
+fn defining_file(name: &str) -> PathBuf {
+    fn walk(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, name, out);
+            } else if std::fs::read_to_string(&path).unwrap().contains(&format!("struct {name} {{")) {
+                out.push(path);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), name, &mut found);
+    assert_eq!(found.len(), 1, "struct {name} is defined in {found:?}");
+    found.remove(0)
+}
+
+/// The field tables of docs/results.md: each marked `<!-- fields: FILE
+/// STRUCT -->` (the struct's serialized fields) or `<!-- keys: FILE -->`
+/// (keys a `json!` object of FILE writes), with the names in the first
+/// column of the table under the mark, in order.
+fn results_tables() -> Vec<(String, Vec<String>)> {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results.md")).unwrap();
+    let mut tables = Vec::new();
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(mark) = line.strip_prefix("<!-- ").and_then(|rest| rest.strip_suffix(" -->")) else { continue };
+        let names: Vec<String> = lines
+            .by_ref()
+            .take_while(|row| row.starts_with('|'))
+            .skip(2)
+            .flat_map(|row| {
+                let cell = row.split('|').nth(1).unwrap();
+                cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>()
+            })
+            .collect();
+        tables.push((mark.to_string(), names));
+    }
+    tables
+}
+
+#[test]
+fn the_results_files_fields_are_the_codes() {
+    let lab = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tables = results_tables();
+    assert!(tables.len() >= 10, "docs/results.md has {} marked tables", tables.len());
+    let mut problems = Vec::new();
+    for (mark, documented) in &tables {
+        let words: Vec<&str> = mark.split_whitespace().collect();
+        match words.as_slice() {
+            ["fields:", file, name] => {
+                let file = file.strip_prefix("lab/").unwrap_or_else(|| panic!("`{mark}`: a path under lab/"));
+                let fields = serialized_fields(&lab.join(file), name);
+                if *documented != fields {
+                    problems.push(format!("{name}: the page lists {documented:?}, the struct has {fields:?}"));
+                }
+            }
+            ["keys:", file] => {
+                let file = file.strip_prefix("lab/").unwrap_or_else(|| panic!("`{mark}`: a path under lab/"));
+                let source = std::fs::read_to_string(lab.join(file)).unwrap();
+                for key in documented {
+                    if !source.contains(&format!("\"{key}\":")) {
+                        problems.push(format!("{file} writes no key `{key}`, which the page lists"));
+                    }
+                }
+            }
+            _ => problems.push(format!("docs/results.md: `<!-- {mark} -->` is not a fields or keys mark")),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn a_structs_fields_leave_out_the_skipped_and_take_in_the_flattened() {
+    let dir = std::env::temp_dir().join(format!("book-fields-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sample.rs");
+    std::fs::write(
+        &file,
+        "pub struct Outer {\n    /// A doc.\n    pub first: u32,\n    #[serde(skip)]\n    cached: u8,\n    \
+         #[serde(flatten)]\n    pub inner: Inner,\n    last: Option<(f64, f64)>,\n}\n\nstruct Inner {\n    a: u8,\n    \
+         pub(crate) b: u8,\n}\n",
+    )
+    .unwrap();
+    assert_eq!(serialized_fields(&file, "Outer"), ["first", "a", "b", "last"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
