@@ -264,7 +264,10 @@ fn an_example_verdict_without_a_section_or_with_a_strange_one_is_caught() {
                 ## Tactics: wac, nodes 50000 per position\n## Results\n";
     assert_eq!(ab_sections::check(page), Ok(()));
     let without_atlas = page.replace("## What the atlas says of these numbers\n", "");
-    assert_eq!(ab_sections::check(&without_atlas), Err("no section `## What the atlas says of these numbers...`".into()));
+    assert_eq!(
+        ab_sections::check(&without_atlas),
+        Err("no section `## What the atlas says of these numbers...`".into())
+    );
     let twice = page.replace("## SPRT plan\n", "## SPRT plan\n## SPRT plan\n");
     assert_eq!(ab_sections::check(&twice), Err("the section `## SPRT plan...` 2 times".into()));
     let strange = page.replace("## Results\n", "## Results\n## Summary\n");
@@ -350,7 +353,7 @@ fn defining_file(name: &str) -> PathBuf {
 fn results_tables() -> Vec<(String, Vec<String>)> {
     let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results.md")).unwrap();
     let mut tables = Vec::new();
-    let mut lines = page.lines().peekable();
+    let mut lines = page.lines();
     while let Some(line) = lines.next() {
         let Some(mark) = line.strip_prefix("<!-- ").and_then(|rest| rest.strip_suffix(" -->")) else { continue };
         let names: Vec<String> = lines
