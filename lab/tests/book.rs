@@ -416,3 +416,65 @@ fn a_structs_fields_leave_out_the_skipped_and_take_in_the_flattened() {
     assert_eq!(serialized_fields(&file, "Outer"), ["first", "a", "b", "last"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ------------------------------------------------------- the book's order
+
+fn docs_page(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs").join(name)).unwrap()
+}
+
+/// The book reads as a guide: its parts in order, the guide's chapters
+/// before the reference, the research in its own part, and the pages to
+/// look things up in last.
+#[test]
+fn the_book_is_a_guide_then_the_reference_then_what_was_measured() {
+    let summary = docs_page("SUMMARY.md");
+    let at = |text: &str| summary.find(text).unwrap_or_else(|| panic!("docs/SUMMARY.md has no `{text}`"));
+    let order = [
+        "(introduction.md)",
+        "# Guide",
+        "(getting-started.md)",
+        "(verdicts.md)",
+        "(adding-a-technique.md)",
+        "(own-engine.md)",
+        "# Reference",
+        "(lab.md)",
+        "(lab/ab.md)",
+        "(results.md)",
+        "# Measured",
+        "(measured/atlas.md)",
+        "(measured/calibration.md)",
+        "(measured/seajay.md)",
+        "(measured/plan-002.md)",
+        "(glossary.md)",
+        "(troubleshooting.md)",
+        "(changelog.md)",
+    ];
+    for pair in order.windows(2) {
+        assert!(at(pair[0]) < at(pair[1]), "docs/SUMMARY.md: `{}` comes after `{}`", pair[0], pair[1]);
+    }
+}
+
+/// The glossary defines, each under a heading of its own, the terms the
+/// book used undefined (issue 49).
+#[test]
+fn the_glossary_defines_the_books_terms() {
+    let headings: Vec<String> =
+        docs_page("glossary.md").lines().filter_map(|line| line.strip_prefix("### ")).map(str::to_string).collect();
+    for term in [
+        "nElo",
+        "Pentanomial",
+        "LLR",
+        "SPRT",
+        "H0, H1",
+        "Technique-set type",
+        "Carp's vocabulary",
+        "Parent",
+        "Claim",
+        "Verdict suite",
+        "Node suite",
+        "WAC",
+    ] {
+        assert!(headings.iter().any(|heading| heading == term), "docs/glossary.md defines no `{term}`");
+    }
+}
