@@ -17,9 +17,9 @@
 //! out as it did, `verdicts/` judges claims and writes the reports, and
 //! `develop/` writes a new technique's skeleton (`new-technique`);
 //! `spsa.rs` prints a variant's tunables as OpenBench SPSA input;
-//! `lab.rs` (the shared context), `results.rs` (run folders), `tools.rs`
-//! (git and make) and `wording.rs` (words the messages share) serve them
-//! all. docs/lab.md, "The lab's layout", has one line per room.
+//! `lab.rs` (the shared context), `results.rs` (run folders), `plots.rs`
+//! (SVG plots whose points carry their numbers), `tools.rs` (git and make)
+//! and `wording.rs` (words the messages share) serve them all. docs/lab.md, "The lab's layout", has one line per room.
 
 mod develop;
 mod engines;
@@ -28,6 +28,7 @@ mod games;
 mod interrupt;
 mod lab;
 mod measure;
+mod plots;
 mod results;
 mod spsa;
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! the rest (an iteration cut short resumes its match, with the same
 //! engines: its random numbers come from the seed and `k`).
 
-mod chart;
+pub mod chart;
 pub mod params;
 pub mod spsa;
 
@@ -300,8 +300,9 @@ fn write_results(
     let mut charts = Vec::new();
     for (index, parameter) in settings.parameters.iter().enumerate() {
         let path = run.file(&format!("path-{}.svg", parameter.name));
-        chart::parameter_path(&path, parameter, &settings.schedule, index, history)
+        let svg = chart::parameter_path(parameter, &settings.schedule, index, history)
             .with_context(|| format!("cannot draw {}", path.display()))?;
+        write_atomically(&path, &svg)?;
         charts.push(path);
     }
     let tuned = tuner.reported();

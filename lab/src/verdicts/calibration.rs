@@ -374,7 +374,7 @@ pub struct Predictor {
 }
 
 /// The rows' points for a fit on `measures`: each row that has all of them.
-fn points(rows: &[Row], measures: &[Measure]) -> (Vec<Vec<f64>>, Vec<f64>) {
+pub fn points(rows: &[Row], measures: &[Measure]) -> (Vec<Vec<f64>>, Vec<f64>) {
     rows.iter()
         .filter_map(|row| {
             let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(&row.fast)).collect();

@@ -100,16 +100,17 @@ impl fmt::Display for NodeChange {
     }
 }
 
-/// The range of node changes, in percent, that a node claim allows.
-fn claimed_range(claim: &Claim) -> (f64, f64) {
-    match claim {
+/// The range of node changes, in percent, that a node claim allows;
+/// `None` for a claim of another kind.
+pub fn claimed_range(claim: &Claim) -> Option<(f64, f64)> {
+    Some(match claim {
         Claim::NodeChange { low, high } => (*low, *high),
         Claim::NodeDirection(Direction::Fewer) => (f64::NEG_INFINITY, 0.0),
         Claim::NodeDirection(Direction::More) => (0.0, f64::INFINITY),
         Claim::NodeDirection(Direction::Similar) => (-SIMILAR_NODES_PCT, SIMILAR_NODES_PCT),
         Claim::NodeDirection(Direction::Same) => (0.0, 0.0),
-        _ => unreachable!("only node claims have a range of node changes"),
-    }
+        _ => return None,
+    })
 }
 
 /// A node claim on a measured change, with its uncertainty: it holds when
@@ -125,7 +126,7 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
         let same = change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0));
         return if same { Judgement::Holds(measured) } else { Judgement::DoesNotHold(measured) };
     }
-    let (low, high) = claimed_range(claim);
+    let (low, high) = claimed_range(claim).expect("only node claims have a range of node changes");
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
     // not reach them.
     let claimed = |value: f64| match claim {

@@ -2,7 +2,10 @@
 //! files of earlier runs (`lab nodes` and `lab tactics`, and the same steps
 //! inside `lab ab` and `lab chain` runs), as `lab-results/report.md` and a
 //! bar chart of node change against each variant's parent,
-//! `lab-results/report-nodes.svg`. Every claim of every variant file is
+//! `lab-results/report-nodes.svg`, and the same numbers plotted on a page,
+//! `lab-results/report/index.html` (`page`, its plots in `figures`).
+//! `--figures DIR` draws the book's figures instead (`book_figures`).
+//! Every claim of every variant file is
 //! judged: node claims on the geometric mean of the per-position ratios
 //! against the parent with its 95% interval, rates on the variant's
 //! telemetry, solved claims on a tactics run of the claimed suite that has
@@ -48,6 +51,10 @@ use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::plan_criteria;
 use prunelab::stats::MOVE_NUMBER_EDGES;
+
+pub mod book_figures;
+mod figures;
+pub mod page;
 
 /// A `lab nodes` run's settings: records of runs alike in all of them
 /// merge (the latest search of a position wins), and no others do.
@@ -438,6 +445,26 @@ fn chart(path: &Path, bars: &[(String, f64)]) -> Result<()> {
     Ok(())
 }
 
+/// A node claim as the claims' plot draws it: its range and the change
+/// measured on its scope, once judged on it.
+fn claim_point(
+    variant: &str,
+    claim: &grammar::ScopedClaim,
+    change: Option<&(NodeChange, String)>,
+    judgement: &Judgement,
+) -> Option<figures::ClaimPoint> {
+    let claimed = claims::claimed_range(&claim.claim)?;
+    let (change, _) = change?;
+    (!matches!(judgement, Judgement::NotMeasured(_))).then(|| figures::ClaimPoint {
+        variant: variant.to_string(),
+        claim: claim.text(),
+        claimed,
+        measured: change.percent,
+        interval: change.interval,
+        verdict: judgement.word(),
+    })
+}
+
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
     /// First measure, with `lab nodes` on the verdict suite at depth 10,
@@ -447,6 +474,10 @@ pub struct ReportArgs {
     /// Engine processes at the same time for --measure.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Instead of the report, draw the book's figures from the repository's
+    /// data (atlas/, variants/, src/time.rs) into DIR (docs/figures).
+    #[arg(long, value_name = "DIR")]
+    pub figures: Option<std::path::PathBuf>,
 }
 
 /// The variants without a count on the verdict suite at depth 10, parents first.
@@ -526,6 +557,12 @@ fn plan_chain_phases(lab: &Lab) -> Vec<String> {
 }
 
 pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
+    if let Some(dir) = &args.figures {
+        for path in book_figures::write_all(lab, &lab.resolve(dir))? {
+            lab.say(&format!("figure: {}", path.display()));
+        }
+        return Ok(());
+    }
     let results = lab.results_root();
     if args.measure {
         let missing = unmeasured(lab, &node_data(&results));
@@ -620,6 +657,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
 
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
+    let mut claim_points = Vec::new();
     writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
     writeln!(out, "|---|---|---|---:|---|").unwrap();
     for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
@@ -643,6 +681,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 games: &games,
             };
             let judgement = claims::judge(variant, claim, &evidence);
+            claim_points.extend(claim_point(variant.name(), claim, scoped.change.as_ref(), &judgement));
             let measured = match &judgement {
                 Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
                     measured.clone()
@@ -720,6 +759,12 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     chart(&chart_path, &bars).with_context(|| format!("cannot draw {}", chart_path.display()))?;
     let report_path = results.join("report.md");
     write_atomically(&report_path, &out)?;
+    let latest_atlas = entries::latest_per_variant(&atlas);
+    let page_data = page::PageData { atlas: &latest_atlas, calibration: &calibration_rows, claims: &claim_points };
+    let page_path = results.join(page::PAGE);
+    let page_figures = page::figures(lab, &results, &page_data).context("cannot draw the report's page")?;
+    std::fs::create_dir_all(results.join("report"))?;
+    write_atomically(&page_path, &page::html(&page_figures, &out))?;
     if lab.global.json {
         let rows: Vec<_> = bars
             .iter()
@@ -728,12 +773,12 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::to_string_pretty(
-                &serde_json::json!({"node_change": rows, "report": report_path, "chart": chart_path})
+                &serde_json::json!({"node_change": rows, "report": report_path, "chart": chart_path, "page": page_path})
             )?
         );
     } else {
         println!("{out}");
-        lab.say(&format!("report: {} and {}", report_path.display(), chart_path.display()));
+        lab.say(&format!("report: {}, {} and {}", report_path.display(), chart_path.display(), page_path.display()));
     }
     Ok(())
 }
@@ -744,7 +789,7 @@ mod tests {
 
     /// A search of `id` with `nodes` in all and `by_depth` main-search nodes
     /// by depth (1, 2, ...).
-    fn record(variant: &str, id: &str, nodes: u64, by_depth: &[u64]) -> NodesRecord {
+    pub(super) fn record(variant: &str, id: &str, nodes: u64, by_depth: &[u64]) -> NodesRecord {
         let mut telemetry = Telemetry::default();
         telemetry.buckets.insert("nodes.by_depth".into(), by_depth.to_vec());
         telemetry.buckets.insert("nodes.by_move".into(), vec![by_depth[0], 0, 0, nodes / 2, 0, 0]);
@@ -1008,7 +1053,7 @@ done
             run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
         };
         crate::measure::nodes::run(&lab, &nodes_args).unwrap();
-        command(&lab, &ReportArgs { measure: false, concurrency: 1 }).unwrap();
+        command(&lab, &ReportArgs { measure: false, concurrency: 1, figures: None }).unwrap();
 
         let report = std::fs::read_to_string(dir.join("results/report.md")).unwrap();
         let x = format!("engine x: {}", engine.display());

@@ -124,21 +124,27 @@ fn solve(mut matrix: Vec<Vec<f64>>) -> Option<Vec<f64>> {
     Some((0..size).map(|row| matrix[row][size] / matrix[row][row]).collect())
 }
 
-/// The root mean square of the leave-one-out misses: each point predicted by
-/// the fit on the others. `None` when some fit cannot be made.
-pub fn leave_one_out_rmse(xs: &[Vec<f64>], ys: &[f64]) -> Option<f64> {
+/// Each point's Elo as the fit on the others predicts it (leave-one-out).
+/// `None` when some fit cannot be made.
+pub fn leave_one_out_predictions(xs: &[Vec<f64>], ys: &[f64]) -> Option<Vec<f64>> {
     if xs.len() != ys.len() || xs.is_empty() {
         return None;
     }
-    let mut squares = 0.0;
-    for left_out in 0..xs.len() {
-        let others = |index: &usize| *index != left_out;
-        let train_x: Vec<Vec<f64>> = (0..xs.len()).filter(others).map(|index| xs[index].clone()).collect();
-        let train_y: Vec<f64> = (0..ys.len()).filter(others).map(|index| ys[index]).collect();
-        let fit = least_squares(&train_x, &train_y)?;
-        let miss = fit.predict(&xs[left_out]) - ys[left_out];
-        squares += miss * miss;
-    }
+    (0..xs.len())
+        .map(|left_out| {
+            let others = |index: &usize| *index != left_out;
+            let train_x: Vec<Vec<f64>> = (0..xs.len()).filter(others).map(|index| xs[index].clone()).collect();
+            let train_y: Vec<f64> = (0..ys.len()).filter(others).map(|index| ys[index]).collect();
+            Some(least_squares(&train_x, &train_y)?.predict(&xs[left_out]))
+        })
+        .collect()
+}
+
+/// The root mean square of the leave-one-out misses: each point predicted by
+/// the fit on the others. `None` when some fit cannot be made.
+pub fn leave_one_out_rmse(xs: &[Vec<f64>], ys: &[f64]) -> Option<f64> {
+    let predicted = leave_one_out_predictions(xs, ys)?;
+    let squares: f64 = predicted.iter().zip(ys).map(|(predicted, y)| (predicted - y).powi(2)).sum();
     Some((squares / xs.len() as f64).sqrt())
 }
 
