@@ -763,7 +763,9 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     let page_data = page::PageData { atlas: &latest_atlas, calibration: &calibration_rows, claims: &claim_points };
     let page_path = results.join(page::PAGE);
     let page_figures = page::figures(lab, &results, &page_data).context("cannot draw the report's page")?;
-    std::fs::create_dir_all(results.join("report"))?;
+    if let Some(folder) = page_path.parent() {
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    }
     write_atomically(&page_path, &page::html(&page_figures, &out))?;
     if lab.global.json {
         let rows: Vec<_> = bars

@@ -499,8 +499,12 @@ mod tests {
             assert_eq!(wac.1.word(), "not measured");
         }
         // A suite that could not run says why in the claim.
-        let missing =
-            TacticsOutcome { suite: "wac".into(), limit: "nodes 1000".into(), first: None, result: Err("no wac.epd".into()) };
+        let missing = TacticsOutcome {
+            suite: "wac".into(),
+            limit: "nodes 1000".into(),
+            first: None,
+            result: Err("no wac.epd".into()),
+        };
         let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[missing]);
         let judgements = comparison.judgements(variant);
         let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
