@@ -762,6 +762,11 @@ fn an_ablation_is_measured_by_name_and_its_fast_measures_kept() {
         (fast[0]["measured_at"]["depth"].as_u64(), fast[0]["measured_at"]["hash"].as_u64()),
         (Some(4), Some(16))
     );
+    // From a results folder without its run, the kept ablation is named as
+    // kept before, not as unmeasured.
+    let elsewhere = stdout(&lab(&keep, &dir.join("other-results")));
+    assert!(elsewhere.contains("Kept before, from runs not under ") && elsewhere.contains(": full-without-razoring\n"));
+    assert!(!elsewhere.contains(", full-without-razoring") && !elsewhere.contains(": full-without-razoring,"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

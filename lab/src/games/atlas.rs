@@ -565,12 +565,20 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     );
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
+    let mut kept_before = Vec::new();
     for phase in &phases {
         let Some(measured) = local
             .iter()
             .find(|local| (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent))
         else {
-            missing.push(phase.variant.as_str());
+            // Kept from another results folder: not missing.
+            let (features, parent_features) = phase_features(lab, phase)?;
+            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), (&features, &parent_features));
+            if known.is_some() {
+                kept_before.push(phase.variant.as_str());
+            } else {
+                missing.push(phase.variant.as_str());
+            }
             continue;
         };
         let entry = fast_entry(lab, phase, measured, &commit)?;
@@ -592,6 +600,13 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             cell(Measure::Nodes),
             cell(Measure::TimeToDepth),
             cell(Measure::Wac)
+        ));
+    }
+    if !kept_before.is_empty() {
+        out.push_str(&format!(
+            "\nKept before, from runs not under {}: {}\n",
+            lab.results_root().display(),
+            kept_before.join(", ")
         ));
     }
     if !missing.is_empty() {
