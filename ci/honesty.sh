@@ -200,6 +200,12 @@ PRUNELAB_BUILD_DIR="$build_dir" bash ci/variant-features.sh "${selected[@]}" >"$
 while IFS= read -r line; do
     feature_lists+=("$line")
 done <"$scratch/features"
+# And each one's tunable values, which its build takes in $PRUNELAB_TUNABLES.
+tunable_lists=()
+PRUNELAB_BUILD_DIR="$build_dir" bash ci/variant-features.sh --tunables "${selected[@]}" >"$scratch/tunables"
+while IFS= read -r line; do
+    tunable_lists+=("$line")
+done <"$scratch/tunables"
 if [ ${#feature_lists[@]} -ne ${#selected[@]} ]; then
     echo "honesty: expected ${#selected[@]} feature lists, got ${#feature_lists[@]}" >&2
     exit 1
@@ -217,6 +223,12 @@ for i in "${!selected[@]}"; do
         continue
     fi
     started=$(date +%s)
+    tunables=${tunable_lists[$i]}
+    if [ -n "$tunables" ]; then
+        export PRUNELAB_TUNABLES=$tunables
+    else
+        unset PRUNELAB_TUNABLES
+    fi
     CARGO_TARGET_DIR="$build_dir" cargo build --release --quiet --bin prunelab --features "$features"
     built=$(date +%s)
     if ! "$build_dir/release/prunelab" matrix --variant "$variant" >"$scratch/actual"; then

@@ -7,12 +7,21 @@
 # agree on what a variant is. `make VARIANT=` does not need it: it
 # builds every variant's search in one binary, the name checked by build.rs.
 #
-# Usage: ci/variant-features.sh VARIANT...
+# With --tunables it prints each variant's tunable values instead, as
+# $PRUNELAB_TUNABLES takes them (NAME=value,...; an empty line for none),
+# which its `cargo build --features` needs too.
+#
+# Usage: ci/variant-features.sh [--tunables] VARIANT...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+command=variant-features
+if [ "${1:-}" = "--tunables" ]; then
+    command=variant-tunables
+    shift
+fi
 if [ $# -eq 0 ]; then
-    echo "usage: ci/variant-features.sh VARIANT..." >&2
+    echo "usage: ci/variant-features.sh [--tunables] VARIANT..." >&2
     exit 2
 fi
 # PRUNELAB_VARIANTS_BUILD: the variants build of this tree, already built
@@ -29,5 +38,5 @@ else
     binary=$build_dir/release/prunelab
 fi
 for variant in "$@"; do
-    "$binary" variant-features "$variant"
+    "$binary" "$command" "$variant"
 done

@@ -97,16 +97,19 @@ pub const CUSTOM_VARIANT: &str = "custom";
 // as build.rs read them from `variants/`.
 include!(concat!(env!("OUT_DIR"), "/variant_names.rs"));
 
-/// The variants whose feature set is exactly this build's, parents before
-/// children (`p003-3` before `full`), then by name; empty for a feature set
-/// no variant has. Read from build.rs's list of the variants' features, so
-/// naming the binary loads no variant file.
+/// The variants whose feature set and tunable values are exactly this
+/// build's, parents before children (`p003-3` before `full`), then by name;
+/// empty for a feature set no variant has. Read from build.rs's list of the
+/// variants' features, so naming the binary loads no variant file.
 pub fn compiled_variants() -> Vec<String> {
     let compiled = compiled();
     let mut matching: Vec<(usize, &str)> = VARIANT_FEATURE_LISTS
         .iter()
-        .filter(|(_, _, features)| resolve(features).is_ok_and(|resolved| resolved == compiled))
-        .map(|(name, generations, _)| (*generations, *name))
+        .filter(|(_, _, features, tunables)| {
+            resolve(features).is_ok_and(|resolved| resolved == compiled)
+                && crate::tune::same_values(tunables, crate::tune::BUILT_TUNABLES)
+        })
+        .map(|(name, generations, ..)| (*generations, *name))
         .collect();
     matching.sort();
     matching.into_iter().map(|(_, name)| name.to_string()).collect()
@@ -176,7 +179,7 @@ mod tests {
         assert_eq!(reported, expected);
         // build.rs's list has every variant, with its chain's length and features.
         for variant in &variants {
-            let (_, generations, features) =
+            let (_, generations, features, _) =
                 VARIANT_FEATURE_LISTS.iter().find(|(name, ..)| *name == variant.name()).expect("every variant listed");
             assert_eq!(*generations, crate::variants::ancestry(&variants, variant.name()).len(), "{}", variant.name());
             assert_eq!(resolve(features).unwrap(), variant.features, "{}", variant.name());

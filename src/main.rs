@@ -1,7 +1,7 @@
 //! The `prunelab` binary. Without a subcommand it speaks UCI on stdin/stdout,
 //! as GUIs, cutechess and OpenBench expect; the subcommands are tools:
 //! `bench [depth] [--stats]`, `perft <depth> [fen]`, `features [--all|--json]`,
-//! `matrix`, `variant-features` and `spsa`.
+//! `matrix`, `variant-features`, `variant-tunables` and `spsa`.
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -42,6 +42,8 @@ Commands:
                                  variants build, for any variant)
   variant-features NAME...       each variant's features, parents' and implied ones
                                  included, on one line (for ci/ and cargo build --features)
+  variant-tunables NAME          the variant's tunable values as $PRUNELAB_TUNABLES takes
+                                 them (NAME=value,...), for cargo build --features
   spsa                           OpenBench SPSA input for the compiled tunables
   help, --help, -h               this text
   --version, -V                  the version
@@ -72,6 +74,9 @@ fn run(args: &[String]) -> Result<()> {
         uci::run(io::stdin().lock(), io::stdout());
         return Ok(());
     };
+    // A value `$PRUNELAB_TUNABLES` gave the build that no tunable of its
+    // techniques takes is refused before anything runs.
+    prunelab::tune::built_values().map_err(|error| anyhow!(error))?;
     let mut options = Options::new(rest);
     match command.as_str() {
         "bench" => {
@@ -107,6 +112,14 @@ fn run(args: &[String]) -> Result<()> {
                 bail!("variant-features needs at least one variant name");
             }
             print_variant_features(&names)
+        }
+        "variant-tunables" => {
+            let name: String =
+                options.positional("variant name")?.ok_or_else(|| anyhow!("variant-tunables needs a variant name"))?;
+            options.done()?;
+            let variants = prunelab::variants::load()?;
+            println!("{}", prunelab::variants::find(&variants, &name)?.tunables_variable());
+            Ok(())
         }
         "spsa" => {
             options.done()?;
@@ -251,16 +264,19 @@ fn print_features(all: bool, json: bool) -> Result<()> {
     let mut out = io::stdout().lock();
     let (variants, compiled) = identity()?;
     if json {
-        // `{"version":..,"variants":[..],"features":[..],"selectable":[..]}`:
-        // the lab reads this shape.
+        // `{"version":..,"variants":[..],"features":[..],"selectable":[..],
+        // "tunables":{"Name":value,..}}`: the lab reads this shape.
         let selectable: Vec<&str> = selectable::all().iter().map(|variant| variant.name).collect();
+        let tunables: Vec<String> =
+            identity_tunables()?.iter().map(|(name, value)| format!("{}:{value}", json_string(name))).collect();
         writeln!(
             out,
-            "{{\"version\":{},\"variants\":{},\"features\":{},\"selectable\":{}}}",
+            "{{\"version\":{},\"variants\":{},\"features\":{},\"selectable\":{},\"tunables\":{{{}}}}}",
             json_string(env!("CARGO_PKG_VERSION")),
             json_list(&variants),
             json_list(&compiled),
-            json_list(&selectable)
+            json_list(&selectable),
+            tunables.join(",")
         )?;
         return Ok(());
     }
@@ -302,6 +318,20 @@ fn identity() -> Result<(Vec<String>, Vec<&'static str>)> {
     match selectable::default_variant() {
         Some(variant) => Ok((vec![variant.name.to_string()], variant_features(variant.name)?)),
         None => Ok((features::compiled_variants(), features::compiled())),
+    }
+}
+
+/// The tunable values this binary searches with that are not its
+/// techniques' own: its build's (`$PRUNELAB_TUNABLES`), or in the variants
+/// build its default variant's, by UCI name.
+fn identity_tunables() -> Result<Vec<(&'static str, i32)>> {
+    match selectable::default_variant() {
+        Some(variant) => {
+            let given: Vec<(String, i64)> =
+                variant.tunables.iter().map(|(name, value)| (name.to_string(), i64::from(*value))).collect();
+            prunelab::tune::check_values(&given, &variant.techniques.tunables()).map_err(|error| anyhow!(error))
+        }
+        None => prunelab::tune::built_values().map_err(|error| anyhow!(error)),
     }
 }
 

@@ -730,17 +730,27 @@ pub const COMPILED: Techniques = {
 /// A technique set as a type, so the search is monomorphized over it.
 pub trait TechniqueSet: 'static {
     const TECHNIQUES: Techniques;
+    /// A variant's `[tunables]` (UCI names), which the search sets before it
+    /// starts (`tune::select_variant_values`); a build of one feature set
+    /// has them as constants instead (`$PRUNELAB_TUNABLES`).
+    const TUNED: &'static [(&'static str, i32)] = &[];
 }
 
 /// Declares a technique set type from a feature list, for running several
-/// sets in one build: `technique_set!(RazorR2, ["razor-r2"]);`.
+/// sets in one build: `technique_set!(RazorR2, ["razor-r2"]);`, and with a
+/// variant's tunable values, `technique_set!(Tuned, ["nmp-margin-90"],
+/// tunables [("ReverseFutilityDepthMargin", 75)]);`.
 #[macro_export]
 macro_rules! technique_set {
     ($(#[$doc:meta])* $name:ident, [$($feature:literal),* $(,)?]) => {
+        $crate::technique_set!($(#[$doc])* $name, [$($feature),*], tunables []);
+    };
+    ($(#[$doc:meta])* $name:ident, [$($feature:literal),* $(,)?], tunables [$(($tunable:literal, $value:expr)),* $(,)?]) => {
         $(#[$doc])*
         pub struct $name;
         impl $crate::techniques::TechniqueSet for $name {
             const TECHNIQUES: $crate::techniques::Techniques = $crate::techniques::Techniques::of(&[$($feature),*]);
+            const TUNED: &'static [(&'static str, i32)] = &[$(($tunable, $value)),*];
         }
     };
 }

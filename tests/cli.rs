@@ -217,6 +217,8 @@ fn features_json_is_one_object_of_version_variants_features_and_selectable() {
     assert_eq!(report["features"], serde_json::json!([]));
     // A build of one feature set has no variant to choose with `Variant`.
     assert_eq!(report["selectable"], serde_json::json!([]));
+    // Built without `$PRUNELAB_TUNABLES`: no value but its techniques' own.
+    assert_eq!(report["tunables"], serde_json::json!({}));
     // The lab reads the fields in this order.
     assert!(lines[0].starts_with("{\"version\":") && lines[0].contains(",\"variants\":["), "{}", lines[0]);
 }
@@ -230,6 +232,19 @@ fn variant_features_resolves_parents_and_implications() {
     assert_eq!(stdout_lines(&output), [razor_r2.features.join(" ")]);
     assert!(razor_r2.features.contains(&"razor-r1") && razor_r2.features.contains(&"futility-2.4"));
     assert_refused(&prunelab(&["variant-features", "razor-r9"]));
+}
+
+#[test]
+fn variant_tunables_prints_what_prunelab_tunables_takes() {
+    let variants = prunelab::variants::load().unwrap();
+    for name in ["baseline", "p002-1.5"] {
+        let output = prunelab(&["variant-tunables", name]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let variant = prunelab::variants::find(&variants, name).unwrap();
+        assert_eq!(stdout_lines(&output), [variant.tunables_variable()]);
+    }
+    assert_refused(&prunelab(&["variant-tunables", "razor-r9"]));
+    assert_refused(&prunelab(&["variant-tunables"]));
 }
 
 #[test]

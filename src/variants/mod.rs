@@ -10,6 +10,15 @@
 //! source = "plan 000, R1"
 //! ```
 //!
+//! A variant may set tunables' values (by UCI or constant name), which its
+//! build compiles in as constants (see `crate::tune`); a child inherits its
+//! parent's and may change them:
+//!
+//! ```toml
+//! [tunables]
+//! ReverseFutilityDepthMargin = 75
+//! ```
+//!
 //! A file may also hold the lab's sections (`[expect]`, the plan's claims;
 //! `[sprt]`, its SPRT; `[witness]`, where it acts): the engine keeps them
 //! as written, and the lab reads them (`lab/src/verdicts/claims/grammar.rs`).
@@ -39,12 +48,14 @@ pub struct VariantFile {
     pub extends: Option<String>,
     pub features: Vec<String>,
     pub source: String,
+    /// Its own `[tunables]`: name and value as written.
+    pub tunables: Vec<(String, i64)>,
     /// The lab's sections ([`LAB_SECTIONS`]) the file has, as written.
     pub sections: Vec<(String, Value)>,
 }
 
 /// The keys the engine reads.
-const KEYS: [&str; 5] = ["name", "description", "extends", "features", "source"];
+const KEYS: [&str; 6] = ["name", "description", "extends", "features", "source", "tunables"];
 
 /// The sections the lab reads and the engine keeps as written: the plan's
 /// claims, its SPRT, and where the variant acts.
@@ -58,11 +69,22 @@ pub struct Variant {
     /// order: what `cargo build --features` needs.
     pub features: Vec<&'static str>,
     pub techniques: Techniques,
+    /// Its tunables' values, its parents' included (a child's replace its
+    /// parent's), checked against the tunables its techniques read, by UCI
+    /// name; what `$PRUNELAB_TUNABLES` must give its build.
+    pub tunables: Vec<(&'static str, i32)>,
 }
 
 impl Variant {
     pub fn name(&self) -> &str {
         &self.file.name
+    }
+
+    /// Its tunable values as `$PRUNELAB_TUNABLES` takes them,
+    /// `NAME=value,...`; empty when it has none.
+    pub fn tunables_variable(&self) -> String {
+        let pairs: Vec<String> = self.tunables.iter().map(|(name, value)| format!("{name}={value}")).collect();
+        pairs.join(",")
     }
 }
 
@@ -91,7 +113,19 @@ pub fn parse_table(table: &Value) -> Result<VariantFile> {
         }
         Some(other) => bail!("`features` must be a list of strings, found {}", other.kind()),
     };
+    let tunables = match get("tunables") {
+        None => Vec::new(),
+        Some(Value::Table(values)) => values
+            .iter()
+            .map(|(name, value)| match value {
+                Value::Integer(number) => Ok((name.clone(), *number)),
+                other => bail!("`tunables.{name}` must be an integer, found {}", other.kind()),
+            })
+            .collect::<Result<_>>()?,
+        Some(other) => bail!("`tunables` must be a table of `NAME = value`, found {}", other.kind()),
+    };
     Ok(VariantFile {
+        tunables,
         description: optional_string("description")?.unwrap_or_default(),
         extends: optional_string("extends")?,
         features,
@@ -116,10 +150,13 @@ pub fn resolve(files: Vec<VariantFile>) -> Result<Vec<Variant>> {
         .map(|file| {
             // Walk up the parent chain, collecting features.
             let mut names: Vec<&str> = Vec::new();
+            // The variant's own values first: the first a name matches wins.
+            let mut tunables: Vec<(String, i64)> = Vec::new();
             let mut chain = vec![file.name.as_str()];
             let mut current = file;
             loop {
                 names.extend(current.features.iter().map(String::as_str));
+                tunables.extend(current.tunables.iter().cloned());
                 let Some(parent) = &current.extends else { break };
                 if chain.contains(&parent.as_str()) {
                     bail!("variant `{}`: its parents form a cycle ({} -> {parent})", file.name, chain.join(" -> "));
@@ -131,9 +168,32 @@ pub fn resolve(files: Vec<VariantFile>) -> Result<Vec<Variant>> {
             }
             let features = features::resolve(&names).map_err(|error| anyhow!("variant `{}`: {error}", file.name))?;
             let techniques = features.iter().fold(Techniques::BASELINE, |set, name| set.with(name));
-            Ok(Variant { file: file.clone(), features, techniques })
+            let tunables = inherited_tunables(&tunables, &techniques.tunables())
+                .map_err(|error| anyhow!("variant `{}`: [tunables]: {error}", file.name))?;
+            Ok(Variant { file: file.clone(), features, techniques, tunables })
         })
         .collect()
+}
+
+/// A chain's tunable values, the variant's own first, each checked against
+/// the tunables its techniques read; a parent's value that a child sets
+/// again gives way. Sorted by name.
+fn inherited_tunables(
+    values: &[(String, i64)],
+    reads: &[&'static crate::tune::Tunable],
+) -> Result<Vec<(&'static str, i32)>> {
+    let mut resolved: Vec<(&'static str, i32)> = Vec::new();
+    for value in values {
+        for (name, number) in
+            crate::tune::check_values(std::slice::from_ref(value), reads).map_err(|error| anyhow!(error))?
+        {
+            if !resolved.iter().any(|(known, _)| *known == name) {
+                resolved.push((name, number));
+            }
+        }
+    }
+    resolved.sort_unstable();
+    Ok(resolved)
 }
 
 /// Parses the files build.rs read, each error naming its file.
@@ -200,6 +260,7 @@ mod tests {
             extends: extends.map(Into::into),
             features: features.iter().map(|f| f.to_string()).collect(),
             source: String::new(),
+            tunables: Vec::new(),
             sections: Vec::new(),
         }
     }
@@ -244,6 +305,44 @@ mod tests {
         .unwrap();
         assert_eq!(parsed.features, ["lmp"]);
         assert_eq!(parsed.sections, [("expect".to_string(), expect), ("sprt".to_string(), text("anything"))]);
+    }
+
+    #[test]
+    fn tunable_values_are_inherited_replaced_and_checked() {
+        let with = |mut file: VariantFile, values: &[(&str, i64)]| {
+            file.tunables = values.iter().map(|(name, value)| (name.to_string(), *value)).collect();
+            file
+        };
+        let variants = resolve(vec![
+            with(
+                file("tuned", None, &["nmp-margin-90"]),
+                &[("ReverseFutilityDepthMargin", 75), ("NULL_MOVE_MIN_DEPTH", 4)],
+            ),
+            with(file("retuned", Some("tuned"), &[]), &[("REVERSE_FUTILITY_DEPTH_MARGIN", 80)]),
+        ])
+        .unwrap();
+        assert_eq!(variants[1].tunables, [("NullMoveMinDepth", 4), ("ReverseFutilityDepthMargin", 75)]);
+        assert_eq!(variants[1].tunables_variable(), "NullMoveMinDepth=4,ReverseFutilityDepthMargin=75");
+        assert_eq!(variants[0].name(), "retuned");
+        assert_eq!(variants[0].tunables, [("NullMoveMinDepth", 4), ("ReverseFutilityDepthMargin", 80)]);
+        let error =
+            |values: &[(&str, i64)]| format!("{:#}", resolve(vec![with(file("a", None, &[]), values)]).unwrap_err());
+        assert!(error(&[("RazorMargin1", 300)]).starts_with("variant `a`: [tunables]: `RazorMargin1` is read only with a technique this feature set does not compile (such as `razor-r1`)"), "{}", error(&[("RazorMargin1", 300)]));
+        assert_eq!(
+            error(&[("ReverseFutilityDepthMargin", 300)]),
+            "variant `a`: [tunables]: ReverseFutilityDepthMargin = 300 is outside its range 50..=200"
+        );
+        assert!(error(&[("NullMoveStaticMargin", 90)])
+            .starts_with("variant `a`: [tunables]: no tunable `NullMoveStaticMargin`"));
+        let name = ("name", text("a"));
+        let parse = |tunables: Value| {
+            format!("{:#}", parse_table(&table(&[name.clone(), ("tunables", tunables)])).unwrap_err())
+        };
+        assert_eq!(parse(Value::Integer(3)), "`tunables` must be a table of `NAME = value`, found an integer");
+        assert_eq!(
+            parse(table(&[("ReverseFutilityDepthMargin", text("75"))])),
+            "`tunables.ReverseFutilityDepthMargin` must be an integer, found a string"
+        );
     }
 
     #[test]

@@ -33,12 +33,14 @@ pub struct Selectable {
     pub search: SearchWith,
     /// Its technique set, for its telemetry lines.
     pub techniques: Techniques,
+    /// Its tunables' values, which its search sets (`TechniqueSet::TUNED`).
+    pub tunables: &'static [(&'static str, i32)],
 }
 
 impl Selectable {
     /// The variant `name`, searching with technique set `T`.
     pub const fn of<T: TechniqueSet>(name: &'static str) -> Selectable {
-        Selectable { name, search: Searcher::search_with::<T>, techniques: T::TECHNIQUES }
+        Selectable { name, search: Searcher::search_with::<T>, techniques: T::TECHNIQUES, tunables: T::TUNED }
     }
 }
 

@@ -38,6 +38,8 @@ pub fn variants_build_in(target_dir: &Path) -> PathBuf {
                 .env("CARGO_TARGET_DIR", &cargo_dir)
                 // The Makefile's default VARIANT: the build searches as baseline until told.
                 .env("PRUNELAB_VARIANT", "")
+                // Each variant's values come from its file, not a build's.
+                .env_remove("PRUNELAB_TUNABLES")
                 .status()
                 .expect("cargo runs");
             assert!(status.success(), "building the variants build failed");
