@@ -393,26 +393,14 @@ mod tests {
 
     #[test]
     fn a_built_value_replaces_the_default_by_either_name() {
-        let by_uci_name = Tunable::built_with(
-            &[("reversefutilitydepthmargin", 75)],
-            "REVERSE_FUTILITY_DEPTH_MARGIN",
-            90,
-            50,
-            200,
-            10,
-        );
+        // The static null-move margin, given `values`.
+        let margin =
+            |values: &[(&str, i32)]| Tunable::built_with(values, "REVERSE_FUTILITY_DEPTH_MARGIN", 90, 50, 200, 10);
+        let by_uci_name = margin(&[("reversefutilitydepthmargin", 75)]);
         assert_eq!((by_uci_name.default, by_uci_name.get(), by_uci_name.value_or(120)), (75, 75, 75));
         assert_eq!(by_uci_name.spsa_line(), "ReverseFutilityDepthMargin, int, 75, 50, 200, 10, 0.002");
-        let by_constant = Tunable::built_with(
-            &[("REVERSE_FUTILITY_DEPTH_MARGIN", 60)],
-            "REVERSE_FUTILITY_DEPTH_MARGIN",
-            90,
-            50,
-            200,
-            10,
-        );
-        assert_eq!(by_constant.value_or(120), 60);
-        let other = Tunable::built_with(&[("RazorMargin1", 60)], "REVERSE_FUTILITY_DEPTH_MARGIN", 90, 50, 200, 10);
+        assert_eq!(margin(&[("REVERSE_FUTILITY_DEPTH_MARGIN", 60)]).value_or(120), 60);
+        let other = margin(&[("RazorMargin1", 60)]);
         assert_eq!((other.default, other.value_or(120)), (90, 120));
     }
 
