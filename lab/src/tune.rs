@@ -11,8 +11,12 @@
 //! when its games are done, and `--resume` replays the records and plays
 //! the rest (an iteration cut short resumes its match, with the same
 //! engines: its random numbers come from the seed and `k`).
+//!
+//! A `uci:` engine, or another engine's variant, is tuned by its own spin
+//! options instead (`other_engine`), set over UCI on each side.
 
 pub mod chart;
+mod other_engine;
 pub mod params;
 pub mod spsa;
 
@@ -25,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use self::spsa::{Parameter, Perturbation, Schedule, Tuner};
 use crate::engines::builder;
 use crate::engines::engine::Launch;
+use crate::engines::participant;
 use crate::engines::uci_options::Setting;
 use crate::games::matches::{self, clock::TimeControl, MatchArgs};
 use crate::games::statistics::{Pentanomial, Wdl};
@@ -80,6 +85,10 @@ pub struct TuneArgs {
     /// folder. Give the same arguments as the first time.
     #[arg(long, num_args = 0..=1, value_name = "DIR")]
     pub resume: Option<Option<PathBuf>>,
+    /// When the run is done, write the tuned values as a variant file
+    /// (`variants/NAME.toml`: extends the tuned variant, `[tunables]`).
+    #[arg(long, value_name = "FILE")]
+    pub write_variant: Option<PathBuf>,
 }
 
 /// What decides a tuning run's games and updates, as `run.json` records
@@ -88,6 +97,9 @@ pub struct TuneArgs {
 struct TuneSettings {
     variant: String,
     binary: PathBuf,
+    /// Another engine's own options, set on both sides before the tuned ones.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    options: Vec<Setting>,
     parameters: Vec<Parameter>,
     schedule: Schedule,
     pairs_per: u64,
@@ -143,14 +155,31 @@ pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
         bail!("--iterations, --pairs-per and --concurrency must each be at least 1");
     }
     matches::check_book(lab, args.book.as_deref())?;
-    let (binary, parameters) = tuning_build(lab, &args.variant, &args.params)?;
+    let tc = args.tc.unwrap_or(TimeControl::Nodes(args.nodes));
+    let (engine, parameters) = match participant::check(lab, &args.variant)? {
+        None => {
+            let (binary, parameters) = tuning_build(lab, &args.variant, &args.params)?;
+            (Launch::from(binary), parameters)
+        }
+        Some(launch) => {
+            if args.write_variant.is_some() {
+                bail!(
+                    "--write-variant writes a variant of prunelab's; `{}` is another engine: put its tuned values in \
+                     a variant's `options` (lab/other-engines/)",
+                    args.variant
+                );
+            }
+            other_engine_parameters(&launch, &args.variant, &args.params, tc)?
+        }
+    };
     let settings = TuneSettings {
         variant: args.variant.clone(),
-        binary,
+        binary: engine.binary,
+        options: engine.settings,
         parameters,
         schedule: Schedule { iterations: args.iterations, alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio },
         pairs_per: args.pairs_per,
-        tc: args.tc.unwrap_or(TimeControl::Nodes(args.nodes)),
+        tc,
         book: args.book.clone(),
         seed: args.seed,
         hash_mb: args.hash,
@@ -173,12 +202,45 @@ pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
     bar.finish_and_clear();
     let summary = write_results(lab, &run, &settings, &tuner, &history)?;
     lab.say(&format!("results: {}", run.path().display()));
+    if let Some(file) = &args.write_variant {
+        let path = lab.resolve(file);
+        write_variant(&path, &summary, run.path().strip_prefix(&lab.root).unwrap_or(run.path()))?;
+        lab.say(&format!("wrote {}; the lab knows it once rebuilt (cargo lab ... rebuilds it)", path.display()));
+    }
     if lab.global.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", summary_markdown(&summary));
     }
     Ok(())
+}
+
+/// The tuned values as a variant file at `path`, named by its stem: it
+/// extends the tuned variant and sets the values in `[tunables]`, so its
+/// build has them as constants. An existing file is left alone.
+fn write_variant(path: &Path, summary: &TuneSummary, run: &Path) -> Result<()> {
+    let name = path
+        .file_stem()
+        .and_then(|stem| stem.to_str())
+        .filter(|_| path.extension().is_some_and(|extension| extension == "toml"))
+        .ok_or_else(|| anyhow!("--write-variant {}: give a file NAME.toml", path.display()))?;
+    if path.exists() {
+        bail!("--write-variant: {} exists; the lab does not replace a variant file", path.display());
+    }
+    let names: Vec<&str> = summary.parameters.iter().map(|parameter| parameter.name.as_str()).collect();
+    let mut text = format!(
+        "name = {name:?}\n\
+         description = {:?}\n\
+         extends = {:?}\n\
+         source = {:?}\n\n[tunables]\n",
+        format!("{} with {} as SPSA tuned it.", summary.variant, names.join(", ")),
+        summary.variant,
+        format!("lab tune: {} iterations, {} games ({})", summary.iterations, summary.games, run.display()),
+    );
+    for parameter in &summary.parameters {
+        text += &format!("{} = {}\n", parameter.name, parameter.tuned);
+    }
+    write_atomically(path, &text)
 }
 
 /// The variant's tuning build and the `--param`s, their defaults from the
@@ -188,6 +250,26 @@ pub fn tuning_build(lab: &Lab, variant: &str, specs: &[String]) -> Result<(PathB
     let declared = params::read_declarations(&spsa_lines(&binary)?)?;
     let parameters = specs.iter().map(|spec| params::parse(spec, &declared)).collect::<Result<Vec<_>>>()?;
     Ok((binary, parameters))
+}
+
+/// Another engine's `--param`s, from the spin options it offers; refused
+/// at fixed nodes when it does not stop at `go nodes`.
+fn other_engine_parameters(
+    launch: &Launch,
+    spec: &str,
+    specs: &[String],
+    tc: TimeControl,
+) -> Result<(Launch, Vec<Parameter>)> {
+    let engine = crate::engines::engine::Engine::launch(launch, spec)?;
+    let wanted: Vec<&str> =
+        specs.iter().map(|spec| spec.split_once(':').map_or(spec.as_str(), |(name, _)| name)).collect();
+    let declared = other_engine::declarations(engine.id_name(), engine.options(), &wanted)?;
+    drop(engine);
+    let parameters = specs.iter().map(|spec| params::parse(spec, &declared)).collect::<Result<Vec<_>>>()?;
+    if let TimeControl::Nodes(nodes) = tc {
+        other_engine::check_fixed_nodes(launch, spec, nodes, other_engine::nodes_deadline(nodes))?;
+    }
+    Ok((launch.clone(), parameters))
 }
 
 /// The tunables the binary declares, as SPSA input lines.
@@ -232,10 +314,16 @@ fn play_iteration(
     let engine = |pick: fn(&Perturbation) -> f64| Launch {
         binary: settings.binary.clone(),
         settings: settings
-            .parameters
+            .options
             .iter()
-            .zip(&perturbation)
-            .map(|(parameter, step)| Setting { name: parameter.name.clone(), value: pick(step).to_string() })
+            .cloned()
+            .chain(
+                settings
+                    .parameters
+                    .iter()
+                    .zip(&perturbation)
+                    .map(|(parameter, step)| Setting { name: parameter.name.clone(), value: pick(step).to_string() }),
+            )
             .collect(),
     };
     let (dev, base) = (engine(|step| step.dev), engine(|step| step.base));
@@ -342,12 +430,12 @@ fn verify_command(lab: &Lab, settings: &TuneSettings, tuned: &[f64]) -> String {
     // From the repository root, where `cargo lab` runs.
     let binary = settings.binary.strip_prefix(&lab.root).unwrap_or(&settings.binary);
     let options = |values: Vec<f64>| -> String {
-        let pairs: Vec<String> = settings
-            .parameters
-            .iter()
-            .zip(values)
-            .map(|(parameter, value)| format!("{}={value}", parameter.name))
-            .collect();
+        let fixed = settings.options.iter().map(Setting::to_string);
+        let tuned =
+            settings.parameters.iter().zip(values).map(|(parameter, value)| {
+                Setting { name: parameter.name.clone(), value: value.to_string() }.to_string()
+            });
+        let pairs: Vec<String> = fixed.chain(tuned).collect();
         format!("uci:{}@{}", binary.display(), pairs.join(","))
     };
     let start = settings.parameters.iter().map(|parameter| parameter.start).collect();

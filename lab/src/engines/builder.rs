@@ -3,7 +3,10 @@
 //! Every variant is one `cargo build --release --bin prunelab --features ..`
 //! in one target folder, `target/lab/cargo` (shared with `ci/honesty.sh`);
 //! cargo keeps each feature set's artefacts, so building a variant again is
-//! instant. It is not `target/` itself, because every build there would
+//! instant. A variant with `[tunables]` is built with them in
+//! `$PRUNELAB_TUNABLES`, so its constants are its own; it shares its
+//! feature set's artefacts, so building it after its parent (or back)
+//! recompiles the engine crate. It is not `target/` itself, because every build there would
 //! replace `target/release/prunelab`, the binary `cargo build` users and the
 //! tests expect to be the default build. The binary is copied to
 //! `target/lab/<variant>/prunelab` and asked what it is (`prunelab features
@@ -20,6 +23,8 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
 use serde::{Deserialize, Serialize};
+
+use prunelab::tune::TUNABLES_VARIABLE;
 
 use crate::lab::Lab;
 use crate::tools::run_command;
@@ -41,6 +46,10 @@ pub struct SelfReport {
     /// build of one feature set.
     #[serde(default)]
     pub selectable: Vec<String>,
+    /// The tunable values it was built with (`$PRUNELAB_TUNABLES`), by UCI
+    /// name; in the variants build, its default variant's.
+    #[serde(default)]
+    pub tunables: std::collections::BTreeMap<String, i32>,
 }
 
 /// Asks a binary what it is.
@@ -77,6 +86,16 @@ pub fn check_self_report(lab: &Lab, variant: &str, binary: &Path) -> Result<Self
             expected.features.join(", ")
         );
     }
+    let want_tunables: std::collections::BTreeMap<String, i32> =
+        expected.tunables.iter().map(|(name, value)| (name.to_string(), *value)).collect();
+    if report.tunables != want_tunables {
+        bail!(
+            "{} claims to be `{variant}` but was built with tunables {:?}; `{variant}` has {:?}",
+            binary.display(),
+            report.tunables,
+            want_tunables
+        );
+    }
     Ok(report)
 }
 
@@ -101,11 +120,13 @@ pub fn ensure_built(lab: &Lab, variant: &str) -> Result<PathBuf> {
 /// variant) into its own folder, `target/lab/<variant>+trace/prunelab`, so
 /// it never replaces the variant's own binary.
 pub fn ensure_built_with(lab: &Lab, variant: &str, extras: &[&str]) -> Result<PathBuf> {
-    let mut features: Vec<&str> = lab.own_variant(variant)?.features.clone();
+    let own = lab.own_variant(variant)?;
+    let mut features: Vec<&str> = own.features.clone();
     features.extend_from_slice(extras);
     let folder = std::iter::once(variant).chain(extras.iter().copied()).collect::<Vec<_>>().join("+");
     let destination = lab.target_dir().join("lab").join(folder).join("prunelab");
-    build_into(lab, variant, &features, &destination, |binary| check_self_report(lab, variant, binary).map(drop))?;
+    let build = Build { what: variant, features: &features, tunables: own.tunables_variable() };
+    build_into(lab, &build, &destination, |binary| check_self_report(lab, variant, binary).map(drop))?;
     Ok(destination)
 }
 
@@ -114,7 +135,8 @@ pub fn ensure_built_with(lab: &Lab, variant: &str, extras: &[&str]) -> Result<Pa
 /// refuses the binary unless it reports exactly `features`.
 pub fn ensure_built_features(lab: &Lab, label: &str, features: &[&str]) -> Result<PathBuf> {
     let destination = lab.target_dir().join("lab").join("sets").join(label).join("prunelab");
-    build_into(lab, label, features, &destination, |binary| {
+    let build = Build { what: label, features, tunables: String::new() };
+    build_into(lab, &build, &destination, |binary| {
         let report = self_report(binary)?;
         let mut have: Vec<&str> = report.features.iter().map(String::as_str).collect();
         let mut want: Vec<&str> = features.to_vec();
@@ -148,27 +170,47 @@ pub fn profile_note(profile: &str) -> Option<String> {
         .then(|| format!("built with cargo profile `{profile}` (PRUNELAB_BUILD_PROFILE): its times measure nothing"))
 }
 
-/// `cargo build --release` with `features` in the lab's target folder;
-/// returns where cargo put the binary. `what` names the build in errors.
-fn cargo_build(lab: &Lab, what: &str, features: &[&str]) -> Result<PathBuf> {
-    let features = features.join(",");
+/// One build of the engine: a feature set and its tunable values.
+struct Build<'a> {
+    /// Names the build in errors.
+    what: &'a str,
+    features: &'a [&'a str],
+    /// `$PRUNELAB_TUNABLES`, `NAME=value,...`; empty for none.
+    tunables: String,
+}
+
+/// `cargo build --release` of `build` in the lab's target folder; returns
+/// where cargo put the binary.
+fn cargo_build(lab: &Lab, build: &Build) -> Result<PathBuf> {
+    let what = build.what;
+    let features = build.features.join(",");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let profile = build_profile();
     if let Some(note) = profile_note(&profile) {
         eprintln!("lab: `{what}` is {note}");
     }
-    let output = Command::new(&cargo)
+    let mut command = Command::new(&cargo);
+    command
         .args(["build", "--profile", &profile, "-p", "prunelab", "--bin", "prunelab"])
         .arg("--message-format=json-render-diagnostics")
         .arg("--features")
         .arg(&features)
         .current_dir(&lab.root)
-        .env("CARGO_TARGET_DIR", cargo_dir(lab))
-        .output()
-        .with_context(|| format!("cannot run cargo ({})", Path::new(&cargo).display()))?;
+        .env("CARGO_TARGET_DIR", cargo_dir(lab));
+    // Unset rather than empty for a variant without values, so a build
+    // outside the lab (`ci/honesty.sh`) of the same features is the same.
+    match build.tunables.as_str() {
+        "" => command.env_remove(TUNABLES_VARIABLE),
+        values => command.env(TUNABLES_VARIABLE, values),
+    };
+    let output = command.output().with_context(|| format!("cannot run cargo ({})", Path::new(&cargo).display()))?;
     if !output.status.success() {
+        let tunables = match build.tunables.as_str() {
+            "" => String::new(),
+            values => format!(", {TUNABLES_VARIABLE}={values}"),
+        };
         bail!(
-            "building `{what}` (features: {}) failed; cargo said:\n{}",
+            "building `{what}` (features: {}{tunables}) failed; cargo said:\n{}",
             if features.is_empty() { "none" } else { &features },
             String::from_utf8_lossy(&output.stderr).trim_end()
         );
@@ -205,13 +247,8 @@ fn take_build_lock(lab: &Lab) -> Result<std::fs::File> {
 /// then fails, and the build is repeated (instantly) and copied again. The
 /// copy is checked before it takes its place, so `destination` never holds
 /// another build's binary.
-fn build_into(
-    lab: &Lab,
-    what: &str,
-    features: &[&str],
-    destination: &Path,
-    check: impl Fn(&Path) -> Result<()>,
-) -> Result<()> {
+fn build_into(lab: &Lab, build: &Build, destination: &Path, check: impl Fn(&Path) -> Result<()>) -> Result<()> {
+    let what = build.what;
     let folder = destination.parent().expect("a file in a folder");
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
     // Copy then rename, so a running match never sees half a binary; the
@@ -221,7 +258,7 @@ fn build_into(
     let _build_lock = take_build_lock(lab)?;
     let mut attempt = 1;
     loop {
-        let built = cargo_build(lab, what, features)?;
+        let built = cargo_build(lab, build)?;
         let outcome = std::fs::copy(&built, &temporary)
             .with_context(|| format!("cannot copy {}", built.display()))
             .and_then(|_| check(&temporary));
@@ -264,7 +301,7 @@ pub fn make_at_commit(lab: &Lab, commit: &str, folder: &Path, binary: &Path) -> 
         .arg(format!("EXE={}", binary.display()))
         .env("CARGO_TARGET_DIR", folder.join("cargo"))
         .env("CARGO_TERM_QUIET", "true");
-    for variable in ["VARIANT", "FEATURES", "PROFILE", "EXE", "PRUNELAB_VARIANT"] {
+    for variable in ["VARIANT", "FEATURES", "PROFILE", "EXE", "PRUNELAB_VARIANT", TUNABLES_VARIABLE] {
         make.env_remove(variable);
     }
     run_command(&mut make, "make")?;

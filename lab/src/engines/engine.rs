@@ -259,6 +259,11 @@ impl Engine {
         &self.id_name
     }
 
+    /// The options the engine offered in its handshake.
+    pub fn options(&self) -> &[OptionSpec] {
+        &self.options
+    }
+
     /// Whether the engine offered the option `name` (UCI option names are
     /// case-insensitive).
     pub fn offers_option(&self, name: &str) -> bool {

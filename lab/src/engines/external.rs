@@ -138,7 +138,10 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
     let file = variants::parse_table(&Value::Table(ours))?;
     // Its claims and SPRT are checked here, as ours are when the lab opens.
     crate::verdicts::claims::grammar::parse_plan(&file)?;
-    let variant = Variant { file, features: Vec::new(), techniques: Techniques::BASELINE };
+    if !file.tunables.is_empty() {
+        bail!("`tunables`: a variant of engine `{engine}` sets its spin options in `options`; tunables are prunelab's");
+    }
+    let variant = Variant { file, features: Vec::new(), techniques: Techniques::BASELINE, tunables: Vec::new() };
     Ok(ExternalFile { variant, engine, own, mirrors, repository, commit, path: path.to_string() })
 }
 

@@ -81,6 +81,8 @@ pub enum OptionKind {
 pub struct OptionSpec {
     pub name: String,
     pub kind: OptionKind,
+    /// The `default` field as written, if the line has one.
+    pub default: Option<String>,
 }
 
 /// The keywords of an `option` line after its type: each takes the words
@@ -122,7 +124,7 @@ impl OptionSpec {
             "button" => OptionKind::Button,
             other => OptionKind::Other(other.to_string()),
         };
-        Some(OptionSpec { name: name.trim().to_string(), kind })
+        Some(OptionSpec { name: name.trim().to_string(), kind, default: field("default") })
     }
 
     /// The option as the error lists show it: `RazorMargin1 (spin 100..800)`.
@@ -201,7 +203,8 @@ mod tests {
             spec("option name SEEPruning type combo default conservative var off var conservative var very aggressive"),
             OptionSpec {
                 name: "SEEPruning".into(),
-                kind: OptionKind::Combo(vec!["off".into(), "conservative".into(), "very aggressive".into()])
+                kind: OptionKind::Combo(vec!["off".into(), "conservative".into(), "very aggressive".into()]),
+                default: Some("conservative".into())
             }
         );
         assert_eq!(spec("option name Move Overhead type spin default 10 min 0 max 5000").name, "Move Overhead");

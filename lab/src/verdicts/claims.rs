@@ -543,6 +543,7 @@ mod tests {
             extends: extends.map(Into::into),
             features: if extends.is_some() { vec!["lmp".into()] } else { Vec::new() },
             source: String::new(),
+            tunables: Vec::new(),
             sections: Vec::new(),
         };
         let variants = resolve(vec![file("parent", None), file("child", Some("parent"))]).unwrap();

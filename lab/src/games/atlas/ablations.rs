@@ -82,9 +82,14 @@ fn ablation(base: &Variant, technique: &str) -> Variant {
         extends: Some(base.name().to_string()),
         features: Vec::new(),
         source: format!("ablation of {}", base.name()),
+        tunables: Vec::new(),
         sections: Vec::new(),
     };
-    Variant { file, features, techniques }
+    // The base's tunable values that the techniques left still read.
+    let reads = techniques.tunables();
+    let tunables =
+        base.tunables.iter().filter(|(name, _)| reads.iter().any(|tunable| tunable.name() == *name)).copied().collect();
+    Variant { file, features, techniques, tunables }
 }
 
 /// The variant a name `<variant>-without-<technique>` stands for, when
