@@ -61,7 +61,20 @@ fn main() {
     std::fs::write(out_dir.join("variant_sets.rs"), variant_sets(&sources, default_variant)).unwrap();
     std::fs::write(out_dir.join("variant_names.rs"), variant_names(&sources)).unwrap();
     std::fs::write(out_dir.join("built_tunables.rs"), built_tunables()).unwrap();
+    tuned_variants_cfg(&sources);
     feature_search_cfgs();
+}
+
+/// `prunelab_tuned_variants` when some variant sets tunable values: only
+/// then does the variants build read tunables at run time (its search as
+/// such a variant sets them), so until one exists its margins stay
+/// constants folded into each search.
+fn tuned_variants_cfg(sources: &[Source]) {
+    println!("cargo:rustc-check-cfg=cfg(prunelab_tuned_variants)");
+    let tables = sources.iter().filter_map(|source| source.table.as_ref().ok());
+    if tables.into_iter().any(|table| own_tunables(table).map_or(true, |values| !values.is_empty())) {
+        println!("cargo:rustc-cfg=prunelab_tuned_variants");
+    }
 }
 
 /// `$PRUNELAB_TUNABLES` (`NAME=value,...`) as `BUILT_TUNABLES`. The library

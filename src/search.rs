@@ -242,12 +242,7 @@ impl Searcher {
         stop: &AtomicBool,
         on_iteration: &mut dyn FnMut(&IterationReport),
     ) -> SearchResult {
-        const {
-            assert!(
-                T::TUNED.is_empty() || crate::tune::has_runtime_values(),
-                "a technique set with tunable values searches only in the variants or tuning build"
-            )
-        };
+        let () = T::TUNED_SEARCHABLE;
         crate::tune::select_variant_values(T::TUNED);
         self.tt.new_search();
         self.continuation_history.prepare::<T>();

@@ -734,6 +734,12 @@ pub trait TechniqueSet: 'static {
     /// starts (`tune::select_variant_values`); a build of one feature set
     /// has them as constants instead (`$PRUNELAB_TUNABLES`).
     const TUNED: &'static [(&'static str, i32)] = &[];
+    /// Evaluated where the search starts: a build that cannot set `TUNED`
+    /// at run time refuses to compile a search of a set that has values.
+    const TUNED_SEARCHABLE: () = assert!(
+        Self::TUNED.is_empty() || crate::tune::has_runtime_values(),
+        "a technique set with tunable values searches only in the variants or tuning build"
+    );
 }
 
 /// Declares a technique set type from a feature list, for running several

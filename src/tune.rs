@@ -56,11 +56,12 @@ pub const TUNABLES_VARIABLE: &str = "PRUNELAB_TUNABLES";
 include!(concat!(env!("OUT_DIR"), "/built_tunables.rs"));
 
 cfg_if::cfg_if! {
-    if #[cfg(any(feature = "tune", feature = "variants"))] {
+    if #[cfg(any(feature = "tune", all(feature = "variants", prunelab_tuned_variants)))] {
         use std::sync::atomic::{AtomicI32, Ordering};
 
         /// Whether a tunable's value can change at run time: by an option
-        /// (`tune`) or by the variant searched as (`variants`).
+        /// (`tune`) or by the variant searched as (the variants build, once
+        /// some variant sets values: `prunelab_tuned_variants`, build.rs).
         const RUNTIME_VALUES: bool = true;
 
         /// The option's value once set, else the value of the variant the
