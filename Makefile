@@ -10,6 +10,10 @@
 #   make FEATURES="lmp razor-r1"  one feature set: these features compiled
 #                                 in and nothing else (no Variant option)
 #   make VARIANT=razor-r2 FEATURES=tune   the variants build, tunables as options
+#   PRUNELAB_TUNABLES="$(prunelab variant-tunables p002-1.6)" make FEATURES="..."
+#                                 one feature set with a variant's [tunables]
+#                                 compiled in (the variants build has every
+#                                 variant's already, and refuses the variable)
 #   make PROFILE=ci-variants      a quicker build with the same node counts (CI)
 #
 # One cargo build each: a variant's name is checked and resolved at compile
