@@ -81,6 +81,61 @@ fn every_variant_has_a_search_and_a_snapshot() {
     }
 }
 
+/// The baseline's feature set built as the lab builds a variant with
+/// `[tunables]`: `$PRUNELAB_TUNABLES` set, in the variants build's folder
+/// (so its dependencies are built once), the binary copied out. Returns
+/// it, or cargo's error output.
+fn build_with_tunables(tunables: &str) -> Result<PathBuf, String> {
+    let target_dir = Path::new(env!("CARGO_BIN_EXE_prunelab")).parent().unwrap().parent().unwrap();
+    let cargo_dir = target_dir.join("variants-build");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "--profile", "ci-variants", "--bin", "prunelab"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("CARGO_TARGET_DIR", &cargo_dir)
+        .env("PRUNELAB_TUNABLES", tunables)
+        .output()
+        .expect("cargo runs");
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+    }
+    let binary = cargo_dir.join(format!("prunelab-tuned-{}", std::process::id()));
+    std::fs::copy(cargo_dir.join("ci-variants").join("prunelab"), &binary).unwrap();
+    Ok(binary)
+}
+
+/// `prunelab bench DEPTH`'s node total.
+fn bench_nodes(binary: &Path, depth: i32) -> u64 {
+    let output = Command::new(binary).args(["bench", &depth.to_string()]).output().expect("the binary runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().find(|line| line.starts_with("Bench: ")).unwrap_or_else(|| panic!("no Bench line: {text}"));
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// A tunable value given to a build is a constant of its search: the
+/// baseline's features with `ReverseFutilityDepthMargin=100` (the
+/// baseline's is 120) search other nodes than the baseline, report the
+/// value and name no variant (none has it). A value outside the tunable's
+/// range, or a malformed variable, does not build.
+#[test]
+fn a_tunable_value_built_in_changes_the_search() {
+    let tuned = build_with_tunables("ReverseFutilityDepthMargin=100").expect("the build succeeds");
+    assert_eq!(bench_nodes(&variants_build(), 6), 999_092, "the baseline's bench at depth 6");
+    assert_eq!(bench_nodes(&tuned, 6), 966_930, "a margin of 100 cp a ply prunes more: fewer nodes");
+    let report = Command::new(&tuned).args(["features", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(report["tunables"], serde_json::json!({ "ReverseFutilityDepthMargin": 100 }));
+    assert_eq!(report["variants"], serde_json::json!([]));
+    std::fs::remove_file(&tuned).unwrap();
+    let out_of_range = build_with_tunables("REVERSE_FUTILITY_DEPTH_MARGIN=201").unwrap_err();
+    assert!(
+        out_of_range.contains("a value in $PRUNELAB_TUNABLES is outside its tunable's min..=max"),
+        "{out_of_range}"
+    );
+    let malformed = build_with_tunables("ReverseFutilityDepthMargin").unwrap_err();
+    assert!(malformed.contains("PRUNELAB_TUNABLES: `ReverseFutilityDepthMargin` is not NAME=value"), "{malformed}");
+}
+
 #[test]
 fn matrix_snapshots() {
     let variants = variants::load().expect("variants load");
@@ -181,7 +236,9 @@ fn witness(variant: &Variant) -> Option<(&str, i32)> {
 fn every_variant_acts_against_its_parent(variants: &[Variant], tables: &[(String, String)]) {
     let table_of = |name: &str| tables.iter().find(|(variant, _)| variant == name).map(|(_, table)| table.as_str());
     for variant in variants {
-        let (Some(parent), false) = (&variant.file.extends, variant.file.features.is_empty()) else { continue };
+        // A variant that adds nothing to its parent, no feature and no tunable value, is its parent's alias.
+        let adds_nothing = variant.file.features.is_empty() && variant.file.tunables.is_empty();
+        let (Some(parent), false) = (&variant.file.extends, adds_nothing) else { continue };
         let diff = diff_tables(variant.name(), table_of(parent), table_of(variant.name()));
         if lab_entry(variant, "expect", "nodes") == Some(&Value::String("same".into())) {
             assert_eq!(
