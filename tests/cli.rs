@@ -203,7 +203,7 @@ fn a_reader_that_closed_its_pipe_is_no_error() {
 }
 
 #[test]
-fn features_json_is_one_object_of_version_variants_features_and_selectable() {
+fn features_json_is_one_object_of_version_variants_features_selectable_and_tunables() {
     let output = prunelab(&["features", "--json"]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);
@@ -211,7 +211,7 @@ fn features_json_is_one_object_of_version_variants_features_and_selectable() {
     let report: serde_json::Value = serde_json::from_str(&lines[0]).expect("valid JSON");
     let object = report.as_object().expect("a JSON object");
     let keys: Vec<&str> = object.keys().map(String::as_str).collect();
-    assert_eq!(keys.len(), 4, "{keys:?}");
+    assert_eq!(keys, ["features", "selectable", "tunables", "variants", "version"]);
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(report["variants"], serde_json::json!(["baseline"]));
     assert_eq!(report["features"], serde_json::json!([]));
