@@ -17,6 +17,7 @@ use cozy_chess::{Board, Move};
 
 use crate::movepick::{self, pick_next_settling, OrderingHints, PickMemo, ScoredMove};
 use crate::position::CheckInfo;
+use crate::prune::staged_picking::StagedPicking;
 use crate::search::{Node, NodeType, QuietDrop, Worker};
 use crate::techniques::TechniqueSet;
 use crate::trace::TraceKind;
@@ -83,7 +84,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         excluded_move: Option<Move>,
     ) -> MovePicker {
         let mut moves = std::mem::take(&mut self.move_lists[node.ply]);
-        let staged_tt_move = self.tt_move_stage(node.tt_move, excluded_move);
+        let staged_tt_move = StagedPicking::tt_move_stage::<T>(node.tt_move, excluded_move);
         let mut quiets_pending = false;
         match staged_tt_move {
             Some(mv) => {
@@ -164,8 +165,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (staged, generated, quiet_stage_reached) =
             (picker.staged_tt_move.is_some(), picker.generated, picker.quiet_stage_reached);
         self.move_lists[ply] = picker.moves;
-        self.count_tt_move_stage(staged, generated);
-        self.count_capture_stage(generated, quiet_stage_reached);
+        StagedPicking::count_stages(self, staged, generated, quiet_stage_reached);
     }
 
     /// The search stopped in the node's move loop: its list goes back to
@@ -179,7 +179,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// captures, the promotions and the TT move, and `true`: the quiet
     /// moves are due later (`append_quiets`).
     fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
-        if self.capture_stage(board, node, moves) {
+        if StagedPicking::capture_stage(self, board, node, moves) {
             // The killers and the countermove are looked for among the
             // quiet moves, when they come.
             let hints = OrderingHints { tt_move: node.tt_move, ..OrderingHints::default() };
@@ -230,7 +230,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// and ordered as `generate_and_order` would have.
     fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
         let first_quiet = moves.len();
-        self.take_quiets(board, node, moves);
+        StagedPicking::take_quiets(self, board, node, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
         let rejected = movepick::score_main(board, &mut moves[first_quiet..], &hints, self.history);
         // A killer may be a capture here: it is in the first stage's moves.

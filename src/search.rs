@@ -26,18 +26,27 @@ use crate::movepick::{
     self, history_bonus, is_quiet, pick_next, CounterMoves, History, MoveKind, OrderingHints, ScoredMove,
 };
 use crate::position::{game_phase, insufficient_material, is_fifty_move_draw, is_repetition, CheckInfo, Position};
-use crate::prune::capture_history::CaptureHistoryTable;
-use crate::prune::continuation_history::ContinuationHistoryTables;
+use crate::prune::capture_history::{CaptureHistory, CaptureHistoryTable};
+use crate::prune::continuation_history::{ContinuationHistory, ContinuationHistoryTables};
+use crate::prune::delta::DeltaPruning;
 use crate::prune::futility::Futility;
+use crate::prune::history_pruning::HistoryPruning;
 use crate::prune::iir::InternalIterativeReduction;
+use crate::prune::lmr::LateMoveReductions;
+use crate::prune::move_count::MoveCountPruning;
 use crate::prune::null_move::NullMovePruning;
 use crate::prune::probcut::ProbCut;
+use crate::prune::qsearch_order::QsearchOrder;
+use crate::prune::quiet_see::QuietSee;
 use crate::prune::razoring::Razoring;
 use crate::prune::reverse_futility::ReverseFutility;
+use crate::prune::see_ordering::SeeOrdering;
+use crate::prune::see_pruning::SeePruning;
+use crate::prune::singular::SingularExtension;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
-use crate::techniques::{Compiled, TechniqueCounters, TechniqueSet};
+use crate::techniques::{Compiled, Hooks, NodeVerdict, Registered, TechniqueCounters, TechniqueSet};
 use crate::trace::{SearchedMove, TraceEvent, TraceKind, TraceRequest, Tracer, TtCutoff};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
@@ -631,7 +640,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if let Some(score) = self.node_step::<NT, InternalIterativeReduction>(board, &mut node) {
                 return score;
             }
-            // Step 7. Razoring (razoring.rs).
+            // Step 7. Razoring (razoring.rs), every style but `razor-crafty`,
+            // which acts at step 12b.
             if let Some(score) = self.node_step::<NT, Razoring>(board, &mut node) {
                 return score;
             }
@@ -655,7 +665,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
 
         // Step 12. The move loop: the picker hands the moves out in the
-        // search's order, in stages where a staged feature is on.
+        // search's order, in stages where a staged feature is on
+        // (staged_picking.rs), ordered by `order_moves` and `settle_move`
+        // (capture_history.rs, continuation_history.rs, see_ordering.rs).
         let mut picker = self.start_picking::<NT>(board, &node, excluded_move);
 
         let check_info = CheckInfo::new(board);
@@ -688,10 +700,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 reduction: 0,
                 child_is_pv: NT::PV && searched_moves == 0,
             };
-            candidate.reduction = self.late_move_reduction::<NT>(&node, &candidate);
+            // The late move reduction step 12c would search it with (lmr.rs).
+            candidate.reduction = LateMoveReductions::reduce_move::<T, NT>(self, &node, &candidate);
 
-            // Step 12a. Move pruning, each technique in registry order
-            // (futility, move count, history, ...). Never at the root, never
+            // Step 12a. Move pruning (futility.rs, move_count.rs,
+            // history_pruning.rs, quiet_see.rs). Never at the root, never
             // before one move has been searched, and never when every move
             // so far is a forced mate against us. A technique that prunes may
             // also have the node drop its quiet moves not yet picked; they
@@ -709,7 +722,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
 
             // Step 12b. Make the move (only now: a pruned move is never
-            // made), then extensions (singular) and per-move reductions.
+            // made), then extensions: Crafty's razoring (razoring.rs,
+            // `razor-crafty`: one ply less) and the singular extension
+            // (singular.rs).
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.tt.prefetch(child.hash());
@@ -720,7 +735,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 return 0;
             }
 
-            // Step 12c. Search the move: late move reductions and PVS.
+            // Step 12c. Search the move: late move reductions (lmr.rs) and PVS.
             self.stack[ply].current_move = Some(mv);
             self.stack[ply].move_number = legal_moves;
             self.stack[ply].extension = extension;
@@ -773,7 +788,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 self.trace(ply, depth, TraceKind::MoveSearched, "search", "baseline", searched.to_string());
             }
 
-            // Step 12d. Update the best move.
+            // Step 12d. Update the best move; at a beta cutoff the
+            // histories learn (capture_history.rs, continuation_history.rs).
             if self.aborted {
                 self.abandon_picking(picker, ply);
                 return 0;
@@ -820,6 +836,175 @@ impl<T: TechniqueSet> Worker<'_, T> {
             self.tt.store(hash, best_move, best_score, static_eval, depth, bound, ply);
         }
         best_score
+    }
+
+    /// One node-level step of `negamax`: technique `H`'s `prune_node` hook.
+    /// Returns the score the node returns: the hook's, 0 once the search
+    /// is aborted, or quiescence's when a reduction reaches the horizon.
+    /// Otherwise a reduction lowers `node.depth`, and the later steps see
+    /// the reduced depth.
+    #[inline(always)]
+    fn node_step<NT: NodeType, H: Hooks + Registered>(&mut self, board: &Board, node: &mut Node) -> Option<i32> {
+        match H::prune_node::<T, NT>(self, board, node) {
+            NodeVerdict::Continue => {}
+            // A `lab blame` replay may not take it (trace builds only).
+            _ if self.overrules(H::NAME, node.ply) => {}
+            NodeVerdict::Prune(score) => return Some(score),
+            NodeVerdict::Reduce(plies) => {
+                debug_assert!(plies > 0, "{} reduces by {plies} plies", H::NAME);
+                node.depth -= plies;
+                if node.depth <= 0 {
+                    return Some(self.qsearch::<NT>(board, node.alpha, node.beta, node.ply));
+                }
+            }
+        }
+        if self.aborted {
+            return Some(0);
+        }
+        None
+    }
+
+    /// Step 12 (the picker), move ordering: the history orderings before
+    /// SEE ordering, which reads the scores they leave.
+    #[inline(always)]
+    pub(crate) fn order_moves<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut [ScoredMove]) {
+        CaptureHistory::order_moves::<T, NT>(self, board, node, moves);
+        ContinuationHistory::order_moves::<T, NT>(self, board, node, moves);
+        SeeOrdering::order_moves::<T, NT>(self, board, node, moves);
+    }
+
+    /// Step 12 (the picker), a deferred ordering term: SEE ordering settles
+    /// the best remaining move's score before it is picked.
+    #[inline(always)]
+    pub(crate) fn settle_move<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
+        SeeOrdering::settle_move::<T, NT>(self, board, node, entry);
+    }
+
+    /// Step 12a. Move pruning: futility, move count, history and quiet SEE
+    /// pruning, in this order; the first that skips the move decides.
+    #[inline(always)]
+    fn prunes_move<NT: NodeType>(&mut self, board: &Board, node: &Node, candidate: &Candidate) -> bool {
+        self.move_pruned_by::<NT, Futility>(board, node, candidate)
+            || self.move_pruned_by::<NT, MoveCountPruning>(board, node, candidate)
+            || self.move_pruned_by::<NT, HistoryPruning>(board, node, candidate)
+            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)
+    }
+
+    /// Whether technique `H` skips the move (a `lab blame` replay may not
+    /// let it, trace builds only).
+    #[inline(always)]
+    fn move_pruned_by<NT: NodeType, H: Hooks + Registered>(
+        &mut self,
+        board: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
+        H::prunes_move::<T, NT>(self, board, node, candidate) && !self.overrules_move(H::NAME, node.ply, candidate.mv)
+    }
+
+    /// Step 12b. Extensions, once the move is made: Crafty's razoring
+    /// (`razor-crafty`, one ply less), then the singular extension.
+    #[inline(always)]
+    fn extend_move<NT: NodeType>(&mut self, board: &Board, child: &Board, node: &Node, candidate: &Candidate) -> i32 {
+        self.move_extension::<NT, Razoring>(board, child, node, candidate)
+            + self.move_extension::<NT, SingularExtension>(board, child, node, candidate)
+    }
+
+    /// The plies technique `H` extends the move by (a `lab blame` replay may
+    /// not let it, trace builds only); none once the search is aborted,
+    /// when `negamax` drops the move.
+    #[inline(always)]
+    fn move_extension<NT: NodeType, H: Hooks + Registered>(
+        &mut self,
+        board: &Board,
+        child: &Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        if self.aborted {
+            return 0;
+        }
+        match H::extend_move::<T, NT>(self, board, child, node, candidate) {
+            0 => 0,
+            _ if self.overrules_move(H::NAME, node.ply, candidate.mv) => 0,
+            plies => plies,
+        }
+    }
+
+    /// Step 12d, at a beta cutoff: the capture and continuation histories
+    /// learn from it.
+    #[inline(always)]
+    fn update_histories(&mut self, board: &Board, ply: usize, depth: i32, cut: &ScoredMove, tried: &[ScoredMove]) {
+        CaptureHistory::update_histories::<T>(self, board, ply, depth, cut, tried);
+        ContinuationHistory::update_histories::<T>(self, board, ply, depth, cut, tried);
+    }
+
+    /// Step Q3, after stand pat: delta pruning's coarse filter; the score
+    /// to return when the node is hopeless.
+    #[inline(always)]
+    fn prune_qnode<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
+        self.qnode_pruned_by::<NT, DeltaPruning>(board, ply, stand_pat, alpha, phase)
+    }
+
+    /// The score technique `H` ends the quiescence node with, if any (a
+    /// `lab blame` replay may not let it, trace builds only).
+    #[inline(always)]
+    fn qnode_pruned_by<NT: NodeType, H: Hooks + Registered>(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
+        let score = H::prune_qnode::<T, NT>(self, board, ply, stand_pat, alpha, phase)?;
+        (!self.overrules(H::NAME, ply)).then_some(score)
+    }
+
+    /// Step Q4, move ordering: the TT move first (`qsearch_order.rs`).
+    #[inline(always)]
+    fn order_captures<NT: NodeType>(&mut self, moves: &mut [ScoredMove], tt_move: Option<Move>) {
+        QsearchOrder::order_captures::<T, NT>(self, moves, tt_move);
+    }
+
+    /// Step Q4, move pruning: delta pruning, then SEE pruning; the first
+    /// that skips the capture decides.
+    #[inline(always)]
+    fn prunes_capture<NT: NodeType>(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        entry: &ScoredMove,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> bool {
+        self.capture_pruned_by::<NT, DeltaPruning>(board, ply, entry, stand_pat, alpha, phase)
+            || self.capture_pruned_by::<NT, SeePruning>(board, ply, entry, stand_pat, alpha, phase)
+    }
+
+    /// Whether technique `H` skips the capture (a `lab blame` replay may not
+    /// let it, trace builds only).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn capture_pruned_by<NT: NodeType, H: Hooks + Registered>(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        entry: &ScoredMove,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> bool {
+        H::prunes_capture::<T, NT>(self, board, ply, entry, stand_pat, alpha, phase)
+            && !self.overrules_move(H::NAME, ply, entry.mv)
     }
 
     /// The first move of a node: a PV node's first child is a PV node.
@@ -995,7 +1180,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
 
-        // Step Q3. Stand pat, and the coarse delta filter.
+        // Step Q3. Stand pat, and the coarse delta filter (delta.rs).
         let static_eval = static_eval(board, in_check, tt_hit);
         let original_alpha = alpha;
         let mut best_score = if in_check { -INFINITY } else { static_eval };
@@ -1023,7 +1208,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
 
-        // Step Q4. Captures and queen promotions, or every evasion.
+        // Step Q4. Captures and queen promotions, or every evasion; not in
+        // check, ordered (qsearch_order.rs) and pruned (delta.rs,
+        // see_pruning.rs).
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, !in_check, &mut moves);
         if in_check {

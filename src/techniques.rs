@@ -8,7 +8,9 @@
 //! [`counters!`](crate::counters) its telemetry counters; with
 //! [`tunables!`](crate::tunables) its margins and limits; and by
 //! implementing [`Technique`] its telemetry lines and which of its tunables
-//! a configuration reads (by default all of them while any feature is on).
+//! a configuration reads (by default all of them while any feature is on);
+//! and by implementing [`Hooks`] what it does at each step it acts at,
+//! where `search.rs` calls it by name.
 //! `src/prune/mod.rs` registers the file with one line of
 //! [`registry!`](crate::registry), which generates the rest: the
 //! [`Techniques`] set, its baseline, `with`, the catalogue
@@ -89,7 +91,7 @@ pub trait Features {
 }
 
 /// What a technique tells the rest of the engine about itself, beyond its
-/// features (`technique!`) and its hooks (methods of the search's `Worker`).
+/// features (`technique!`) and its steps ([`Hooks`]).
 pub trait Technique: Features + Copy + Debug + Eq {
     /// The telemetry counters the technique keeps in each search.
     type Counters: Tally + Copy + Debug + Default + Eq;
@@ -131,38 +133,6 @@ pub(crate) trait Registered {
     const NAME: &'static str;
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// One node-level step of `negamax`: technique `H`'s `prune_node` hook.
-    /// Returns the score the node returns: the hook's, 0 once the search
-    /// is aborted, or quiescence's when a reduction reaches the horizon.
-    /// Otherwise a reduction lowers `node.depth`, and the later steps see
-    /// the reduced depth.
-    #[inline(always)]
-    pub(crate) fn node_step<NT: NodeType, H: Hooks + Registered>(
-        &mut self,
-        board: &Board,
-        node: &mut Node,
-    ) -> Option<i32> {
-        match H::prune_node::<T, NT>(self, board, node) {
-            NodeVerdict::Continue => {}
-            // A `lab blame` replay may not take it (trace builds only).
-            _ if self.overrules(H::NAME, node.ply) => {}
-            NodeVerdict::Prune(score) => return Some(score),
-            NodeVerdict::Reduce(plies) => {
-                debug_assert!(plies > 0, "{} reduces by {plies} plies", H::NAME);
-                node.depth -= plies;
-                if node.depth <= 0 {
-                    return Some(self.qsearch::<NT>(board, node.alpha, node.beta, node.ply));
-                }
-            }
-        }
-        if self.aborted {
-            return Some(0);
-        }
-        None
-    }
-}
-
 /// What a node-level hook decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NodeVerdict {
@@ -173,10 +143,11 @@ pub enum NodeVerdict {
     Reduce(i32),
 }
 
-/// The search's extension points. `negamax` calls each technique's
-/// node-level hook as a step of its own, by name; at the other hooks the
-/// registry asks every technique, in registry order (which is the
-/// pipeline's order, see `src/prune/mod.rs`). Each does nothing unless the
+/// The search's steps, one method each. A technique implements the steps
+/// it acts at, and its logic is there: the search's step functions in
+/// `search.rs` call each technique that acts at a step, by name, in
+/// pipeline order (`negamax` its node-level hooks, the move loop's and
+/// quiescence's step functions the others). Each does nothing unless the
 /// technique says otherwise, and reads its features from `T::TECHNIQUES`,
 /// so a build without them folds the call away.
 #[allow(unused_variables)]
@@ -212,6 +183,17 @@ pub(crate) trait Hooks {
         node: &Node,
         entry: &mut ScoredMove,
     ) {
+    }
+
+    /// Reductions, in the move loop: the plies the move's search is reduced
+    /// by when it is not the node's first (0 for a move that is not reduced).
+    #[inline(always)]
+    fn reduce_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        0
     }
 
     /// Move pruning, in the move loop: whether `candidate` is skipped without a
@@ -439,7 +421,8 @@ macro_rules! counters {
 /// The technique registry: one line per technique file, `module: Type,`.
 /// Generates the module declarations, the [`Techniques`] set and the
 /// per-search [`TechniqueCounters`], in registry order (which is the order
-/// of telemetry lines and of the matrix's counters column).
+/// of telemetry lines and of the matrix's counters column). It generates no
+/// search step: `search.rs` calls each technique's hooks by name.
 #[macro_export]
 macro_rules! registry {
     ($( $(#[$meta:meta])* $module:ident: $name:ident, )*) => {
@@ -469,136 +452,10 @@ macro_rules! registry {
             }
         }
 
-        // Each technique's name, for a replay's suppressions in its node step.
+        // Each technique's name, for a replay's suppressions at its steps.
         $( impl $crate::techniques::Registered for $module::$name {
             const NAME: &'static str = stringify!($module);
         } )*
-
-        // The move loop's and quiescence's steps, each asking every technique
-        // in registry order (the node-level steps are named one by one in
-        // `negamax`, each calling `Worker::node_step`).
-        impl<T: $crate::techniques::TechniqueSet> $crate::search::Worker<'_, T> {
-            /// Move ordering: every technique's.
-            #[inline(always)]
-            pub(crate) fn order_moves<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                node: &$crate::search::Node,
-                moves: &mut [$crate::movepick::ScoredMove],
-            ) {
-                $( <$module::$name as $crate::techniques::Hooks>::order_moves::<T, NT>(self, board, node, moves); )*
-            }
-
-            /// Move ordering: every technique's deferred term of `entry`.
-            #[inline(always)]
-            pub(crate) fn settle_move<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                node: &$crate::search::Node,
-                entry: &mut $crate::movepick::ScoredMove,
-            ) {
-                $( <$module::$name as $crate::techniques::Hooks>::settle_move::<T, NT>(self, board, node, entry); )*
-            }
-
-            /// Move pruning: whether any technique skips the move.
-            #[inline(always)]
-            pub(crate) fn prunes_move<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                node: &$crate::search::Node,
-                candidate: &$crate::search::Candidate,
-            ) -> bool {
-                false $( || (<$module::$name as $crate::techniques::Hooks>::prunes_move::<T, NT>(self, board, node, candidate)
-                    && !self.overrules_move(stringify!($module), node.ply, candidate.mv)) )*
-            }
-
-            /// Extensions: the plies every technique adds to the move's depth.
-            #[inline(always)]
-            pub(crate) fn extend_move<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                child: &$crate::cozy_chess::Board,
-                node: &$crate::search::Node,
-                candidate: &$crate::search::Candidate,
-            ) -> i32 {
-                let mut extension = 0;
-                $(
-                    let plies = <$module::$name as $crate::techniques::Hooks>::extend_move::<T, NT>(
-                        self, board, child, node, candidate,
-                    );
-                    if plies != 0 && !self.overrules_move(stringify!($module), node.ply, candidate.mv) {
-                        extension += plies;
-                    }
-                    if self.aborted {
-                        return 0;
-                    }
-                )*
-                extension
-            }
-
-            /// The best-move update: every technique's statistics learn from a beta cutoff.
-            #[inline(always)]
-            pub(crate) fn update_histories(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                ply: usize,
-                depth: i32,
-                cut: &$crate::movepick::ScoredMove,
-                tried_before: &[$crate::movepick::ScoredMove],
-            ) {
-                $( <$module::$name as $crate::techniques::Hooks>::update_histories::<T>(
-                    self, board, ply, depth, cut, tried_before,
-                ); )*
-            }
-
-            /// Quiescence pruning: whether any technique ends a quiescence node.
-            #[inline(always)]
-            pub(crate) fn prune_qnode<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                ply: usize,
-                stand_pat: i32,
-                alpha: i32,
-                phase: i32,
-            ) -> Option<i32> {
-                $(
-                    if let Some(score) = <$module::$name as $crate::techniques::Hooks>::prune_qnode::<T, NT>(
-                        self, board, ply, stand_pat, alpha, phase,
-                    ) {
-                        if !self.overrules(stringify!($module), ply) {
-                            return Some(score);
-                        }
-                    }
-                )*
-                None
-            }
-
-            /// Quiescence move ordering: every technique's.
-            #[inline(always)]
-            pub(crate) fn order_captures<NT: $crate::search::NodeType>(
-                &mut self,
-                moves: &mut [$crate::movepick::ScoredMove],
-                tt_move: Option<$crate::cozy_chess::Move>,
-            ) {
-                $( <$module::$name as $crate::techniques::Hooks>::order_captures::<T, NT>(self, moves, tt_move); )*
-            }
-
-            /// Quiescence move pruning: whether any technique skips a move.
-            #[inline(always)]
-            pub(crate) fn prunes_capture<NT: $crate::search::NodeType>(
-                &mut self,
-                board: &$crate::cozy_chess::Board,
-                ply: usize,
-                entry: &$crate::movepick::ScoredMove,
-                stand_pat: i32,
-                alpha: i32,
-                phase: i32,
-            ) -> bool {
-                false $( || (<$module::$name as $crate::techniques::Hooks>::prunes_capture::<T, NT>(
-                    self, board, ply, entry, stand_pat, alpha, phase,
-                ) && !self.overrules_move(stringify!($module), ply, entry.mv)) )*
-            }
-        }
 
         /// The techniques' names, as traces and a replay's suppressions
         /// spell them: their files, in registry order.

@@ -12,7 +12,7 @@
 //! A replay may also not take some of those decisions (`trace <moves>
 //! suppress razoring@2`): a [`Suppression`] names a technique (a registry
 //! name, its file) and the line's node, or every node of the line. The
-//! registry asks [`Worker::overrules`] after each technique's hook decides,
+//! search's steps ask [`Worker::overrules`] after each technique's hook decides,
 //! and a decision it overrules is recorded, then followed by a `not-taken`
 //! event, and the search goes on as if the technique had let the node or
 //! the move be.

@@ -120,48 +120,28 @@ fn is_ordered_by_history(entry: &ScoredMove) -> bool {
     entry.captured.is_some() && matches!(entry.kind, MoveKind::GoodCapture | MoveKind::BadCapture)
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
+impl Hooks for CaptureHistory {
     /// Move ordering: orders the good and the bad captures by victim value and
     /// capture history, each group among itself.
-    fn order_by_capture_history(&self, us: Color, moves: &mut [ScoredMove]) {
-        for entry in moves.iter_mut().filter(|entry| is_ordered_by_history(entry)) {
-            let victim = entry.captured.expect("a capture");
-            let key = capture_order_key(victim, self.capture_history.get(us, entry));
-            entry.set_capture_key(key);
-        }
-    }
-
-    /// The best-move update: a capture's cutoff; it earns the bonus, the captures picked
-    /// before it the malus.
-    fn learn_capture_history(&mut self, us: Color, depth: i32, cut: &ScoredMove, tried_before: &[ScoredMove]) {
-        if cut.captured.is_none() {
-            return;
-        }
-        if is_ordered_by_history(cut) {
-            let counters = &mut self.stats.techniques.capture_history;
-            counters.cutoffs += 1;
-            counters.first += u64::from(!tried_before.iter().any(is_ordered_by_history));
-        }
-        let bonus = history_bonus(depth);
-        self.capture_history.update(us, cut, bonus);
-        for tried in tried_before.iter().filter(|tried| tried.captured.is_some()) {
-            self.capture_history.update(us, tried, -bonus);
-        }
-    }
-}
-
-impl Hooks for CaptureHistory {
     fn order_moves<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
         _node: &Node,
         moves: &mut [ScoredMove],
     ) {
-        if T::TECHNIQUES.capture_history.enabled {
-            worker.order_by_capture_history(board.side_to_move(), moves);
+        if !T::TECHNIQUES.capture_history.enabled {
+            return;
+        }
+        let us = board.side_to_move();
+        for entry in moves.iter_mut().filter(|entry| is_ordered_by_history(entry)) {
+            let victim = entry.captured.expect("a capture");
+            let key = capture_order_key(victim, worker.capture_history.get(us, entry));
+            entry.set_capture_key(key);
         }
     }
 
+    /// The best-move update: a capture's cutoff; it earns the bonus, the
+    /// captures picked before it the malus.
     fn update_histories<T: TechniqueSet>(
         worker: &mut Worker<'_, T>,
         board: &Board,
@@ -170,11 +150,21 @@ impl Hooks for CaptureHistory {
         cut: &ScoredMove,
         tried_before: &[ScoredMove],
     ) {
-        if T::TECHNIQUES.capture_history.enabled {
-            worker.learn_capture_history(board.side_to_move(), depth, cut, tried_before);
+        if !T::TECHNIQUES.capture_history.enabled || cut.captured.is_none() {
+            return;
+        }
+        if is_ordered_by_history(cut) {
+            let counters = &mut worker.stats.techniques.capture_history;
+            counters.cutoffs += 1;
+            counters.first += u64::from(!tried_before.iter().any(is_ordered_by_history));
+        }
+        let us = board.side_to_move();
+        let bonus = history_bonus(depth);
+        worker.capture_history.update(us, cut, bonus);
+        for tried in tried_before.iter().filter(|tried| tried.captured.is_some()) {
+            worker.capture_history.update(us, tried, -bonus);
         }
     }
-
 }
 
 impl Technique for CaptureHistory {

@@ -167,76 +167,44 @@ impl Default for ContinuationHistoryTables {
     }
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The blocks of the moves one and two plies before a move by `us` at
-    /// `ply`, of the tables `T` reads: none above the root nor for a null
-    /// move.
-    fn continuation_blocks(&self, us: Color, ply: usize) -> [Option<Block>; 2] {
-        let tables = T::TECHNIQUES.continuation_history.tables();
-        debug_assert!(self.continuation_history.entries.len() >= tables * TABLE, "continuation history unallocated");
-        let mut blocks = [None; 2];
-        for (index, (block, back)) in blocks.iter_mut().zip(PLIES_BACK).enumerate().take(tables) {
-            let Some(earlier) = ply.checked_sub(back).map(|earlier| &self.stack[earlier]) else { continue };
-            if let (Some(mv), Some(piece)) = (earlier.current_move, earlier.moved_piece) {
-                *block = Some(ContinuationHistoryTables::block(index, us, piece, mv.to));
-            }
-        }
-        blocks
-    }
-
-    /// Move ordering: adds the continuation histories to the history-ordered quiets.
-    fn order_by_continuation_history(&self, us: Color, ply: usize, moves: &mut [ScoredMove]) {
-        let blocks = self.continuation_blocks(us, ply);
-        if blocks == [None; 2] {
-            return;
-        }
-        for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
-            entry.add_to_score(self.continuation_history.get(&blocks, entry));
+/// The blocks of the moves one and two plies before a move by `us` at
+/// `ply`, of the tables `T` reads: none above the root nor for a null
+/// move.
+fn continuation_blocks<T: TechniqueSet>(worker: &Worker<'_, T>, us: Color, ply: usize) -> [Option<Block>; 2] {
+    let tables = T::TECHNIQUES.continuation_history.tables();
+    debug_assert!(worker.continuation_history.entries.len() >= tables * TABLE, "continuation history unallocated");
+    let mut blocks = [None; 2];
+    for (index, (block, back)) in blocks.iter_mut().zip(PLIES_BACK).enumerate().take(tables) {
+        let Some(earlier) = ply.checked_sub(back).map(|earlier| &worker.stack[earlier]) else { continue };
+        if let (Some(mv), Some(piece)) = (earlier.current_move, earlier.moved_piece) {
+            *block = Some(ContinuationHistoryTables::block(index, us, piece, mv.to));
         }
     }
-
-    /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
-    /// before it the malus.
-    fn learn_continuation_history(
-        &mut self,
-        us: Color,
-        ply: usize,
-        depth: i32,
-        cut: &ScoredMove,
-        tried_before: &[ScoredMove],
-    ) {
-        if !cut.is_quiet() {
-            return;
-        }
-        if cut.kind == MoveKind::Quiet {
-            let counters = &mut self.stats.techniques.continuation_history;
-            counters.cutoffs += 1;
-            counters.first += u64::from(!tried_before.iter().any(|tried| tried.kind == MoveKind::Quiet));
-        }
-        let blocks = self.continuation_blocks(us, ply);
-        if blocks == [None; 2] {
-            return;
-        }
-        let bonus = history_bonus(depth);
-        self.continuation_history.update(&blocks, cut, bonus);
-        for tried in tried_before.iter().filter(|tried| tried.is_quiet()) {
-            self.continuation_history.update(&blocks, tried, -bonus);
-        }
-    }
+    blocks
 }
 
 impl Hooks for ContinuationHistory {
+    /// Move ordering: adds the continuation histories to the history-ordered quiets.
     fn order_moves<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
         node: &Node,
         moves: &mut [ScoredMove],
     ) {
-        if T::TECHNIQUES.continuation_history.is_on() {
-            worker.order_by_continuation_history(board.side_to_move(), node.ply, moves);
+        if !T::TECHNIQUES.continuation_history.is_on() {
+            return;
+        }
+        let blocks = continuation_blocks(worker, board.side_to_move(), node.ply);
+        if blocks == [None; 2] {
+            return;
+        }
+        for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
+            entry.add_to_score(worker.continuation_history.get(&blocks, entry));
         }
     }
 
+    /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
+    /// before it the malus.
     fn update_histories<T: TechniqueSet>(
         worker: &mut Worker<'_, T>,
         board: &Board,
@@ -245,8 +213,22 @@ impl Hooks for ContinuationHistory {
         cut: &ScoredMove,
         tried_before: &[ScoredMove],
     ) {
-        if T::TECHNIQUES.continuation_history.is_on() {
-            worker.learn_continuation_history(board.side_to_move(), ply, depth, cut, tried_before);
+        if !T::TECHNIQUES.continuation_history.is_on() || !cut.is_quiet() {
+            return;
+        }
+        if cut.kind == MoveKind::Quiet {
+            let counters = &mut worker.stats.techniques.continuation_history;
+            counters.cutoffs += 1;
+            counters.first += u64::from(!tried_before.iter().any(|tried| tried.kind == MoveKind::Quiet));
+        }
+        let blocks = continuation_blocks(worker, board.side_to_move(), ply);
+        if blocks == [None; 2] {
+            return;
+        }
+        let bonus = history_bonus(depth);
+        worker.continuation_history.update(&blocks, cut, bonus);
+        for tried in tried_before.iter().filter(|tried| tried.is_quiet()) {
+            worker.continuation_history.update(&blocks, tried, -bonus);
         }
     }
 }

@@ -90,20 +90,27 @@ impl DeltaPruning {
     }
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
+impl Hooks for DeltaPruning {
     /// Quiescence pruning after stand pat: the enhanced coarse filter; returns stand pat when hopeless.
-    pub(crate) fn coarse_delta(&mut self, ply: usize, stand_pat: i32, alpha: i32, phase: i32) -> Option<i32> {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &Board,
+        ply: usize,
+        stand_pat: i32,
+        alpha: i32,
+        phase: i32,
+    ) -> Option<i32> {
         let delta = T::TECHNIQUES.delta;
         if !delta.enhanced {
             return None;
         }
-        let counters = &mut self.stats.techniques.delta;
+        let counters = &mut worker.stats.techniques.delta;
         counters.coarse_attempts += 1;
         if stand_pat + delta.coarse_margin(phase) < alpha {
             counters.coarse_cutoffs += 1;
-            if self.traces(ply) {
+            if worker.traces(ply) {
                 let detail = format!("coarse delta: stand pat {stand_pat} + {} < alpha {alpha}", delta.coarse_margin(phase));
-                self.trace(ply, 0, TraceKind::NodePruned, "delta", "delta-enhanced", detail);
+                worker.trace(ply, 0, TraceKind::NodePruned, "delta", "delta-enhanced", detail);
             }
             return Some(stand_pat);
         }
@@ -111,8 +118,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     }
 
     /// Quiescence move pruning: whether a capture is skipped by delta pruning.
-    pub(crate) fn delta_prunes(
-        &mut self,
+    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &Board,
         ply: usize,
         entry: &ScoredMove,
         stand_pat: i32,
@@ -129,43 +137,18 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if stand_pat + captured_value + margin >= alpha {
             return false;
         }
-        self.stats.techniques.delta.prunes += 1;
+        worker.stats.techniques.delta.prunes += 1;
         // Pruned only thanks to the halved margin: what the enhancement adds.
         let halved = stand_pat + captured_value + DeltaPruning::stage_margin(phase) >= alpha;
         if halved {
-            self.stats.techniques.delta.halved_prunes += 1;
+            worker.stats.techniques.delta.halved_prunes += 1;
         }
-        if self.traces_move(ply, mv) {
+        if worker.traces_move(ply, mv) {
             let detail = format!("delta: stand pat {stand_pat} + victim {captured_value} + margin {margin} < alpha {alpha}");
             let feature = if halved { "delta-enhanced" } else { "baseline" };
-            self.trace(ply, 0, TraceKind::MoveSkipped, "delta", feature, detail);
+            worker.trace(ply, 0, TraceKind::MoveSkipped, "delta", feature, detail);
         }
         true
-    }
-}
-
-impl Hooks for DeltaPruning {
-    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
-        worker.coarse_delta(ply, stand_pat, alpha, phase)
-    }
-
-    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &Board,
-        ply: usize,
-        entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> bool {
-        worker.delta_prunes(ply, entry, stand_pat, alpha, phase)
     }
 }
 

@@ -390,28 +390,27 @@ enum Rule {
     Victim,
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The node futility step: futility at node level (`futility-node`), the plan's literal
-    /// code. Returns the score to return when the node is pruned; the caller
-    /// excludes check and singular-exclusion searches.
-    pub(crate) fn node_futility<NT: NodeType>(&mut self, node: &Node) -> Option<i32> {
+impl Hooks for Futility {
+    /// The node futility step (`futility-node`), the plan's literal code:
+    /// the node is pruned when its static eval and a margin stay at alpha.
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
         let futility = T::TECHNIQUES.futility;
         if NT::PV || !futility.node_level {
-            return None;
+            return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check && node.static_eval != NO_EVAL, "node futility in check");
         if !futility.node_applies(node.depth, node.alpha, node.beta) {
-            return None;
+            return NodeVerdict::Continue;
         }
-        self.stats.techniques.futility.node_attempts += 1;
+        worker.stats.techniques.futility.node_attempts += 1;
         if !futility.is_futile(node.static_eval, node.alpha, node.depth) {
-            return None;
+            return NodeVerdict::Continue;
         }
         debug_assert!(!NT::PV && node.alpha.abs() < MATE_BOUND);
-        let counters = &mut self.stats.techniques.futility;
+        let counters = &mut worker.stats.techniques.futility;
         counters.node_cutoffs += 1;
         counters.node_by_depth[depth_bucket(node.depth)] += 1;
-        if self.traces(node.ply) {
+        if worker.traces(node.ply) {
             let detail = format!(
                 "node futility at depth {}: eval {} + margin {} <= alpha {}: returns the eval",
                 node.depth,
@@ -419,15 +418,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 futility.margin(node.depth),
                 node.alpha
             );
-            self.trace(node.ply, node.depth, TraceKind::NodePruned, "futility", "futility-node", detail);
+            worker.trace(node.ply, node.depth, TraceKind::NodePruned, "futility", "futility-node", detail);
         }
-        Some(node.static_eval)
+        NodeVerdict::Prune(node.static_eval)
     }
 
-    /// Move pruning: whether futility skips this move. Called after the child is
-    /// made, never at the root nor for the first searched move.
-    pub(crate) fn futility_prunes_move<NT: NodeType>(
-        &mut self,
+    /// Move pruning: whether futility skips this move.
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
         board: &Board,
         node: &Node,
         candidate: &Candidate,
@@ -455,34 +453,34 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         let guarded_move = candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move;
         if futility.tactical_guards && (guarded_move || candidate.gives_check) {
-            self.stats.techniques.futility.guarded += 1;
+            worker.stats.techniques.futility.guarded += 1;
             return false;
         }
         if futility.keep_checks && candidate.gives_check {
             return false;
         }
         debug_assert!(node.static_eval != NO_EVAL, "futility without a static eval");
-        self.stats.techniques.futility.attempts += 1;
+        worker.stats.techniques.futility.attempts += 1;
 
         let mut pruned_by = None;
         if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
             if futility.tactical_guards
                 && judged_depth > SAFE_CAPTURE_MAX_DEPTH
-                && self.has_safe_capture(board, node.ply)
+                && worker.has_safe_capture(board, node.ply)
             {
-                self.stats.techniques.futility.capture_limited += 1;
+                worker.stats.techniques.futility.capture_limited += 1;
             } else {
                 pruned_by = Some(Rule::Phase);
             }
         }
         if pruned_by.is_none() && victim_applies {
-            self.stats.techniques.futility.victim_attempts += 1;
+            worker.stats.techniques.futility.victim_attempts += 1;
             // The victim's value is never negative: no capture can help
             // when the eval and the margin alone reach alpha.
             if futility.victim_is_futile(node.static_eval, 0, node.alpha, node.depth)
                 && futility.victim_is_futile(
                     node.static_eval,
-                    self.best_victim_value(board, node.ply),
+                    worker.best_victim_value(board, node.ply),
                     node.alpha,
                     node.depth,
                 )
@@ -505,7 +503,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 node.depth
             }
         };
-        let counters = &mut self.stats.techniques.futility;
+        let counters = &mut worker.stats.techniques.futility;
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
         counters.by_effective_depth[depth_bucket(bucket_depth)] += 1;
@@ -518,14 +516,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
         if futility.skip_quiets {
-            self.stack[node.ply].skip_quiets = Some(QuietDrop {
+            worker.stack[node.ply].skip_quiets = Some(QuietDrop {
                 technique: "futility",
                 feature: "futility-skip-quiets",
                 keeps_checks: futility.tactical_guards || futility.keep_checks,
                 dropped: |counters| &mut counters.futility.skipped,
             });
         }
-        if self.traces_move(node.ply, candidate.mv) {
+        if worker.traces_move(node.ply, candidate.mv) {
             let (feature, detail) = match rule {
                 Rule::Phase => (
                     futility.phase_feature(),
@@ -542,30 +540,15 @@ impl<T: TechniqueSet> Worker<'_, T> {
                         "victim futility at depth {}: eval {} + best victim {} + {} < alpha {}",
                         node.depth,
                         node.static_eval,
-                        self.best_victim_value(board, node.ply),
+                        worker.best_victim_value(board, node.ply),
                         futility.victim_margin(node.depth),
                         node.alpha
                     ),
                 ),
             };
-            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "futility", feature, detail);
+            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "futility", feature, detail);
         }
         true
-    }
-}
-
-impl Hooks for Futility {
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
-        worker.node_futility::<NT>(node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
-    }
-
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
-        worker.futility_prunes_move::<NT>(board, node, candidate)
     }
 }
 

@@ -74,11 +74,16 @@ fn bucket(depth: i32) -> usize {
     (depth.clamp(1, 3) - 1) as usize
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
+impl Hooks for HistoryPruning {
     /// Move pruning: whether a quiet move with bad history is skipped. The
     /// caller has excluded the root, the first move and nodes with only
     /// mated scores.
-    pub(crate) fn history_prunes<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &cozy_chess::Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         if !T::TECHNIQUES.history_pruning.is_on() || NT::PV {
             return false;
         }
@@ -92,34 +97,23 @@ impl<T: TechniqueSet> Worker<'_, T> {
         {
             return false;
         }
-        self.stats.techniques.history_pruning.attempts += 1;
+        worker.stats.techniques.history_pruning.attempts += 1;
         if candidate.history >= history_pruning_limit(node.depth) {
             return false;
         }
-        let counters = &mut self.stats.techniques.history_pruning;
+        let counters = &mut worker.stats.techniques.history_pruning;
         counters.cutoffs += 1;
         counters.by_depth[bucket(node.depth)] += 1;
-        if self.traces_move(node.ply, candidate.mv) {
+        if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!(
                 "history {} < {} at depth {}",
                 candidate.history,
                 history_pruning_limit(node.depth),
                 node.depth
             );
-            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "history_pruning", "history-pruning", detail);
+            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "history_pruning", "history-pruning", detail);
         }
         true
-    }
-}
-
-impl Hooks for HistoryPruning {
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &cozy_chess::Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
-        worker.history_prunes::<NT>(node, candidate)
     }
 }
 

@@ -65,38 +65,29 @@ tunables! {
     IIR_REDUCTION: 1, 1, 3, 1;
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The first of steps 6-10: the plies a node without a TT move is
-    /// reduced by (0 when it is not).
-    pub(crate) fn internal_iterative_reduction<NT: NodeType>(&mut self, node: &Node) -> i32 {
+impl Hooks for InternalIterativeReduction {
+    /// The first of steps 6-11: a node without a TT move is searched
+    /// shallower.
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
         let iir = T::TECHNIQUES.iir;
         if !iir.enabled || NT::ROOT || (iir.pv_only && !NT::PV) || node.depth < IIR_MIN_DEPTH.get() {
-            return 0;
+            return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "internal iterative reduction in check");
-        let counters = &mut self.stats.techniques.iir;
+        let counters = &mut worker.stats.techniques.iir;
         counters.attempts += 1;
         if node.tt_move.is_some() {
-            return 0;
+            return NodeVerdict::Continue;
         }
         counters.cutoffs += 1;
         counters.by_depth[((node.depth - 4) / 3).clamp(0, 2) as usize] += 1;
         let reduction = IIR_REDUCTION.get();
-        if self.traces(node.ply) {
+        if worker.traces(node.ply) {
             let feature = if iir.pv_only { "iir-pv" } else { "iir" };
             let detail = format!("no TT move at depth {}: {reduction} ply shallower", node.depth);
-            self.trace(node.ply, node.depth, TraceKind::NodeReduced, "iir", feature, detail);
+            worker.trace(node.ply, node.depth, TraceKind::NodeReduced, "iir", feature, detail);
         }
-        reduction
-    }
-}
-
-impl Hooks for InternalIterativeReduction {
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
-        match worker.internal_iterative_reduction::<NT>(node) {
-            0 => NodeVerdict::Continue,
-            plies => NodeVerdict::Reduce(plies),
-        }
+        NodeVerdict::Reduce(reduction)
     }
 }
 

@@ -102,7 +102,33 @@ tunables! {
 
 /// The search asks for each move's reduction by name (in the move loop, before the
 /// move-level hooks, which may judge a move at its reduced depth).
-impl Hooks for LateMoveReductions {}
+impl Hooks for LateMoveReductions {
+    /// The reduction the move would get (0 for moves that are not reduced).
+    fn reduce_move<T: TechniqueSet, NT: NodeType>(
+        _worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> i32 {
+        let reducible = node.depth >= LMR_MIN_DEPTH
+            && candidate.move_number > LMR_MIN_MOVES
+            && !node.in_check
+            && !candidate.gives_check
+            && matches!(candidate.kind, MoveKind::Quiet | MoveKind::CounterMove);
+        if !reducible {
+            return 0;
+        }
+        let config = T::TECHNIQUES.lmr;
+        let mut reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
+        if config.not_improving && !node.improving {
+            reduction += LMR_NOT_IMPROVING_REDUCTION.get();
+        }
+        if config.history {
+            history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
+        } else {
+            reduction
+        }
+    }
+}
 
 impl Technique for LateMoveReductions {
     type Counters = LmrCounters;
@@ -124,30 +150,6 @@ impl Technique for LateMoveReductions {
             list.extend_from_slice(NOT_IMPROVING_TUNABLES);
         }
         list
-    }
-}
-
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The reduction the move would get (0 for moves that are not reduced).
-    pub(crate) fn late_move_reduction<NT: NodeType>(&self, node: &Node, candidate: &Candidate) -> i32 {
-        let reducible = node.depth >= LMR_MIN_DEPTH
-            && candidate.move_number > LMR_MIN_MOVES
-            && !node.in_check
-            && !candidate.gives_check
-            && matches!(candidate.kind, MoveKind::Quiet | MoveKind::CounterMove);
-        if !reducible {
-            return 0;
-        }
-        let config = T::TECHNIQUES.lmr;
-        let mut reduction = config.table_reduction(node.depth, candidate.move_number, NT::PV);
-        if config.not_improving && !node.improving {
-            reduction += LMR_NOT_IMPROVING_REDUCTION.get();
-        }
-        if config.history {
-            history_adjusted_reduction(reduction, candidate.move_number, candidate.history)
-        } else {
-            reduction
-        }
     }
 }
 

@@ -3,18 +3,21 @@
 //! Each file opens with what the technique is, its other names and the plan
 //! phase or engine each of its features follows; its phases sit side by
 //! side; it declares its features (`technique!`), its counters
-//! (`counters!`) and its tunables (`tunables!`) at its top; and its hooks are
-//! `Worker` methods the search calls unconditionally, folding away when the
-//! technique is off. See `techniques.rs` for the machinery.
+//! (`counters!`) and its tunables (`tunables!`) at its top; and what it does
+//! at each step it acts at is its `impl Hooks`, which `search.rs` calls by
+//! name at that step, unconditionally, folding away when the technique is
+//! off. See `techniques.rs` for the machinery.
 //!
 //! Baseline techniques (null move, reverse futility, delta pruning, late move
 //! reductions) are always on; the catalogue's features change or add to them.
 //!
-//! The registry's order is the pipeline's: at each step (`Hooks`) the search
-//! asks the techniques in this order, and telemetry lines and the matrix's
-//! counters column follow it. To add a technique: write its file, add its
-//! line below where its step runs, declare its features in Cargo.toml, and
-//! give it a variant in `variants/`.
+//! The registry's order is the pipeline's: at each step `search.rs` calls
+//! the techniques in this order (a test holds the two in step), and
+//! telemetry lines and the matrix's counters column follow it. To add a
+//! technique (`lab new-technique` writes the skeleton): write its file, add
+//! its line below where its step runs and its call at that step in
+//! `search.rs`, declare its features in Cargo.toml, and give it a variant
+//! in `variants/`.
 
 crate::registry! {
     // Node-level reduction and pruning, in this order (`negamax` names
@@ -114,29 +117,124 @@ mod tests {
         }
     }
 
-    /// `negamax` names each node-level step: every technique with a
-    /// `prune_node` hook has its `node_step` call there, in registry order,
-    /// and no other technique has one (a hook it does not call would never
-    /// run).
-    #[test]
-    fn every_node_hook_is_a_step_of_negamax() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
-        let registry = read("src/prune/mod.rs");
-        let with_hook: Vec<String> = registry
+    /// The registry's `(module, Type)` lines, in order.
+    fn registry() -> Vec<(String, String)> {
+        read("src/prune/mod.rs")
             .lines()
             .skip_while(|line| !line.starts_with("crate::registry!"))
             .take_while(|line| *line != "}")
             .filter_map(|line| line.trim().strip_suffix(',')?.split_once(": "))
-            .filter(|(module, _)| read(&format!("src/prune/{module}.rs")).contains("fn prune_node<"))
-            .map(|(_, type_name)| type_name.to_string())
-            .collect();
-        let steps: Vec<String> = read("src/search.rs")
-            .split("self.node_step::<NT, ")
+            .map(|(module, type_name)| (module.to_string(), type_name.to_string()))
+            .collect()
+    }
+
+    fn read(path: &str) -> String {
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap()
+    }
+
+    /// The techniques (of `types`) that `search` calls `hook` of, in the
+    /// order of the calls: directly (`SeeOrdering::order_moves::<`) or
+    /// through a step helper generic over the technique
+    /// (`self.node_step::<NT, Razoring>(`, whose body calls `H::prune_node::<`).
+    fn step_calls<'a>(search: &str, types: &[&'a str], hook: &str) -> Vec<&'a str> {
+        // Each step helper (`fn name<NT: NodeType, H: Hooks + Registered>`)
+        // of this hook.
+        let helpers: Vec<&str> = search
+            .split("    fn ")
             .skip(1)
-            .map(|rest| rest.split('>').next().unwrap().rsplit("::").next().unwrap().to_string())
+            .filter(|rest| rest.lines().next().unwrap().contains("<NT: NodeType, H: Hooks + Registered>"))
+            .filter(|rest| {
+                let body = rest.split("\n    }\n").next().unwrap();
+                body.split("H::").nth(1).expect("a step helper calls a hook").starts_with(&format!("{hook}::<"))
+            })
+            .map(|rest| rest.split('<').next().unwrap())
             .collect();
-        assert!(with_hook.len() >= 6, "{with_hook:?}");
-        assert_eq!(steps, with_hook, "negamax's node steps against the techniques with a `prune_node` hook");
+        // Where `pattern` starts a name (`Futility::` is not `ReverseFutility::`).
+        let positions = |pattern: String| {
+            let starts_name = |at: usize| !search[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            search.match_indices(&pattern).map(|(at, _)| at).filter(|&at| starts_name(at)).collect::<Vec<_>>()
+        };
+        let mut calls: Vec<(usize, &str)> = Vec::new();
+        for &type_name in types {
+            calls.extend(positions(format!("{type_name}::{hook}::<")).into_iter().map(|at| (at, type_name)));
+            for helper in &helpers {
+                calls.extend(
+                    positions(format!("self.{helper}::<NT, {type_name}>(")).into_iter().map(|at| (at, type_name)),
+                );
+            }
+        }
+        calls.sort();
+        calls.into_iter().map(|(_, type_name)| type_name).collect()
+    }
+
+    /// `search.rs` calls every technique at each step it acts at, by name:
+    /// for every hook of `Hooks`, the techniques whose file implements it
+    /// are exactly those `search.rs` calls it of, in registry order (a hook
+    /// it does not call would never run); and the steps' comments name each
+    /// such technique's file.
+    #[test]
+    fn every_hook_is_called_at_its_step() {
+        let registry = registry();
+        assert!(registry.len() >= 18, "{registry:?}");
+        let types: Vec<&str> = registry.iter().map(|(_, type_name)| type_name.as_str()).collect();
+        let files: Vec<String> = registry.iter().map(|(module, _)| read(&format!("src/prune/{module}.rs"))).collect();
+        let techniques = read("src/techniques.rs");
+        let trait_body = techniques.split("pub(crate) trait Hooks {").nth(1).unwrap().split("\n}\n").next().unwrap();
+        let hooks: Vec<&str> =
+            trait_body.split("    fn ").skip(1).map(|rest| rest.split('<').next().unwrap()).collect();
+        assert!(hooks.len() >= 10, "{hooks:?}");
+        let search = read("src/search.rs");
+        for hook in hooks {
+            let implementers: Vec<&str> = types
+                .iter()
+                .zip(&files)
+                .filter(|(_, file)| file.contains(&format!("fn {hook}<")))
+                .map(|(type_name, _)| *type_name)
+                .collect();
+            assert!(!implementers.is_empty(), "no technique implements `{hook}`");
+            assert_eq!(
+                step_calls(&search, &types, hook),
+                implementers,
+                "search.rs's calls of `{hook}` against the techniques implementing it"
+            );
+            for (module, _) in registry.iter().filter(|(_, type_name)| implementers.contains(&type_name.as_str())) {
+                assert!(search.contains(&format!("{module}.rs")), "no step of search.rs names {module}.rs");
+            }
+        }
+    }
+
+    /// What `every_hook_is_called_at_its_step` reads sees a call left out,
+    /// two calls swapped and a direct call left out, on search.rs's text.
+    #[test]
+    fn a_step_that_leaves_out_or_reorders_a_technique_is_seen() {
+        let registry = registry();
+        let types: Vec<&str> = registry.iter().map(|(_, type_name)| type_name.as_str()).collect();
+        let search = read("src/search.rs");
+        let calls = |text: &str, hook: &str| step_calls(text, &types, hook);
+        fn without<'a>(list: Vec<&'a str>, left_out: &str) -> Vec<&'a str> {
+            assert!(list.contains(&left_out), "{left_out} not in {list:?}");
+            list.into_iter().filter(|name| *name != left_out).collect()
+        }
+        let prunes_move = calls(&search, "prunes_move");
+        let quiet_see = "\n            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)";
+        assert!(search.contains(quiet_see));
+        assert_eq!(calls(&search.replace(quiet_see, ""), "prunes_move"), without(prunes_move, "QuietSee"));
+
+        let order_moves = calls(&search, "order_moves");
+        let see_ordering = "SeeOrdering::order_moves::<T, NT>(self, board, node, moves);";
+        assert!(search.contains(see_ordering));
+        assert_eq!(calls(&search.replace(see_ordering, ""), "order_moves"), without(order_moves, "SeeOrdering"));
+
+        let mut extend_move = calls(&search, "extend_move");
+        let swapped = search
+            .replace("move_extension::<NT, Razoring>", "move_extension::<NT, Swapped>")
+            .replace("move_extension::<NT, SingularExtension>", "move_extension::<NT, Razoring>")
+            .replace("move_extension::<NT, Swapped>", "move_extension::<NT, SingularExtension>");
+        let (razoring, singular) = (
+            extend_move.iter().position(|name| *name == "Razoring").unwrap(),
+            extend_move.iter().position(|name| *name == "SingularExtension").unwrap(),
+        );
+        extend_move.swap(razoring, singular);
+        assert_eq!(calls(&swapped, "extend_move"), extend_move);
     }
 }

@@ -202,10 +202,15 @@ impl MoveCountPruning {
 }
 
 
-impl<T: TechniqueSet> Worker<'_, T> {
+impl Hooks for MoveCountPruning {
     /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
-    pub(crate) fn move_count_prunes<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        _board: &cozy_chess::Board,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         let config = T::TECHNIQUES.move_count;
         if !config.is_on() || NT::PV {
             return false;
@@ -220,10 +225,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let Some(mut limit) = config.limit(node.depth, node.improving) else {
             return false;
         };
-        self.stats.techniques.move_count.attempts += 1;
+        worker.stats.techniques.move_count.attempts += 1;
         let good_history =
             config.history_bonus && candidate.history > MOVE_COUNT_HISTORY_LOWER_LIMIT.value_or(config.history_threshold());
-        self.stats.techniques.move_count.history_above += u64::from(good_history);
+        worker.stats.techniques.move_count.history_above += u64::from(good_history);
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
             return false;
@@ -231,23 +236,23 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if good_history {
             limit += MOVE_COUNT_HISTORY_BONUS.get() as usize;
             if !over(limit) {
-                self.stats.techniques.move_count.history_kept += 1;
+                worker.stats.techniques.move_count.history_kept += 1;
                 return false;
             }
         }
         if config.keep_countermove && candidate.is_counter_move {
-            self.stats.techniques.move_count.countermove_kept += 1;
+            worker.stats.techniques.move_count.countermove_kept += 1;
             return false;
         }
         if config.skip_quiets {
-            self.stack[node.ply].skip_quiets = Some(QuietDrop {
+            worker.stack[node.ply].skip_quiets = Some(QuietDrop {
                 technique: "move_count",
                 feature: "lmp-skip-quiets",
                 keeps_checks: config.keep_checks,
                 dropped: |counters| &mut counters.move_count.skipped,
             });
         }
-        let counters = &mut self.stats.techniques.move_count;
+        let counters = &mut worker.stats.techniques.move_count;
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
         match node.depth {
@@ -255,7 +260,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             10 => counters.depth_10 += 1,
             _ => {}
         }
-        if self.traces_move(node.ply, candidate.mv) {
+        if worker.traces_move(node.ply, candidate.mv) {
             let feature = if node.depth > 8 { "lmp-depth-10" } else { "lmp" };
             let detail = format!(
                 "move {} > limit {limit} at depth {} ({}improving)",
@@ -263,20 +268,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 node.depth,
                 if node.improving { "" } else { "not " }
             );
-            self.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
+            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
         }
         true
-    }
-}
-
-impl Hooks for MoveCountPruning {
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &cozy_chess::Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
-        worker.move_count_prunes::<NT>(node, candidate)
     }
 }
 

@@ -196,73 +196,70 @@ impl NullMovePruning {
     }
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The null move step: the score to return when the null move prunes the node.
-    pub(crate) fn null_move<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
+impl Hooks for NullMovePruning {
+    /// The null move step: the node is pruned when the side to move, passing,
+    /// still reaches beta.
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
         if NT::PV
             || !NT::NULL_MOVE
-            || self.stack[node.ply].null_move_played
+            || worker.stack[node.ply].null_move_played
             || !null_move_applies(board, node.depth, node.static_eval, node.beta)
         {
-            return None;
+            return NodeVerdict::Continue;
         }
-        let mut null_board = board.null_move()?;
+        let Some(mut null_board) = board.null_move() else {
+            return NodeVerdict::Continue;
+        };
         // Nothing before a null move can repeat a position after it.
         null_board.set_halfmove_clock(0);
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
-        self.stats.techniques.null_move.attempts += 1;
+        worker.stats.techniques.null_move.attempts += 1;
         let reduction = T::TECHNIQUES.null_move.reduction(depth, node.static_eval, beta);
-        self.stack[ply].current_move = None;
-        self.stack[ply].move_number = 0;
-        self.stack[ply].moved_piece = None;
-        self.stack[ply + 1].null_move_played = true;
-        self.hash_path.push(node.hash);
-        let score = -self.negamax::<NT::NonPvChild>(&null_board, depth - reduction - 1, -beta, -beta + 1, ply + 1);
-        self.hash_path.pop();
-        self.stack[ply + 1].null_move_played = false;
-        if self.aborted || score < beta {
-            return None;
+        worker.stack[ply].current_move = None;
+        worker.stack[ply].move_number = 0;
+        worker.stack[ply].moved_piece = None;
+        worker.stack[ply + 1].null_move_played = true;
+        worker.hash_path.push(node.hash);
+        let score = -worker.negamax::<NT::NonPvChild>(&null_board, depth - reduction - 1, -beta, -beta + 1, ply + 1);
+        worker.hash_path.pop();
+        worker.stack[ply + 1].null_move_played = false;
+        if worker.aborted || score < beta {
+            return NodeVerdict::Continue;
         }
         // Plan 002's 1.4 code counts the cutoff here, before verification.
-        self.stats.techniques.null_move.cutoffs += 1;
+        worker.stats.techniques.null_move.cutoffs += 1;
 
         let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth();
         if verify_min_depth > 0 && depth >= verify_min_depth {
-            self.stats.techniques.null_move.verifications += 1;
+            worker.stats.techniques.null_move.verifications += 1;
             let verify_depth = depth - reduction - 1;
             let verified = if T::TECHNIQUES.null_move.no_null_verification {
-                self.negamax::<Verification>(board, verify_depth, beta - 1, beta, ply)
+                worker.negamax::<Verification>(board, verify_depth, beta - 1, beta, ply)
             } else {
-                self.negamax::<NT::NonPvChild>(board, verify_depth, beta - 1, beta, ply)
+                worker.negamax::<NT::NonPvChild>(board, verify_depth, beta - 1, beta, ply)
             };
-            if self.aborted {
-                return None;
+            if worker.aborted {
+                return NodeVerdict::Continue;
             }
             if verified < beta {
-                self.stats.techniques.null_move.verify_fails += 1;
-                return None;
+                worker.stats.techniques.null_move.verify_fails += 1;
+                return NodeVerdict::Continue;
             }
         }
         let mate = score >= MATE_BOUND;
         if mate && T::TECHNIQUES.null_move.mate_searched {
-            self.stats.techniques.null_move.mates_searched += 1;
-            return None;
+            worker.stats.techniques.null_move.mates_searched += 1;
+            return NodeVerdict::Continue;
         }
-        if self.traces(ply) {
+        if worker.traces(ply) {
             let null_move = T::TECHNIQUES.null_move;
             let verified = if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
             let feature = if verified.is_empty() { null_move.feature() } else { null_move.verify_feature() };
             let detail = format!("null move at depth {depth}, R {reduction}: score {score} >= beta {beta}{verified}");
-            self.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
+            worker.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
         }
         // A null-move mate is not a proven mate.
-        Some(if mate { beta } else { score })
-    }
-}
-
-impl Hooks for NullMovePruning {
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        worker.null_move::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+        NodeVerdict::Prune(if mate { beta } else { score })
     }
 }
 

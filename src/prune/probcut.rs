@@ -106,74 +106,79 @@ fn bucket(depth: i32) -> usize {
     ((depth - 5).max(0) / 2).min(3) as usize
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The ProbCut step: the score to return when a capture's reduced search proves
-    /// the node fails high.
-    /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
-    /// window (beta, rbeta).
-    fn plan_probcut<NT: NodeType>(&mut self, board: &Board, node: &Node, rbeta: i32) -> Option<i32> {
-        self.stats.techniques.probcut.deep_searches += 1;
-        let reduced_depth = node.depth - PROBCUT_REDUCTION.get();
-        let score = self.negamax::<NT::NonPvChild>(board, reduced_depth, node.beta, rbeta, node.ply);
-        if self.aborted || score < rbeta {
-            return None;
-        }
-        let counters = &mut self.stats.techniques.probcut;
-        counters.cutoffs += 1;
-        counters.by_depth[bucket(node.depth)] += 1;
-        if self.traces(node.ply) {
-            let detail = format!("probcut: depth {reduced_depth} search {score} >= beta {} + margin = {rbeta}", node.beta);
-            self.trace(node.ply, node.depth, TraceKind::NodePruned, "probcut", "probcut", detail);
-        }
-        Some(score)
+/// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
+/// window (beta, rbeta); the score to return when it fails high.
+fn plan_probcut<T: TechniqueSet, NT: NodeType>(
+    worker: &mut Worker<'_, T>,
+    board: &Board,
+    node: &Node,
+    rbeta: i32,
+) -> NodeVerdict {
+    worker.stats.techniques.probcut.deep_searches += 1;
+    let reduced_depth = node.depth - PROBCUT_REDUCTION.get();
+    let score = worker.negamax::<NT::NonPvChild>(board, reduced_depth, node.beta, rbeta, node.ply);
+    if worker.aborted || score < rbeta {
+        return NodeVerdict::Continue;
     }
+    let counters = &mut worker.stats.techniques.probcut;
+    counters.cutoffs += 1;
+    counters.by_depth[bucket(node.depth)] += 1;
+    if worker.traces(node.ply) {
+        let detail = format!("probcut: depth {reduced_depth} search {score} >= beta {} + margin = {rbeta}", node.beta);
+        worker.trace(node.ply, node.depth, TraceKind::NodePruned, "probcut", "probcut", detail);
+    }
+    NodeVerdict::Prune(score)
+}
 
-    pub(crate) fn probcut<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
+impl Hooks for ProbCut {
+    /// The ProbCut step: the node is pruned when a capture's reduced search
+    /// proves it fails high.
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
         if !T::TECHNIQUES.probcut.is_on() || NT::PV || !probcut_applies(node.depth, node.beta) {
-            return None;
+            return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "probcut in check");
-        debug_assert!(self.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
+        debug_assert!(worker.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
         let (depth, ply) = (node.depth, node.ply);
         let rbeta = probcut_beta(node.beta);
-        self.stats.techniques.probcut.attempts += 1;
+        worker.stats.techniques.probcut.attempts += 1;
         if T::TECHNIQUES.probcut.plan {
-            return self.plan_probcut::<NT>(board, node, rbeta);
+            return plan_probcut::<T, NT>(worker, board, node, rbeta);
         }
         let see_threshold = rbeta - node.static_eval;
 
         // The move loop regenerates this ply's list afterwards, so ProbCut
         // borrows it rather than allocating.
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        let mut moves = std::mem::take(&mut worker.move_lists[ply]);
         movepick::generate(board, true, &mut moves);
         movepick::score_tactical(&mut moves);
-        let mut result = None;
+        let mut result = NodeVerdict::Continue;
         let mut picked = 0;
         while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
             picked += 1;
             if !see_ge(board, mv, see_threshold) {
                 continue;
             }
-            self.stats.techniques.probcut.moves += 1;
+            worker.stats.techniques.probcut.moves += 1;
             let mut child = board.clone();
             child.play_unchecked(mv);
-            self.stack[ply].current_move = Some(mv);
-            self.stack[ply].move_number = 0;
-            self.stack[ply].moved_piece = board.piece_on(mv.from);
-            self.stack[ply + 1].null_move_played = false;
-            self.hash_path.push(node.hash);
-            let mut score = -self.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
-            if score >= rbeta && !self.aborted {
-                self.stats.techniques.probcut.deep_searches += 1;
+            worker.stack[ply].current_move = Some(mv);
+            worker.stack[ply].move_number = 0;
+            worker.stack[ply].moved_piece = board.piece_on(mv.from);
+            worker.stack[ply + 1].null_move_played = false;
+            worker.hash_path.push(node.hash);
+            let mut score = -worker.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
+            if score >= rbeta && !worker.aborted {
+                worker.stats.techniques.probcut.deep_searches += 1;
                 let reduced_depth = depth - PROBCUT_REDUCTION.get();
-                score = -self.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
+                score = -worker.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
             }
-            self.hash_path.pop();
-            if self.aborted {
+            worker.hash_path.pop();
+            if worker.aborted {
                 break;
             }
             if score >= rbeta {
-                self.tt.store(
+                worker.tt.store(
                     node.hash,
                     Some(mv),
                     score,
@@ -182,32 +187,26 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     Bound::Lower,
                     ply,
                 );
-                let counters = &mut self.stats.techniques.probcut;
+                let counters = &mut worker.stats.techniques.probcut;
                 counters.cutoffs += 1;
                 counters.by_depth[bucket(depth)] += 1;
-                if self.traces(ply) {
+                if worker.traces(ply) {
                     let detail = format!(
                         "probcut: capture {} searched to depth {} gives {score} >= rbeta {rbeta}",
                         crate::position::move_to_uci(board, mv),
                         depth - PROBCUT_REDUCTION.get()
                     );
-                    self.trace(ply, depth, TraceKind::NodePruned, "probcut", "probcut-sf", detail);
+                    worker.trace(ply, depth, TraceKind::NodePruned, "probcut", "probcut-sf", detail);
                 }
-                result = Some(score);
+                result = NodeVerdict::Prune(score);
                 break;
             }
         }
-        self.move_lists[ply] = moves;
-        if self.aborted {
-            return None;
+        worker.move_lists[ply] = moves;
+        if worker.aborted {
+            return NodeVerdict::Continue;
         }
         result
-    }
-}
-
-impl Hooks for ProbCut {
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        worker.probcut::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
     }
 }
 

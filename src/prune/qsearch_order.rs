@@ -55,12 +55,20 @@ counters! {
 }
 
 impl Hooks for QsearchOrder {
+    /// Quiescence move ordering: re-orders a quiescence list scored by MVV-LVA (not in check).
     fn order_captures<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         moves: &mut [ScoredMove],
         tt_move: Option<Move>,
     ) {
-        worker.order_qsearch(moves, tt_move);
+        if !T::TECHNIQUES.qsearch_order.tt_move_first {
+            return;
+        }
+        if let Some(tt_move) = tt_move {
+            if tt_move_first(moves, tt_move) {
+                worker.stats.techniques.qsearch_order.tt_first += 1;
+            }
+        }
     }
 }
 
@@ -92,20 +100,6 @@ pub fn tt_move_first(moves: &mut [ScoredMove], tt_move: Move) -> bool {
     }
     movepick::move_to_front_keeping_scores(&mut moves[..=k]);
     true
-}
-
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// Quiescence move ordering: re-orders a quiescence list scored by MVV-LVA (not in check).
-    pub(crate) fn order_qsearch(&mut self, moves: &mut [ScoredMove], tt_move: Option<Move>) {
-        if !T::TECHNIQUES.qsearch_order.tt_move_first {
-            return;
-        }
-        if let Some(tt_move) = tt_move {
-            if tt_move_first(moves, tt_move) {
-                self.stats.techniques.qsearch_order.tt_first += 1;
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -311,20 +311,172 @@ fn opponent_piece_count(board: &Board) -> u32 {
 }
 
 impl Hooks for Razoring {
+    /// The razoring step (step 7), every style but `razor-crafty`: the node
+    /// is pruned or reduced when its eval falls far below the window.
     fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        let verdict = worker.razoring::<NT>(board, node);
-        if verdict != NodeVerdict::Continue && worker.traces(node.ply) {
-            let style = T::TECHNIQUES.razoring.style();
+        let style = T::TECHNIQUES.razoring.style();
+        if style == Style::Off || NT::ROOT || (NT::PV && !style.razors_pv_nodes()) {
+            return NodeVerdict::Continue;
+        }
+        debug_assert!(!node.in_check, "razoring in check");
+        let (depth, alpha, beta, eval, ply) = (node.depth, node.alpha, node.beta, node.static_eval, node.ply);
+        let verdict = match style {
+            Style::Off | Style::Crafty => NodeVerdict::Continue,
+            Style::R1 | Style::R2 | Style::R2Skip | Style::R3 => {
+                if depth > 2 || alpha.abs() >= MATE_BOUND {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                let mut margin = Razoring::chain_margin(depth);
+                if style == Style::R3 {
+                    let adjustment = Razoring::phase_adjustment(game_phase(board));
+                    if adjustment != 0 {
+                        margin += adjustment;
+                        worker.stats.techniques.razoring.phase_adjustments += 1;
+                    }
+                }
+                // Plan 000's R2 code asks for the capture before the margin
+                // test, at every node that may razor: that is what its
+                // razorTacticalSkips counts.
+                let tactical = style != Style::R1 && worker.has_safe_capture(board, ply);
+                if tactical {
+                    worker.stats.techniques.razoring.tactical_skips += 1;
+                }
+                if eval + margin > alpha {
+                    return NodeVerdict::Continue;
+                }
+                if tactical && (style == Style::R2Skip || eval + margin + RAZOR_TACTICAL_BONUS.get() > alpha) {
+                    worker.stats.techniques.razoring.guard_kept += 1;
+                    return NodeVerdict::Continue;
+                }
+                let score = razor_probe::<T, NT>(worker, board, alpha, alpha + 1, ply);
+                if worker.aborted || score > alpha {
+                    return NodeVerdict::Continue;
+                }
+                // No move: the table keeps the move it has.
+                worker.tt.store(node.hash, None, score, eval, depth, Bound::Upper, ply);
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score)
+            }
+            Style::Plan41 => {
+                if depth > 2 {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                if eval + RAZOR_PLAN_MARGIN.get() >= alpha {
+                    return NodeVerdict::Continue;
+                }
+                let score = razor_probe::<T, NT>(worker, board, alpha, beta, ply);
+                if worker.aborted || score > alpha {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score)
+            }
+            Style::Plan003 => {
+                if depth > 2 {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                if eval + RAZOR_P003_DEPTH_MARGIN.get() * depth >= alpha {
+                    return NodeVerdict::Continue;
+                }
+                let score = razor_probe::<T, NT>(worker, board, alpha, beta, ply);
+                if worker.aborted {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score)
+            }
+            Style::Stockfish => {
+                worker.stats.techniques.razoring.attempts += 1;
+                if eval >= alpha - Razoring::stockfish_margin(depth) {
+                    return NodeVerdict::Continue;
+                }
+                let score = razor_probe::<T, NT::NonPvChild>(worker, board, alpha - 1, alpha, ply);
+                if worker.aborted || score >= alpha || score.abs() >= MATE_BOUND {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score)
+            }
+            Style::Heinz => {
+                if depth != 3 || node.extended {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                let material = material_balance(board, board.side_to_move());
+                if material + RAZOR_HEINZ_MARGIN.get() > alpha || opponent_piece_count(board) <= 3 {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Reduce(1)
+            }
+            Style::Hyatt => {
+                if depth > 3 {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                if eval + RAZOR_HYATT_MARGIN.get() >= beta {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.probes += 1;
+                let score = worker.qsearch_with_checks::<NT>(board, alpha, beta, ply);
+                if worker.aborted || score >= beta {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score)
+            }
+            Style::Strelka => {
+                if depth > 3 {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                let mut value = eval + RAZOR_STRELKA_MARGIN_1.get();
+                if value >= beta {
+                    return NodeVerdict::Continue;
+                }
+                if depth > 1 {
+                    value += RAZOR_STRELKA_MARGIN_2.get();
+                    if value >= beta {
+                        return NodeVerdict::Continue;
+                    }
+                }
+                let score = razor_probe::<T, NT>(worker, board, beta - 1, beta, ply);
+                // At depth 1 the probe's score is taken whatever it is.
+                if worker.aborted || (depth > 1 && score >= beta) {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Prune(score.max(value))
+            }
+            Style::CraftyNode => {
+                if depth != 2 || node.extended {
+                    return NodeVerdict::Continue;
+                }
+                worker.stats.techniques.razoring.attempts += 1;
+                if eval + RAZOR_CRAFTY_MARGIN.get() >= alpha {
+                    return NodeVerdict::Continue;
+                }
+                count_razoring(worker, depth);
+                NodeVerdict::Reduce(1)
+            }
+        };
+        // Every test that fails returns above: a razored node is traced here.
+        if verdict != NodeVerdict::Continue && worker.traces(ply) {
             let (kind, outcome) = match verdict {
                 NodeVerdict::Prune(score) => (TraceKind::NodePruned, format!("returns {score}")),
                 _ => (TraceKind::NodeReduced, "one ply shallower".to_string()),
             };
             let detail = format!("{}: {outcome}", style.test(board, node));
-            worker.trace(node.ply, node.depth, kind, "razoring", style.feature(), detail);
+            worker.trace(ply, depth, kind, "razoring", style.feature(), detail);
         }
         verdict
     }
 
+    /// `razor-crafty`, at step 12b: Crafty's razoring, one ply less for a
+    /// move whose child evaluates far below alpha at a depth-2 node.
     fn extend_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         _board: &Board,
@@ -332,208 +484,48 @@ impl Hooks for Razoring {
         node: &Node,
         candidate: &Candidate,
     ) -> i32 {
-        worker.crafty_razoring::<NT>(child, node, candidate)
-    }
-}
-
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The razoring step. Runs after the TT probe and static eval, before
-    /// move generation; the caller has excluded check.
-    pub(crate) fn razoring<NT: NodeType>(&mut self, board: &Board, node: &Node) -> NodeVerdict {
-        let style = T::TECHNIQUES.razoring.style();
-        if style == Style::Off || NT::ROOT || (NT::PV && !style.razors_pv_nodes()) {
-            return NodeVerdict::Continue;
-        }
-        debug_assert!(!node.in_check, "razoring in check");
-        let (depth, alpha, beta, eval, ply) = (node.depth, node.alpha, node.beta, node.static_eval, node.ply);
-        match style {
-            Style::Off | Style::Crafty => NodeVerdict::Continue,
-            Style::R1 | Style::R2 | Style::R2Skip | Style::R3 => {
-                if depth > 2 || alpha.abs() >= MATE_BOUND {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                let mut margin = Razoring::chain_margin(depth);
-                if style == Style::R3 {
-                    let adjustment = Razoring::phase_adjustment(game_phase(board));
-                    if adjustment != 0 {
-                        margin += adjustment;
-                        self.stats.techniques.razoring.phase_adjustments += 1;
-                    }
-                }
-                // Plan 000's R2 code asks for the capture before the margin
-                // test, at every node that may razor: that is what its
-                // razorTacticalSkips counts.
-                let tactical = style != Style::R1 && self.has_safe_capture(board, ply);
-                if tactical {
-                    self.stats.techniques.razoring.tactical_skips += 1;
-                }
-                if eval + margin > alpha {
-                    return NodeVerdict::Continue;
-                }
-                if tactical && (style == Style::R2Skip || eval + margin + RAZOR_TACTICAL_BONUS.get() > alpha) {
-                    self.stats.techniques.razoring.guard_kept += 1;
-                    return NodeVerdict::Continue;
-                }
-                let score = self.razor_probe::<NT>(board, alpha, alpha + 1, ply);
-                if self.aborted || score > alpha {
-                    return NodeVerdict::Continue;
-                }
-                // No move: the table keeps the move it has.
-                self.tt.store(node.hash, None, score, eval, depth, Bound::Upper, ply);
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score)
-            }
-            Style::Plan41 => {
-                if depth > 2 {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                if eval + RAZOR_PLAN_MARGIN.get() >= alpha {
-                    return NodeVerdict::Continue;
-                }
-                let score = self.razor_probe::<NT>(board, alpha, beta, ply);
-                if self.aborted || score > alpha {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score)
-            }
-            Style::Plan003 => {
-                if depth > 2 {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                if eval + RAZOR_P003_DEPTH_MARGIN.get() * depth >= alpha {
-                    return NodeVerdict::Continue;
-                }
-                let score = self.razor_probe::<NT>(board, alpha, beta, ply);
-                if self.aborted {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score)
-            }
-            Style::Stockfish => {
-                self.stats.techniques.razoring.attempts += 1;
-                if eval >= alpha - Razoring::stockfish_margin(depth) {
-                    return NodeVerdict::Continue;
-                }
-                let score = self.razor_probe::<NT::NonPvChild>(board, alpha - 1, alpha, ply);
-                if self.aborted || score >= alpha || score.abs() >= MATE_BOUND {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score)
-            }
-            Style::Heinz => {
-                if depth != 3 || node.extended {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                let material = material_balance(board, board.side_to_move());
-                if material + RAZOR_HEINZ_MARGIN.get() > alpha || opponent_piece_count(board) <= 3 {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Reduce(1)
-            }
-            Style::Hyatt => {
-                if depth > 3 {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                if eval + RAZOR_HYATT_MARGIN.get() >= beta {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.probes += 1;
-                let score = self.qsearch_with_checks::<NT>(board, alpha, beta, ply);
-                if self.aborted || score >= beta {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score)
-            }
-            Style::Strelka => {
-                if depth > 3 {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                let mut value = eval + RAZOR_STRELKA_MARGIN_1.get();
-                if value >= beta {
-                    return NodeVerdict::Continue;
-                }
-                if depth == 1 {
-                    let score = self.razor_probe::<NT>(board, beta - 1, beta, ply);
-                    if self.aborted {
-                        return NodeVerdict::Continue;
-                    }
-                    self.count_razoring(depth);
-                    return NodeVerdict::Prune(score.max(value));
-                }
-                value += RAZOR_STRELKA_MARGIN_2.get();
-                if value >= beta {
-                    return NodeVerdict::Continue;
-                }
-                let score = self.razor_probe::<NT>(board, beta - 1, beta, ply);
-                if self.aborted || score >= beta {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Prune(score.max(value))
-            }
-            Style::CraftyNode => {
-                if depth != 2 || node.extended {
-                    return NodeVerdict::Continue;
-                }
-                self.stats.techniques.razoring.attempts += 1;
-                if eval + RAZOR_CRAFTY_MARGIN.get() >= alpha {
-                    return NodeVerdict::Continue;
-                }
-                self.count_razoring(depth);
-                NodeVerdict::Reduce(1)
-            }
-        }
-    }
-
-    /// Extensions: Crafty's razoring, one ply less for a move whose child
-    /// evaluates far below alpha at a depth-2 node.
-    pub(crate) fn crafty_razoring<NT: NodeType>(&mut self, child: &Board, node: &Node, candidate: &Candidate) -> i32 {
         if T::TECHNIQUES.razoring.style() != Style::Crafty || NT::ROOT {
             return 0;
         }
         if node.depth != 2 || node.in_check || candidate.gives_check {
             return 0;
         }
-        self.stats.techniques.razoring.attempts += 1;
+        worker.stats.techniques.razoring.attempts += 1;
         // The child's eval, from the side that made the move.
         let value = -evaluate(child);
         if value + RAZOR_CRAFTY_MARGIN.get() >= node.alpha {
             return 0;
         }
-        self.count_razoring(node.depth);
-        if self.traces_move(node.ply, candidate.mv) {
+        count_razoring(worker, node.depth);
+        if worker.traces_move(node.ply, candidate.mv) {
             let detail = format!(
                 "crafty razor d2: child eval {value} + {} < alpha {}: one ply shallower",
                 RAZOR_CRAFTY_MARGIN.get(),
                 node.alpha
             );
-            self.trace(node.ply, node.depth, TraceKind::MoveDepth, "razoring", "razor-crafty", detail);
+            worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "razoring", "razor-crafty", detail);
         }
         -1
     }
+}
 
-    /// The quiescence search that decides a razoring, counted.
-    fn razor_probe<NT: NodeType>(&mut self, board: &Board, alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.stats.techniques.razoring.probes += 1;
-        self.qsearch::<NT>(board, alpha, beta, ply)
-    }
+/// The quiescence search that decides a razoring, counted.
+fn razor_probe<T: TechniqueSet, NT: NodeType>(
+    worker: &mut Worker<'_, T>,
+    board: &Board,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+) -> i32 {
+    worker.stats.techniques.razoring.probes += 1;
+    worker.qsearch::<NT>(board, alpha, beta, ply)
+}
 
-    fn count_razoring(&mut self, depth: i32) {
-        let counters = &mut self.stats.techniques.razoring;
-        counters.cutoffs += 1;
-        counters.by_depth[(depth.clamp(1, 4) - 1) as usize] += 1;
-    }
+/// A razored node (or move), counted at its depth.
+fn count_razoring<T: TechniqueSet>(worker: &mut Worker<'_, T>, depth: i32) {
+    let counters = &mut worker.stats.techniques.razoring;
+    counters.cutoffs += 1;
+    counters.by_depth[(depth.clamp(1, 4) - 1) as usize] += 1;
 }
 
 impl Technique for Razoring {

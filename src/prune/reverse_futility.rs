@@ -209,35 +209,30 @@ fn non_pawn_value(board: &Board) -> i32 {
         .sum()
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// The reverse futility step: returns the score to return when the node is pruned.
-    pub(crate) fn reverse_futility<NT: NodeType>(&mut self, board: &Board, node: &Node) -> Option<i32> {
+impl Hooks for ReverseFutility {
+    /// The reverse futility step: the node is pruned when its static eval
+    /// less a margin reaches beta.
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
         let rfp = T::TECHNIQUES.reverse_futility;
         if NT::PV || !rfp.applies(board, node.depth, node.beta) {
-            return None;
+            return NodeVerdict::Continue;
         }
-        self.stats.techniques.reverse_futility.attempts += 1;
+        worker.stats.techniques.reverse_futility.attempts += 1;
         let margin = rfp.node_margin(node.depth, node.improving);
         let margined = node.static_eval - margin;
         if margined < node.beta {
-            return None;
+            return NodeVerdict::Continue;
         }
-        self.stats.techniques.reverse_futility.cutoffs += 1;
-        if self.traces(node.ply) {
+        worker.stats.techniques.reverse_futility.cutoffs += 1;
+        if worker.traces(node.ply) {
             let detail = format!(
                 "static null move at depth {}: eval {} - margin {margin} >= beta {}",
                 node.depth, node.static_eval, node.beta
             );
             let feature = if rfp.improving && node.improving { "improving-rfp" } else { rfp.feature() };
-            self.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", feature, detail);
+            worker.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", feature, detail);
         }
-        Some(margined)
-    }
-}
-
-impl Hooks for ReverseFutility {
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        worker.reverse_futility::<NT>(board, node).map_or(NodeVerdict::Continue, NodeVerdict::Prune)
+        NodeVerdict::Prune(margined)
     }
 }
 

@@ -59,22 +59,8 @@ impl SeePruning {
     }
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
-    /// Quiescence move pruning: whether a capture is skipped for losing material.
-    pub(crate) fn see_prunes(&mut self, board: &Board, entry: &ScoredMove) -> bool {
-        let Some(threshold) = T::TECHNIQUES.see_pruning.threshold() else {
-            return false;
-        };
-        self.stats.techniques.see_pruning.attempts += 1;
-        if see_ge_of(board, entry.mv, entry.piece, entry.captured, SEE_PRUNE_THRESHOLD.value_or(threshold)) {
-            return false;
-        }
-        self.stats.techniques.see_pruning.cutoffs += 1;
-        true
-    }
-}
-
 impl Hooks for SeePruning {
+    /// Quiescence move pruning: whether a capture is skipped for losing material.
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
@@ -84,14 +70,21 @@ impl Hooks for SeePruning {
         _alpha: i32,
         _phase: i32,
     ) -> bool {
-        let pruned = worker.see_prunes(board, entry);
-        if pruned && worker.traces_move(ply, entry.mv) {
-            let see = T::TECHNIQUES.see_pruning;
-            let threshold = SEE_PRUNE_THRESHOLD.value_or(see.threshold().unwrap_or_default());
+        let see = T::TECHNIQUES.see_pruning;
+        let Some(threshold) = see.threshold() else {
+            return false;
+        };
+        worker.stats.techniques.see_pruning.attempts += 1;
+        let threshold = SEE_PRUNE_THRESHOLD.value_or(threshold);
+        if see_ge_of(board, entry.mv, entry.piece, entry.captured, threshold) {
+            return false;
+        }
+        worker.stats.techniques.see_pruning.cutoffs += 1;
+        if worker.traces_move(ply, entry.mv) {
             let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
             worker.trace(ply, 0, TraceKind::MoveSkipped, "see_pruning", feature, format!("SEE below {threshold}"));
         }
-        pruned
+        true
     }
 }
 

@@ -100,47 +100,10 @@ fn bucket(depth: i32) -> usize {
     ((depth - 8).max(0) / 2).min(3) as usize
 }
 
-impl<T: TechniqueSet> Worker<'_, T> {
+impl Hooks for SingularExtension {
     /// Extensions: the plies the move is extended by (0 but for a singular TT
     /// move). Searches the node itself, so the caller must set the ply's
     /// current move afterwards and check `aborted`.
-    pub(crate) fn singular_extension<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> i32 {
-        if !T::TECHNIQUES.singular.is_on() || NT::ROOT || !candidate.is_tt_move {
-            return 0;
-        }
-        let (depth, ply) = (node.depth, node.ply);
-        if depth < SINGULAR_MIN_DEPTH.get() || self.stack[ply].excluded_move.is_some() {
-            return 0;
-        }
-        let Some(hit) = node.tt_hit.filter(|hit| tt_entry_qualifies(hit, depth)) else {
-            return 0;
-        };
-        debug_assert_eq!(node.tt_move, Some(candidate.mv), "singular test of a move that is not the TT move");
-        let beta = singular_beta(hit.score, depth);
-        self.stats.techniques.singular.attempts += 1;
-        self.stack[ply].excluded_move = Some(candidate.mv);
-        let score = self.negamax::<NT::NonPvChild>(board, singular_depth(depth), beta - 1, beta, ply);
-        self.stack[ply].excluded_move = None;
-        if self.aborted || score >= beta {
-            return 0;
-        }
-        let counters = &mut self.stats.techniques.singular;
-        counters.extensions += 1;
-        counters.by_depth[bucket(depth)] += 1;
-        if self.traces_move(ply, candidate.mv) {
-            let detail = format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
-            self.trace(ply, depth, TraceKind::MoveDepth, "singular", "singular-ext", detail);
-        }
-        SINGULAR_EXTENSION
-    }
-}
-
-impl Hooks for SingularExtension {
     fn extend_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
         board: &Board,
@@ -148,7 +111,33 @@ impl Hooks for SingularExtension {
         node: &Node,
         candidate: &Candidate,
     ) -> i32 {
-        worker.singular_extension::<NT>(board, node, candidate)
+        if !T::TECHNIQUES.singular.is_on() || NT::ROOT || !candidate.is_tt_move {
+            return 0;
+        }
+        let (depth, ply) = (node.depth, node.ply);
+        if depth < SINGULAR_MIN_DEPTH.get() || worker.stack[ply].excluded_move.is_some() {
+            return 0;
+        }
+        let Some(hit) = node.tt_hit.filter(|hit| tt_entry_qualifies(hit, depth)) else {
+            return 0;
+        };
+        debug_assert_eq!(node.tt_move, Some(candidate.mv), "singular test of a move that is not the TT move");
+        let beta = singular_beta(hit.score, depth);
+        worker.stats.techniques.singular.attempts += 1;
+        worker.stack[ply].excluded_move = Some(candidate.mv);
+        let score = worker.negamax::<NT::NonPvChild>(board, singular_depth(depth), beta - 1, beta, ply);
+        worker.stack[ply].excluded_move = None;
+        if worker.aborted || score >= beta {
+            return 0;
+        }
+        let counters = &mut worker.stats.techniques.singular;
+        counters.extensions += 1;
+        counters.by_depth[bucket(depth)] += 1;
+        if worker.traces_move(ply, candidate.mv) {
+            let detail = format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
+            worker.trace(ply, depth, TraceKind::MoveDepth, "singular", "singular-ext", detail);
+        }
+        SINGULAR_EXTENSION
     }
 }
 

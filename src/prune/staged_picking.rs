@@ -69,7 +69,7 @@ use cozy_chess::{Board, Move};
 use crate::movepick::{self, ScoredMove};
 use crate::search::{Node, Worker};
 use crate::stats::rate;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Technique, TechniqueSet};
 use crate::{counters, technique};
 
 technique! {
@@ -102,11 +102,11 @@ counters! {
     }
 }
 
-impl Hooks for StagedPicking {}
-
-impl<T: TechniqueSet> Worker<'_, T> {
+/// The picker's stages: `picker.rs` calls each by name where it hands the
+/// moves out.
+impl StagedPicking {
     /// The move loop: the move a node searches before generating any, if any.
-    pub(crate) fn tt_move_stage(&self, tt_move: Option<Move>, excluded_move: Option<Move>) -> Option<Move> {
+    pub(crate) fn tt_move_stage<T: TechniqueSet>(tt_move: Option<Move>, excluded_move: Option<Move>) -> Option<Move> {
         if !T::TECHNIQUES.staged_picking.tt_move_stage {
             return None;
         }
@@ -116,12 +116,17 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// The move loop (`staged-captures`): whether the node's moves come in
     /// stages; if so, generates them in `moves` (its captures and
     /// promotions, and its TT move whatever it is) and its quiet moves
-    /// aside, for `append_quiets`.
-    pub(crate) fn capture_stage(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
+    /// aside, for `take_quiets`.
+    pub(crate) fn capture_stage<T: TechniqueSet>(
+        worker: &mut Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+    ) -> bool {
         if !T::TECHNIQUES.staged_picking.capture_stage {
             return false;
         }
-        movepick::generate_split(board, moves, &mut self.quiet_lists[node.ply]);
+        movepick::generate_split(board, moves, &mut worker.quiet_lists[node.ply]);
         if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
             moves.push(ScoredMove::tt_move(board, mv));
         }
@@ -130,28 +135,33 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// The move loop (`staged-captures`): appends the quiet moves set aside,
     /// but the TT move, which the list holds already.
-    pub(crate) fn take_quiets(&self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+    pub(crate) fn take_quiets<T: TechniqueSet>(
+        worker: &Worker<'_, T>,
+        board: &Board,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+    ) {
         let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv));
-        moves.extend(self.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
+        moves.extend(worker.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
     }
 
-    /// After the move loop: a staged node that cut before its
-    /// quiet moves were generated.
-    pub(crate) fn count_capture_stage(&mut self, generated: bool, quiet_stage_reached: bool) {
-        if T::TECHNIQUES.staged_picking.capture_stage && generated {
-            let counters = &mut self.stats.techniques.staged_picking;
-            counters.capture_stage += 1;
-            counters.quiets_spared += u64::from(!quiet_stage_reached);
-        }
-    }
-
-    /// After the move loop: whether the staged TT move spared the
-    /// node its move generation.
-    pub(crate) fn count_tt_move_stage(&mut self, staged: bool, generated: bool) {
+    /// After the move loop: whether the staged TT move spared the node its
+    /// move generation, and whether a staged node cut before its quiet
+    /// moves were generated.
+    pub(crate) fn count_stages<T: TechniqueSet>(
+        worker: &mut Worker<'_, T>,
+        staged: bool,
+        generated: bool,
+        quiet_stage_reached: bool,
+    ) {
+        let counters = &mut worker.stats.techniques.staged_picking;
         if staged {
-            let counters = &mut self.stats.techniques.staged_picking;
             counters.attempts += 1;
             counters.cutoffs += u64::from(!generated);
+        }
+        if T::TECHNIQUES.staged_picking.capture_stage && generated {
+            counters.capture_stage += 1;
+            counters.quiets_spared += u64::from(!quiet_stage_reached);
         }
     }
 }

@@ -1,10 +1,12 @@
 //! `lab new-technique NAME --hook HOOK --parent VARIANT`: the skeleton of a
-//! new technique, in the five places a technique lives:
+//! new technique, in the six places a technique lives:
 //!
 //! - `src/prune/<name>.rs`: its doc comment, `technique!`, `counters!`,
-//!   `tunables!`, the hook it plugs into and its telemetry line;
+//!   `tunables!`, the hook it plugs into (its signature read from the
+//!   `Hooks` trait in `src/techniques.rs`) and its telemetry line;
 //! - its line in the registry (`src/prune/mod.rs`), where its step runs,
-//!   and for a node-level hook its step in `negamax` (`src/search.rs`);
+//!   and its call at that step in `src/search.rs`, after the techniques
+//!   already there;
 //! - its Cargo feature (`Cargo.toml`);
 //! - its variant, `variants/<name>.toml`, on the parent it is measured
 //!   against, its claim left to the author;
@@ -190,19 +192,17 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
     }
     let source = args.source.clone().unwrap_or_else(|| TO_WRITE.to_string());
     let summary = args.summary.clone().unwrap_or_else(|| TO_WRITE.to_string());
-    let mut edits = vec![
+    let edits = vec![
         Edit { path: "Cargo.toml".into(), text: with_feature(&read("Cargo.toml")?, &names)? },
         Edit { path: VARIANTS_TABLE.into(), text: with_variant_row(&read(VARIANTS_TABLE)?, &names, &summary)? },
         Edit {
             path: "src/prune/mod.rs".into(),
             text: with_registry_line(&read("src/prune/mod.rs")?, &names, args.hook)?,
         },
-        Edit { path: file, text: technique_file(&names, args.hook, &source, &summary) },
+        Edit { path: "src/search.rs".into(), text: with_step(&read("src/search.rs")?, &names, args.hook)? },
+        Edit { path: file, text: technique_file(&names, args.hook, &read(HOOKS_TRAIT)?, &source, &summary)? },
         Edit { path: variant, text: variant_file(&names, args.hook, &args.parent, &source, &summary) },
     ];
-    if args.hook == Hook::PruneNode {
-        edits.push(Edit { path: "src/search.rs".into(), text: with_node_step(&read("src/search.rs")?, &names)? });
-    }
     Ok(edits)
 }
 
@@ -243,39 +243,80 @@ fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<Strin
     Ok(out.join("\n") + "\n")
 }
 
-/// The step `negamax` names ProbCut by, the last node-level step: a new
-/// node-level technique's step goes after it.
-const LAST_NODE_STEP: &str = "if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {";
+/// How `src/search.rs` calls a technique at a hook's step: the call of the
+/// step's last technique, which the new technique's call follows, and that
+/// call for the new technique's type (the one or two lines it adds).
+fn step_call(hook: Hook, type_name: &str) -> (&'static str, Vec<String>) {
+    let call = |template: &str, indent: &str| format!("{indent}{}", template.replace("__Type__", type_name));
+    match hook {
+        Hook::PruneNode => (
+            "if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {",
+            vec![
+                call("if let Some(score) = self.node_step::<NT, __Type__>(board, &mut node) {", "            "),
+                "                return score;".to_string(),
+                "            }".to_string(),
+            ],
+        ),
+        Hook::PrunesMove => (
+            "|| self.move_pruned_by::<NT, QuietSee>(board, node, candidate)",
+            vec![call("|| self.move_pruned_by::<NT, __Type__>(board, node, candidate)", "            ")],
+        ),
+        Hook::ExtendMove => (
+            "+ self.move_extension::<NT, SingularExtension>(board, child, node, candidate)",
+            vec![call("+ self.move_extension::<NT, __Type__>(board, child, node, candidate)", "            ")],
+        ),
+        Hook::PruneQnode => (
+            "self.qnode_pruned_by::<NT, DeltaPruning>(board, ply, stand_pat, alpha, phase)",
+            vec![call(
+                ".or_else(|| self.qnode_pruned_by::<NT, __Type__>(board, ply, stand_pat, alpha, phase))",
+                "            ",
+            )],
+        ),
+        Hook::PrunesCapture => (
+            "|| self.capture_pruned_by::<NT, SeePruning>(board, ply, entry, stand_pat, alpha, phase)",
+            vec![call(
+                "|| self.capture_pruned_by::<NT, __Type__>(board, ply, entry, stand_pat, alpha, phase)",
+                "            ",
+            )],
+        ),
+    }
+}
 
-/// `src/search.rs` with a node-level technique's step after ProbCut's,
-/// numbered as a part of it (`Step 11b`) so no later step is renumbered.
-/// The other hooks need no such line: the registry asks every technique
-/// at them, in its order.
-fn with_node_step(search: &str, names: &Names) -> Result<String> {
+/// `src/search.rs` with the technique called at its hook's step, after the
+/// techniques already there (a node-level technique gets a step of its
+/// own after ProbCut's, numbered as a part of it, `Step 11b`, so no later
+/// step is renumbered), and its type imported beside theirs.
+fn with_step(search: &str, names: &Names, hook: Hook) -> Result<String> {
+    let (last_call, new_call) = step_call(hook, &names.type_name);
     let lines: Vec<&str> = search.lines().collect();
-    let Some(at) = lines.iter().position(|line| line.trim() == LAST_NODE_STEP) else {
-        bail!("src/search.rs: negamax has no ProbCut step (`{LAST_NODE_STEP}`) to add `{}` after", names.module);
+    let Some(at) = lines.iter().position(|line| line.trim() == last_call) else {
+        bail!("src/search.rs: no call `{last_call}` to add `{}` after", names.module);
     };
-    let number = at
-        .checked_sub(1)
-        .and_then(|comment| lines[comment].trim().strip_prefix("// Step "))
-        .and_then(|rest| rest.split_once('.'))
-        .map(|(number, _)| number.to_string())
-        .with_context(|| "src/search.rs: ProbCut's step has no `// Step N.` comment above it")?;
+    let mut added = new_call;
+    // After the call; a node step's after its `return score;` and closing brace.
+    let mut after = at + 1;
+    if hook == Hook::PruneNode {
+        let number = at
+            .checked_sub(1)
+            .and_then(|comment| lines[comment].trim().strip_prefix("// Step "))
+            .and_then(|rest| rest.split_once('.'))
+            .map(|(number, _)| number.to_string())
+            .with_context(|| "src/search.rs: ProbCut's step has no `// Step N.` comment above it")?;
+        added.insert(0, format!("            // Step {number}b. {} ({}.rs).", names.type_name, names.module));
+        after = at + 3;
+    }
     let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
-    // After the step's `return score;` and closing brace.
-    out.splice(
-        at + 3..at + 3,
-        [
-            format!("            // Step {number}b. {} ({}.rs).", names.type_name, names.module),
-            format!(
-                "            if let Some(score) = self.node_step::<NT, crate::prune::{}::{}>(board, &mut node) {{",
-                names.module, names.type_name
-            ),
-            "                return score;".to_string(),
-            "            }".to_string(),
-        ],
-    );
+    out.splice(after..after, added);
+    // The import, in order among the techniques' (`use crate::prune::...`).
+    let import = format!("use crate::prune::{}::{};", names.module, names.type_name);
+    let Some(last_prune) = out.iter().rposition(|line| line.starts_with("use crate::prune::")) else {
+        bail!("src/search.rs: no `use crate::prune::` line to add `{import}` beside");
+    };
+    let at = out[..=last_prune]
+        .iter()
+        .position(|line| line.starts_with("use crate::prune::") && *line > import)
+        .unwrap_or(last_prune + 1);
+    out.insert(at, import);
     Ok(out.join("\n") + "\n")
 }
 
@@ -332,24 +373,68 @@ const COUNT_CUTOFF_BY_DEPTH: &str =
 
 /// What the hook's skeleton says and does, per hook.
 struct HookText {
-    /// The `use crate::...` items it needs besides the machinery's.
-    uses: &'static str,
     /// What an attempt is, for the telemetry's doc.
     attempt: &'static str,
     /// Whether it runs at a depth (main search) and so counts by depth.
     by_depth: bool,
-    /// The `impl Hooks` body.
+    /// The hook's body, under the signature the trait gives it.
     body: &'static str,
+}
+
+/// The file that declares the `Hooks` trait: a skeleton's hook takes its
+/// signature from there, so the generator holds no second copy of it.
+const HOOKS_TRAIT: &str = "src/techniques.rs";
+
+/// The hook's signature in the `Hooks` trait, `fn name<...>(...) -> ... {`,
+/// as the technique's `impl Hooks` writes it.
+fn hook_signature(hooks_trait: &str, hook: Hook) -> Result<String> {
+    let name = hook.to_possible_value().expect("every hook has a name").get_name().to_string();
+    let body = hooks_trait
+        .split("pub(crate) trait Hooks {")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .with_context(|| format!("{HOOKS_TRAIT}: no `pub(crate) trait Hooks {{`"))?;
+    let start =
+        body.find(&format!("    fn {name}<")).with_context(|| format!("{HOOKS_TRAIT}: the trait has no `{name}`"))?;
+    let end = body[start..].find("{\n").with_context(|| format!("{HOOKS_TRAIT}: `{name}` has no body"))?;
+    Ok(body[start..start + end + 2].to_string())
+}
+
+/// The `use` lines a hook's file needs for the types its hook names.
+fn hook_uses(hook: &str) -> String {
+    let names = |candidates: &[&'static str]| -> Vec<&'static str> {
+        candidates
+            .iter()
+            .copied()
+            .filter(|name| {
+                hook.match_indices(name).any(|(at, _)| {
+                    let next = hook[at + name.len()..].chars().next();
+                    !next.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })
+            })
+            .collect()
+    };
+    let mut uses = String::new();
+    if !names(&["ScoredMove"]).is_empty() {
+        uses.push_str("use crate::movepick::ScoredMove;\n");
+    }
+    uses.push_str(&format!(
+        "use crate::search::{{{}}};\n",
+        names(&["Candidate", "Node", "NodeType", "Worker"]).join(", ")
+    ));
+    let mut techniques = vec!["Hooks"];
+    techniques.extend(names(&["NodeVerdict"]));
+    techniques.extend(["Technique", "TechniqueSet"]);
+    uses.push_str(&format!("use crate::techniques::{{{}}};", techniques.join(", ")));
+    uses
 }
 
 fn hook_text(hook: Hook) -> HookText {
     match hook {
         Hook::PruneNode => HookText {
-            uses: "use crate::search::{Node, NodeType, Worker};\nuse crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};",
             attempt: "a node",
             by_depth: true,
-            body: r#"    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
-        // Called at each main-search node that is not in check and not a
+            body: r#"        // Called at each main-search node that is not in check and not a
         // singular-exclusion search, after its static eval and before any
         // move is generated (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled || NT::PV || node.depth > __PREFIX___MAX_DEPTH.get() {
@@ -375,16 +460,9 @@ __count_cutoff__
 "#,
         },
         Hook::PrunesMove => HookText {
-            uses: "use crate::search::{Candidate, Node, NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
             attempt: "a move",
             by_depth: true,
-            body: r#"    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
-        // Called for each move of the main search's move loop but the
+            body: r#"        // Called for each move of the main search's move loop but the
         // first, never at the root or while every move so far is mated
         // (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled
@@ -415,17 +493,9 @@ __count_cutoff__
 "#,
         },
         Hook::ExtendMove => HookText {
-            uses: "use crate::search::{Candidate, Node, NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
             attempt: "a move",
             by_depth: true,
-            body: r#"    fn extend_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        child: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> i32 {
-        // Called for each move the main search is about to search, after
+            body: r#"        // Called for each move the main search is about to search, after
         // it is made (`child`), before its reduction (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled || node.depth > __PREFIX___MAX_DEPTH.get() {
             return 0;
@@ -449,18 +519,9 @@ __count_cutoff__
 "#,
         },
         Hook::PruneQnode => HookText {
-            uses: "use crate::search::{NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
             attempt: "a quiescence node",
             by_depth: false,
-            body: r#"    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
-        // Called at each quiescence node not in check, after stand pat
+            body: r#"        // Called at each quiescence node not in check, after stand pat
         // (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled {
             return None;
@@ -482,19 +543,9 @@ __count_cutoff__
 "#,
         },
         Hook::PrunesCapture => HookText {
-            uses: "use crate::movepick::ScoredMove;\nuse crate::search::{NodeType, Worker};\nuse crate::techniques::{Hooks, Technique, TechniqueSet};",
             attempt: "a capture or promotion",
             by_depth: false,
-            body: r#"    fn prunes_capture<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
-        entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> bool {
-        // Called for each capture and promotion a quiescence node not in
+            body: r#"        // Called for each capture and promotion a quiescence node not in
         // check is about to search (docs/adding-a-technique.md, "Hooks").
         if !T::TECHNIQUES.__module__.enabled {
             return false;
@@ -520,8 +571,9 @@ __count_cutoff__
     }
 }
 
-fn technique_file(names: &Names, hook: Hook, source: &str, summary: &str) -> String {
+fn technique_file(names: &Names, hook: Hook, hooks_trait: &str, source: &str, summary: &str) -> Result<String> {
     let text = hook_text(hook);
+    let body = hook_signature(hooks_trait, hook)? + text.body;
     let (bucket_field, bucket_doc, bucket_report, report_args, max_depth) = if text.by_depth {
         (
             "        /// Cutoffs at depths 1-3, 4-6, 7-9, 10+ (`crate::stats::depth_bucket`).\n        pub by_depth: [u64; 4],\n",
@@ -599,18 +651,18 @@ impl Technique for __Type__ {{
     }}
 }}
 "#,
-        uses = text.uses,
+        uses = hook_uses(&body),
         attempt = text.attempt,
-        body = text.body,
     );
     let count_cutoff = if text.by_depth { COUNT_CUTOFF_BY_DEPTH } else { COUNT_CUTOFF };
-    file.replace("__count_attempt__", COUNT_ATTEMPT)
+    Ok(file
+        .replace("__count_attempt__", COUNT_ATTEMPT)
         .replace("__count_cutoff__", count_cutoff)
         .replace("__feature__", &names.feature)
         .replace("__module__", &names.module)
         .replace("__Type__", &names.type_name)
         .replace("__PREFIX__", &names.prefix)
-        .replace("__buckets__", &names.buckets)
+        .replace("__buckets__", &names.buckets))
 }
 
 #[cfg(test)]
@@ -676,6 +728,7 @@ mod tests {
                 "Cargo.toml",
                 "docs/variants.md",
                 "src/prune/mod.rs",
+                "src/search.rs",
                 "src/prune/see_capture.rs",
                 "variants/see-capture.toml"
             ]
@@ -697,6 +750,17 @@ mod tests {
         }
         let registry = text("src/prune/mod.rs");
         assert!(registry.contains("    quiet_see: QuietSee,\n    see_capture: SeeCapture,\n"), "after quiet_see");
+        // search.rs gains the call at the move-pruning step, after quiet
+        // SEE's, and the import beside the other techniques'.
+        let search = text("src/search.rs");
+        let call = "            || self.move_pruned_by::<NT, SeeCapture>(board, node, candidate)";
+        let import = "use crate::prune::see_capture::SeeCapture;";
+        assert!(search.contains(&format!(
+            "            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)\n{call}\n"
+        )));
+        assert!(search.contains(&format!("use crate::prune::reverse_futility::ReverseFutility;\n{import}\n")));
+        let without: Vec<&str> = search.lines().filter(|line| *line != call && *line != import).collect();
+        assert_eq!(without, original("src/search.rs").lines().collect::<Vec<_>>(), "search.rs gains two lines");
         assert!(text("docs/variants.md").contains("| `see-capture` | (to write) |\n| `full` |"));
         // The claim is the author's to write: none is made up.
         assert_eq!(
@@ -852,14 +916,28 @@ mod tests {
         std::fs::remove_dir_all(&engine).unwrap();
     }
 
+    /// Each skeleton implements its hook with the signature the `Hooks`
+    /// trait gives it, read from the trait: no template restates one.
     #[test]
     fn every_hook_has_a_skeleton_without_placeholders() {
         let names = Names::of("x-y").unwrap();
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let hooks_trait = std::fs::read_to_string(repository.join(HOOKS_TRAIT)).unwrap();
         for hook in Hook::value_variants() {
-            let file = technique_file(&names, *hook, "s", "t");
+            let file = technique_file(&names, *hook, &hooks_trait, "s", "t").unwrap();
             assert!(!file.contains("__"), "{hook:?}");
             assert!(file.contains("impl Hooks for XY {"), "{hook:?}");
             assert_eq!(file.contains("by_depth"), hook_text(*hook).by_depth, "{hook:?}");
+            assert!(!hook_text(*hook).body.contains("fn "), "{hook:?}: the template restates a signature");
+            let signature = hook_signature(&hooks_trait, *hook).unwrap();
+            let name = hook.to_possible_value().unwrap().get_name().to_string();
+            assert!(signature.starts_with(&format!("    fn {name}<T: TechniqueSet")), "{signature}");
+            assert!(hooks_trait.contains(&format!("    #[inline(always)]\n{signature}")), "{signature}");
+            assert!(file.contains(&format!("impl Hooks for XY {{\n{signature}")), "{hook:?}");
         }
+        assert!(hook_signature("pub(crate) trait Hooks {\n}\n", Hook::PruneNode)
+            .unwrap_err()
+            .to_string()
+            .contains("the trait has no `prune_node`"));
     }
 }
