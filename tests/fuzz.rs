@@ -36,7 +36,7 @@ use prunelab::time::GoParams;
 use prunelab::uci::{run, Command, OptionSetting};
 use prunelab::variants::{parse_table, resolve, Value};
 
-mod common;
+use crate::common;
 
 const VARIANTS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
 

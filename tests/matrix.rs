@@ -5,7 +5,7 @@
 //! behaviour shows up as a snapshot diff; with `CI=true` a missing or
 //! changed snapshot fails and nothing is written. Accept a reviewed change
 //! with `cargo insta review` (or `INSTA_UPDATE=always cargo test --release
-//! --test matrix` and read the git diff).
+//! --test engine -- matrix::` and read the git diff).
 //!
 //! All variants run in one build, the variants build `make` builds
 //! (`crates/test-support`): build.rs turns each variant into a
@@ -27,7 +27,6 @@ use prunelab::variants::{self, Value, Variant};
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
 // The telemetry lines of two variants' searches, compiled into this binary.
-#[path = "matrix/telemetry.rs"]
 mod telemetry;
 
 /// The variants build, built once for every test of this binary.

@@ -26,7 +26,7 @@ use prunelab::matrix::snapshot_body;
 use prunelab::matrix::table_diff::diff_tables;
 use prunelab::variants::{self, Variant};
 
-mod common;
+use crate::common;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

@@ -1,7 +1,7 @@
 //! `lab openbench` end to end, as a user runs it: the password goes to the
 //! server named and nowhere else, whatever proxy the environment names.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::net::TcpListener;

@@ -4,7 +4,7 @@
 //! values, `--resume` (of a finished run, and of an iteration played but not
 //! recorded), and a tunable the variant does not have.
 
-mod common;
+use crate::common;
 
 use common::{lab, records, run_folder, scratch, stdout};
 
