@@ -55,7 +55,7 @@ background "lab build" cargo lab --quiet build "$name" ${parent:+"$parent"}
 own_features=$(awk '/^features *= *\[/ { on = 1 } on { print } on && /\]/ { exit }' "$variant" |
     grep -o '"[^"]*"' | tr -d '"' | tr '\n' ' ' || true)
 with_own_searches() { PRUNELAB_FEATURE_SEARCHES=$own_features "$@"; }
-with_own_searches cargo test --quiet --profile ci --no-run --lib --test matrix --test catalogue --test readme
+with_own_searches cargo test --quiet --profile ci --no-run --lib --test engine
 await "the variants build"
 PRUNELAB_VARIANTS_BUILD=$(output "the variants build")
 export PRUNELAB_VARIANTS_BUILD
@@ -63,7 +63,7 @@ export PRUNELAB_VARIANTS_BUILD
 step "2. the snapshot: snapshots/$name.snap, and no other moves"
 # Writes every snapshot that moved (CI never does); fails when the variant
 # searches its parent's very tree without claiming it.
-with_own_searches env -u CI INSTA_UPDATE=always cargo test --quiet --profile ci --test matrix
+with_own_searches env -u CI INSTA_UPDATE=always cargo test --quiet --profile ci --test engine -- matrix::
 moved=$(git status --porcelain -- snapshots | sed 's/^...//' | grep -v -x "snapshots/$name.snap" || true)
 if [ ! -f "snapshots/$name.snap" ] || [ -n "$moved" ]; then
     cargo lab --quiet snapdiff >&2 || true
@@ -82,7 +82,7 @@ with_own_searches bash ci/readme-figures.sh
 
 step "4. the feature acts, the catalogue and the book agree"
 with_own_searches cargo test --quiet --profile ci --lib -- prune::tests::every_feature_acts_where_it_says
-with_own_searches cargo test --quiet --profile ci --test catalogue --test readme
+with_own_searches cargo test --quiet --profile ci --test engine -- catalogue:: readme::
 
 step "5. the verdict"
 await "lab build"

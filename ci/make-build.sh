@@ -6,8 +6,8 @@
 # counts are the release build's, the build is quicker on CI's two cores.
 # ci/bench-signature.sh and ci/honesty.sh --variants-build share it, and so
 # do the tests that search as many variants: it builds in
-# target/variants-build/, where tests/common/variants_build.rs builds the
-# same (ci/test.sh hands them this binary, PRUNELAB_VARIANTS_BUILD).
+# target/variants-build/, where crates/test-support/src/variants_build.rs
+# builds the same (ci/test.sh hands them this binary, PRUNELAB_VARIANTS_BUILD).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -20,8 +20,8 @@ case "${1:-}" in
         exit 2
         ;;
 esac
-PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test readme -- \
-    readme_generated_blocks_are_what_the_code_produces
+PRUNELAB_README=write cargo test --quiet --profile ci "${features[@]}" --test engine -- \
+    readme::readme_generated_blocks_are_what_the_code_produces
 
 # The honesty rotation's length (tests/readme.rs checks it): every variant
 # is covered in variants / per-run consecutive commits, so a new variant can

@@ -6,6 +6,8 @@
 //! this code, so a feature-built binary and its snapshot are comparable
 //! byte for byte.
 
+pub mod table_diff;
+
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use prunelab::cozy_chess::{Board, Move};
 use prunelab::epd::{parse_epd_line, read_epd_file, EpdFile};
 
-mod common;
+use crate::common;
 
 fn suite(name: &str) -> EpdFile {
     let path = common::data_path(&format!("suites/{name}"));

@@ -36,11 +36,7 @@ use prunelab::time::GoParams;
 use prunelab::uci::{run, Command, OptionSetting};
 use prunelab::variants::{parse_table, resolve, Value};
 
-mod common;
-
-// The very reader build.rs runs on `variants/*.toml`; it uses `super::Value`.
-#[path = "../build/variant_toml.rs"]
-mod variant_toml;
+use crate::common;
 
 const VARIANTS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/variants");
 
@@ -939,8 +935,8 @@ fn random_toml() -> impl Strategy<Value = String> {
 /// a message.
 fn variant_holds(text: &str) -> Result<(), TestCaseError> {
     // Of the TOML reader only that it returns: toml's `message()` is empty
-    // for some errors (`name =`), and build/variant_toml.rs passes it on.
-    let Ok(value): Result<Value, String> = variant_toml::read(text) else {
+    // for some errors (`name =`), and `variant_file::read` passes it on.
+    let Ok(value): Result<Value, String> = variant_file::read(text) else {
         return Ok(());
     };
     // build.rs writes every value it read into the library as code.
@@ -991,7 +987,7 @@ fn corpora_are_valid_inputs() {
     let variants = variant_corpus();
     assert_eq!(variants.len(), prunelab::variants::load().unwrap().len(), "a variant file is not in the corpus");
     for text in variants {
-        let value = variant_toml::read(&text).unwrap_or_else(|error| panic!("not TOML: {error}\n{text}"));
+        let value = variant_file::read(&text).unwrap_or_else(|error| panic!("not TOML: {error}\n{text}"));
         parse_table(&value).unwrap_or_else(|error| panic!("not a variant file: {error:#}\n{text}"));
     }
 }

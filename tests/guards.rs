@@ -12,7 +12,7 @@ use prunelab::search::{SearchLimits, Searcher};
 use prunelab::technique_set;
 use prunelab::techniques::TechniqueSet;
 
-mod common;
+use crate::common;
 
 const DEPTH: i32 = 7;
 

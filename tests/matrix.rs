@@ -5,10 +5,10 @@
 //! behaviour shows up as a snapshot diff; with `CI=true` a missing or
 //! changed snapshot fails and nothing is written. Accept a reviewed change
 //! with `cargo insta review` (or `INSTA_UPDATE=always cargo test --release
-//! --test matrix` and read the git diff).
+//! --test engine -- matrix::` and read the git diff).
 //!
 //! All variants run in one build, the variants build `make` builds
-//! (`tests/common/variants_build.rs`): build.rs turns each variant into a
+//! (`crates/test-support`): build.rs turns each variant into a
 //! technique-set type (`$OUT_DIR/variant_sets.rs`), and that binary carries
 //! every variant's search, compiled once for this test, the lab's tests and
 //! `ci/bench-signature.sh`. The table is `prunelab::matrix::table`, which
@@ -20,26 +20,19 @@ use std::process::Command;
 
 use prunelab::matrix::{DEPTH, HASH_MB, SUITE_PATH};
 
-// The lab's snapshot diff (`lab snapdiff`), which uses only `std` and the engine.
-#[path = "../lab/src/verdicts/table_diff.rs"]
-#[allow(dead_code)]
-mod table_diff;
+// The lab's snapshot diff (`lab snapdiff`).
+use prunelab::matrix::table_diff::{diff_summary, diff_tables};
 use prunelab::variants::{self, Value, Variant};
-use table_diff::{diff_summary, diff_tables};
 
 include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
 
-#[path = "common/variants_build.rs"]
-mod variants_build;
-
 // The telemetry lines of two variants' searches, compiled into this binary.
-#[path = "matrix/telemetry.rs"]
 mod telemetry;
 
 /// The variants build, built once for every test of this binary.
 fn variants_build() -> PathBuf {
     let target_dir = Path::new(env!("CARGO_BIN_EXE_prunelab")).parent().unwrap().parent().unwrap();
-    variants_build::variants_build_in(target_dir)
+    test_support::variants_build_in(target_dir)
 }
 
 /// `prunelab matrix` of the variants build searching as `variant`: the

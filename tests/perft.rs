@@ -5,7 +5,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::perft::{divide, perft};
 use prunelab::position::parse_fen;
 
-mod common;
+use crate::common;
 
 /// Deepest counts run per suite position, to keep the suite within seconds.
 const MAX_SUITE_NODES: u64 = 10_000_000;

@@ -22,14 +22,11 @@ use std::path::Path;
 
 use prunelab::matrix::snapshot_body;
 
-// The lab's snapshot diff (`lab snapdiff`, CI's table), which uses only `std` and the engine.
-#[path = "../lab/src/verdicts/table_diff.rs"]
-#[allow(dead_code)]
-mod table_diff;
+// The lab's snapshot diff (`lab snapdiff`, CI's table).
+use prunelab::matrix::table_diff::diff_tables;
 use prunelab::variants::{self, Variant};
-use table_diff::diff_tables;
 
-mod common;
+use crate::common;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -178,8 +175,8 @@ fn margin_example() -> String {
     mod sets {
         include!(concat!(env!("OUT_DIR"), "/variant_sets.rs"));
     }
+    use prunelab::matrix::table_diff::diff_summary;
     use prunelab::matrix::{load_suite, table, DEPTH, HASH_MB, SUITE_PATH};
-    use table_diff::diff_summary;
     prunelab::prune::razoring::RAZOR_MARGIN_1.set(MARGIN_VALUE).unwrap();
     let positions = load_suite(&Path::new(ROOT).join(SUITE_PATH)).unwrap();
     let diffs: Vec<_> = margin_variants()

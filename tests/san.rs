@@ -5,7 +5,7 @@ use prunelab::cozy_chess::{Board, Move};
 use prunelab::position::{legal_moves, parse_fen};
 use prunelab::san::{move_to_san, parse_san};
 
-mod common;
+use crate::common;
 
 fn board(fen: &str) -> Board {
     parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0

@@ -12,7 +12,7 @@ use prunelab::see::{
     attacked_by_opponent, captured_piece, quiet_see_ge_zero, see_ge, see_ge_of, see_value, SEE_PIECE_VALUES,
 };
 
-mod common;
+use crate::common;
 
 fn board(fen: &str) -> Board {
     parse_fen(fen).unwrap_or_else(|error| panic!("{fen}: {error}")).0

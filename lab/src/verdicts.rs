@@ -4,7 +4,7 @@
 //! the atlas's games (`calibration`), the report of every variant (`report`)
 //! with plan 002's own success criteria (`plan_criteria`),
 //! the list of variants (`list`) and the snapshots' changes (`snapdiff`,
-//! with the diff of two tables in `table_diff`).
+//! with the diff of two tables in `prunelab::matrix::table_diff`).
 
 pub mod ab;
 pub mod calibration;
@@ -14,5 +14,4 @@ pub mod list;
 pub mod plan_criteria;
 pub mod report;
 pub mod snapdiff;
-pub mod table_diff;
 pub mod verdict;

@@ -195,10 +195,8 @@ fn flags_are_read_as_words() {
 
 // ------------------------------------------------------- example verdicts
 
-/// The sections of `lab ab`'s page, as its writers take them.
-#[path = "../src/verdicts/ab/sections.rs"]
-#[allow(dead_code)]
-mod ab_sections;
+// The sections of `lab ab`'s page, as its writers take them.
+use verdict_page as ab_sections;
 
 /// README and every Markdown file of the book, as (path from the
 /// repository's root, text).

@@ -12,6 +12,21 @@ use prunelab::search::{SearchLimits, Searcher};
 
 mod common;
 
+// The lab's other integration tests, one module per theme, in this one
+// binary: each test binary is linked on its own. Cargo finds no test files
+// by itself (`autotests = false`): `every_test_file_is_compiled` below.
+mod book;
+mod lab_aa;
+mod lab_atlas;
+mod lab_blunders;
+mod lab_explain;
+mod lab_interrupt;
+mod lab_match;
+mod lab_openbench;
+mod lab_telemetry;
+mod lab_tune;
+mod lab_uci_options;
+
 use common::{executable, lab, lab_command, records, run_folder, scratch, stdout, target_dir};
 
 const TWO_POSITIONS: &str = "\
@@ -786,4 +801,12 @@ fn check_technique_fails_when_no_claim_was_judged_at_its_scope() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A file of lab/tests/ that is no module here would never be compiled:
+/// cargo looks for no test files by itself.
+#[test]
+fn every_test_file_is_compiled() {
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    assert_eq!(test_support::uncompiled_test_files(&tests, "lab.rs", &[]), Vec::<String>::new());
 }

@@ -5,7 +5,7 @@
 //! that acts only deeper than the run searches) names the identical search
 //! and draws no direction from time.
 
-mod common;
+use crate::common;
 
 use common::{executable, lab, records, run_folder, scratch, stdout};
 

@@ -11,7 +11,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{executable, records, scratch};
 

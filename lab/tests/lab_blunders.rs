@@ -3,7 +3,7 @@
 //! so every judgement, the table printed, the EPD written and a resume are
 //! exact, whatever the machine.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -33,7 +33,7 @@ use prunelab::position::Position;
 use prunelab::search::{SearchLimits, Searcher};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 use common::{lab, records, run_folder, scratch, stdout};
 

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 use common::{executable, records, run_folder, scratch};
 

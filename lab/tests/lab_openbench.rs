@@ -1,7 +1,7 @@
 //! `lab openbench` end to end, as a user runs it: the password goes to the
 //! server named and nowhere else, whatever proxy the environment names.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -11,9 +11,7 @@ use std::time::Duration;
 use common::{lab_command, scratch};
 
 // The stand-in OpenBench server of the lab's own tests.
-#[allow(dead_code)]
-#[path = "../src/games/openbench/stand_in.rs"]
-mod stand_in;
+use test_support::stand_in;
 
 /// A listener that records whatever reaches it, then hangs up: a proxy
 /// that would see every request sent through it.

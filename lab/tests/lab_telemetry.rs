@@ -4,7 +4,7 @@
 //! `SearchStats:` line, among lines that are not UCI. Neither the lab nor
 //! its tests need SeaJay itself.
 
-mod common;
+use crate::common;
 
 use common::{executable, lab, records, run_folder, scratch, stdout};
 

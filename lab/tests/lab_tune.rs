@@ -6,7 +6,7 @@
 //! variant does not have; and another engine's spin options, tuned over
 //! UCI, with the engines and options that cannot be tuned refused.
 
-mod common;
+use crate::common;
 
 use common::{executable, lab, records, run_folder, scratch, stdout, variants_build};
 

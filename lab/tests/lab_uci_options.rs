@@ -5,7 +5,7 @@
 //! bad option fails before anything runs, named, with what the engine
 //! offers.
 
-mod common;
+use crate::common;
 
 use common::{executable, lab, records, run_folder, scratch, stdout, variant_by_option};
 

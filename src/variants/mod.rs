@@ -23,13 +23,12 @@
 //! `[sprt]`, its SPRT; `[witness]`, where it acts): the engine keeps them
 //! as written, and the lab reads them (`lab/src/verdicts/claims/grammar.rs`).
 //!
-//! build.rs reads the files (see [`source`]); [`load`] turns what it read
+//! build.rs reads the files (see the crate `variant_file`); [`load`] turns what it read
 //! into variant files and resolves them, refusing with a message naming the
 //! culprit: a malformed file, a missing parent, a cycle, an unknown feature
 //! (listing the valid ones), an exclusive combination, and a duplicate name.
 
 pub mod selectable;
-pub mod source;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,7 +37,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use crate::features;
 use crate::techniques::Techniques;
-pub use source::{Source, Value};
+pub use variant_file::{Source, Value};
 
 /// A variant as its file states it.
 #[derive(Clone, Debug, PartialEq)]
@@ -220,7 +219,7 @@ pub fn load() -> Result<Vec<Variant>> {
 /// otherwise (it would not know a new variant).
 pub fn check_up_to_date(root: &Path) -> Result<()> {
     let dir = root.join("variants");
-    let digest = source::folder_digest(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let digest = variant_file::folder_digest(&dir).with_context(|| format!("cannot read {}", dir.display()))?;
     if digest != SOURCES_DIGEST {
         bail!(
             "{} changed since this program was built; rebuild it (`cargo run` does) so it knows every variant",

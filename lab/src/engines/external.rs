@@ -35,9 +35,7 @@ use prunelab::variants::{self, Value, Variant};
 use crate::engines::uci_options::Setting;
 
 // The variant files' TOML reader, the one build.rs uses for ours.
-#[allow(dead_code)]
-#[path = "../../../build/variant_toml.rs"]
-mod variant_toml;
+use variant_file::read as read_variant_toml;
 
 /// The keys a variant of another engine has beside those of ours.
 const ENGINE_KEYS: [&str; 5] = ["engine", "options", "mirrors", "repository", "commit"];
@@ -107,7 +105,7 @@ fn string_key(entries: &[(String, Value)], key: &str) -> Result<Option<String>> 
 }
 
 fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
-    let table = variant_toml::read(text).map_err(|error| anyhow!("not valid TOML: {error}"))?;
+    let table = read_variant_toml(text).map_err(|error| anyhow!("not valid TOML: {error}"))?;
     let Value::Table(entries) = table else { bail!("a variant file is a table of keys") };
     let engine = string_key(&entries, "engine")?
         .ok_or_else(|| anyhow!("missing `engine`: a file under a folder of variants/ is another engine's variant"))?;

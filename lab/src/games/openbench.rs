@@ -34,7 +34,7 @@ mod create;
 mod server;
 mod spsa;
 #[cfg(test)]
-mod stand_in;
+use test_support::stand_in;
 mod status;
 #[cfg(test)]
 mod tests;

@@ -40,7 +40,8 @@ use prunelab::variants::Variant;
 use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
 use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
 
-pub mod sections;
+// The page's sections (crates/verdict-page), which the book's test checks examples with.
+pub use verdict_page as sections;
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
 pub const DEFAULT_TC: &str = "10+0.1";

@@ -13,7 +13,7 @@ use clap::Args;
 
 use crate::lab::Lab;
 use crate::tools::git;
-use crate::verdicts::table_diff::{diff_summary, diff_tables, TableDiff};
+use prunelab::matrix::table_diff::{diff_summary, diff_tables, TableDiff};
 
 /// The snapshots' folder, relative to the repository.
 const SNAPSHOTS: &str = "snapshots";

@@ -82,15 +82,12 @@ pub fn run_folder(results: &Path, command: &str) -> PathBuf {
     runs[0].clone()
 }
 
-#[path = "../../../tests/common/variants_build.rs"]
-mod shared_variants_build;
-
 /// The variants build (what `make` builds: every variant's search in one
 /// binary, the UCI option `Variant` choosing it), the one the variant
 /// matrix searches with: `$PRUNELAB_VARIANTS_BUILD`, else built once into
 /// `target/variants-build/`.
 pub fn variants_build() -> PathBuf {
-    shared_variants_build::variants_build_in(&target_dir())
+    test_support::variants_build_in(&target_dir())
 }
 
 /// A participant that is `variant` searched by the variants build driven

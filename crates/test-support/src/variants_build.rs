@@ -10,7 +10,6 @@
 //! profile (debug assertions on, so every search checks the plans' guards),
 //! made once into `target/variants-build/`, the folder `ci/make-build.sh`
 //! builds in too.
-//! This file is included by both packages' tests (`#[path]`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -34,7 +33,7 @@ pub fn variants_build_in(target_dir: &Path) -> PathBuf {
             // What `make PROFILE=ci-variants` runs (ci/make-build.sh), so the two share the build.
             let status = Command::new(cargo)
                 .args(["build", "--profile", "ci-variants", "--bin", "prunelab", "--features", "variants"])
-                .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(workspace_root()))
+                .current_dir(workspace_root())
                 .env("CARGO_TARGET_DIR", &cargo_dir)
                 // The Makefile's default VARIANT: the build searches as baseline until told.
                 .env("PRUNELAB_VARIANT", "")
@@ -53,11 +52,7 @@ pub fn variants_build_in(target_dir: &Path) -> PathBuf {
         .clone()
 }
 
-/// The workspace's root, from the including package's folder.
-fn workspace_root() -> &'static str {
-    if Path::new(env!("CARGO_MANIFEST_DIR")).join("Makefile").is_file() {
-        "."
-    } else {
-        ".."
-    }
+/// The workspace's root, from this crate's folder (`crates/test-support`).
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

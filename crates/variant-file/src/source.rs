@@ -2,10 +2,10 @@
 //! a file is read into, and the digest of the `variants/` folder.
 //!
 //! build.rs is the one reader of `variants/*.toml` (with the `toml` crate,
-//! a build dependency): it turns each file into a [`Value`] and writes the
+//! this crate's feature `toml`): it turns each file into a [`Value`] and writes the
 //! values into the library as code. The library (`variants::load`) turns
 //! them into variant files, refusing what is malformed, and resolves them.
-//! This file uses only `std`, so both can include it.
+//! This file uses only `std`, so the engine builds it without a TOML parser.
 
 /// A TOML value as a variant file holds it; tables keep their keys sorted.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,13 +1,11 @@
 //! The snapshot diff: one variant's snapshot (`snapshots/<variant>.snap`,
 //! the engine's `prunelab::matrix::table`) against a newer table, and the
 //! summary a snapshot review starts with. `lab snapdiff` prints it for CI;
-//! the engine's matrix and README tests include this file by its path (it
-//! uses only `std` and the engine), the way build.rs includes the engine's
-//! variant source.
+//! the engine's matrix and README tests check the snapshots with it.
 
 use std::fmt::Write;
 
-use prunelab::matrix::snapshot_body;
+use super::snapshot_body;
 
 /// One variant's snapshot against a newer table: what a reviewer reads first.
 #[derive(Clone, Debug, PartialEq, Eq)]

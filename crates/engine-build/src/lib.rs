@@ -1,4 +1,5 @@
-//! Reads `variants/*.toml`, the one place they are read, and generates two
+//! The engine's build script (`build.rs` calls [`generate`]): reads
+//! `variants/*.toml`, the one place they are read, and generates three
 //! files in `$OUT_DIR`:
 //!
 //! - `variant_sources.rs`: every file's value tree (or why it is not TOML)
@@ -25,16 +26,16 @@
 //!   `[tunables]`: `tune::BUILT_TUNABLES`, the build's constants. In the
 //!   variants build each variant's set carries its own instead
 //!   (`technique_set!(.., tunables [..])`).
-
-#[path = "../src/variants/source.rs"]
-#[allow(dead_code)] // what only the library uses
-mod source;
-mod variant_toml;
+//!
+//! It is a crate of its own, not the build script itself, because cargo
+//! compiles a build script with its package's features: `ci/check-features.sh`
+//! checks the engine with each feature, and recompiled only `build.rs`'s
+//! call, not this generator, per feature.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use source::{Source, Value};
+use variant_file::{Source, Value};
 
 /// The Makefile's `VARIANT`: the variants build's default variant.
 const DEFAULT_VARIANT_VAR: &str = "PRUNELAB_VARIANT";
@@ -47,12 +48,14 @@ const TUNABLES_VAR: &str = "PRUNELAB_TUNABLES";
 /// `feature_search_cfgs`.
 const FEATURE_SEARCHES_VAR: &str = "PRUNELAB_FEATURE_SEARCHES";
 
-fn main() {
+/// Writes the generated files for the package being built (its folder is
+/// the working directory) and tells cargo when to run again.
+pub fn generate() {
     println!("cargo:rerun-if-changed=variants");
     println!("cargo:rerun-if-env-changed={DEFAULT_VARIANT_VAR}");
     let dir = Path::new("variants");
     let sources = read_sources(dir);
-    let digest = source::folder_digest(dir).unwrap_or(0);
+    let digest = variant_file::folder_digest(dir).unwrap_or(0);
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let out_dir = Path::new(&out_dir);
     std::fs::write(out_dir.join("variant_sources.rs"), sources_code(&sources, digest)).unwrap();
@@ -148,7 +151,7 @@ fn read_sources(dir: &Path) -> Vec<Source> {
             println!("cargo:rerun-if-changed={}", path.display());
             let table = std::fs::read_to_string(path)
                 .map_err(|error| error.to_string())
-                .and_then(|text| variant_toml::read(&text));
+                .and_then(|text| variant_file::read(&text));
             Source { path: format!("variants/{}", path.file_name().unwrap().to_string_lossy()), table }
         })
         .collect()

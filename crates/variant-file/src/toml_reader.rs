@@ -1,9 +1,9 @@
 //! A variant file's text as the shared value tree (`Value`, from
-//! `src/variants/source.rs`), by the `toml` crate. build.rs reads every
-//! variant file with it; `tests/fuzz.rs` includes it too, so the parsers it
-//! fuzzes are the ones a build uses. The including module provides `Value`.
+//! `source.rs`), by the `toml` crate. build.rs reads every
+//! variant file with it; `tests/fuzz.rs` uses it too, so the parsers it
+//! fuzzes are the ones a build uses.
 
-use super::Value;
+use crate::Value;
 
 /// The value tree of a variant file, or why it is not valid TOML.
 pub fn read(text: &str) -> Result<Value, String> {
