@@ -36,6 +36,8 @@ print(f"msrv: {len(wanted)} locked dependencies of {crate} build with Rust {clai
 check_crate prunelab Cargo.toml
 # The lab has its own rust-version and dependencies (an HTTP client among them).
 check_crate lab lab/Cargo.toml
+# The games crate, the lab's, claims the lab's Rust.
+check_crate games crates/games/Cargo.toml
 claim=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 cargo clippy --locked --quiet -p prunelab --lib --bins --profile ci -- -D clippy::incompatible_msrv
 echo "msrv: the engine's code uses nothing newer than Rust $claim"

@@ -3,15 +3,15 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use games::session::Session;
+use indicatif::ProgressBar;
 use prunelab::variants::{self, Variant};
 
 use crate::engines::external::{self, External};
-use crate::games::atlas::ablations;
+use crate::verdicts::atlas::ablations;
 
 #[derive(Args, Clone, Debug)]
 pub struct GlobalArgs {
@@ -73,12 +73,6 @@ impl Lab {
         let global =
             GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
         Lab::open(global).expect("the tests run inside the repository")
-    }
-
-    /// A lab of no variant at `root`, for tests that need none.
-    #[cfg(test)]
-    pub fn without_variants(root: PathBuf, global: GlobalArgs) -> Lab {
-        Lab { root, variants: Vec::new(), externals: Vec::new(), global, ablations: Arc::default() }
     }
 
     /// The same repository with its results under `dir`: where a command
@@ -217,37 +211,34 @@ impl Lab {
         }
     }
 
+    /// Where the games crate's commands run: this repository, its results
+    /// folder, and the global options' quiet and JSON modes.
+    pub fn session(&self) -> Session {
+        Session {
+            root: self.root.clone(),
+            results_root: self.results_root(),
+            quiet: self.global.quiet,
+            json: self.global.json,
+        }
+    }
+
     /// A path given on the command line, for messages and opening.
     pub fn resolve(&self, path: &Path) -> PathBuf {
-        if path.is_absolute() || path.exists() {
-            path.to_path_buf()
-        } else {
-            self.root.join(path)
-        }
+        self.session().resolve(path)
     }
 
     /// A progress bar with ETA, hidden in quiet or JSON mode.
     pub fn progress(&self, length: u64, message: &str) -> ProgressBar {
-        let bar = ProgressBar::new(length);
-        if self.global.quiet || self.global.json {
-            bar.set_draw_target(ProgressDrawTarget::hidden());
-        } else {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        bar.set_style(
-            ProgressStyle::with_template("{msg:24} [{bar:30}] {pos}/{len} {elapsed_precise} ETA {eta}")
-                .expect("a valid template")
-                .progress_chars("=> "),
-        );
-        bar.set_message(message.to_string());
-        bar.enable_steady_tick(Duration::from_millis(200));
-        bar
+        self.session().progress(length, message)
     }
 
     /// A line for the user (stderr, so `--json` output stays clean).
     pub fn say(&self, text: &str) {
-        if !self.global.quiet {
-            eprintln!("{text}");
-        }
+        self.session().say(text)
+    }
+
+    /// A line for the user, above the progress bar while it shows.
+    pub fn say_above(&self, bar: &ProgressBar, text: &str) {
+        self.session().say_above(bar, text)
     }
 }

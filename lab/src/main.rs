@@ -11,45 +11,41 @@
 //! `endgame-book`, and `blame` and `interactions`, which explain a result). Every run writes its results
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
-//! The modules are grouped by role: `engines/` builds and runs engines,
-//! `measure/` counts nodes, times and solve counts, `games/` plays matches
-//! and holds the Elo and SPRT statistics, `explain/` says why a result came
-//! out as it did, `verdicts/` judges claims and writes the reports, and
-//! `develop/` writes a new technique's skeleton (`new-technique`);
-//! `spsa.rs` prints a variant's tunables as OpenBench SPSA input;
-//! `lab.rs` (the shared context), `results.rs` (run folders), `plots.rs`
-//! (SVG plots whose points carry their numbers), `tools.rs` (git and make)
-//! and `wording.rs` (words the messages share) serve them all. docs/lab.md, "The lab's layout", has one line per room.
+//! The modules are grouped by role: `engines/` builds variants and runs
+//! participants, `measure/` counts nodes, times, solve counts and plays
+//! matches, `explain/` says why a result came out as it did, `verdicts/`
+//! judges claims (with the atlas and its calibration) and writes the
+//! reports, `openbench/` runs OpenBench tests, `tune/` tunes a variant's
+//! parameters, and `develop/` writes a new technique's skeleton
+//! (`new-technique`); `spsa.rs` prints a variant's tunables as OpenBench
+//! SPSA input; `lab.rs` (the shared context), `plots.rs` (SVG plots whose
+//! points carry their numbers) and `tools.rs` (git and make) serve them
+//! all. Games between engines (engine processes, the match runner, Elo and
+//! SPRT, PGN, run folders) are the games crate's (crates/games). docs/lab.md, "The lab's layout", has one line per room.
 
 mod develop;
 mod engines;
 mod explain;
-mod games;
-mod interrupt;
 mod lab;
 mod measure;
+mod openbench;
 mod plots;
-mod results;
 mod spsa;
-#[cfg(test)]
-mod test_scripts;
 mod tools;
 mod tune;
 mod verdicts;
-mod wording;
 
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-
 use engines::builder;
-use explain::{blame, interactions};
+use explain::{blame, blunders, interactions};
 use games::statistics::sprt::command as sprt;
-use games::{atlas, blunders, matches, openbench, pgn_clocks};
+use games::{interrupt, matches, pgn_clocks};
 use lab::{GlobalArgs, Lab};
-use measure::{nodes, speed, tactics, ttd};
+use measure::{endgame_book, nodes, play, speed, tactics, ttd};
 use verdicts::verdict::Standing;
-use verdicts::{ab, chain, list, report, snapdiff};
+use verdicts::{ab, atlas, chain, list, report, snapdiff};
 
 #[derive(Parser)]
 #[command(name = "lab", version, about = "prunelab's lab: build variants, count nodes, solve suites, play matches")]
@@ -98,7 +94,7 @@ enum Command {
     /// A fixed, seeded sample of an opening book's positions, small enough to version.
     SampleBook(matches::SampleBookArgs),
     /// A book of endgames: a book's openings played forward at fixed nodes to the plans' endgame.
-    EndgameBook(matches::endgame_book::EndgameBookArgs),
+    EndgameBook(endgame_book::EndgameBookArgs),
     /// A markdown report and an SVG chart of the latest results of every variant, under lab-results/.
     Report(report::ReportArgs),
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
@@ -124,7 +120,7 @@ fn main() -> ExitCode {
     // A verdict's standing is its exit status (docs/verdicts.md, "Exit status").
     let mut standing = Standing::Stands;
     let outcome = match cli.command {
-        Command::Sprt(args) => sprt::command(&args, &cli.global),
+        Command::Sprt(args) => sprt::command(&args, cli.global.json),
         command => Lab::open(cli.global).and_then(|lab| match command {
             Command::Ab(args) => ab::command(&lab, &args).map(|verdict| standing = verdict),
             Command::Chain(args) => chain::command(&lab, &args).map(|verdict| standing = verdict),
@@ -138,13 +134,13 @@ fn main() -> ExitCode {
             Command::Nodes(args) => nodes::command(&lab, &args),
             Command::Ttd(args) => ttd::command(&lab, &args),
             Command::Speed(args) => speed::command(&lab, &args),
-            Command::Match(args) => matches::command(&lab, &args).map(|verdict| standing = verdict),
+            Command::Match(args) => play::command(&lab, &args).map(|verdict| standing = verdict),
             Command::Atlas(args) => atlas::command(&lab, &args),
-            Command::Clocks(args) => pgn_clocks::command(&lab, &args),
+            Command::Clocks(args) => pgn_clocks::command(&args),
             Command::Blunders(args) => blunders::command(&lab, &args),
             Command::Openbench(args) => openbench::command(&lab, &args),
-            Command::SampleBook(args) => matches::sample_command(&lab, &args),
-            Command::EndgameBook(args) => matches::endgame_book::command(&lab, &args),
+            Command::SampleBook(args) => matches::sample_command(&lab.session(), &args),
+            Command::EndgameBook(args) => endgame_book::command(&lab, &args),
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::NewTechnique(args) => develop::new_technique::command(&lab, &args),
@@ -166,6 +162,12 @@ fn takes_resume(name: &str) -> bool {
     Cli::command()
         .find_subcommand(name)
         .is_some_and(|command| command.get_arguments().any(|arg| arg.get_id() == "resume"))
+}
+
+#[cfg(test)]
+#[test]
+fn the_command_line_definition_is_valid() {
+    Cli::command().debug_assert();
 }
 
 #[cfg(test)]

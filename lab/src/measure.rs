@@ -1,9 +1,13 @@
 //! Measuring: node counts (`nodes`), time to depth (`ttd`), solve counts
-//! (`tactics`), bench speed (`speed`), the engines' telemetry lines
-//! (`telemetry`), the position suites (`suites`) and the ratio of two
+//! (`tactics`), bench speed (`speed`), games (`play`: `lab match`, the
+//! games crate's runner between two participants), the engines' telemetry
+//! lines (`telemetry`), the position suites (`suites`) with the endgame
+//! book made from an opening book (`endgame_book`) and the ratio of two
 //! measures with its bootstrap interval (`ratio`).
 
+pub mod endgame_book;
 pub mod nodes;
+pub mod play;
 pub mod ratio;
 pub mod speed;
 pub mod suites;

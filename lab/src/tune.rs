@@ -24,17 +24,17 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use games::engine::Launch;
+use games::matches::{self, clock::TimeControl, MatchArgs};
+use games::results::{self, write_atomically, RunDir};
+use games::statistics::{Pentanomial, Wdl};
+use games::uci_options::Setting;
 use serde::{Deserialize, Serialize};
 
 use self::spsa::{Parameter, Perturbation, Schedule, Tuner};
 use crate::engines::builder;
-use crate::engines::engine::Launch;
 use crate::engines::participant;
-use crate::engines::uci_options::Setting;
-use crate::games::matches::{self, clock::TimeControl, MatchArgs};
-use crate::games::statistics::{Pentanomial, Wdl};
 use crate::lab::Lab;
-use crate::results::{self, write_atomically, RunDir};
 
 /// The extra feature a tuning build has.
 const TUNE_FEATURE: &str = "tune";
@@ -154,7 +154,7 @@ pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
     if args.iterations == 0 || args.pairs_per == 0 || args.concurrency == 0 {
         bail!("--iterations, --pairs-per and --concurrency must each be at least 1");
     }
-    matches::check_book(lab, args.book.as_deref())?;
+    matches::check_book(&lab.session(), args.book.as_deref())?;
     let tc = args.tc.unwrap_or(TimeControl::Nodes(args.nodes));
     let (engine, parameters) = match participant::check(lab, &args.variant)? {
         None => {
@@ -194,7 +194,7 @@ pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
     bar.set_position(tuner.done);
     while tuner.done < args.iterations {
         let record = play_iteration(lab, args, &settings, &mut tuner, run.path())?;
-        matches::say_above(lab, &bar, &iteration_line(&settings.parameters, &record));
+        lab.say_above(&bar, &iteration_line(&settings.parameters, &record));
         run.keep(&mut history, record)?;
         bar.inc(1);
         write_results(lab, &run, &settings, &tuner, &history)?;
@@ -260,7 +260,7 @@ fn other_engine_parameters(
     specs: &[String],
     tc: TimeControl,
 ) -> Result<(Launch, Vec<Parameter>)> {
-    let engine = crate::engines::engine::Engine::launch(launch, spec)?;
+    let engine = games::engine::Engine::launch(launch, spec)?;
     let wanted: Vec<&str> =
         specs.iter().map(|spec| spec.split_once(':').map_or(spec.as_str(), |(name, _)| name)).collect();
     let declared = other_engine::declarations(engine.id_name(), engine.options(), &wanted)?;
@@ -340,7 +340,7 @@ fn play_iteration(
     match_args.resume = results::runs_of(&folder, "match").pop().map(Some);
     let mut steps = lab.nested(&folder);
     steps.global.quiet = true;
-    let outcome = matches::run_match(&steps, ("dev", &dev), ("base", &base), &match_args)
+    let outcome = matches::run_match(&steps.session(), ("dev", &dev), ("base", &base), &match_args)
         .with_context(|| format!("iteration {iteration}"))?;
     let wdl = outcome.summary.wdl;
     let result = wdl.wins as i64 - wdl.losses as i64;

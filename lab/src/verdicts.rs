@@ -1,15 +1,19 @@
 //! Verdicts and reports: a variant against its parent (`ab`), a plan's
 //! phases in a row (`chain`), the claims of the variant files and how they
-//! are judged (`claims`, `verdict`), how far the fast measures agree with
-//! the atlas's games (`calibration`), the report of every variant (`report`)
+//! are judged (`claims`, `verdict`), the game results a verdict reads first
+//! (`evidence`), the atlas of every variant against its parent at fixed
+//! nodes (`atlas`), how far the fast measures agree with the atlas's games
+//! (`calibration`), the report of every variant (`report`)
 //! with plan 002's own success criteria (`plan_criteria`),
 //! the list of variants (`list`) and the snapshots' changes (`snapdiff`,
 //! with the diff of two tables in `prunelab::matrix::table_diff`).
 
 pub mod ab;
+pub mod atlas;
 pub mod calibration;
 pub mod chain;
 pub mod claims;
+pub mod evidence;
 pub mod list;
 pub mod plan_criteria;
 pub mod report;

@@ -326,7 +326,7 @@ fn serialized_fields(source: &Path, name: &str) -> Vec<String> {
     fields
 }
 
-/// The one file of lab/src that defines struct `name`.
+/// The one file of lab/src or crates/ that defines struct `name`.
 fn defining_file(name: &str) -> PathBuf {
     fn walk(dir: &Path, name: &str, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap() {
@@ -339,7 +339,10 @@ fn defining_file(name: &str) -> PathBuf {
         }
     }
     let mut found = Vec::new();
-    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), name, &mut found);
+    let lab = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for dir in [lab.join("src"), lab.join("../crates")] {
+        walk(&dir, name, &mut found);
+    }
     assert_eq!(found.len(), 1, "struct {name} is defined in {found:?}");
     found.remove(0)
 }
@@ -370,7 +373,7 @@ fn results_tables() -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn the_results_files_fields_are_the_codes() {
-    let lab = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let tables = results_tables();
     assert!(tables.len() >= 10, "docs/results.md has {} marked tables", tables.len());
     let mut problems = Vec::new();
@@ -378,15 +381,14 @@ fn the_results_files_fields_are_the_codes() {
         let words: Vec<&str> = mark.split_whitespace().collect();
         match words.as_slice() {
             ["fields:", file, name] => {
-                let file = file.strip_prefix("lab/").unwrap_or_else(|| panic!("`{mark}`: a path under lab/"));
-                let fields = serialized_fields(&lab.join(file), name);
+                let fields = serialized_fields(&root.join(file), name);
                 if *documented != fields {
                     problems.push(format!("{name}: the page lists {documented:?}, the struct has {fields:?}"));
                 }
             }
             ["keys:", file] => {
-                let file = file.strip_prefix("lab/").unwrap_or_else(|| panic!("`{mark}`: a path under lab/"));
-                let source = std::fs::read_to_string(lab.join(file)).unwrap();
+                let source = std::fs::read_to_string(root.join(file))
+                    .unwrap_or_else(|error| panic!("`{mark}`: {file}, from the repository root: {error}"));
                 for key in documented {
                     if !source.contains(&format!("\"{key}\":")) {
                         problems.push(format!("{file} writes no key `{key}`, which the page lists"));

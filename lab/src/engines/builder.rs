@@ -22,9 +22,8 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
-use serde::{Deserialize, Serialize};
-
 use prunelab::tune::TUNABLES_VARIABLE;
+use serde::{Deserialize, Serialize};
 
 use crate::lab::Lab;
 use crate::tools::run_command;

@@ -29,11 +29,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
+use games::uci_options::Setting;
 use prunelab::techniques::Techniques;
 use prunelab::variants::{self, Value, Variant};
-
-use crate::engines::uci_options::Setting;
-
 // The variant files' TOML reader, the one build.rs uses for ours.
 use variant_file::read as read_variant_toml;
 

@@ -17,10 +17,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use games::engine::{Engine, Launch};
+use games::uci_options::{self, Setting};
 
 use crate::engines::builder;
-use crate::engines::engine::{Engine, Launch};
-use crate::engines::uci_options::{self, Setting};
 use crate::lab::Lab;
 
 /// What marks an engine binary among variant names.
@@ -131,8 +131,9 @@ pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
 
 #[cfg(test)]
 mod tests {
+    use test_support::script;
+
     use super::*;
-    use crate::test_scripts::script;
 
     #[test]
     fn uci_specs_parse_and_variant_names_pass_through() {

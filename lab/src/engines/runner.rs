@@ -10,14 +10,14 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use games::engine::{Engine, Launch, SearchOutput};
+use games::results::{self, RunDir};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::engines::engine::{Engine, Launch, SearchOutput};
 use crate::engines::participant;
 use crate::lab::Lab;
 use crate::measure::suites::Suite;
-use crate::results::{self, RunDir};
 
 /// A search to a fixed depth has no clock; this only catches a hung engine.
 pub const DEPTH_SEARCH_TIMEOUT: Duration = Duration::from_secs(3600);

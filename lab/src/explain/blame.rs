@@ -44,24 +44,23 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use decisions::Analysis;
+pub use findings::report_section;
+use findings::summarize;
+use games::engine::{Engine, SearchOutput};
+use games::results::{print_summary, RunDir};
+use judge::judge;
+use judge::Verdict;
+use replays::{replay_searches, Try};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
-use crate::engines::engine::{Engine, SearchOutput};
 use crate::engines::runner::{
     self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
 use crate::measure::tactics::{self, TacticsRecord};
-use crate::results::{print_summary, RunDir};
-
-use decisions::Analysis;
-pub use findings::report_section;
-use findings::summarize;
-use judge::judge;
-use judge::Verdict;
-use replays::{replay_searches, Try};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlameArgs {
@@ -356,7 +355,7 @@ fn blame_stage(
 
 pub fn command(lab: &Lab, args: &BlameArgs) -> Result<()> {
     let run = run(lab, args)?;
-    print_summary(lab, &run.run_dir)
+    print_summary(&lab.session(), &run.run_dir)
 }
 
 #[cfg(test)]
@@ -469,7 +468,7 @@ mod tests {
         } else {
             "true"
         };
-        crate::test_scripts::script(
+        test_support::script(
             dir,
             name,
             &format!(

@@ -23,16 +23,16 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use games::engine::SearchOutput;
+use games::results::{read_run, runs_of, RunDir};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
-use crate::engines::engine::SearchOutput;
 use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::suites;
-use crate::results::{read_run, runs_of, RunDir};
 
 /// The heat map's file in the run folder.
 pub const HEAT_MAP: &str = "interactions.svg";

@@ -8,14 +8,14 @@ use std::fmt::Write;
 
 use anyhow::Result;
 use clap::Args;
+use games::engine::{Score, SearchOutput};
+use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::engine::{Score, SearchOutput};
 use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
-use crate::results::print_summary;
 
 /// The iterations a search reported (`info depth N` lines, each depth
 /// once), kept with its telemetry.
@@ -399,7 +399,7 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     let builds: serde_json::Map<String, serde_json::Value> =
         args.variants.iter().map(|variant| (variant.clone(), build_of(lab, variant).into())).collect();
     let summary = serde_json::json!({
-        COMMIT: crate::games::atlas::commit(&lab.root),
+        COMMIT: crate::verdicts::atlas::commit(&lab.root),
         BUILDS: builds,
         "suite": suite.name,
         "depth": args.depth,
@@ -430,13 +430,14 @@ pub fn build_of(lab: &Lab, participant: &str) -> String {
 
 pub fn command(lab: &Lab, args: &NodesArgs) -> Result<()> {
     let run = run(lab, args)?;
-    print_summary(lab, &run.run_dir)
+    print_summary(&lab.session(), &run.run_dir)
 }
 
 #[cfg(test)]
 mod tests {
+    use games::engine::Info;
+
     use super::*;
-    use crate::engines::engine::Info;
 
     fn info(depth: u32, nodes: u64) -> Info {
         Info { depth, nodes: Some(nodes), ..Default::default() }

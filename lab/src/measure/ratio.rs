@@ -21,11 +21,10 @@
 //! against the same binary under two paths, an interval over positions alone
 //! excluded 1 in about a third of the runs (docs/lab/ttd.md, "Coverage").
 
+use games::statistics::student_t_quantile;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-
-use crate::games::statistics::student_t_quantile;
 
 /// Resamples of the positions; more changes the interval's last digit only.
 pub const BOOTSTRAP_RESAMPLES: usize = 4000;

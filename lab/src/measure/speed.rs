@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::Args;
+use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
@@ -47,7 +48,6 @@ use crate::engines::runner::RunArgs;
 use crate::lab::Lab;
 use crate::measure::ratio::{median, student_ratio, RatioEstimate};
 use crate::measure::suites;
-use crate::results::print_summary;
 
 /// A bench at the default depth takes seconds; this only catches a hung engine.
 const BENCH_TIMEOUT: Duration = Duration::from_secs(600);
@@ -511,13 +511,14 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
 
 pub fn command(lab: &Lab, args: &SpeedArgs) -> Result<()> {
     let run_dir = run(lab, args)?;
-    print_summary(lab, &run_dir)
+    print_summary(&lab.session(), &run_dir)
 }
 
 #[cfg(test)]
 mod tests {
+    use test_support::script;
+
     use super::*;
-    use crate::test_scripts::script;
 
     fn record(round: usize, engine: usize, nodes: u64, nps: u64) -> SpeedRecord {
         SpeedRecord {

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use games::matches::position_key;
 use prunelab::data;
 use prunelab::epd::{parse_epd_line, read_epd_file, EpdRecord};
 use prunelab::position::move_to_uci;
@@ -124,12 +125,6 @@ fn bench_suite() -> Result<Suite> {
         })
         .collect::<Result<_>>()?;
     Ok(Suite { name: "bench".to_string(), positions, skipped: Vec::new() })
-}
-
-/// A position's identity: placement, side to move, castling and en passant
-/// (the move counters do not change the search).
-pub fn position_key(fen: &str) -> String {
-    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
 }
 
 /// What a suite holds, as claims compare it: a hash of its positions

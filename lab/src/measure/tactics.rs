@@ -8,15 +8,15 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use games::engine::SearchOutput;
+use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::engine::SearchOutput;
 use crate::engines::runner::{
     self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
-use crate::results::print_summary;
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TacticsArgs {
@@ -299,13 +299,14 @@ pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
 
 pub fn command(lab: &Lab, args: &TacticsArgs) -> Result<()> {
     let run = run(lab, args)?;
-    print_summary(lab, &run.run_dir)
+    print_summary(&lab.session(), &run.run_dir)
 }
 
 #[cfg(test)]
 mod tests {
+    use games::engine::Info;
+
     use super::*;
-    use crate::engines::engine::Info;
 
     fn position(best: &[&str], avoid: &[&str]) -> SuitePosition {
         SuitePosition {

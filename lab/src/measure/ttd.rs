@@ -29,15 +29,15 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
+use games::engine::{Engine, Launch, SearchOutput};
+use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::engine::{Engine, Launch, SearchOutput};
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
 use crate::measure::suites::{self, Suite};
-use crate::results::print_summary;
 use crate::verdicts::verdict::IDENTICAL_SEARCH;
 
 #[derive(Args, Clone, Debug, Serialize)]
@@ -434,7 +434,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
 
 pub fn command(lab: &Lab, args: &TtdArgs) -> Result<()> {
     let run = run(lab, args)?;
-    print_summary(lab, &run.run_dir)
+    print_summary(&lab.session(), &run.run_dir)
 }
 
 #[cfg(test)]

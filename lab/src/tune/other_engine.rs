@@ -14,10 +14,10 @@
 use std::time::Duration;
 
 use anyhow::{bail, Result};
+use games::engine::{Engine, EngineFailure, Launch};
+use games::uci_options::{OptionKind, OptionSpec};
 
 use super::params::Declared;
-use crate::engines::engine::{Engine, EngineFailure, Launch};
-use crate::engines::uci_options::{OptionKind, OptionSpec};
 
 /// OpenBench's and prunelab's common `r_end`.
 const R_END: f64 = 0.002;

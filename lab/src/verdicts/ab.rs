@@ -17,31 +17,29 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::Args;
+use games::matches;
+use games::results::RunDir;
+use games::statistics::sprt::options::SprtOptions;
+use prunelab::variants::Variant;
+use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
 use serde::Serialize;
+// The page's sections (crates/verdict-page), which the book's test checks examples with.
+pub use verdict_page as sections;
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::games::atlas::{entries, fast_measures};
-use crate::games::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
-use crate::games::matches;
-use crate::games::statistics::sprt::options::SprtOptions;
 use crate::lab::Lab;
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;
 use crate::measure::tactics::{self, TacticsArgs};
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
-use crate::results::RunDir;
+use crate::verdicts::atlas::{entries, fast_measures};
 use crate::verdicts::calibration::{self, FastMeasures};
+use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
 use crate::verdicts::claims::Judgement;
 use crate::verdicts::claims::NodeSetting;
+use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
-use prunelab::variants::Variant;
-
-use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
-use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
-
-// The page's sections (crates/verdict-page), which the book's test checks examples with.
-pub use verdict_page as sections;
 
 /// The match's time control when neither `--tc` nor the variant file gives one.
 pub const DEFAULT_TC: &str = "10+0.1";
@@ -121,7 +119,7 @@ struct MatchPlan {
 fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
     let plan = variant.plan().sprt;
     let plan = plan.as_ref();
-    let sprt = args.sprt.with_plan_bounds(plan, variant.name())?;
+    let sprt = args.sprt.with_plan_bounds(plan.map(|plan| plan.bounds), variant.name())?;
     if sprt.settings()?.is_none() {
         return Ok(None);
     }
@@ -558,7 +556,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     // A bad --sprt is an error now, not after the node counts and tactics.
     let plan = match_plan(args, variant)?;
     if plan.is_some() {
-        matches::check_book(lab, None)?;
+        matches::check_book(&lab.session(), None)?;
     }
     // So is a suite that cannot be read.
     let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
@@ -625,7 +623,7 @@ fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) 
     settings.concurrency = args.concurrency;
     settings.hash = plan.hash;
     let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
-    let outcome = matches::run_match(lab, (b, &binary_b), (a, &binary_a), &settings)?;
+    let outcome = matches::run_match(&lab.session(), (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
     Ok((text, outcome.run_dir))
 }
@@ -640,8 +638,9 @@ mod tests {
 
     #[test]
     fn the_match_just_played_decides_the_exit_status() {
-        use crate::games::evidence::SprtState;
-        use crate::games::statistics::{Pentanomial, Wdl};
+        use games::statistics::{Pentanomial, Wdl};
+
+        use crate::verdicts::evidence::SprtState;
         let result = |games: u64, llr: f64, finished: bool| GameResult {
             subject: "razor-r1".into(),
             reference: "p003-3".into(),

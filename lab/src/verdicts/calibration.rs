@@ -21,12 +21,12 @@ pub mod fit;
 use std::fmt::Write;
 use std::path::Path;
 
+use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
-use crate::games::atlas::entries::{self, AtlasEntry, Decision};
-use crate::games::atlas::fast_measures::{self, FastEntry};
 use crate::measure::suites;
-use crate::results::{read_records, runs_of_nested, RUN_FILE};
+use crate::verdicts::atlas::entries::{self, AtlasEntry, Decision};
+use crate::verdicts::atlas::fast_measures::{self, FastEntry};
 use crate::verdicts::chain::{self, PhaseRecord};
 use crate::verdicts::verdict::Comparison;
 
@@ -642,8 +642,8 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::atlas::entries::tests::entry;
-    use crate::games::atlas::entries::STOP_IDENTICAL;
+    use crate::verdicts::atlas::entries::tests::entry;
+    use crate::verdicts::atlas::entries::STOP_IDENTICAL;
 
     const WON: Option<Decision> = Some(Decision::Gain);
     const LOST: Option<Decision> = Some(Decision::Loss);

@@ -37,24 +37,24 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
+use games::matches::{self, MatchArgs};
+use games::results::runs_of;
+use games::statistics::sprt::options::SprtOptions;
+use games::statistics::{SprtStatus, Verdict};
 use prunelab::variants::{self, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::games::evidence::GamesSay;
-use crate::games::matches::{self, MatchArgs};
-use crate::games::statistics::sprt::options::SprtOptions;
-use crate::games::statistics::{SprtStatus, Verdict};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
-use crate::results::runs_of;
 use crate::verdicts::ab::run_tactics;
 use crate::verdicts::claims::grammar::{Claim, Planned};
 use crate::verdicts::claims::NodeSetting;
+use crate::verdicts::evidence::GamesSay;
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
@@ -354,8 +354,12 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
     settings.concurrency = args.concurrency;
     settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
     let binaries = [participant::launch(lab, variant.name())?, participant::launch(lab, parent)?];
-    let outcome =
-        matches::run_match(&lab.nested(folder), (variant.name(), &binaries[0]), (parent, &binaries[1]), &settings)?;
+    let outcome = matches::run_match(
+        &lab.nested(folder).session(),
+        (variant.name(), &binaries[0]),
+        (parent, &binaries[1]),
+        &settings,
+    )?;
     let (result, failed) = match_result(&outcome.summary);
     Ok(PhaseMatch { plan: plan_text, result, failed, run_dir: Some(outcome.run_dir) })
 }
@@ -384,7 +388,7 @@ fn run_phases(
     args: &ChainArgs,
     chain: &[String],
     counts: &Counts,
-    run_dir: &mut crate::results::RunDir,
+    run_dir: &mut games::results::RunDir,
     records: &mut Vec<PhaseRecord>,
 ) -> Result<Option<String>> {
     let folder = run_dir.path().to_path_buf();
@@ -696,7 +700,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     }
     // So is the book of the matches `--sprt` plays.
     if args.sprt {
-        matches::check_book(lab, None)?;
+        matches::check_book(&lab.session(), None)?;
     }
     lab.say(&format!("chain: {}", chain.join(" → ")));
     let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =

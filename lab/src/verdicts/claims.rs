@@ -27,17 +27,16 @@ use std::fmt;
 
 pub mod grammar;
 
+use games::matches::clock::TimeControl;
 use prunelab::variants::Variant;
 
 use self::grammar::{Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
-
-use crate::games::evidence::{GameResult, GamesSay};
-use crate::games::matches::clock::TimeControl;
 use crate::lab::Lab;
 use crate::measure::nodes::ITERATIONS;
 use crate::measure::ratio::signed_percent;
 use crate::measure::suites::{self, Suite, SuiteContent};
 use crate::measure::telemetry::Telemetry;
+use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// What a claim came to.
 #[derive(Clone, Debug, PartialEq)]
@@ -531,8 +530,9 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use prunelab::variants::{resolve, VariantFile};
+
+    use super::*;
 
     /// A child of `parent` with the feature `lmp`: what a claim is judged
     /// for (the claim itself is `judge`'s argument).
@@ -822,8 +822,9 @@ mod tests {
 
     #[test]
     fn games_claims_read_the_games_on_their_book() {
-        use crate::games::evidence::SprtState;
-        use crate::games::statistics::{Pentanomial, Wdl};
+        use games::statistics::{Pentanomial, Wdl};
+
+        use crate::verdicts::evidence::SprtState;
         let child = variant();
         let endgames = grammar::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
         let gain = ScopedClaim { claim: Claim::Games(GamesClaim::Gain), scope: endgames };
@@ -870,7 +871,7 @@ mod tests {
 
     #[test]
     fn games_claims_read_only_games_at_their_time_control() {
-        use crate::games::statistics::{Pentanomial, Wdl};
+        use games::statistics::{Pentanomial, Wdl};
         let child = variant();
         // Games that show a gain, finished, with no SPRT: the interval decides.
         let gain_at = |tc: &str| GameResult {

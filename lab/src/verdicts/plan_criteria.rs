@@ -28,13 +28,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::games::evidence::{self, GameResult};
-use crate::games::statistics::sprt::Verdict;
+use games::results::{read_records, read_run, runs_of_nested};
+use games::statistics::sprt::Verdict;
+
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::ttd::{self, TtdRecord};
-use crate::results::{read_records, read_run, runs_of_nested};
 use crate::verdicts::claims::Judgement;
+use crate::verdicts::evidence::{self, GameResult};
 
 /// The chain the plan's criteria are judged on: its start and its end.
 pub const PLAN_START: &str = "baseline";
@@ -433,8 +434,9 @@ mod tests {
 
     #[test]
     fn the_elo_criterion_is_never_judged_on_a_peek() {
-        use crate::games::evidence::SprtState;
-        use crate::games::statistics::{Pentanomial, Wdl};
+        use games::statistics::{Pentanomial, Wdl};
+
+        use crate::verdicts::evidence::SprtState;
         // 100 pairs won both ways: an Elo interval far above -5.
         let games = |llr: f64, finished: bool| GameResult {
             subject: PLAN_END.into(),

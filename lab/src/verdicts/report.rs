@@ -33,24 +33,24 @@ use std::fmt::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use games::results::{read_records, read_run, runs_of_nested, write_atomically};
 use plotters::prelude::*;
+use prunelab::stats::MOVE_NUMBER_EDGES;
 
-use crate::games::atlas::entries::{self, AtlasEntry};
-use crate::games::atlas::{fast_measures, table, time_controls};
-use crate::games::evidence::{self, ratio_signal};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
-use crate::results::{read_records, read_run, runs_of_nested, write_atomically};
+use crate::verdicts::atlas::entries::{self, AtlasEntry};
+use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::evidence::{self, ratio_signal};
 use crate::verdicts::plan_criteria;
-use prunelab::stats::MOVE_NUMBER_EDGES;
 
 pub mod book_figures;
 mod figures;
@@ -888,8 +888,9 @@ mod tests {
 
     #[test]
     fn runs_merge_only_when_alike_in_suite_depth_hash_first_and_build() {
+        use games::results::RunDir;
+
         use crate::measure::nodes::{BUILDS, COMMIT};
-        use crate::results::RunDir;
         let dir = std::env::temp_dir().join(format!("prunelab-report-alike-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         // A nodes run of `child` (built from `commit` as `build`) and

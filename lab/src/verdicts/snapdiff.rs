@@ -10,10 +10,10 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use clap::Args;
+use prunelab::matrix::table_diff::{diff_summary, diff_tables, TableDiff};
 
 use crate::lab::Lab;
 use crate::tools::git;
-use prunelab::matrix::table_diff::{diff_summary, diff_tables, TableDiff};
 
 /// The snapshots' folder, relative to the repository.
 const SNAPSHOTS: &str = "snapshots";

@@ -6,18 +6,17 @@
 use std::fmt::Write;
 
 use prunelab::variants::Variant;
-
-use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
 use serde::{Deserialize, Serialize};
 
-use crate::games::evidence::{GameResult, GamesSay};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::Suite;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
+use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes, Solved};
+use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// A tactical suite's run for a verdict, or why it could not be run.
 pub struct TacticsOutcome {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
+use games::results::{read_records, read_run, runs_of};
 use serde::{Deserialize, Serialize};
 
 use super::decisions::ranges;
@@ -14,7 +15,6 @@ use super::replays::MAX_TRIES;
 use super::{solved_by, BlameArgs, BlameRecord, PositionBlame, SolveRecord};
 use crate::lab::Lab;
 use crate::measure::suites::Suite;
-use crate::results::{read_records, read_run, runs_of};
 
 /// A technique and its features, as tables show them: ``razoring `razor-r1`, `razor-r2` ``.
 fn technique_features(technique: &str, features: &[String]) -> String {

@@ -10,12 +10,12 @@
 use std::fmt::Write;
 
 use anyhow::{bail, Result};
+use games::engine::{Engine, SearchOutput};
 use serde::{Deserialize, Serialize};
 
 use super::decisions::{analyze, Decision};
 use super::trace;
 use super::{BlameArgs, PositionBlame, SolveRecord};
-use crate::engines::engine::{Engine, SearchOutput};
 use crate::measure::suites::Suite;
 use crate::measure::tactics;
 

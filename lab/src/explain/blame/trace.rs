@@ -6,7 +6,6 @@
 //! not a guess.
 
 use anyhow::{anyhow, Result};
-
 pub use prunelab::trace::{SearchedMove, TraceEvent, TraceKind as Kind, TtCutoff};
 
 /// The events of one search's `info string` texts, in search order: the

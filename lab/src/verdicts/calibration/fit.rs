@@ -11,7 +11,7 @@
 //! A prediction for a new variant carries its prediction interval, the
 //! range its Elo falls in with 95% probability under the linear model.
 
-use crate::games::statistics::student_t_quantile;
+use games::statistics::student_t_quantile;
 
 /// A fitted linear model: `y = intercept + Σ slopes[i] · x[i]`.
 #[derive(Clone, Debug, PartialEq)]

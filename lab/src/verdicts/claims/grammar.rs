@@ -448,7 +448,7 @@ fn parse_scoped_claim(key: &str, value: &Value) -> Result<ScopedClaim> {
         if !games_claim {
             bail!("{what}.tc: only a games claim has a time control");
         }
-        tc.parse::<crate::games::matches::clock::TimeControl>().map_err(|error| anyhow!("{what}.tc: {error}"))?;
+        tc.parse::<games::matches::clock::TimeControl>().map_err(|error| anyhow!("{what}.tc: {error}"))?;
     }
     if scope.book.is_some() && !games_claim {
         bail!("{what}.book: only a games claim has a book");

@@ -8,15 +8,15 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use games::results::write_atomically;
 use plotters::prelude::*;
 use prunelab::time::{clock_budget, GameClock};
 
 use super::figures;
-use crate::games::atlas::entries;
-use crate::games::atlas::fast_measures;
 use crate::lab::Lab;
 use crate::plots::{self, Mark};
-use crate::results::write_atomically;
+use crate::verdicts::atlas::entries;
+use crate::verdicts::atlas::fast_measures;
 use crate::verdicts::calibration::{self, Measure};
 
 /// The clock the time figure follows: the plans' 10+0.1, in milliseconds.

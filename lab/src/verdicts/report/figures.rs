@@ -6,9 +6,9 @@
 use anyhow::Result;
 use plotters::prelude::*;
 
-use crate::games::atlas::entries::{AtlasEntry, Decision};
 use crate::measure::ratio::RatioEstimate;
 use crate::plots::{self, padded_range, Mark};
+use crate::verdicts::atlas::entries::{AtlasEntry, Decision};
 use crate::verdicts::calibration::{self, fit, Measure, Row};
 use crate::verdicts::chain::PhaseRecord;
 

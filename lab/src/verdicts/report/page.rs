@@ -5,14 +5,14 @@
 use std::path::Path;
 
 use anyhow::Result;
+use games::results::{read_records, read_run, runs_of};
 
 use super::figures::{self, ClaimPoint};
-use crate::games::atlas::entries::AtlasEntry;
 use crate::lab::Lab;
 use crate::plots::escape;
-use crate::results::{read_records, read_run, runs_of};
 use crate::tune::spsa::{Parameter, Schedule};
 use crate::tune::IterationRecord;
+use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::calibration::{Measure, Row};
 use crate::verdicts::chain::PhaseRecord;
 

@@ -3,16 +3,17 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use games::results::RunDir;
+
 use super::PAGE;
-use crate::games::atlas::entries;
 use crate::lab::Lab;
 use crate::measure::nodes::{BUILDS, COMMIT};
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::telemetry::Telemetry;
 use crate::plots::read_marks;
-use crate::results::RunDir;
 use crate::tune::spsa::{Parameter, Perturbation, Schedule};
 use crate::tune::IterationRecord;
+use crate::verdicts::atlas::entries;
 use crate::verdicts::chain::PhaseRecord;
 use crate::verdicts::claims::NodeChange;
 use crate::verdicts::report::{command, tests::record, ReportArgs};

@@ -1,0 +1,274 @@
+//! The build every test of a commit shares, as an OpenBench worker makes
+//! it (`make` on the commit's files, `engines::builder::make_at_commit`),
+//! with the bench both sides carry and the expected nps. Another engine is
+//! not built here: its bench and nps come from its binary's `bench`, read
+//! as a worker reads it, or from `--bench` and `--nps`.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use games::engine::{Engine, EngineFailure, Launch};
+
+use super::create::{github_address, repository};
+use super::{Build, OpenbenchArgs, OtherEngine, TestPlan};
+use crate::engines::builder;
+use crate::engines::participant;
+use crate::lab::Lab;
+use crate::measure::speed::parse_bench_line;
+use crate::tools::{git, run_command};
+
+/// The commit built and benched as a worker builds and benches it: the
+/// bench both sides carry and the expected nps.
+pub(super) fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit: String) -> Result<Build> {
+    let repo = repository(lab, args)?;
+    // The plans come from the working tree's variant files; the engine
+    // from the commit's.
+    if !git(&lab.root, &["diff", "--name-only", &commit, "--", "variants"])?.is_empty() {
+        bail!("variants/ differs from commit {commit}: commit it (and push it), or give --commit");
+    }
+    let engine = args.engine.clone().unwrap_or_else(|| "prunelab".to_string());
+    let folder = lab.target_dir().join("lab").join("openbench");
+    let binary = folder.join(format!("{engine}-{}", commit[..8].to_uppercase()));
+    builder::make_at_commit(lab, &commit, &folder, &binary)?;
+    let report = builder::self_report(&binary)?;
+    let names: Vec<&str> = plans.iter().flat_map(|plan| [plan.variant.as_str(), plan.parent.as_str()]).collect();
+    if let Some(missing) = names.iter().find(|name| !report.selectable.iter().any(|known| known == *name)) {
+        bail!(
+            "make at {} does not build the variants build with `{missing}` (a FEATURES line in its Makefile \
+             builds one feature set, without the Variant option)",
+            &commit[..8]
+        );
+    }
+    let runs = if args.nps.is_some() { 1 } else { args.bench_runs.max(1) };
+    lab.say(&format!("bench: {runs} run(s) of {}", binary.display()));
+    let mut benches = Vec::new();
+    for _ in 0..runs {
+        benches.push(bench(&binary)?);
+    }
+    if let Some((nodes, _)) = benches.iter().find(|(nodes, _)| *nodes != benches[0].0) {
+        bail!("{} bench is not deterministic: {} and {nodes} nodes", binary.display(), benches[0].0);
+    }
+    let (nps, nps_source) = match args.nps {
+        Some(nps) => (nps, "--nps".to_string()),
+        None => {
+            let mut speeds: Vec<u64> = benches.iter().map(|(_, nps)| *nps).collect();
+            speeds.sort_unstable();
+            let median = speeds[speeds.len() / 2];
+            let source = format!(
+                "the median of {runs} `bench` runs on this machine, {} to {}",
+                speeds[0],
+                speeds[speeds.len() - 1]
+            );
+            (median, source)
+        }
+    };
+    Ok(Build {
+        engine,
+        commit,
+        repo,
+        bench: benches[0].0,
+        nps,
+        nps_source,
+        bench_variant: report.variants.join("/"),
+        bench_source: String::new(),
+    })
+}
+
+/// The repository and commit of another engine's tests: `--repo` and
+/// `--commit`, else what its variant files say, one of each for every test.
+pub(super) fn other_engine_source(
+    args: &OpenbenchArgs,
+    plans: &[TestPlan],
+    other: &OtherEngine,
+) -> Result<(String, String)> {
+    let known = |flag: &Option<String>, key: &str, field: fn(&OtherEngine) -> &Option<String>| -> Result<String> {
+        if let Some(given) = flag {
+            return Ok(given.clone());
+        }
+        let mut values: Vec<&String> = Vec::new();
+        for plan in plans {
+            let Some(value) = plan.other_engine.as_ref().and_then(|other| field(other).as_ref()) else {
+                bail!(
+                    "`{}` is a variant of engine `{}`, and its files give no `{key}` for OpenBench's workers: add \
+                     `{key} = ...` to {} or a parent's file, or give --{}",
+                    plan.variant,
+                    other.engine,
+                    plan.file,
+                    if key == "repository" { "repo" } else { key }
+                );
+            };
+            if !values.contains(&value) {
+                values.push(value);
+            }
+        }
+        match values[..] {
+            [value] => Ok(value.clone()),
+            _ => bail!(
+                "the variants give {} `{key}`s ({}): one command tests one, given with --{}",
+                values.len(),
+                values.iter().map(|value| value.as_str()).collect::<Vec<_>>().join(", "),
+                if key == "repository" { "repo" } else { key }
+            ),
+        }
+    };
+    let remote = known(&args.repo, "repository", |other| &other.repository)?;
+    let repo = github_address(&remote).with_context(|| {
+        format!("{remote}: OpenBench downloads sources from https://github.com/OWNER/REPO only; give --repo")
+    })?;
+    Ok((repo, known(&args.commit, "commit", |other| &other.commit)?))
+}
+
+/// Another engine's tests' build: its repository and commit, its name on
+/// the server, and the bench and nps of its binary (`--engine-path`), whose
+/// options for each side are checked against what it offers first; or
+/// `--bench` and `--nps`.
+pub(super) fn other_engine_build(
+    lab: &Lab,
+    args: &OpenbenchArgs,
+    plans: &[TestPlan],
+    other: &OtherEngine,
+) -> Result<Build> {
+    let (repo, commit) = other_engine_source(args, plans, other)?;
+    let engine = args.engine.clone().unwrap_or_else(|| other.folder.clone());
+    let binary = match lab.engine_path(&other.engine)? {
+        Some(_) => Some(lab.engine_binary(&other.engine, &plans[0].variant)?),
+        None => None,
+    };
+    if let Some(binary) = &binary {
+        for plan in plans {
+            let sides =
+                plan.other_engine.iter().flat_map(|other| [(&plan.variant, &other.dev), (&plan.parent, &other.base)]);
+            for (name, settings) in sides {
+                participant::handshake(&Launch { binary: binary.clone(), settings: settings.clone() }, name)?;
+            }
+        }
+    }
+    if let Some(plan) = plans.iter().find(|plan| plan.tc.starts_with("N=")) {
+        stops_at_go_nodes(binary.as_deref(), &other.engine, &plan.tc)?;
+    }
+    let (bench, bench_source, nps, nps_source) = match (args.bench, args.nps, &binary) {
+        (Some(bench), Some(nps), _) => (bench, "--bench".to_string(), nps, "--nps".to_string()),
+        (_, _, None) => bail!(
+            "engine `{}`'s bench and nps for OpenBench: give its binary with --engine-path {}=PATH (its `bench` \
+             prints them), or --bench N and --nps N",
+            other.engine,
+            other.engine
+        ),
+        (bench_given, nps_given, Some(binary)) => {
+            let runs = if nps_given.is_some() { 1 } else { args.bench_runs.max(1) };
+            lab.say(&format!("bench: {runs} run(s) of {}", binary.display()));
+            let mut benches = Vec::new();
+            for _ in 0..runs {
+                let what = format!("{} bench", binary.display());
+                let output = run_command(Command::new(binary).arg("bench"), &what)?;
+                benches.push(openbench_bench(&output).with_context(|| {
+                    format!(
+                        "{what} printed no `<N> nodes` and `<N> nps` as OpenBench reads them: give --bench and --nps"
+                    )
+                })?);
+            }
+            if let Some((nodes, _)) = benches.iter().find(|(nodes, _)| *nodes != benches[0].0) {
+                bail!("{} bench is not deterministic: {} and {nodes} nodes", binary.display(), benches[0].0);
+            }
+            let bench = match bench_given {
+                Some(bench) => (bench, "--bench".to_string()),
+                None => (benches[0].0, format!("`bench` of {}", binary.display())),
+            };
+            let nps = match nps_given {
+                Some(nps) => (nps, "--nps".to_string()),
+                None => {
+                    let mut speeds: Vec<u64> = benches.iter().map(|(_, nps)| *nps).collect();
+                    speeds.sort_unstable();
+                    let source = format!(
+                        "the median of {runs} `bench` runs on this machine, {} to {}",
+                        speeds[0],
+                        speeds[speeds.len() - 1]
+                    );
+                    (speeds[speeds.len() / 2], source)
+                }
+            };
+            (bench.0, bench.1, nps.0, nps.1)
+        }
+    };
+    Ok(Build {
+        engine,
+        commit,
+        repo,
+        bench,
+        nps,
+        nps_source,
+        bench_variant: "its default options".to_string(),
+        bench_source,
+    })
+}
+
+/// How long an engine may take to answer `go nodes` at the probe's budget
+/// (the unit tests' stand-ins answer at once or never).
+const GO_NODES_PROBE_TIMEOUT: Duration = Duration::from_secs(if cfg!(test) { 1 } else { 10 });
+/// The probe's budget: a search any engine ends in well under a second.
+const GO_NODES_PROBE_NODES: u64 = 1000;
+
+/// A fixed-nodes test (`tc` `N=...`) measures something only if the engine
+/// stops at `go nodes`; one that searches on until `stop` (SeaJay
+/// v20251002) would make every game a time-out on the workers. So the
+/// binary is asked once, and a test it cannot be asked about is refused.
+fn stops_at_go_nodes(binary: Option<&Path>, engine: &str, tc: &str) -> Result<()> {
+    let Some(binary) = binary else {
+        bail!(
+            "a fixed-nodes test (--tc {tc}) of engine `{engine}` needs its binary, to check that it stops at \
+             `go nodes`: give --engine-path {engine}=PATH"
+        );
+    };
+    let mut probe = Engine::start(binary, engine)?;
+    probe.sync()?;
+    probe.new_game()?;
+    let go = format!("go nodes {GO_NODES_PROBE_NODES}");
+    match probe.go("position startpos", &go, GO_NODES_PROBE_TIMEOUT) {
+        Ok(_) => Ok(()),
+        Err(error) if matches!(error.downcast_ref(), Some(EngineFailure::Timeout)) => bail!(
+            "engine `{engine}` ({}) does not stop at `{go}` (no bestmove within {} s), so a fixed-nodes test \
+             (--tc {tc}) would measure nothing: give a time control such as --tc 10+0.1",
+            binary.display(),
+            GO_NODES_PROBE_TIMEOUT.as_secs()
+        ),
+        Err(error) => Err(error),
+    }
+}
+
+/// The bench and nps an OpenBench worker reads from an engine's `bench`
+/// (its `Client/bench.py`): the lines from the last, each with its
+/// non-alphanumerics as spaces, and in each the first `<N> nodes`, `nodes
+/// <N>` or `nodes searched <N>`, and `<N> nps`, `nps <N>` or `nodes second
+/// <N>`, any case; the first found of each is kept.
+pub fn openbench_bench(output: &str) -> Option<(u64, u64)> {
+    let (mut bench, mut nps) = (None, None);
+    for line in output.lines().rev() {
+        let cleaned: String = line.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' }).collect();
+        // Stockfish's `Nodes searched  : N` and `Nodes/second    : N`.
+        let cleaned = cleaned.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+        let cleaned = cleaned.replace("nodes second ", "nps ").replace("nodes searched ", "nodes ");
+        let words: Vec<&str> = cleaned.split(' ').collect();
+        let find = |label: &str| {
+            words.windows(2).find_map(|pair| match (pair[0].parse::<u64>(), pair[1].parse::<u64>()) {
+                (Ok(number), _) if pair[1] == label => Some(number),
+                (_, Ok(number)) if pair[0] == label => Some(number),
+                _ => None,
+            })
+        };
+        bench = bench.or_else(|| find("nodes"));
+        nps = nps.or_else(|| find("nps"));
+        if let (Some(bench), Some(nps)) = (bench, nps) {
+            return Some((bench, nps));
+        }
+    }
+    None
+}
+
+/// One `bench` run: its node count and nps, from its last line.
+fn bench(binary: &Path) -> Result<(u64, u64)> {
+    let what = format!("{} bench", binary.display());
+    let output = run_command(Command::new(binary).arg("bench"), &what)?;
+    parse_bench_line(&output).with_context(|| what)
+}

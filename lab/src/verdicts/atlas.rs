@@ -1,0 +1,700 @@
+//! `lab atlas [VARIANT... | --chain NAME | --all] --nodes N`: what every
+//! technique is worth in games. Each variant plays its parent at N nodes a
+//! move (`go nodes N`, no clock: the games do not depend on the machine's
+//! load or speed) from the book's openings, in pairs with colours reversed,
+//! with the match runner of `lab match`; each finished match is a line of
+//! the repository's atlas file, `atlas/atlas.jsonl` (see `entries`), which
+//! `lab report` reads for its atlas and calibration tables.
+//!
+//! A variant whose result the atlas has at the same settings (its feature
+//! set and its parent's, the nodes, the book, the seed and the hash; not the
+//! commit) is not played again. A run is resumable: its folder,
+//! `lab-results/<time>-atlas/`, keeps each phase's match in `<variant>/`
+//! and one record per finished phase, so `--resume` continues the match in
+//! progress where it stopped.
+//!
+//! `--time-controls` (or `--pair VARIANT..PARENT`) plays the pairs of the
+//! matches at a time control (`time_controls`) instead: each side built from
+//! its recorded feature set, so `lab report` can set their fixed-nodes Elo
+//! beside the Elo on the clock.
+
+pub mod ablations;
+pub mod entries;
+pub mod fast_measures;
+pub mod identical;
+pub mod table;
+pub mod time_controls;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use games::engine::Launch;
+use games::matches::book::Book;
+use games::matches::clock::TimeControl;
+use games::matches::{self, MatchArgs, StopReason};
+use games::results::{runs_of, timestamp, RunDir};
+use games::statistics::sprt::options::SprtOptions;
+use games::statistics::SprtSettings;
+use serde::{Deserialize, Serialize};
+
+use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
+use self::fast_measures::FastEntry;
+use self::identical::Sameness;
+use self::time_controls::TimeControlMatch;
+use crate::engines::builder;
+use crate::lab::Lab;
+use crate::measure::play;
+use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
+use crate::verdicts::chain;
+use crate::verdicts::claims::grammar::Planned;
+
+/// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
+const DEFAULT_GAMES: u64 = 1000;
+
+#[derive(Args, Clone, Debug, Serialize)]
+pub struct AtlasArgs {
+    /// Variants, each played against its parent.
+    pub variants: Vec<String>,
+    /// A chain's phases (p002, p003, razor; repeatable): each against its parent.
+    #[arg(long = "chain", value_name = "NAME")]
+    pub chains: Vec<String>,
+    /// Every variant that has a parent.
+    #[arg(long)]
+    pub all: bool,
+    /// Every pair of the matches at a time control (time-controls.toml beside the atlas file), each side built
+    /// from its recorded feature set.
+    #[arg(long)]
+    // Left out of an atlas run's arguments when not given, so runs begun
+    // before the flag existed still resume.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub time_controls: bool,
+    /// One pair of the matches at a time control, as the file names it (repeatable).
+    #[arg(long = "pair", value_name = "VARIANT..PARENT")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<String>,
+    /// The variant without each of its techniques in turn, each against the
+    /// variant (`full-without-razoring` against `full`; repeatable).
+    #[arg(long = "ablate", value_name = "VARIANT")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ablate: Vec<String>,
+    /// Nodes a move (`go nodes N`).
+    #[arg(long, value_name = "N", required_unless_present = "keep_fast")]
+    pub nodes: Option<u64>,
+    /// Play no games: keep the phases' fast measures (the latest `lab ab` or
+    /// `lab chain` run of each pair under --results) in fast.jsonl beside the
+    /// atlas file, where the calibration reads them on any clone.
+    #[arg(long, conflicts_with_all = ["nodes", "games", "resume", "time_controls", "pairs"])]
+    pub keep_fast: bool,
+    /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
+    #[arg(long, value_name = "G")]
+    pub games: Option<u64>,
+    /// Stop a phase at the SPRT's verdict; `--sprt` alone takes each
+    /// variant file's `[sprt]` bounds (a variant without one plays the games).
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sprt: SprtOptions,
+    /// Opening book (default: the one `lab match` plays).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Fixes the order of the book's openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Each engine's hash table size in MB.
+    #[arg(long, default_value_t = 16, value_name = "MB")]
+    pub hash: u32,
+    /// Games played at the same time (each with its own engine processes).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub concurrency: usize,
+    /// The atlas file the results are appended to (default: the repository's).
+    #[arg(long, value_name = "FILE", default_value = ATLAS_FILE)]
+    pub atlas: PathBuf,
+    /// Continue an atlas run: DIR, or the latest `atlas` run.
+    #[arg(long, num_args = 0..=1, value_name = "DIR", default_missing_value = "latest")]
+    #[serde(skip)]
+    pub resume: Option<String>,
+    /// Use an already built binary for a name instead of building it: NAME=PATH
+    /// (repeatable; for tests).
+    #[arg(long = "binary", value_name = "NAME=PATH", hide = true)]
+    #[serde(skip)]
+    pub binaries: Vec<String>,
+}
+
+impl AtlasArgs {
+    /// Nodes a move; `command` has checked there are some before any game.
+    fn nodes_a_move(&self) -> u64 {
+        self.nodes.unwrap_or_default()
+    }
+}
+
+/// One phase of the run: a variant and its parent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    pub variant: String,
+    pub parent: String,
+    /// The two searches by feature set, for a pair of a match at a time
+    /// control or an ablation; `None` for variants, whose files give them.
+    pub searches: Option<Searches>,
+}
+
+impl Phase {
+    /// A variant against its parent, both variant files.
+    pub fn of_variants(variant: &str, parent: &str) -> Phase {
+        Phase { variant: variant.to_string(), parent: parent.to_string(), searches: None }
+    }
+
+    /// The phase's folder in the run: the variant's name, or both names for
+    /// a time-control pair (one side may be in several pairs).
+    fn folder(&self) -> String {
+        match self.searches {
+            None => self.variant.clone(),
+            Some(_) => format!("{}-against-{}", self.variant, self.parent),
+        }
+    }
+}
+
+/// A time-control pair's or an ablation's two searches and the SPRT
+/// `--sprt` alone plays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Searches {
+    pub features: Vec<String>,
+    pub parent_features: Vec<String>,
+    pub sprt: SprtSettings,
+}
+
+impl Searches {
+    fn of(record: &TimeControlMatch) -> Searches {
+        Searches {
+            features: record.features.clone(),
+            parent_features: record.parent_features.clone(),
+            sprt: record.sprt,
+        }
+    }
+}
+
+/// A finished phase, as the run's `records.jsonl` keeps it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct PhaseRecord {
+    variant: String,
+    parent: String,
+    /// `played` or `already in the atlas`.
+    outcome: String,
+}
+
+/// The phases the arguments name, in order, each once: the variants, then
+/// each chain's phases, then (`--all`) every variant with a parent, parents
+/// before their children.
+pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
+    let mut names: Vec<String> = args.variants.clone();
+    for name in &args.chains {
+        let chain = chain::resolve_args(&lab.variants, std::slice::from_ref(name))?;
+        names.extend(chain.into_iter().skip(1));
+    }
+    if args.all {
+        let mut all: Vec<&str> = lab
+            .variants
+            .iter()
+            .filter(|variant| variant.file.extends.is_some())
+            .map(|variant| variant.name())
+            .collect();
+        let generations = |name: &str| prunelab::variants::ancestry(&lab.variants, name).len();
+        all.sort_by_key(|name| (generations(name), name.to_string()));
+        names.extend(all.into_iter().map(str::to_string));
+    }
+    let pairs = time_control_pairs(lab, args)?;
+    if names.is_empty() && pairs.is_empty() && args.ablate.is_empty() {
+        bail!(
+            "lab atlas needs variants, --chain NAME, --all, --ablate VARIANT, --time-controls or --pair VARIANT..PARENT"
+        );
+    }
+    let mut phases: Vec<Phase> = Vec::new();
+    for name in names {
+        let variant = lab.variant(&name)?;
+        let Some(parent) = variant.file.extends.clone() else {
+            bail!("`{name}` has no parent to play against");
+        };
+        if !phases.iter().any(|phase| phase.variant == name && phase.searches.is_none()) {
+            phases.push(Phase::of_variants(&name, &parent));
+        }
+    }
+    phases.extend(pairs);
+    for base in &args.ablate {
+        phases.extend(ablations::phases(lab, base)?);
+    }
+    Ok(phases)
+}
+
+/// The pairs of the matches at a time control that `--time-controls` or
+/// `--pair` name, in the file's order, each pair of searches once (several
+/// matches of one pair at several controls are one phase).
+fn time_control_pairs(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
+    if !args.time_controls && args.pairs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let path = time_controls::beside(&lab.resolve(&args.atlas));
+    let records = time_controls::read(&path)?;
+    let named = |record: &TimeControlMatch| format!("{}..{}", record.variant, record.parent);
+    for pair in &args.pairs {
+        if !records.iter().any(|record| &named(record) == pair) {
+            let mut known: Vec<String> = Vec::new();
+            for name in records.iter().map(named) {
+                if !known.contains(&name) {
+                    known.push(name);
+                }
+            }
+            bail!("--pair {pair}: no such match in {}; its pairs: {}", path.display(), known.join(", "));
+        }
+    }
+    let mut phases: Vec<Phase> = Vec::new();
+    for record in records.iter().filter(|record| args.time_controls || args.pairs.contains(&named(record))) {
+        let searches = Searches::of(record);
+        let seen = phases.iter().any(|phase| {
+            phase.searches.as_ref().is_some_and(|known| {
+                (&known.features, &known.parent_features) == (&searches.features, &searches.parent_features)
+            })
+        });
+        if !seen {
+            phases.push(Phase {
+                variant: record.variant.clone(),
+                parent: record.parent.clone(),
+                searches: Some(searches),
+            });
+        }
+    }
+    Ok(phases)
+}
+
+/// Every feature a variant compiles in, sorted: how the atlas's files name
+/// a search.
+fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
+    let mut features: Vec<String> = lab.variant(name)?.features.iter().map(|f| f.to_string()).collect();
+    features.sort();
+    Ok(features)
+}
+
+/// The variant's and its parent's feature sets, sorted: the phase's own
+/// for a time-control pair or an ablation, else the variant files'.
+fn phase_features(lab: &Lab, phase: &Phase) -> Result<(Vec<String>, Vec<String>)> {
+    Ok(match &phase.searches {
+        Some(searches) => (searches.features.clone(), searches.parent_features.clone()),
+        None => (sorted_features(lab, &phase.variant)?, sorted_features(lab, &phase.parent)?),
+    })
+}
+
+/// What decides a phase's games, but not the commit.
+fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
+    let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
+    let (features, parent_features) = phase_features(lab, phase)?;
+    Ok(AtlasKey {
+        features,
+        parent_features,
+        nodes: args.nodes_a_move(),
+        book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
+        book_hash: entries::fnv1a_hex(&bytes),
+        seed: args.seed,
+        hash_mb: args.hash,
+    })
+}
+
+/// The commit the engines are built from, `+dirty` when a tracked file the
+/// engines are built from differs from it; `unknown` outside git.
+pub(crate) fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    };
+    let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) else { return "unknown".to_string() };
+    // The atlas file changes as the run goes, and the lab and the README are
+    // not in the engines: none of them makes the engines dirty.
+    let outside_engines = [":(exclude)atlas", ":(exclude)lab", ":(exclude)README.md"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--", "."];
+    status.extend(outside_engines);
+    let changes = git(&status);
+    if changes.is_some_and(|changes| !changes.is_empty()) {
+        format!("{head}+dirty")
+    } else {
+        head
+    }
+}
+
+/// The atlas run's folder: a new one, or the one `--resume` names with the
+/// phases it has finished.
+fn open_run(lab: &Lab, args: &AtlasArgs) -> Result<(RunDir, Vec<PhaseRecord>)> {
+    let Some(resume) = &args.resume else {
+        return Ok((RunDir::create(&lab.results_root(), "atlas", args)?, Vec::new()));
+    };
+    let dir = if resume == "latest" {
+        let root = lab.results_root();
+        runs_of(&root, "atlas").pop().ok_or_else(|| anyhow!("--resume: no atlas run under {}", root.display()))?
+    } else {
+        lab.resolve(Path::new(resume))
+    };
+    let (run, done) = RunDir::resume(&dir, "atlas", args)?;
+    lab.say(&format!("resuming {}: {} phase(s) finished", dir.display(), done.len()));
+    Ok((run, done))
+}
+
+/// The match of one phase, in its folder of the run: the variant first, so
+/// its Elo is its gain over its parent. A match begun there is continued.
+fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &Path) -> MatchArgs {
+    let mut settings = MatchArgs::new(&phase.variant, &phase.parent);
+    settings.tc = TimeControl::Nodes(args.nodes_a_move());
+    settings.games = Some(args.games.unwrap_or(DEFAULT_GAMES));
+    settings.sprt = sprt;
+    settings.book = args.book.clone();
+    settings.seed = args.seed;
+    settings.hash = args.hash;
+    settings.concurrency = args.concurrency;
+    settings.binaries = args.binaries.clone();
+    settings.resume = runs_of(folder, "match").pop().map(Some);
+    settings
+}
+
+/// The SPRT a phase plays: `--sprt` alone takes the variant file's bounds
+/// (a variant without them plays its games) or a time-control pair's own.
+fn phase_sprt(lab: &Lab, args: &AtlasArgs, phase: &Phase) -> Result<SprtOptions> {
+    if let Some(searches) = &phase.searches {
+        let recorded = &searches.sprt;
+        return Ok(match args.sprt.wants_plan() {
+            true => SprtOptions {
+                bounds: Some(vec![recorded.elo0, recorded.elo1]),
+                model: recorded.model,
+                ..args.sprt.clone()
+            },
+            false => args.sprt.clone(),
+        });
+    }
+    let plan = lab.variant(&phase.variant)?.plan().sprt;
+    let plan = plan.as_ref();
+    if args.sprt.wants_plan() && plan.is_none() {
+        Ok(SprtOptions { bounds: None, ..args.sprt.clone() })
+    } else {
+        args.sprt.with_plan_bounds(plan.map(|plan| plan.bounds), &phase.variant)
+    }
+}
+
+/// How to start one side of a phase: a variant's build (or `--binary`);
+/// a time-control pair's side that is no variant with the same features is
+/// built from its feature set.
+fn side_binary(lab: &Lab, settings: &MatchArgs, name: &str, features: Option<&[String]>) -> Result<Launch> {
+    let Some(features) = features else { return play::engine_binary(lab, settings, name) };
+    let is_that_variant = lab.own_variant(name).is_ok() && sorted_features(lab, name)? == features;
+    if is_that_variant || settings.binary_override(name)?.is_some() {
+        return play::engine_binary(lab, settings, name);
+    }
+    let features: Vec<&str> = features.iter().map(String::as_str).collect();
+    builder::ensure_built_features(lab, name, &features).map(Launch::from)
+}
+
+/// Plays one phase and returns its atlas entry; a match that stopped before
+/// its end is an error (its games are kept for `--resume`). A pair whose
+/// searches are identical from every opening the match would play is not
+/// played: its entry has 0 games (see `identical`).
+fn play(
+    lab: &Lab,
+    args: &AtlasArgs,
+    phase: &Phase,
+    key: AtlasKey,
+    (book, folder): (&Path, &Path),
+) -> Result<AtlasEntry> {
+    let sprt = phase_sprt(lab, args, phase)?;
+    let settings = match_settings(args, phase, sprt, folder);
+    let searches = phase.searches.as_ref();
+    let binaries = [
+        side_binary(lab, &settings, &phase.variant, searches.map(|s| s.features.as_slice()))?,
+        side_binary(lab, &settings, &phase.parent, searches.map(|s| s.parent_features.as_slice()))?,
+    ];
+    // Before the match: the commit the engines are built from, not the one
+    // the tree has reached when it ends.
+    let commit = commit(&lab.root);
+    let started = Instant::now();
+    let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
+    let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
+    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash))?;
+    if let Sameness::Identical { openings } = sameness {
+        lab.say(&format!(
+            "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \
+             recorded with 0 games, not played",
+            phase.variant,
+            phase.parent,
+            args.nodes_a_move()
+        ));
+        return Ok(identical_entry(phase, key, commit, started.elapsed().as_secs()));
+    }
+    let outcome = matches::run_match(
+        &lab.nested(folder).session(),
+        (&phase.variant, &binaries[0]),
+        (&phase.parent, &binaries[1]),
+        &settings,
+    )?;
+    let summary = outcome.summary;
+    let stop = match summary.stop {
+        StopReason::Sprt => "sprt",
+        StopReason::Games => "games",
+        StopReason::Running | StopReason::Error => bail!("the match in {} did not finish", outcome.run_dir.display()),
+    };
+    let failures = summary
+        .engines
+        .iter()
+        .map(|engine| {
+            let counts = engine.failures;
+            counts.time_losses + counts.crashes + counts.illegal_moves + counts.protocol_errors
+        })
+        .sum();
+    Ok(AtlasEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        key,
+        games: summary.games,
+        wdl: summary.wdl,
+        penta: summary.penta,
+        elo: summary.elo,
+        nelo: summary.nelo,
+        sprt: summary.sprt,
+        sprt_status: summary.sprt_status,
+        stop: stop.to_string(),
+        failures,
+        commit,
+        finished: timestamp(),
+        wall_seconds: started.elapsed().as_secs(),
+    })
+}
+
+/// The entry of a pair that searched identically: no game, no Elo.
+fn identical_entry(phase: &Phase, key: AtlasKey, commit: String, wall_seconds: u64) -> AtlasEntry {
+    AtlasEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        key,
+        games: 0,
+        wdl: Default::default(),
+        penta: Default::default(),
+        elo: None,
+        nelo: None,
+        sprt: None,
+        sprt_status: None,
+        stop: entries::STOP_IDENTICAL.to_string(),
+        failures: 0,
+        commit,
+        finished: timestamp(),
+        wall_seconds,
+    }
+}
+
+pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
+    if args.keep_fast {
+        return keep_fast(lab, args);
+    }
+    if args.nodes_a_move() == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    if args.games == Some(0) {
+        bail!("--games must be at least 1");
+    }
+    let phases = phases(lab, args)?;
+    let book = matches::book_path(&lab.session(), args.book.as_deref())?;
+    let atlas_path = lab.resolve(&args.atlas);
+    let (mut run, mut done) = open_run(lab, args)?;
+    for (index, phase) in phases.iter().enumerate() {
+        if done.iter().any(|record| (&record.variant, &record.parent) == (&phase.variant, &phase.parent)) {
+            continue;
+        }
+        let key = key_of(lab, phase, args, &book)?;
+        let number = format!("phase {} of {}", index + 1, phases.len());
+        let outcome = match entries::find(&entries::read(&atlas_path), &key) {
+            Some(entry) => {
+                lab.say(&format!(
+                    "atlas, {number}: {} against {} is in the atlas already at these settings ({} games, commit \
+                     {}): not played again",
+                    phase.variant, phase.parent, entry.games, entry.commit
+                ));
+                "already in the atlas"
+            }
+            None => {
+                lab.say(&format!(
+                    "atlas, {number}: {} against {} at N={}",
+                    phase.variant,
+                    phase.parent,
+                    args.nodes_a_move()
+                ));
+                let folder = run.path().join(phase.folder());
+                let entry = play(lab, args, phase, key, (&book, &folder))?;
+                entries::append(&atlas_path, &entry)?;
+                lab.say(&format!("atlas: {}", table::entry_line(&entry)));
+                "played"
+            }
+        };
+        let record =
+            PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
+        run.keep(&mut done, record)?;
+    }
+    let atlas = entries::read(&atlas_path);
+    let mut text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
+    if args.time_controls || !args.pairs.is_empty() {
+        let path = time_controls::beside(&atlas_path);
+        let records = time_controls::read(&path)?;
+        text.push('\n');
+        text.push_str(&time_controls::section(&records, &atlas, &path.display().to_string()));
+    }
+    run.write_summary(&text, &atlas)?;
+    if lab.global.json {
+        println!("{}", serde_json::to_string_pretty(&atlas)?);
+    } else {
+        print!("{text}");
+        lab.say(&format!("atlas: {} (run: {})", atlas_path.display(), run.path().display()));
+    }
+    Ok(())
+}
+
+/// `--keep-fast`: each phase's latest local fast measures, appended to the
+/// atlas's fast file unless it has them already for the same two searches.
+fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
+    let phases = phases(lab, args)?;
+    let path = fast_measures::beside(&lab.resolve(&args.atlas));
+    let local = calibration::latest_comparisons(&lab.results_root());
+    let commit = commit(&lab.root);
+    let mut out = format!("# Fast measures kept in {}\n\n", path.display());
+    out.push_str(
+        "| variant | parent | node change | time to depth | WAC change | from |\n|---|---|---:|---:|---:|---|\n",
+    );
+    let mut kept = fast_measures::read(&path);
+    let mut missing = Vec::new();
+    let mut kept_before = Vec::new();
+    for phase in &phases {
+        let Some(measured) = local
+            .iter()
+            .find(|local| (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent))
+        else {
+            // Kept from another results folder: not missing.
+            let (features, parent_features) = phase_features(lab, phase)?;
+            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), (&features, &parent_features));
+            if known.is_some() {
+                kept_before.push(phase.variant.as_str());
+            } else {
+                missing.push(phase.variant.as_str());
+            }
+            continue;
+        };
+        let entry = fast_entry(lab, phase, measured, &commit)?;
+        let known =
+            fast_measures::find(&kept, (&entry.variant, &entry.parent), (&entry.features, &entry.parent_features));
+        // The same run measured the same two searches: kept already.
+        let from = if known.is_some_and(|known| known.source == entry.source) {
+            "kept already".to_string()
+        } else {
+            fast_measures::append(&path, &entry)?;
+            kept.push(entry.clone());
+            entry.source.clone()
+        };
+        let cell = |measure: Measure| measure.text(&entry.fast);
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {from} |\n",
+            phase.variant,
+            phase.parent,
+            cell(Measure::Nodes),
+            cell(Measure::TimeToDepth),
+            cell(Measure::Wac)
+        ));
+    }
+    if !kept_before.is_empty() {
+        out.push_str(&format!(
+            "\nKept before, from runs not under {}: {}\n",
+            lab.results_root().display(),
+            kept_before.join(", ")
+        ));
+    }
+    if !missing.is_empty() {
+        out.push_str(&format!(
+            "\nNot measured under {} (run `lab chain NAME` or `lab ab VARIANT` first): {}\n",
+            lab.results_root().display(),
+            missing.join(", ")
+        ));
+    }
+    print!("{out}");
+    Ok(())
+}
+
+/// A pair's fast measures as the atlas keeps them. A run whose arguments
+/// do not say where it measured is refused: its line could not be set
+/// beside the atlas's like with like.
+fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str) -> Result<FastEntry> {
+    let comparison = &measured.comparison;
+    let Some(measured_at) = measured.measured_at.clone() else {
+        bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
+    };
+    let (features, parent_features) = phase_features(lab, phase)?;
+    let wac = comparison.solved.iter().find(|solved| solved.suite == calibration::TACTICS_SUITE);
+    let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
+    Ok(FastEntry {
+        variant: phase.variant.clone(),
+        parent: phase.parent.clone(),
+        features,
+        parent_features,
+        fast: FastMeasures::of(comparison),
+        node_setting: comparison.node_setting.clone(),
+        measured_at,
+        node_change_interval: comparison.nodes.and_then(|nodes| nodes.interval).map(percent),
+        ttd_interval: comparison.time_to_depth.and_then(|ttd| ttd.interval),
+        wac_solved: wac.map(|solved| (solved.variant, solved.parent, solved.positions)),
+        source: measured.run.clone(),
+        commit: commit.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: AtlasArgs,
+    }
+
+    fn args(line: &[&str]) -> AtlasArgs {
+        Cli::parse_from(std::iter::once("atlas").chain(line.iter().copied())).args
+    }
+
+    fn names(phases: &[Phase]) -> Vec<String> {
+        phases.iter().map(|phase| format!("{}<{}", phase.variant, phase.parent)).collect()
+    }
+
+    #[test]
+    fn the_phases_are_the_variants_then_the_chains_each_once() {
+        let lab = Lab::for_tests();
+        let named = phases(&lab, &args(&["razor-r2", "--chain", "razor", "--nodes", "10000"])).unwrap();
+        assert_eq!(names(&named), ["razor-r2<razor-r1", "razor-r1<p003-3", "razor-r3<razor-r2"]);
+        let plans = args(&["--chain", "p002", "--chain", "p003", "--chain", "razor", "--nodes", "10000"]);
+        let plans = phases(&lab, &plans).unwrap();
+        assert_eq!(plans.len(), 21);
+        assert_eq!(names(&plans[..1]), ["p002-1.1<baseline"]);
+        let all = phases(&lab, &args(&["--all", "--nodes", "1"])).unwrap();
+        assert_eq!(all.len(), lab.variants.len() - 1, "every variant but the baseline");
+        // Parents first.
+        let position = |name: &str| all.iter().position(|phase| phase.variant == name).unwrap();
+        assert!(position("p003-3") < position("razor-r1") && position("razor-r1") < position("razor-r2"));
+        // The repository's matches at a time control: ten pairs of searches
+        // (full-old against p003-3 at three controls is one).
+        let pairs = phases(&lab, &args(&["--time-controls", "--nodes", "1"])).unwrap();
+        assert_eq!(pairs.len(), 10);
+        assert_eq!(
+            names(&pairs[..5]),
+            ["full<full-5", "full-5<full-3", "full-3<full-old", "full-old<baseline", "full-old<p003-3"]
+        );
+        assert!(pairs.iter().all(|phase| phase.searches.is_some()));
+        let one = phases(&lab, &args(&["--pair", "full-old..p003-3", "--nodes", "1"])).unwrap();
+        assert_eq!(names(&one), ["full-old<p003-3"]);
+        let orphan = phases(&lab, &args(&["baseline", "--nodes", "1"])).unwrap_err().to_string();
+        assert_eq!(orphan, "`baseline` has no parent to play against");
+        assert!(phases(&lab, &args(&["--nodes", "1"])).is_err());
+    }
+}

@@ -1,0 +1,307 @@
+//! The atlas file, `atlas/atlas.jsonl` in the repository: one JSON line per
+//! variant played against its parent at fixed nodes, appended when its match
+//! is over, read by `lab atlas` (a result at the same settings is not played
+//! again), `lab report` (the atlas and calibration tables) and `lab ab`
+//! (what the atlas says of a verdict's fast numbers).
+//!
+//! A line is keyed by what decides its games and does not depend on the
+//! commit ([`AtlasKey`]): the variant's and its parent's feature sets, the
+//! nodes a move, the book (its file name and a hash of its text), the
+//! opening order's seed and the hash size. Games at fixed nodes are the same
+//! on any machine, so a result stays valid across commits that leave both
+//! feature sets' searches alone; the commit it was played at is kept beside
+//! it, to trace it.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// Where the atlas lives, from the repository's root.
+pub const ATLAS_FILE: &str = "atlas/atlas.jsonl";
+
+/// The settings that decide an atlas result, none of them the commit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AtlasKey {
+    /// Every feature the variant compiles in, sorted.
+    pub features: Vec<String>,
+    /// Every feature its parent compiles in, sorted.
+    pub parent_features: Vec<String>,
+    /// Nodes a move (`go nodes N`).
+    pub nodes: u64,
+    /// The book's file name, e.g. `UHO_4060_v2-4000.epd`.
+    pub book: String,
+    /// FNV-1a of the book's bytes, in hex: the same name with other openings
+    /// is another book.
+    pub book_hash: String,
+    /// The seed of the openings' order.
+    pub seed: u64,
+    pub hash_mb: u32,
+}
+
+/// One finished match of the atlas: the variant (first engine) against its
+/// parent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AtlasEntry {
+    pub variant: String,
+    pub parent: String,
+    #[serde(flatten)]
+    pub key: AtlasKey,
+    pub games: u64,
+    pub wdl: Wdl,
+    pub penta: Pentanomial,
+    pub elo: Option<Estimate>,
+    pub nelo: Option<Estimate>,
+    pub sprt: Option<SprtSettings>,
+    pub sprt_status: Option<SprtStatus>,
+    /// Why the match stopped: `sprt` (a verdict) or `games` (the cap).
+    pub stop: String,
+    /// Games lost on time, crashes, illegal moves and protocol errors, both
+    /// sides: a game at fixed nodes should have none.
+    pub failures: u64,
+    /// The commit the engines were built from (12 hex digits), `+dirty`
+    /// when a tracked file outside `atlas/`, `lab/` and the README differed
+    /// from it.
+    pub commit: String,
+    /// When the match ended (`20261126T235900Z`).
+    pub finished: String,
+    /// Wall time of the sitting that finished the match, in seconds (a
+    /// resumed match's earlier sittings are not in it).
+    pub wall_seconds: u64,
+}
+
+/// How a match ended that is no verdict: its two searches were identical
+/// from every opening it would play, so it played no game (`lab atlas`
+/// records the pair with 0 games).
+pub const STOP_IDENTICAL: &str = "identical";
+
+/// What an atlas entry's games decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The Elo interval lies above 0, or an SPRT for a gain (ELO0 ≥ 0)
+    /// accepted H1.
+    Gain,
+    /// The Elo interval lies below 0.
+    Loss,
+    /// An SPRT whose H0 is no gain (ELO0 ≤ 0) accepted it: a loss or no
+    /// gain, which the calibration counts with the losses.
+    NoGain,
+}
+
+impl Decision {
+    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
+    /// against.
+    pub fn sign(self) -> i8 {
+        match self {
+            Decision::Gain => 1,
+            Decision::Loss | Decision::NoGain => -1,
+        }
+    }
+
+    /// `won`, `lost`, `no gain`.
+    pub fn text(self) -> &'static str {
+        match self {
+            Decision::Gain => "won",
+            Decision::Loss => "lost",
+            Decision::NoGain => "no gain",
+        }
+    }
+}
+
+impl AtlasEntry {
+    /// Whether the match was played to its end: to the SPRT's verdict or
+    /// its games. One still running or stopped early (a line merged from a
+    /// run that did not finish) decides nothing, nor does an identical
+    /// pair's, which played no game.
+    pub fn finished(&self) -> bool {
+        self.games > 0 && matches!(self.stop.as_str(), "sprt" | "games")
+    }
+
+    /// What the games decide, if anything: an Elo interval that excludes 0
+    /// either way, else an SPRT's verdict. With the plans' bounds [0, 5],
+    /// H1 is a gain and H0 "no gain"; an SPRT whose bounds straddle
+    /// neither way (H1 of [-5, 0] is "no loss", H0 of [2, 7] "less than a
+    /// clear gain") decides no sign.
+    pub fn decision(&self) -> Option<Decision> {
+        if !self.finished() {
+            return None;
+        }
+        match self.elo {
+            Some(elo) if elo.low > 0.0 => return Some(Decision::Gain),
+            Some(elo) if elo.high < 0.0 => return Some(Decision::Loss),
+            _ => {}
+        }
+        let (settings, status) = self.sprt.zip(self.sprt_status)?;
+        match status.verdict {
+            Verdict::AcceptH1 if settings.elo0 >= 0.0 => Some(Decision::Gain),
+            Verdict::AcceptH0 if settings.elo0 <= 0.0 => Some(Decision::NoGain),
+            _ => None,
+        }
+    }
+
+    /// Whether the pair searched identically and played no game.
+    pub fn is_identical(&self) -> bool {
+        self.stop == STOP_IDENTICAL
+    }
+}
+
+/// FNV-1a, 64 bits, in hex: a book's identity that needs no dependency.
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+/// The atlas's entries, in the order they were played; none when the file
+/// does not exist.
+pub fn read(path: &Path) -> Vec<AtlasEntry> {
+    read_lines(path)
+}
+
+/// The lines of a JSON-lines file of the atlas, in order; none when the file
+/// does not exist. A line that does not read (a torn write) is passed over.
+pub fn read_lines<T: DeserializeOwned>(path: &Path) -> Vec<T> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    text.lines().filter_map(|line| serde_json::from_str(line).ok()).collect()
+}
+
+/// Appends one line (a finished match, a pair's fast measures), flushed at
+/// once.
+pub fn append(path: &Path, entry: &impl Serialize) -> Result<()> {
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open the atlas {}", path.display()))?;
+    let mut line = serde_json::to_string(entry)?;
+    line.push('\n');
+    file.write_all(line.as_bytes())?;
+    file.sync_data()?;
+    Ok(())
+}
+
+/// The entry at `key`, if the atlas has one (the latest, if several).
+pub fn find<'a>(entries: &'a [AtlasEntry], key: &AtlasKey) -> Option<&'a AtlasEntry> {
+    entries.iter().rev().find(|entry| &entry.key == key)
+}
+
+/// The latest entry of each variant against each parent, in the atlas's
+/// order: what the report and the calibration read (the latest settings of
+/// a pair win; a variant of a time-control pair may also have a result
+/// against another side than its parent).
+pub fn latest_per_variant(entries: &[AtlasEntry]) -> Vec<&AtlasEntry> {
+    let mut latest: Vec<&AtlasEntry> = Vec::new();
+    for entry in entries {
+        match latest.iter_mut().find(|seen| (&seen.variant, &seen.parent) == (&entry.variant, &entry.parent)) {
+            Some(seen) => *seen = entry,
+            None => latest.push(entry),
+        }
+    }
+    latest
+}
+
+#[cfg(test)]
+pub mod tests {
+    use super::*;
+
+    /// An entry of `variant` with these counts, for tests.
+    pub fn entry(variant: &str, wdl: (u64, u64, u64), penta: [u64; 5]) -> AtlasEntry {
+        let penta = Pentanomial(penta);
+        AtlasEntry {
+            variant: variant.into(),
+            parent: "parent".into(),
+            key: AtlasKey {
+                features: vec![variant.into()],
+                parent_features: Vec::new(),
+                nodes: 10_000,
+                book: "book.epd".into(),
+                book_hash: "0".into(),
+                seed: 1,
+                hash_mb: 16,
+            },
+            games: wdl.0 + wdl.1 + wdl.2,
+            wdl: Wdl { wins: wdl.0, losses: wdl.1, draws: wdl.2 },
+            penta,
+            elo: Some(games::statistics::elo_penta(&penta)),
+            nelo: Some(games::statistics::nelo_penta(&penta)),
+            sprt: None,
+            sprt_status: None,
+            stop: "games".into(),
+            failures: 0,
+            commit: "0123456789ab".into(),
+            finished: "20261126T000000Z".into(),
+            wall_seconds: 1,
+        }
+    }
+
+    /// An even match whose SPRT ended as `verdict` with these bounds.
+    fn sprt_ended(bounds: (f64, f64), verdict: Verdict) -> AtlasEntry {
+        let model = games::statistics::Model::Normalized;
+        let settings = SprtSettings { elo0: bounds.0, elo1: bounds.1, alpha: 0.05, beta: 0.05, model };
+        AtlasEntry {
+            sprt: Some(settings),
+            sprt_status: Some(SprtStatus { llr: 0.0, lower: -2.94, upper: 2.94, verdict }),
+            stop: "sprt".into(),
+            ..entry("sprt", (10, 10, 80), [5, 10, 20, 10, 5])
+        }
+    }
+
+    #[test]
+    fn decided_means_an_interval_off_zero_either_way_or_an_accepted_sprt() {
+        // With the plans' bounds [0, 5]: H1 a gain, H0 no gain.
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH1).decision(), Some(Decision::Gain));
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
+        assert_eq!(Decision::NoGain.sign(), -1);
+        assert_eq!(sprt_ended((0.0, 5.0), Verdict::Continue).decision(), None);
+        // H1 of a non-regression test is "no loss", H0 of [2, 7] "less
+        // than a clear gain": neither has a sign.
+        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH1).decision(), None);
+        assert_eq!(sprt_ended((2.0, 7.0), Verdict::AcceptH0).decision(), None);
+        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
+        // A clear loss whose SPRT also accepted H0 is a loss.
+        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), Verdict::AcceptH0) };
+        let lost = AtlasEntry { elo: entry("b", (20, 60, 20), [8, 12, 20, 8, 2]).elo, ..lost };
+        assert_eq!(lost.decision(), Some(Decision::Loss));
+        // A match still running or stopped early decides nothing, however
+        // far its interval is from 0; nor does an identical pair.
+        let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
+        assert_eq!(won.decision(), Some(Decision::Gain));
+        assert_eq!(AtlasEntry { stop: "running".into(), ..won.clone() }.decision(), None);
+        assert_eq!(AtlasEntry { stop: "stopped".into(), ..won.clone() }.decision(), None);
+        let identical = AtlasEntry { stop: STOP_IDENTICAL.into(), ..entry("same", (0, 0, 0), [0; 5]) };
+        assert!(identical.is_identical());
+        assert_eq!(identical.decision(), None);
+    }
+
+    #[test]
+    fn the_atlas_appends_reads_and_finds_by_settings() {
+        let dir = std::env::temp_dir().join(format!("prunelab-atlas-entries-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("atlas").join("atlas.jsonl");
+        assert!(read(&path).is_empty());
+        let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
+        append(&path, &won).unwrap();
+        append(&path, &entry("b", (20, 60, 20), [8, 12, 20, 8, 2])).unwrap();
+        let entries = read(&path);
+        assert_eq!(entries, [won.clone(), entry("b", (20, 60, 20), [8, 12, 20, 8, 2])]);
+        assert_eq!(find(&entries, &won.key).map(|e| e.variant.as_str()), Some("a"));
+        let other_nodes = AtlasKey { nodes: 25_000, ..won.key.clone() };
+        assert!(find(&entries, &other_nodes).is_none());
+        assert_eq!(entries[0].decision(), Some(Decision::Gain));
+        assert_eq!(entries[1].decision(), Some(Decision::Loss));
+        assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decision(), None);
+        // FNV-1a's published vector for "a".
+        assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
