@@ -273,7 +273,7 @@ fn other_engine_parameters(
 }
 
 /// The tunables the binary declares, as SPSA input lines.
-pub(crate) fn spsa_lines(binary: &Path) -> Result<String> {
+fn spsa_lines(binary: &Path) -> Result<String> {
     let output = std::process::Command::new(binary)
         .arg("spsa")
         .output()

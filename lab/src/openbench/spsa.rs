@@ -12,8 +12,8 @@
 //! commit as a worker does and refuses a build that is not that variant
 //! or does not offer the parameters as UCI options (the workers would send
 //! options nobody reads). The parameters' lines and defaults are `lab
-//! tune`'s, from that build's own declarations; the bench and the expected
-//! nps are that build's, its hash the lab's.
+//! tune`'s, from the lab's own tuning build of the variant; the bench and
+//! the expected nps are the worker's build's, its hash the lab's.
 
 use std::fmt::Write;
 
@@ -28,7 +28,7 @@ use super::{closing_fields, Build, OpenbenchArgs, DEFAULT_HASH_MB};
 use crate::engines::builder;
 use crate::lab::Lab;
 use crate::tune::spsa::{Parameter, Schedule};
-use crate::tune::{params, spsa_lines, tuning_build};
+use crate::tune::tuning_build;
 use games::engine::Engine;
 use games::results::{read_records, timestamp, RunDir};
 
@@ -94,9 +94,12 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs, variant: &str) -> Result<()> {
     // The address and the credentials are checked before the build.
     let server = super::server(&args.server)?;
     let (commit, repo) = (commit(lab, args)?, repository(lab, args)?);
+    // The parameters' lines as `lab spsa` prints them: the variant's own
+    // tuning build declares the variant's values.
+    let (_, parameters) = tuning_build(lab, variant, &args.spsa.params)?;
     let engine = engine_name(args);
     let binary = worker_build(lab, &engine, &commit)?;
-    let parameters = worker_parameters(&binary, variant, &args.spsa.params, &commit)?;
+    check_worker_build(&binary, variant, &parameters, &commit)?;
     let tc = tune_tc(args);
     if !args.again {
         refuse_duplicate(lab, &server.url, &commit, variant, &parameters, &tc, args)?;
@@ -204,14 +207,18 @@ fn tune_info(variant: &str, parameters: &[Parameter], args: &OpenbenchArgs, tc: 
     )
 }
 
-/// The parameters of the build a worker makes at `commit`: it must be
-/// `variant`'s tuning build, offering each parameter as a UCI option.
-pub(super) fn worker_parameters(
+/// Checks the build a worker makes at `commit`: it must be `variant`'s
+/// tuning build, offering each parameter as a UCI option, or the workers'
+/// values would reach no search. (Its declared defaults are not the
+/// parameters' start: the variants build declares the union build's, 120
+/// for ReverseFutilityDepthMargin where p002-1.5 searches at 90, while a
+/// worker sets every parameter's option anyway.)
+pub(super) fn check_worker_build(
     binary: &std::path::Path,
     variant: &str,
-    specs: &[String],
+    parameters: &[Parameter],
     commit: &str,
-) -> Result<Vec<Parameter>> {
+) -> Result<()> {
     let short = &commit[..commit.len().min(8)];
     let makefile = format!(
         "the commit's Makefile must make {variant}'s tuning build the default:\n  VARIANT ?= {variant}\n  \
@@ -221,8 +228,6 @@ pub(super) fn worker_parameters(
     if !report.variants.iter().any(|name| name == variant) {
         bail!("make at {short} builds {}, not {variant}: {makefile}", report.variants.join("/"));
     }
-    let declared = params::read_declarations(&spsa_lines(binary)?)?;
-    let parameters = specs.iter().map(|spec| params::parse(spec, &declared)).collect::<Result<Vec<_>>>()?;
     let engine = Engine::start(binary, variant)?;
     if let Some(missing) = parameters.iter().find(|parameter| !engine.offers_option(&parameter.name)) {
         bail!(
@@ -231,7 +236,7 @@ pub(super) fn worker_parameters(
             missing.name
         );
     }
-    Ok(parameters)
+    Ok(())
 }
 
 /// Refuses a tune that `lab-results/` records as created already: the

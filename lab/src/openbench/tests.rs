@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::create::*;
 use super::server::Kind;
-use super::spsa::{refuse_duplicate, tune_fields, worker_parameters, CreatedTune, TUNES_COMMAND};
+use super::spsa::{check_worker_build, refuse_duplicate, tune_fields, CreatedTune, TUNES_COMMAND};
 use super::stand_in::{status_server, tune_status_server, Request, Response, StandIn, COMMIT, TUNE_DIGEST};
 use super::status::*;
 use super::*;
@@ -1284,14 +1284,13 @@ fn a_tune_is_refused_when_recorded_already_or_the_commits_build_cannot_be_tuned(
         OpenbenchArgs { spsa: spsa::SpsaTestArgs { spsa_iterations: 41, ..args.spsa.clone() }, ..args.clone() };
     duplicate(&tune.parameters, &longer).unwrap();
     // The build a worker makes must be the variant's tuning build: a
-    // stand-in engine reports its variant, declares the margin, and offers
-    // it as an option or not.
+    // stand-in engine reports its variant, and offers the margin as an
+    // option or not.
     let engine = |variant: &str, option: &str| {
         let path = results.join(format!("engine-{variant}-{}", option.len()));
         let script = format!(
             "#!/bin/sh\n\
              if [ \"$1\" = features ]; then echo '{{\"version\":\"0\",\"variants\":[\"{variant}\"],\"features\":[]}}'; exit 0; fi\n\
-             if [ \"$1\" = spsa ]; then echo 'ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002'; exit 0; fi\n\
              while read -r line; do\n\
                case \"$line\" in\n\
                  uci) echo 'id name stand-in'; {option} echo uciok;;\n\
@@ -1306,17 +1305,16 @@ fn a_tune_is_refused_when_recorded_already_or_the_commits_build_cannot_be_tuned(
         path
     };
     let offering = "echo 'option name ReverseFutilityDepthMargin type spin default 90 min 50 max 200';";
-    let specs = ["ReverseFutilityDepthMargin".to_string()];
-    let tuned = worker_parameters(&engine("p002-1.5", offering), "p002-1.5", &specs, COMMIT).unwrap();
-    assert_eq!(tuned, tune.parameters);
+    let margin = &tune.parameters;
+    check_worker_build(&engine("p002-1.5", offering), "p002-1.5", margin, COMMIT).unwrap();
     let makefile = "the commit's Makefile must make p002-1.5's tuning build the default:\n  VARIANT ?= p002-1.5\n  \
                     FEATURES ?= tune\ncommit that (and push it), and give the commit with --commit";
     assert_eq!(
-        worker_parameters(&engine("baseline", offering), "p002-1.5", &specs, COMMIT).unwrap_err().to_string(),
+        check_worker_build(&engine("baseline", offering), "p002-1.5", margin, COMMIT).unwrap_err().to_string(),
         format!("make at 01234567 builds baseline, not p002-1.5: {makefile}")
     );
     assert_eq!(
-        worker_parameters(&engine("p002-1.5", ""), "p002-1.5", &specs, COMMIT).unwrap_err().to_string(),
+        check_worker_build(&engine("p002-1.5", ""), "p002-1.5", margin, COMMIT).unwrap_err().to_string(),
         format!(
             "make at 01234567 builds p002-1.5 without the `tune` feature: it offers no UCI option \
              `ReverseFutilityDepthMargin`, so the workers' values would reach no search; {makefile}"
