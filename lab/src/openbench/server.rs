@@ -167,17 +167,28 @@ impl Server {
         let user = self.user(Kind::Tune)?;
         let cookies = self.log_in(user).map_err(CreateFailure::refused)?;
         let endpoint = format!("{}/tune/new/", self.url);
-        let token = cookies.get(CSRF_COOKIE).unwrap_or_default();
-        let mut form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
-        form.push(("csrfmiddlewaretoken", token));
-        let response = self
-            .agent
-            .post(&endpoint)
-            .header("Cookie", cookies.header().unwrap_or_default())
-            .header("Referer", &endpoint)
-            .send_form(form)
-            .map_err(|error| lost(error, &endpoint))?;
+        let form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+        let response = self.post_form(&endpoint, &cookies, &form).map_err(|error| lost(error, &endpoint))?;
         self.created(Kind::Tune, &endpoint, response, cookies, info, commit)
+    }
+
+    /// Posts one of OpenBench's web forms as a browser does: with the
+    /// session's cookies, the CSRF token (the `csrftoken` cookie, sent back
+    /// as `csrfmiddlewaretoken`), and the page itself as the Referer that
+    /// Django's CSRF check wants over https.
+    fn post_form(
+        &self,
+        page: &str,
+        cookies: &Cookies,
+        fields: &[(&str, &str)],
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let mut form = vec![("csrfmiddlewaretoken", cookies.get(CSRF_COOKIE).unwrap_or_default())];
+        form.extend_from_slice(fields);
+        self.agent
+            .post(page)
+            .header("Cookie", cookies.header().unwrap_or_default())
+            .header("Referer", page)
+            .send_form(form)
     }
 
     /// The user a create acts as.
@@ -202,22 +213,12 @@ impl Server {
         if status != 200 {
             bail!("OpenBench answered {page} with HTTP {status}: {}", excerpt(&body));
         }
-        let token = cookies
-            .get(CSRF_COOKIE)
-            .with_context(|| format!("OpenBench's login page {page} set no `{CSRF_COOKIE}` cookie for its form"))?
-            .to_string();
-        let form = [
-            ("csrfmiddlewaretoken", token.as_str()),
-            ("username", user.username.as_str()),
-            ("password", user.password.as_str()),
-        ];
-        let response = self
-            .agent
-            .post(&page)
-            .header("Cookie", cookies.header().unwrap_or_default())
-            .header("Referer", &page)
-            .send_form(form)
-            .with_context(|| format!("cannot reach OpenBench at {page}"))?;
+        if cookies.get(CSRF_COOKIE).is_none() {
+            bail!("OpenBench's login page {page} set no `{CSRF_COOKIE}` cookie for its form");
+        }
+        let form = [("username", user.username.as_str()), ("password", user.password.as_str())];
+        let response =
+            self.post_form(&page, &cookies, &form).with_context(|| format!("cannot reach OpenBench at {page}"))?;
         cookies.absorb(&response);
         let status = response.status().as_u16();
         let location = redirect_path(&response, &self.url);

@@ -176,7 +176,13 @@ pub fn tune_status(tune: &CreatedTune, info: &Value, digest: &str, taken: &str) 
         source: format!("OpenBench tune {}, {}", tune.tune_id, tune.url),
         variant: tune.variant.clone(),
         taken: taken.to_string(),
-        state: state(info).to_string(),
+        // A tune passes or fails nothing: one that has played its
+        // iterations is finished, not stopped.
+        state: match state(info) {
+            "stopped" => "finished",
+            other => other,
+        }
+        .to_string(),
         tc: info["dev_time_control"].as_str().unwrap_or(&tune.tc).to_string(),
         games,
         iterations_played: games as f64 / (2 * pairs_per) as f64,

@@ -231,16 +231,7 @@ fn status_reads_a_test_back_where_lab_ab_finds_it() {
     std::fs::remove_dir_all(&results).ok();
     let lab = Lab::for_tests().nested(&results);
     let mut created = RunDir::create(&results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
-    let test = CreatedTest {
-        server: stand_in.url.clone(),
-        test_id: 42,
-        url: format!("{}/test/42/", stand_in.url),
-        plan: TestPlan::of(&lab, "razor-r1").unwrap(),
-        build: build(),
-        info: "lab openbench ...".into(),
-        created: "20261125T140000Z".into(),
-    };
-    created.append(&test).unwrap();
+    created.append(&razor_test(&lab, &stand_in.url)).unwrap();
     let server = ServerArgs { server: None, username: None, password: None };
     status(&lab, &StatusArgs { tests: Vec::new(), server }).unwrap();
 
@@ -264,6 +255,19 @@ fn status_reads_a_test_back_where_lab_ab_finds_it() {
     let openbench = format!("{:.2} ± {:.2}", openbench.value, openbench_error(&openbench));
     assert!(summary.contains(&format!("| [2, 6, 12, 8, 4] | {openbench} | {elo} | {nelo} |")), "{summary}");
     std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// razor-r1's test 42 on `server`, as `lab openbench` records it.
+fn razor_test(lab: &Lab, server: &str) -> CreatedTest {
+    CreatedTest {
+        server: server.to_string(),
+        test_id: 42,
+        url: format!("{server}/test/42/"),
+        plan: TestPlan::of(lab, "razor-r1").unwrap(),
+        build: build(),
+        info: "lab openbench ...".into(),
+        created: "20261125T140000Z".into(),
+    }
 }
 
 /// A results folder of its own for a test, and the lab that writes there.
@@ -385,16 +389,7 @@ fn two_servers_with_a_test_each(lab: &Lab, results: &Path) -> (StandIn, StandIn)
     let (named, other) = (status_server(), status_server());
     let mut created = RunDir::create(results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
     for stand_in in [&named, &other] {
-        let test = CreatedTest {
-            server: stand_in.url.clone(),
-            test_id: 42,
-            url: format!("{}/test/42/", stand_in.url),
-            plan: TestPlan::of(lab, "razor-r1").unwrap(),
-            build: build(),
-            info: "lab openbench ...".into(),
-            created: "20261125T140000Z".into(),
-        };
-        created.append(&test).unwrap();
+        created.append(&razor_test(lab, &stand_in.url)).unwrap();
     }
     (named, other)
 }
@@ -996,15 +991,7 @@ fn tune_args(server: &str) -> OpenbenchArgs {
 
 /// The plan's margin, and a second parameter.
 fn tune_parameters() -> Vec<Parameter> {
-    let margin = Parameter {
-        name: "ReverseFutilityDepthMargin".into(),
-        is_float: false,
-        start: 90.0,
-        min: 50.0,
-        max: 200.0,
-        c_end: 10.0,
-        r_end: 0.002,
-    };
+    let margin = crate::tune::spsa::tests::margin();
     let razor =
         Parameter { name: "RazorMargin1".into(), start: 300.0, min: 100.0, max: 800.0, c_end: 20.0, ..margin.clone() };
     vec![margin, razor]
@@ -1157,16 +1144,7 @@ fn status_reads_a_tunes_values_back() {
     let (results, lab) = results_folder("tune-status");
     let (tests, tunes) = (status_server(), tune_status_server());
     let mut created = RunDir::create(&results, TESTS_COMMAND, &json!({})).unwrap();
-    let test = CreatedTest {
-        server: tests.url.clone(),
-        test_id: 42,
-        url: format!("{}/test/42/", tests.url),
-        plan: TestPlan::of(&lab, "razor-r1").unwrap(),
-        build: build(),
-        info: "lab openbench ...".into(),
-        created: "20261125T140000Z".into(),
-    };
-    created.append(&test).unwrap();
+    created.append(&razor_test(&lab, &tests.url)).unwrap();
     record_tune(&results, &tunes.url, 7);
     let anonymous = ServerArgs { server: None, username: None, password: None };
     status(&lab, &StatusArgs { tests: Vec::new(), server: anonymous.clone() }).unwrap();
@@ -1244,6 +1222,9 @@ fn a_tune_read_back_wrong_is_a_clear_error() {
         "tune 7: no `games` in {\"test_mode\":\"SPSA\"}"
     );
     assert_eq!(tune_status(&tune, &info, TUNE_DIGEST, "now").unwrap().iterations_played, 6.0);
+    let done = json!({"test_mode": "SPSA", "games": 160, "workload_size": 2, "finished": true, "approved": true});
+    let done = tune_status(&tune, &done, TUNE_DIGEST, "now").unwrap();
+    assert_eq!((done.state.as_str(), done.iterations_played), ("finished", 40.0));
     // A server that has no such tune: said, and the run says what was not read.
     let stand_in = tune_status_server();
     std::fs::remove_dir_all(&results).unwrap();
