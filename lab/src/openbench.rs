@@ -156,13 +156,14 @@ pub struct OpenbenchArgs {
 
 #[derive(Subcommand, Clone, Debug)]
 pub enum OpenbenchCommand {
-    /// Read the tests `lab openbench` created (W/L/D, pentanomial, LLR) into lab-results/.
+    /// Read the tests `lab openbench` created (W/L/D, pentanomial, LLR) and its tunes' values into lab-results/.
     Status(StatusArgs),
 }
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct StatusArgs {
-    /// Only these test numbers (default: every test `lab openbench` created).
+    /// Only these test or tune numbers (default: every test and tune `lab
+    /// openbench` created).
     #[arg(value_name = "TEST")]
     pub tests: Vec<u64>,
     #[command(flatten)]

@@ -79,3 +79,32 @@ fn credentials_never_go_through_a_proxy() {
     );
     std::fs::remove_dir_all(&results).unwrap();
 }
+
+#[test]
+fn status_prints_a_tunes_current_values() {
+    let server = stand_in::tune_status_server();
+    let results = scratch("openbench-tune-status");
+    let run = results.join("20261128T120000Z-openbench-tunes");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("run.json"), r#"{"command": "openbench-tunes", "args": {}}"#).unwrap();
+    let margin = serde_json::json!({"name": "ReverseFutilityDepthMargin", "is_float": false, "start": 90.0,
+        "min": 50.0, "max": 200.0, "c_end": 10.0, "r_end": 0.002});
+    let created = serde_json::json!({
+        "server": server.url, "tune_id": 7, "url": format!("{}/tune/7/", server.url), "variant": "p002-1.5",
+        "parameters": [margin], "iterations": 40, "pairs_per": 2, "tc": "N=10000",
+        "build": {"commit": stand_in::COMMIT, "repo": "https://github.com/someone/prunelab", "bench": 1515025,
+                  "nps": 2400000, "nps_source": "--nps", "bench_variant": "p002-1.5"},
+        "info": "lab openbench ...", "created": "20261128T120000Z"
+    });
+    std::fs::write(run.join("records.jsonl"), format!("{created}\n")).unwrap();
+    let output = lab_command(&["openbench", "status"], &results).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let row = format!("| [7]({}/tune/7/) | p002-1.5 | running | N=10000 | 24 | 6.00 of 40 |", server.url);
+    assert!(printed.contains(&row), "{printed}");
+    assert!(
+        printed.contains("| ReverseFutilityDepthMargin | 92.6181 | 90 | 50 | 200 | 11.9262 | 0.0027 |"),
+        "{printed}"
+    );
+    std::fs::remove_dir_all(&results).unwrap();
+}

@@ -155,6 +155,37 @@ pub fn status_server() -> StandIn {
     })
 }
 
+/// The digest of [`tune_status_server`]'s tune, as OpenBench's
+/// `spsa_param_digest` writes it: a header, then a line a parameter, its
+/// current value, c and r to 4 decimals and an int's start and bounds whole.
+pub const TUNE_DIGEST: &str = "Name,Curr,Start,Min,Max,C,C_end,R,R_end\n\
+                               ReverseFutilityDepthMargin,92.6181,90,50,200,11.9262,10.0000,0.0027,0.0020";
+
+/// A running SPSA tune, number 7, as OpenBench's API gives it:
+/// `/api/workload/7/info/` (`test_mode` SPSA, 24 games, its workload size
+/// its 2 pairs an iteration, as `create_new_tune` sets it) and
+/// `/api/spsa/7/digest/` ([`TUNE_DIGEST`], plain text).
+pub fn tune_status_server() -> StandIn {
+    StandIn::start(|request| match (request.method.as_str(), request.path.as_str()) {
+        ("POST", "/api/workload/7/info/") => Response::json(json!({"info": {
+            "id": 7, "author": "lab", "info": "lab openbench ...: SPSA of p002-1.5's ReverseFutilityDepthMargin",
+            "book_name": "UHO_4060_v2.epd", "dev_engine": "prunelab", "dev_options": "Threads=1 Hash=16",
+            "dev_time_control": "N=10000", "base_time_control": "N=10000", "test_mode": "SPSA",
+            "workload_size": 2, "games": 24, "passed": false, "failed": false, "finished": false,
+            "deleted": false, "approved": true, "error": false,
+            "dev": {"id": 1, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 1515025},
+            "base": {"id": 1, "name": COMMIT, "source": "x", "sha": COMMIT, "bench": 1515025},
+            "tri": [5, 13, 6], "penta": [0, 3, 6, 3, 0],
+            "creation": "2026-11-28 12:00:00+00:00", "updated": "2026-11-28 12:30:00+00:00"
+        }})),
+        ("POST", "/api/spsa/7/digest/") => Response::ok("text/plain", TUNE_DIGEST),
+        ("POST", path) if path.starts_with("/api/") => {
+            Response::json(json!({"error": "Requested Workload Id does not exist"}))
+        }
+        _ => Response::not_found(),
+    })
+}
+
 /// `a=1&b=x+y%2F` as pairs, as a web server decodes a form.
 fn decode_form(body: &str) -> Vec<(String, String)> {
     let decode = |text: &str| {

@@ -4,7 +4,7 @@
 //! not built here: its bench and nps come from its binary's `bench`, read
 //! as a worker reads it, or from `--bench` and `--nps`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -29,9 +29,7 @@ pub(super) fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit:
         bail!("variants/ differs from commit {commit}: commit it (and push it), or give --commit");
     }
     let engine = args.engine.clone().unwrap_or_else(|| "prunelab".to_string());
-    let folder = lab.target_dir().join("lab").join("openbench");
-    let binary = folder.join(format!("{engine}-{}", commit[..8].to_uppercase()));
-    builder::make_at_commit(lab, &commit, &folder, &binary)?;
+    let binary = worker_build(lab, &engine, &commit)?;
     let report = builder::self_report(&binary)?;
     let names: Vec<&str> = plans.iter().flat_map(|plan| [plan.variant.as_str(), plan.parent.as_str()]).collect();
     if let Some(missing) = names.iter().find(|name| !report.selectable.iter().any(|known| known == *name)) {
@@ -41,11 +39,37 @@ pub(super) fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit:
             &commit[..8]
         );
     }
+    let (bench, nps, nps_source) = bench_and_nps(lab, args, &binary)?;
+    Ok(Build {
+        engine,
+        commit,
+        repo,
+        bench,
+        nps,
+        nps_source,
+        bench_variant: report.variants.join("/"),
+        bench_source: String::new(),
+    })
+}
+
+/// The binary `make` builds at `commit`, as a worker builds it and names
+/// it (`<engine>-<SHA8>`), kept for every later test of the commit.
+pub(super) fn worker_build(lab: &Lab, engine: &str, commit: &str) -> Result<PathBuf> {
+    let folder = lab.target_dir().join("lab").join("openbench");
+    let binary = folder.join(format!("{engine}-{}", commit[..8].to_uppercase()));
+    builder::make_at_commit(lab, commit, &folder, &binary)?;
+    Ok(binary)
+}
+
+/// `binary`'s bench as a worker runs it, `--bench-runs` times (once with
+/// `--nps`): its node count, which must not change from run to run, and
+/// the nps sent (the runs' median, or `--nps`) with where it came from.
+pub(super) fn bench_and_nps(lab: &Lab, args: &OpenbenchArgs, binary: &Path) -> Result<(u64, u64, String)> {
     let runs = if args.nps.is_some() { 1 } else { args.bench_runs.max(1) };
     lab.say(&format!("bench: {runs} run(s) of {}", binary.display()));
     let mut benches = Vec::new();
     for _ in 0..runs {
-        benches.push(bench(&binary)?);
+        benches.push(bench(binary)?);
     }
     if let Some((nodes, _)) = benches.iter().find(|(nodes, _)| *nodes != benches[0].0) {
         bail!("{} bench is not deterministic: {} and {nodes} nodes", binary.display(), benches[0].0);
@@ -64,16 +88,7 @@ pub(super) fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit:
             (median, source)
         }
     };
-    Ok(Build {
-        engine,
-        commit,
-        repo,
-        bench: benches[0].0,
-        nps,
-        nps_source,
-        bench_variant: report.variants.join("/"),
-        bench_source: String::new(),
-    })
+    Ok((benches[0].0, nps, nps_source))
 }
 
 /// The repository and commit of another engine's tests: `--repo` and

@@ -11,6 +11,11 @@
 //! (`/user/<name>/`, read with the session the script endpoint opened)
 //! lists the user's tests, and the newest whose `info` is the one this tool
 //! sent, on the commit it sent, is the one.
+//!
+//! The script endpoint creates no SPSA tune: a tune is created through its
+//! web page, `/tune/new/`, after logging in at `/login/` as a browser does
+//! (Django's session and CSRF cookies); it answers with the same redirects.
+//! A tune's current values are read from `/api/spsa/<id>/digest/`.
 
 use std::time::Duration;
 
@@ -21,6 +26,34 @@ use serde_json::Value;
 const TIMEOUT: Duration = Duration::from_secs(60);
 /// How many of the user's newest tests are looked at for the one created.
 const NEWEST_TESTS: usize = 20;
+/// The cookie of Django's CSRF token, which a form sends back.
+const CSRF_COOKIE: &str = "csrftoken";
+
+/// What OpenBench creates: a test (an SPRT or fixed games) or an SPSA tune;
+/// both are workloads, numbered in one sequence.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Test,
+    Tune,
+}
+
+impl Kind {
+    /// Its name in OpenBench's addresses (`/tune/12/`) and in messages.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Test => "test",
+            Kind::Tune => "tune",
+        }
+    }
+
+    /// What it is created through.
+    fn form(self) -> &'static str {
+        match self {
+            Kind::Test => "the script endpoint",
+            Kind::Tune => "the tune form",
+        }
+    }
+}
 
 /// An OpenBench server, and the user the tool acts as where it has one.
 pub struct Server {
@@ -104,53 +137,145 @@ impl Server {
 
     /// The address of test `id`'s page.
     pub fn test_url(&self, id: u64) -> String {
-        format!("{}/test/{id}/", self.url)
+        self.page_url(Kind::Test, id)
+    }
+
+    /// The address of a test's or a tune's page.
+    pub fn page_url(&self, kind: Kind, id: u64) -> String {
+        format!("{}/{}/{id}/", self.url, kind.word())
     }
 
     /// Creates a test from the `CREATE_TEST` fields (without the
     /// credentials and the action, which are added here) and returns its
     /// number. `info` and `commit` identify it on the user's page.
     pub fn create_test(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64, CreateFailure> {
-        let refused = |error: anyhow::Error| CreateFailure::refused(error);
-        let Some(user) = &self.credentials else {
-            return Err(refused(anyhow!("creating a test on {} needs a user and password", self.url)));
-        };
+        let user = self.user(Kind::Test)?;
         let mut form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
         form.extend([("username", user.username.as_str()), ("password", user.password.as_str())]);
         form.push(("action", "CREATE_TEST"));
         let endpoint = format!("{}/scripts/", self.url);
-        let response = self.agent.post(&endpoint).send_form(form).map_err(|error| {
-            let reached = may_have_arrived(&error);
-            let error = anyhow!(error).context(format!("cannot reach OpenBench at {endpoint}"));
-            if reached {
-                CreateFailure::unsure(error.context("the request may have arrived: the answer was lost"))
-            } else {
-                refused(error)
-            }
-        })?;
+        let response = self.agent.post(&endpoint).send_form(form).map_err(|error| lost(error, &endpoint))?;
+        self.created(Kind::Test, &endpoint, response, Cookies::default(), info, commit)
+    }
+
+    /// Creates a tune from the fields of OpenBench's tune page and returns
+    /// its number. The script endpoint creates tests only, so this logs in
+    /// and sends the page's form as a browser does (`/tune/new/`, with
+    /// Django's CSRF token). `info` and `commit` identify it on the user's
+    /// page.
+    pub fn create_tune(&self, fields: &[(String, String)], info: &str, commit: &str) -> Result<u64, CreateFailure> {
+        let user = self.user(Kind::Tune)?;
+        let cookies = self.log_in(user).map_err(CreateFailure::refused)?;
+        let endpoint = format!("{}/tune/new/", self.url);
+        let form: Vec<(&str, &str)> = fields.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+        let response = self.post_form(&endpoint, &cookies, &form).map_err(|error| lost(error, &endpoint))?;
+        self.created(Kind::Tune, &endpoint, response, cookies, info, commit)
+    }
+
+    /// Posts one of OpenBench's web forms as a browser does: with the
+    /// session's cookies, the CSRF token (the `csrftoken` cookie, sent back
+    /// as `csrfmiddlewaretoken`), and the page itself as the Referer that
+    /// Django's CSRF check wants over https.
+    fn post_form(
+        &self,
+        page: &str,
+        cookies: &Cookies,
+        fields: &[(&str, &str)],
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let mut form = vec![("csrfmiddlewaretoken", cookies.get(CSRF_COOKIE).unwrap_or_default())];
+        form.extend_from_slice(fields);
+        self.agent
+            .post(page)
+            .header("Cookie", cookies.header().unwrap_or_default())
+            .header("Referer", page)
+            .send_form(form)
+    }
+
+    /// The user a create acts as.
+    fn user(&self, kind: Kind) -> Result<&Credentials, CreateFailure> {
+        self.credentials.as_ref().ok_or_else(|| {
+            CreateFailure::refused(anyhow!("creating a {} on {} needs a user and password", kind.word(), self.url))
+        })
+    }
+
+    /// Logs in through OpenBench's login page, as a browser does: Django
+    /// checks that the form carries the `csrftoken` cookie the page set (as
+    /// `csrfmiddlewaretoken`) and, over https, a Referer from the server
+    /// itself. Returns the session's cookies, with the token the login
+    /// rotated.
+    fn log_in(&self, user: &Credentials) -> Result<Cookies> {
+        let page = format!("{}/login/", self.url);
+        let response = self.agent.get(&page).call().with_context(|| format!("cannot reach OpenBench at {page}"))?;
+        let mut cookies = Cookies::default();
+        cookies.absorb(&response);
         let status = response.status().as_u16();
-        let cookie = session_cookie(&response);
+        let body = read_body(response);
+        if status != 200 {
+            bail!("OpenBench answered {page} with HTTP {status}: {}", excerpt(&body));
+        }
+        if cookies.get(CSRF_COOKIE).is_none() {
+            bail!("OpenBench's login page {page} set no `{CSRF_COOKIE}` cookie for its form");
+        }
+        let form = [("username", user.username.as_str()), ("password", user.password.as_str())];
+        let response =
+            self.post_form(&page, &cookies, &form).with_context(|| format!("cannot reach OpenBench at {page}"))?;
+        cookies.absorb(&response);
+        let status = response.status().as_u16();
+        let location = redirect_path(&response, &self.url);
+        let body = read_body(response);
+        match location {
+            Some(path) if path.starts_with("/index") => Ok(cookies),
+            Some(path) if path.starts_with("/login") => {
+                bail!("OpenBench refused to log in user `{}`: wrong user name or password", user.username)
+            }
+            _ => {
+                bail!("OpenBench answered its login form {page} with HTTP {status}, not a redirect: {}", excerpt(&body))
+            }
+        }
+    }
+
+    /// What OpenBench's answer to a create says, as its form answers: a
+    /// redirect to `/index/` when the test or tune was created (whose
+    /// number is then found on the user's page), back to the form with the
+    /// errors in the session when it was not, to `/login/` when the user
+    /// cannot create.
+    fn created(
+        &self,
+        kind: Kind,
+        endpoint: &str,
+        response: ureq::http::Response<ureq::Body>,
+        mut cookies: Cookies,
+        info: &str,
+        commit: &str,
+    ) -> Result<u64, CreateFailure> {
+        let refused = |error: anyhow::Error| CreateFailure::refused(error);
+        let (word, user) = (kind.word(), self.user(kind)?);
+        let status = response.status().as_u16();
+        cookies.absorb(&response);
         let location = response.headers().get("location").and_then(|value| value.to_str().ok()).map(str::to_string);
         let body = read_body(response);
         let Some(location) = location.filter(|_| (300..400).contains(&status)) else {
             let error = anyhow!(
-                "OpenBench answered {endpoint} with HTTP {status}, not the script endpoint's redirect: {}",
+                "OpenBench answered {endpoint} with HTTP {status}, not {}'s redirect: {}",
+                kind.form(),
                 excerpt(&body)
             );
             // A server error may come after the test was saved.
             return Err(if status >= 500 { CreateFailure::unsure(error) } else { refused(error) });
         };
         let path = location.trim_start_matches(&self.url);
+        let cookie = cookies.header();
         // The session cookie goes only to this server.
         if !path.starts_with('/') {
             return Err(refused(anyhow!(
-                "OpenBench at {} redirected the script endpoint to {location}, another server",
-                self.url
+                "OpenBench at {} redirected {} to {location}, another server",
+                self.url,
+                kind.form()
             )));
         }
         if path.starts_with("/login") {
             return Err(refused(anyhow!(
-                "OpenBench refused to create the test: user `{}` could not log in, or is not enabled to create tests",
+                "OpenBench refused to create the {word}: user `{}` could not log in, or is not enabled to create tests",
                 user.username
             )));
         }
@@ -158,7 +283,7 @@ impl Server {
             let page = self.get_page(path, cookie.as_deref()).map_err(refused)?;
             let errors = page_messages(&page, "error-message");
             return Err(refused(anyhow!(
-                "OpenBench refused the test{}",
+                "OpenBench refused the {word}{}",
                 if errors.is_empty() {
                     format!(" (it sent the form back: {path})")
                 } else {
@@ -167,13 +292,13 @@ impl Server {
             )));
         }
         // Created: a failure from here on leaves a test to be found.
-        let found = self.find_test(info, commit, cookie.as_deref()).map_err(|error| {
-            CreateFailure::unsure(error.context("OpenBench accepted the test, and it could not be found"))
+        let found = self.find(kind, info, commit, cookie.as_deref()).map_err(|error| {
+            CreateFailure::unsure(error.context(format!("OpenBench accepted the {word}, and it could not be found")))
         })?;
         found.ok_or_else(|| {
             CreateFailure::unsure(anyhow!(
-                "OpenBench accepted the test, but none of user {}'s newest {NEWEST_TESTS} tests on {} has the info \
-                 `{info}` and commit {commit}",
+                "OpenBench accepted the {word}, but none of user {}'s newest {NEWEST_TESTS} {word}s on {} has the \
+                 info `{info}` and commit {commit}",
                 user.username,
                 self.url
             ))
@@ -184,9 +309,16 @@ impl Server {
     /// newest on the user's page (read with `cookie`, the session of the
     /// script endpoint, where there is one).
     pub fn find_test(&self, info: &str, commit: &str, cookie: Option<&str>) -> Result<Option<u64>> {
-        let Some(user) = &self.credentials else { bail!("finding a user's test on {} needs the user", self.url) };
+        self.find(Kind::Test, info, commit, cookie)
+    }
+
+    /// The user's test or tune whose `info` and commit are these.
+    fn find(&self, kind: Kind, info: &str, commit: &str, cookie: Option<&str>) -> Result<Option<u64>> {
+        let Some(user) = &self.credentials else {
+            bail!("finding a user's {} on {} needs the user", kind.word(), self.url)
+        };
         let page = self.get_page(&format!("/user/{}/", user.username), cookie)?;
-        for id in test_ids(&page).into_iter().take(NEWEST_TESTS) {
+        for id in workload_ids(&page, kind).into_iter().take(NEWEST_TESTS) {
             let workload = self.info(id)?;
             if workload["info"].as_str() == Some(info) && workload["dev"]["sha"].as_str() == Some(commit) {
                 return Ok(Some(id));
@@ -215,22 +347,42 @@ impl Server {
         Ok(Workload { info, results })
     }
 
-    /// An API query, with the credentials where there are any (a server
-    /// that requires a login to view reads them; others ignore them).
+    /// An API query of a workload, with the credentials where there are
+    /// any (a server that requires a login to view reads them; others
+    /// ignore them).
     fn api(&self, id: u64, query: &str) -> Result<Value> {
         let endpoint = format!("{}/api/workload/{id}/{query}/", self.url);
+        let body = self.api_text(&endpoint)?;
+        serde_json::from_str(&body)
+            .map_err(|error| anyhow!("{endpoint} did not answer JSON ({error}): {}", excerpt(&body)))
+    }
+
+    /// Tune `id`'s SPSA `query` (`digest`: each parameter's current value,
+    /// start, bounds, c and r), the plain text OpenBench's
+    /// `/api/spsa/<id>/<query>/` answers.
+    pub fn spsa(&self, id: u64, query: &str) -> Result<String> {
+        let endpoint = format!("{}/api/spsa/{id}/{query}/", self.url);
+        let body = self.api_text(&endpoint)?;
+        // OpenBench answers a refusal (no such workload, no login) as JSON.
+        if let Ok(answer) = serde_json::from_str::<Value>(&body) {
+            bail!("OpenBench tune {id} {query}: {}", api_error(&answer));
+        }
+        Ok(body)
+    }
+
+    /// The body of an API answer; anything but HTTP 200 is an error.
+    fn api_text(&self, endpoint: &str) -> Result<String> {
         let form: Vec<(&str, &str)> = match &self.credentials {
             Some(user) => vec![("username", user.username.as_str()), ("password", user.password.as_str())],
             None => Vec::new(),
         };
-        let response = self.post(&endpoint, form)?;
+        let response = self.post(endpoint, form)?;
         let status = response.status().as_u16();
         let body = read_body(response);
         if status != 200 {
             bail!("OpenBench answered {endpoint} with HTTP {status}: {}", excerpt(&body));
         }
-        serde_json::from_str(&body)
-            .map_err(|error| anyhow!("{endpoint} did not answer JSON ({error}): {}", excerpt(&body)))
+        Ok(body)
     }
 
     /// Sends `form` to `endpoint`.
@@ -251,6 +403,18 @@ impl Server {
             bail!("OpenBench answered {address} with HTTP {status}: {}", excerpt(&body));
         }
         Ok(body)
+    }
+}
+
+/// A create's request that failed: refused when it cannot have reached
+/// the server, else unsure.
+fn lost(error: ureq::Error, endpoint: &str) -> CreateFailure {
+    let reached = may_have_arrived(&error);
+    let error = anyhow!(error).context(format!("cannot reach OpenBench at {endpoint}"));
+    if reached {
+        CreateFailure::unsure(error.context("the request may have arrived: the answer was lost"))
+    } else {
+        CreateFailure::refused(error)
     }
 }
 
@@ -306,17 +470,40 @@ fn read_body(response: ureq::http::Response<ureq::Body>) -> String {
     response.into_body().read_to_string().unwrap_or_else(|error| format!("(unreadable body: {error})"))
 }
 
-/// The cookies a response sets, as a `Cookie` header: the session that
-/// carries the form's errors and the login.
-fn session_cookie(response: &ureq::http::Response<ureq::Body>) -> Option<String> {
-    let cookies: Vec<&str> = response
-        .headers()
-        .get_all("set-cookie")
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .filter_map(|value| value.split(';').next())
-        .collect();
-    (!cookies.is_empty()).then(|| cookies.join("; "))
+/// The cookies of a session, as the server set them: the latest value of
+/// each name.
+#[derive(Debug, Default)]
+struct Cookies(Vec<(String, String)>);
+
+impl Cookies {
+    /// Takes the cookies a response sets (`Set-Cookie: name=value; ...`).
+    fn absorb(&mut self, response: &ureq::http::Response<ureq::Body>) {
+        let set = response.headers().get_all("set-cookie").iter().filter_map(|value| value.to_str().ok());
+        for cookie in set {
+            let pair = cookie.split(';').next().unwrap_or_default();
+            let Some((name, value)) = pair.split_once('=') else { continue };
+            let (name, value) = (name.trim().to_string(), value.trim().to_string());
+            self.0.retain(|(known, _)| *known != name);
+            self.0.push((name, value));
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&str> {
+        self.0.iter().find(|(known, _)| known == name).map(|(_, value)| value.as_str())
+    }
+
+    /// The `Cookie` header that sends them back; `None` without any.
+    fn header(&self) -> Option<String> {
+        let pairs: Vec<String> = self.0.iter().map(|(name, value)| format!("{name}={value}")).collect();
+        (!pairs.is_empty()).then(|| pairs.join("; "))
+    }
+}
+
+/// Where a redirect sends, as a path of `server`; `None` for any other answer.
+fn redirect_path(response: &ureq::http::Response<ureq::Body>, server: &str) -> Option<String> {
+    let status = response.status().as_u16();
+    let location = response.headers().get("location")?.to_str().ok()?;
+    (300..400).contains(&status).then(|| location.trim_start_matches(server).to_string())
 }
 
 /// The text of a page's `<div class="{class}"><pre>...</pre>` messages
@@ -333,10 +520,12 @@ fn page_messages(page: &str, class: &str) -> Vec<String> {
         .collect()
 }
 
-/// The test numbers a page links to (`/test/<id>/`), newest first.
-fn test_ids(page: &str) -> Vec<u64> {
+/// The numbers of the tests (or tunes) a page links to (`/test/<id>/`,
+/// `/tune/<id>/`), newest first.
+fn workload_ids(page: &str, kind: Kind) -> Vec<u64> {
+    let link = format!("/{}/", kind.word());
     let mut ids: Vec<u64> = page
-        .match_indices("/test/")
+        .match_indices(&link)
         .filter_map(|(at, found)| {
             let rest = &page[at + found.len()..];
             let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
@@ -384,7 +573,8 @@ mod tests {
                     <a href=\"/test/new/\">new</a><a href=\"/tune/13/\">tune</a>";
         assert_eq!(page_messages(page, "error-message"), ["Unable to parse a Bench for abc\nMain 'x' & y"]);
         assert!(page_messages(page, "warning-message").is_empty());
-        assert_eq!(test_ids(page), [12, 9]);
+        assert_eq!(workload_ids(page, Kind::Test), [12, 9]);
+        assert_eq!(workload_ids(page, Kind::Tune), [13]);
     }
 
     #[test]

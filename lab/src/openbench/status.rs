@@ -1,17 +1,20 @@
 //! `lab openbench status`: the tests `lab openbench` created, their games
 //! read back from OpenBench's API into `lab-results/`, where `lab ab` and
-//! `lab report` find them.
+//! `lab report` find them; and the tunes `lab openbench --spsa` created,
+//! each parameter's current value (theta) and the iterations played.
 
 use std::fmt::Write;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use games::results::{read_records, runs_of, timestamp, RunDir};
 use games::statistics::{
     fixed, format_penta, openbench_elo_penta, openbench_error, Model, Pentanomial, SprtSettings, Wdl,
 };
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::server::{self, Server};
+use super::spsa::{CreatedTune, TUNES_COMMAND};
 use super::{CreatedTest, StatusArgs, UnconfirmedTest, TESTS_COMMAND};
 use crate::lab::Lab;
 use crate::verdicts::evidence::{GameResult, SprtState, STATUS_COMMAND};
@@ -27,6 +30,18 @@ pub(super) fn created_tests(lab: &Lab) -> Vec<CreatedTest> {
         }
     }
     tests
+}
+
+/// Every tune `lab openbench --spsa` created under the results folder.
+pub(super) fn created_tunes(lab: &Lab) -> Vec<CreatedTune> {
+    let mut tunes: Vec<CreatedTune> = Vec::new();
+    for run in runs_of(&lab.results_root(), TUNES_COMMAND) {
+        for tune in read_records::<CreatedTune>(&run) {
+            tunes.retain(|seen| (seen.server.as_str(), seen.tune_id) != (tune.server.as_str(), tune.tune_id));
+            tunes.push(tune);
+        }
+    }
+    tunes
 }
 
 /// The creates that may have reached a server and are not settled: no
@@ -84,6 +99,98 @@ pub fn game_result(test: &CreatedTest, workload: &server::Workload, taken: &str)
     })
 }
 
+/// One parameter of a tune as OpenBench's digest gives it now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TunedValue {
+    pub name: String,
+    /// The current value, theta (OpenBench's `Curr`, to 4 decimals).
+    pub value: f64,
+    pub start: f64,
+    pub min: f64,
+    pub max: f64,
+    /// The perturbation and the step's scale a workload would get now.
+    pub c: f64,
+    pub r: f64,
+}
+
+/// A tune as `lab openbench status` read it: a line of its run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TuneStatus {
+    /// `OpenBench tune <id>, <url>`.
+    pub source: String,
+    pub variant: String,
+    pub taken: String,
+    pub state: String,
+    pub tc: String,
+    pub games: u64,
+    /// Games over two a pair and the pairs of an iteration, as OpenBench
+    /// counts iterations (`spsa_utils.py`); a worker reports in batches, so
+    /// it may be fractional.
+    pub iterations_played: f64,
+    pub iterations: u64,
+    pub values: Vec<TunedValue>,
+}
+
+/// OpenBench's columns of a tune's digest (`/api/spsa/<id>/digest/`,
+/// `spsa_param_digest` in `OpenBench/spsa_utils.py`).
+const DIGEST_HEADER: &str = "Name,Curr,Start,Min,Max,C,C_end,R,R_end";
+
+/// A tune's digest: its header, then a line a parameter.
+pub fn read_digest(digest: &str) -> Result<Vec<TunedValue>> {
+    let mut lines = digest.lines().map(str::trim).filter(|line| !line.is_empty());
+    match lines.next() {
+        Some(DIGEST_HEADER) => {}
+        first => bail!("the tune's digest does not start with OpenBench's header {DIGEST_HEADER}: {first:?}"),
+    }
+    lines
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let [name, value, start, min, max, c, _c_end, r, _r_end] = fields[..] else {
+                bail!("digest line `{line}`: expected the 9 columns {DIGEST_HEADER}");
+            };
+            let number = |text: &str| -> Result<f64> {
+                text.parse().map_err(|_| anyhow!("digest line `{line}`: `{text}` is no number"))
+            };
+            Ok(TunedValue {
+                name: name.to_string(),
+                value: number(value)?,
+                start: number(start)?,
+                min: number(min)?,
+                max: number(max)?,
+                c: number(c)?,
+                r: number(r)?,
+            })
+        })
+        .collect()
+}
+
+/// A tune's state and values, from its workload info and its digest.
+pub fn tune_status(tune: &CreatedTune, info: &Value, digest: &str, taken: &str) -> Result<TuneStatus> {
+    if info["test_mode"] != "SPSA" {
+        bail!("OpenBench workload {} is no tune: its test_mode is {}", tune.tune_id, info["test_mode"]);
+    }
+    let games = info["games"].as_u64().with_context(|| format!("tune {}: no `games` in {info}", tune.tune_id))?;
+    // A tune's workload size is its pairs per iteration (`create_new_tune`).
+    let pairs_per = info["workload_size"].as_u64().unwrap_or(tune.pairs_per).max(1);
+    Ok(TuneStatus {
+        source: format!("OpenBench tune {}, {}", tune.tune_id, tune.url),
+        variant: tune.variant.clone(),
+        taken: taken.to_string(),
+        // A tune passes or fails nothing: one that has played its
+        // iterations is finished, not stopped.
+        state: match state(info) {
+            "stopped" => "finished",
+            other => other,
+        }
+        .to_string(),
+        tc: info["dev_time_control"].as_str().unwrap_or(&tune.tc).to_string(),
+        games,
+        iterations_played: games as f64 / (2 * pairs_per) as f64,
+        iterations: tune.iterations,
+        values: read_digest(digest).with_context(|| format!("tune {}", tune.tune_id))?,
+    })
+}
+
 /// A test's state in words, from its flags.
 fn state(info: &Value) -> &'static str {
     let flag = |key: &str| info[key].as_bool().unwrap_or(false);
@@ -107,7 +214,18 @@ fn state(info: &Value) -> &'static str {
 /// server is read without them (a public server's API answers anyone),
 /// and the summary says so.
 pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
-    let tests = tests_asked(lab, args)?;
+    let asked = |id: u64| args.tests.is_empty() || args.tests.contains(&id);
+    let mut tests = created_tests(lab);
+    tests.retain(|test| asked(test.test_id));
+    let mut tunes = created_tunes(lab);
+    tunes.retain(|tune| asked(tune.tune_id));
+    if tests.is_empty() && tunes.is_empty() {
+        bail!(
+            "no test or tune created by `lab openbench` under {}{}",
+            lab.results_root().display(),
+            if args.tests.is_empty() { "" } else { " matches" }
+        );
+    }
     let access = Access::of(args)?;
     let mut notes = Vec::new();
     if access.credentials.is_some() && access.named.is_none() {
@@ -118,17 +236,23 @@ pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
         );
     }
     let mut run = RunDir::create(&lab.results_root(), STATUS_COMMAND, args)?;
-    let mut out = String::from("# OpenBench tests\n\n");
-    writeln!(
-        out,
-        "| test | variant | parent | state | tc | games | W / L / D | pentanomial | Elo (OpenBench) | Elo (lab) | \
-         nElo (lab) | LLR (bounds) [elo0, elo1] | the lab's LLR | time losses, crashes |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---|---|---|---|---:|---|---|---|---|---|---|---|---|").unwrap();
+    let mut out = String::new();
     let mut failures = Vec::new();
+    if !tests.is_empty() {
+        out.push_str("# OpenBench tests\n\n");
+        writeln!(
+            out,
+            "| test | variant | parent | state | tc | games | W / L / D | pentanomial | Elo (OpenBench) | Elo (lab) | \
+             nElo (lab) | LLR (bounds) [elo0, elo1] | the lab's LLR | time losses, crashes |"
+        )
+        .unwrap();
+        writeln!(out, "|---|---|---|---|---|---:|---|---|---|---|---|---|---|---|").unwrap();
+    }
     for test in &tests {
-        let workload = match access.server_for(test, &mut notes).and_then(|server| server.workload(test.test_id)) {
+        let workload = match access
+            .server_for(&test.server, test.test_id, &mut notes)
+            .and_then(|server| server.workload(test.test_id))
+        {
             Ok(workload) => workload,
             Err(error) => {
                 lab.say(&format!("test {} at {}: {error:#}", test.test_id, test.server));
@@ -140,42 +264,95 @@ pub(super) fn status(lab: &Lab, args: &StatusArgs) -> Result<()> {
         run.append(&result)?;
         writeln!(out, "{}", status_row(test, &workload, &result)).unwrap();
     }
-    writeln!(
-        out,
-        "\nElo (OpenBench) is the figure OpenBench's test page shows: Student's t interval on the pairs, ± its \
-         longer side. Elo (lab) is the lab's, as `lab match` prints it: the normal interval, ± half its width."
-    )
-    .unwrap();
+    if !tests.is_empty() {
+        writeln!(
+            out,
+            "\nElo (OpenBench) is the figure OpenBench's test page shows: Student's t interval on the pairs, ± its \
+             longer side. Elo (lab) is the lab's, as `lab match` prints it: the normal interval, ± half its width."
+        )
+        .unwrap();
+    }
+    let mut read_tunes = Vec::new();
+    for tune in &tunes {
+        let read = access.server_for(&tune.server, tune.tune_id, &mut notes).and_then(|server| {
+            let info = server.info(tune.tune_id)?;
+            let digest = server.spsa(tune.tune_id, "digest")?;
+            tune_status(tune, &info, &digest, &timestamp())
+        });
+        match read {
+            Ok(status) => {
+                run.append(&status)?;
+                read_tunes.push((tune, status));
+            }
+            Err(error) => {
+                lab.say(&format!("tune {} at {}: {error:#}", tune.tune_id, tune.server));
+                failures.push(format!("tune {}: {error:#}", tune.tune_id));
+            }
+        }
+    }
+    if !read_tunes.is_empty() {
+        out.push_str(&tunes_markdown(&read_tunes, !tests.is_empty()));
+    }
     for note in &notes {
         writeln!(out, "\nNote: {note}.").unwrap();
     }
     if !failures.is_empty() {
         writeln!(out, "\nNot read: {}", failures.join("; ")).unwrap();
     }
-    run.write_summary(&out, &read_records::<GameResult>(run.path()))?;
+    let summary = serde_json::json!({
+        "tests": read_records::<GameResult>(run.path()),
+        "tunes": read_records::<TuneStatus>(run.path()),
+    });
+    run.write_summary(&out, &summary)?;
     println!("{out}");
     lab.say(&format!("results: {}", run.path().display()));
-    if failures.len() == tests.len() {
-        bail!("no test could be read");
+    if failures.len() == tests.len() + tunes.len() {
+        bail!("nothing could be read");
     }
     Ok(())
 }
 
-/// The tests `lab openbench status` reads: the numbers asked, or every one
-/// created.
-fn tests_asked(lab: &Lab, args: &StatusArgs) -> Result<Vec<CreatedTest>> {
-    let mut tests = created_tests(lab);
-    if !args.tests.is_empty() {
-        tests.retain(|test| args.tests.contains(&test.test_id));
+/// The tunes' section of the status: a row a tune, then each tune's
+/// values.
+fn tunes_markdown(tunes: &[(&CreatedTune, TuneStatus)], after_tests: bool) -> String {
+    let mut out = String::from(if after_tests { "\n# OpenBench tunes\n\n" } else { "# OpenBench tunes\n\n" });
+    writeln!(out, "| tune | variant | state | tc | games | iterations played |").unwrap();
+    writeln!(out, "|---|---|---|---|---:|---|").unwrap();
+    for (tune, status) in tunes {
+        writeln!(
+            out,
+            "| [{}]({}) | {} | {} | {} | {} | {} of {} |",
+            tune.tune_id,
+            tune.url,
+            status.variant,
+            status.state,
+            status.tc,
+            status.games,
+            fixed(status.iterations_played, 2),
+            status.iterations
+        )
+        .unwrap();
     }
-    if tests.is_empty() {
-        bail!(
-            "no test created by `lab openbench` under {}{}",
-            lab.results_root().display(),
-            if args.tests.is_empty() { "" } else { " matches" }
-        );
+    for (tune, status) in tunes {
+        writeln!(
+            out,
+            "\nTune {}, {}: each parameter's current value (theta), as OpenBench's digest gives it, and the c and \
+             r of its next iteration:\n",
+            tune.tune_id, status.variant
+        )
+        .unwrap();
+        writeln!(out, "| parameter | theta | start | min | max | c | r |").unwrap();
+        writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
+        for value in &status.values {
+            writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                value.name, value.value, value.start, value.min, value.max, value.c, value.r
+            )
+            .unwrap();
+        }
     }
-    Ok(tests)
+    out
 }
 
 /// The server the credentials are for, and the credentials.
@@ -195,22 +372,19 @@ impl<'a> Access<'a> {
         Ok(Access { named, credentials })
     }
 
-    /// The server of `test`, with the credentials only when it is the one
-    /// they are for; a note when they were given for another.
-    fn server_for(&self, test: &CreatedTest, notes: &mut Vec<String>) -> Result<Server> {
-        if self.credentials.is_some() && self.named.is_some_and(|named| named != test.server) {
+    /// The server `url` of test (or tune) `id`, with the credentials only
+    /// when it is the one they are for; a note when they were given for
+    /// another.
+    fn server_for(&self, url: &str, id: u64, notes: &mut Vec<String>) -> Result<Server> {
+        if self.credentials.is_some() && self.named.is_some_and(|named| named != url) {
             notes.push(format!(
-                "test {} is on {}, not on the server --server names ({}): read without credentials",
-                test.test_id,
-                test.server,
+                "test {id} is on {url}, not on the server --server names ({}): read without credentials",
                 self.named.unwrap_or_default()
             ));
         }
         match self.credentials {
-            Some((username, password)) if self.named == Some(test.server.as_str()) => {
-                Server::new(&test.server, username, password)
-            }
-            _ => Server::anonymous(&test.server),
+            Some((username, password)) if self.named == Some(url) => Server::new(url, username, password),
+            _ => Server::anonymous(url),
         }
     }
 }

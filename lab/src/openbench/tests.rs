@@ -4,14 +4,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use games::results::{runs_of, RunDir};
+use games::results::{read_records, runs_of, RunDir};
 use games::statistics::{openbench_elo_penta, openbench_error, Pentanomial, Wdl};
 use serde_json::json;
 
 use super::create::*;
-use super::stand_in::{status_server, Response, StandIn, COMMIT};
+use super::server::Kind;
+use super::spsa::{check_worker_build, refuse_duplicate, tune_fields, CreatedTune, TUNES_COMMAND};
+use super::stand_in::{status_server, tune_status_server, Request, Response, StandIn, COMMIT, TUNE_DIGEST};
 use super::status::*;
 use super::*;
+use crate::tune::spsa::{Parameter, Schedule};
 use crate::verdicts::evidence::{SprtState, STATUS_COMMAND};
 
 /// Every key OpenBench's `Scripts/create_test.py` (commit 9906bad) sends,
@@ -228,16 +231,7 @@ fn status_reads_a_test_back_where_lab_ab_finds_it() {
     std::fs::remove_dir_all(&results).ok();
     let lab = Lab::for_tests().nested(&results);
     let mut created = RunDir::create(&results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
-    let test = CreatedTest {
-        server: stand_in.url.clone(),
-        test_id: 42,
-        url: format!("{}/test/42/", stand_in.url),
-        plan: TestPlan::of(&lab, "razor-r1").unwrap(),
-        build: build(),
-        info: "lab openbench ...".into(),
-        created: "20261125T140000Z".into(),
-    };
-    created.append(&test).unwrap();
+    created.append(&razor_test(&lab, &stand_in.url)).unwrap();
     let server = ServerArgs { server: None, username: None, password: None };
     status(&lab, &StatusArgs { tests: Vec::new(), server }).unwrap();
 
@@ -261,6 +255,19 @@ fn status_reads_a_test_back_where_lab_ab_finds_it() {
     let openbench = format!("{:.2} ± {:.2}", openbench.value, openbench_error(&openbench));
     assert!(summary.contains(&format!("| [2, 6, 12, 8, 4] | {openbench} | {elo} | {nelo} |")), "{summary}");
     std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// razor-r1's test 42 on `server`, as `lab openbench` records it.
+fn razor_test(lab: &Lab, server: &str) -> CreatedTest {
+    CreatedTest {
+        server: server.to_string(),
+        test_id: 42,
+        url: format!("{server}/test/42/"),
+        plan: TestPlan::of(lab, "razor-r1").unwrap(),
+        build: build(),
+        info: "lab openbench ...".into(),
+        created: "20261125T140000Z".into(),
+    }
 }
 
 /// A results folder of its own for a test, and the lab that writes there.
@@ -382,16 +389,7 @@ fn two_servers_with_a_test_each(lab: &Lab, results: &Path) -> (StandIn, StandIn)
     let (named, other) = (status_server(), status_server());
     let mut created = RunDir::create(results, TESTS_COMMAND, &serde_json::json!({})).unwrap();
     for stand_in in [&named, &other] {
-        let test = CreatedTest {
-            server: stand_in.url.clone(),
-            test_id: 42,
-            url: format!("{}/test/42/", stand_in.url),
-            plan: TestPlan::of(lab, "razor-r1").unwrap(),
-            build: build(),
-            info: "lab openbench ...".into(),
-            created: "20261125T140000Z".into(),
-        };
-        created.append(&test).unwrap();
+        created.append(&razor_test(lab, &stand_in.url)).unwrap();
     }
     (named, other)
 }
@@ -914,5 +912,394 @@ fn a_create_whose_answer_was_lost_is_looked_for_before_it_is_made_again() {
     let post = stand_in.requests().into_iter().filter(|request| request.path == "/scripts/").nth(1).unwrap();
     assert_eq!(post.field("info").map(str::to_string), Some(info_line(&plans[0], "run-1")));
     assert_eq!(created_tests(&lab)[0].test_id, 100);
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+/// OpenBench's tune page behind Django's login and CSRF check, as far as
+/// creating a tune goes. The login page sets the token `t1`; the login
+/// form takes user `lab` with password `secret` when it carries `t1` as
+/// cookie and field and a Referer of the server's, and answers with the
+/// session `s1` and the token rotated to `t2` (as Django's login does).
+/// The tune form takes a post with both cookies and `t2` (else HTTP 403,
+/// Django's CSRF refusal), answers as `tune_form` says or creates it,
+/// numbering tunes from 7; the user's page lists them, newest first, with
+/// an older test; the API gives each one's `info` and commit.
+fn tune_server(tune_form: fn(&Request) -> Option<Response>) -> StandIn {
+    let created: Arc<Mutex<Vec<String>>> = Arc::new(Mutex::new(Vec::new()));
+    StandIn::start(move |request| {
+        let mut created = created.lock().unwrap();
+        let cookie = request.header("cookie").unwrap_or_default();
+        let referer = request.header("referer").unwrap_or_default();
+        match (request.method.as_str(), request.path.as_str()) {
+            ("GET", "/login/") => Response {
+                status: 200,
+                headers: vec![("Set-Cookie".into(), "csrftoken=t1; Path=/; SameSite=Lax".into())],
+                body: "<form method=\"POST\" action=\"/login/\">".into(),
+            },
+            ("POST", "/login/") if cookie != "csrftoken=t1" || request.field("csrfmiddlewaretoken") != Some("t1") => {
+                Response { status: 403, headers: Vec::new(), body: "CSRF verification failed.".into() }
+            }
+            ("POST", "/login/") if !referer.ends_with("/login/") => {
+                Response { status: 403, headers: Vec::new(), body: "Referer checking failed".into() }
+            }
+            ("POST", "/login/") if request.field("password") != Some("secret") => Response::redirect("/login/", &[]),
+            ("POST", "/login/") => {
+                Response::redirect("/index/", &["sessionid=s1; HttpOnly; Path=/", "csrftoken=t2; Path=/"])
+            }
+            ("POST", "/tune/new/")
+                if cookie != "sessionid=s1; csrftoken=t2" || request.field("csrfmiddlewaretoken") != Some("t2") =>
+            {
+                Response { status: 403, headers: Vec::new(), body: "CSRF verification failed.".into() }
+            }
+            ("POST", "/tune/new/") => tune_form(request).unwrap_or_else(|| {
+                created.push(request.field("info").unwrap_or_default().to_string());
+                Response::redirect("/index/", &[])
+            }),
+            ("GET", "/tune/new/") if cookie.contains("sessionid=s1") => Response::ok(
+                "text/html",
+                "<div class=\"error-message\">\n<pre>Value must be within [Min, Max], for ReverseFutilityDepthMargin\n\
+                 R must be &gt; 0.00, for ReverseFutilityDepthMargin</pre>\n</div>",
+            ),
+            ("GET", "/user/lab/") if cookie.contains("sessionid=s1") => {
+                let mut links: Vec<String> =
+                    (0..created.len()).rev().map(|index| format!("<a href=\"/tune/{}/\">t</a>", 7 + index)).collect();
+                links.push("<a href=\"/test/6/\">an older test</a>".into());
+                Response::ok("text/html", links.join("\n"))
+            }
+            ("POST", path) if path.starts_with("/api/workload/") && path.ends_with("/info/") => {
+                let id: usize = path["/api/workload/".len()..path.len() - "/info/".len()].parse().unwrap();
+                Response::json(json!({"info": {"id": id, "info": created[id - 7], "dev": {"sha": COMMIT}}}))
+            }
+            _ => Response::not_found(),
+        }
+    })
+}
+
+/// `lab openbench --spsa p002-1.5 --param ReverseFutilityDepthMargin
+/// --spsa-iterations 40 --spsa-pairs-per 2`.
+fn tune_args(server: &str) -> OpenbenchArgs {
+    let mut args = with_server(server);
+    args.variants.clear();
+    args.spsa = spsa::SpsaTestArgs {
+        variant: Some("p002-1.5".into()),
+        params: vec!["ReverseFutilityDepthMargin".into()],
+        spsa_iterations: 40,
+        spsa_pairs_per: 2,
+    };
+    args
+}
+
+/// The plan's margin, and a second parameter.
+fn tune_parameters() -> Vec<Parameter> {
+    let margin = crate::tune::spsa::tests::margin();
+    let razor =
+        Parameter { name: "RazorMargin1".into(), start: 300.0, min: 100.0, max: 800.0, c_end: 20.0, ..margin.clone() };
+    vec![margin, razor]
+}
+
+fn tune_build() -> Build {
+    Build { bench_variant: "p002-1.5".into(), bench: 1515025, ..build() }
+}
+
+#[test]
+fn a_tune_is_created_through_the_tune_page_with_every_field_it_reads() {
+    let stand_in = tune_server(|_| None);
+    let server = Server::new(&stand_in.url, "lab", "secret").unwrap();
+    let args = tune_args(&stand_in.url);
+    let inputs: Vec<String> = tune_parameters().iter().map(Parameter::input_line).collect();
+    let info = "lab openbench 20261128T120000Z-openbench-tunes: SPSA of p002-1.5's ReverseFutilityDepthMargin";
+    let fields = tune_fields(&args, &tune_build(), &inputs.join("\n"), &Schedule::openbench(40), info);
+    assert_eq!(server.create_tune(&fields, info, COMMIT).unwrap(), 7);
+    let requests = stand_in.requests();
+    let steps: Vec<(&str, &str)> =
+        requests.iter().map(|request| (request.method.as_str(), request.path.as_str())).collect();
+    assert_eq!(
+        steps,
+        [
+            ("GET", "/login/"),
+            ("POST", "/login/"),
+            ("POST", "/tune/new/"),
+            ("GET", "/user/lab/"),
+            ("POST", "/api/workload/7/info/")
+        ]
+    );
+    let login: Vec<(&str, &str)> = requests[1].form.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+    assert_eq!(login, [("csrfmiddlewaretoken", "t1"), ("username", "lab"), ("password", "secret")]);
+    assert_eq!(requests[1].header("referer"), Some(format!("{}/login/", stand_in.url).as_str()));
+    // Every field OpenBench's create_new_tune and create_spsa_run read
+    // (commit 9906bad), the token, and no password.
+    let post = &requests[2];
+    let sent: BTreeMap<&str, &str> = post.form.iter().map(|(key, value)| (key.as_str(), value.as_str())).collect();
+    assert_eq!(sent.len(), post.form.len(), "a field sent twice: {:?}", post.form);
+    let expected: BTreeMap<&str, &str> = [
+        ("dev_engine", "prunelab"),
+        ("dev_repo", "https://github.com/someone/prunelab"),
+        ("dev_branch", COMMIT),
+        ("dev_bench", "1515025"),
+        ("dev_network", ""),
+        ("dev_options", "Threads=1 Hash=16"),
+        ("dev_time_control", "N=10000"),
+        (
+            "spsa_inputs",
+            "ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002\nRazorMargin1, int, 300, 100, 800, 20, 0.002",
+        ),
+        ("spsa_reporting_type", "BATCHED"),
+        ("spsa_distribution_type", "SINGLE"),
+        ("spsa_alpha", "0.602"),
+        ("spsa_gamma", "0.101"),
+        ("spsa_A_ratio", "0.1"),
+        ("spsa_iterations", "40"),
+        ("spsa_pairs_per", "2"),
+        ("book_name", "UHO_4060_v2.epd"),
+        ("upload_pgns", "FALSE"),
+        ("priority", "0"),
+        ("throughput", "1000"),
+        ("syzygy_wdl", "DISABLED"),
+        ("syzygy_adj", "OPTIONAL"),
+        ("win_adj", "movecount=3 score=400"),
+        ("draw_adj", "movenumber=40 movecount=8 score=10"),
+        ("scale_method", "BASE"),
+        ("scale_nps", "2400000"),
+        ("info", info),
+        ("csrfmiddlewaretoken", "t2"),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(sent, expected);
+    assert_eq!(post.header("referer"), Some(format!("{}/tune/new/", stand_in.url).as_str()));
+    assert_eq!(post.header("content-type"), Some("application/x-www-form-urlencoded"));
+    assert_eq!(server.page_url(Kind::Tune, 7), format!("{}/tune/7/", stand_in.url));
+}
+
+#[test]
+fn a_refused_tune_or_login_says_why() {
+    let create = |stand_in: &StandIn, password: &str| {
+        let server = Server::new(&stand_in.url, "lab", password).unwrap();
+        let fields = tune_fields(&tune_args(&stand_in.url), &tune_build(), "x", &Schedule::openbench(40), "i");
+        server.create_tune(&fields, "i", COMMIT).unwrap_err()
+    };
+    // A wrong password: the login form comes back, and no tune is sent.
+    let stand_in = tune_server(|_| None);
+    let failure = create(&stand_in, "guess");
+    assert_eq!(failure.error.to_string(), "OpenBench refused to log in user `lab`: wrong user name or password");
+    assert!(!failure.may_exist);
+    assert!(stand_in.requests().iter().all(|request| request.path != "/tune/new/"));
+    // The form's errors, read from the page it sends back.
+    let stand_in = tune_server(|_| Some(Response::redirect("/tune/new/", &[])));
+    let failure = create(&stand_in, "secret");
+    assert_eq!(
+        failure.error.to_string(),
+        "OpenBench refused the tune: Value must be within [Min, Max], for ReverseFutilityDepthMargin\nR must be > \
+         0.00, for ReverseFutilityDepthMargin"
+    );
+    assert!(!failure.may_exist);
+    // A user who cannot create: sent to the login page.
+    let stand_in = tune_server(|_| Some(Response::redirect("/login/", &[])));
+    assert_eq!(
+        create(&stand_in, "secret").error.to_string(),
+        "OpenBench refused to create the tune: user `lab` could not log in, or is not enabled to create tests"
+    );
+    // Django's CSRF refusal, and a server error after which the tune may exist.
+    let stand_in =
+        tune_server(|_| Some(Response { status: 403, headers: Vec::new(), body: "CSRF verification failed.".into() }));
+    assert_eq!(
+        create(&stand_in, "secret").error.to_string(),
+        format!(
+            "OpenBench answered {}/tune/new/ with HTTP 403, not the tune form's redirect: CSRF verification failed.",
+            stand_in.url
+        )
+    );
+    let stand_in = tune_server(|_| Some(Response { status: 500, headers: Vec::new(), body: "Server Error".into() }));
+    assert!(create(&stand_in, "secret").may_exist);
+    // A server whose login page sets no CSRF cookie cannot be logged in to.
+    let bare = StandIn::start(|_| Response::ok("text/html", "<form>"));
+    assert_eq!(
+        create(&bare, "secret").error.to_string(),
+        format!("OpenBench's login page {}/login/ set no `csrftoken` cookie for its form", bare.url)
+    );
+}
+
+/// A tune of p002-1.5 created on `server` as number `id`, recorded under
+/// `results`.
+fn record_tune(results: &Path, server: &str, id: u64) -> CreatedTune {
+    let tune = CreatedTune {
+        server: server.to_string(),
+        tune_id: id,
+        url: format!("{server}/tune/{id}/"),
+        variant: "p002-1.5".into(),
+        parameters: tune_parameters()[..1].to_vec(),
+        iterations: 40,
+        pairs_per: 2,
+        tc: "N=10000".into(),
+        build: tune_build(),
+        info: "lab openbench ...".into(),
+        created: "20261128T120000Z".into(),
+    };
+    RunDir::create(results, TUNES_COMMAND, &json!({})).unwrap().append(&tune).unwrap();
+    tune
+}
+
+#[test]
+fn status_reads_a_tunes_values_back() {
+    let (results, lab) = results_folder("tune-status");
+    let (tests, tunes) = (status_server(), tune_status_server());
+    let mut created = RunDir::create(&results, TESTS_COMMAND, &json!({})).unwrap();
+    created.append(&razor_test(&lab, &tests.url)).unwrap();
+    record_tune(&results, &tunes.url, 7);
+    let anonymous = ServerArgs { server: None, username: None, password: None };
+    status(&lab, &StatusArgs { tests: Vec::new(), server: anonymous.clone() }).unwrap();
+    let run = &runs_of(&results, STATUS_COMMAND)[0];
+    let read: Vec<TuneStatus> = read_records(run);
+    assert_eq!(
+        read,
+        [TuneStatus {
+            source: format!("OpenBench tune 7, {}/tune/7/", tunes.url),
+            variant: "p002-1.5".into(),
+            taken: read[0].taken.clone(),
+            state: "running".into(),
+            tc: "N=10000".into(),
+            games: 24,
+            iterations_played: 6.0,
+            iterations: 40,
+            values: vec![TunedValue {
+                name: "ReverseFutilityDepthMargin".into(),
+                value: 92.6181,
+                start: 90.0,
+                min: 50.0,
+                max: 200.0,
+                c: 11.9262,
+                r: 0.0027,
+            }],
+        }]
+    );
+    assert_eq!(read_records::<crate::verdicts::evidence::GameResult>(run).len(), 1, "the test is read too");
+    let summary = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    let tune_section = format!(
+        "\n# OpenBench tunes\n\n| tune | variant | state | tc | games | iterations played |\n|---|---|---|---|---:|---|\n\
+         | [7]({}/tune/7/) | p002-1.5 | running | N=10000 | 24 | 6.00 of 40 |\n\nTune 7, p002-1.5: each parameter's \
+         current value (theta), as OpenBench's digest gives it, and the c and r of its next iteration:\n\n\
+         | parameter | theta | start | min | max | c | r |\n|---|---:|---:|---:|---:|---:|---:|\n\
+         | ReverseFutilityDepthMargin | 92.6181 | 90 | 50 | 200 | 11.9262 | 0.0027 |\n",
+        tunes.url
+    );
+    assert!(summary.starts_with("# OpenBench tests\n"), "{summary}");
+    assert!(summary.ends_with(&tune_section), "{summary}");
+    // Asked by number, only that one is read.
+    status(&lab, &StatusArgs { tests: vec![7], server: anonymous }).unwrap();
+    let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[1].join("summary.md")).unwrap();
+    assert!(summary.starts_with("# OpenBench tunes\n"), "{summary}");
+    assert!(!summary.contains("OpenBench tests"), "{summary}");
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn a_tune_read_back_wrong_is_a_clear_error() {
+    let (results, lab) = results_folder("tune-status-errors");
+    let tune = record_tune(&results, "http://127.0.0.1:9", 7);
+    let digest_error = |digest: &str| format!("{:#}", read_digest(digest).unwrap_err());
+    assert_eq!(
+        digest_error("Name,Value\nReverseFutilityDepthMargin,92"),
+        "the tune's digest does not start with OpenBench's header Name,Curr,Start,Min,Max,C,C_end,R,R_end: \
+         Some(\"Name,Value\")"
+    );
+    assert_eq!(
+        digest_error("Name,Curr,Start,Min,Max,C,C_end,R,R_end\nReverseFutilityDepthMargin,92.6181,90"),
+        "digest line `ReverseFutilityDepthMargin,92.6181,90`: expected the 9 columns \
+         Name,Curr,Start,Min,Max,C,C_end,R,R_end"
+    );
+    assert_eq!(
+        digest_error(&TUNE_DIGEST.replace("92.6181", "nan?")),
+        "digest line `ReverseFutilityDepthMargin,nan?,90,50,200,11.9262,10.0000,0.0027,0.0020`: `nan?` is no number"
+    );
+    let info = json!({"test_mode": "SPSA", "games": 24, "workload_size": 2});
+    let sprt = json!({"test_mode": "SPRT", "games": 24});
+    assert_eq!(
+        tune_status(&tune, &sprt, TUNE_DIGEST, "now").unwrap_err().to_string(),
+        "OpenBench workload 7 is no tune: its test_mode is \"SPRT\""
+    );
+    assert_eq!(
+        tune_status(&tune, &json!({"test_mode": "SPSA"}), TUNE_DIGEST, "now").unwrap_err().to_string(),
+        "tune 7: no `games` in {\"test_mode\":\"SPSA\"}"
+    );
+    assert_eq!(tune_status(&tune, &info, TUNE_DIGEST, "now").unwrap().iterations_played, 6.0);
+    let done = json!({"test_mode": "SPSA", "games": 160, "workload_size": 2, "finished": true, "approved": true});
+    let done = tune_status(&tune, &done, TUNE_DIGEST, "now").unwrap();
+    assert_eq!((done.state.as_str(), done.iterations_played), ("finished", 40.0));
+    // A server that has no such tune: said, and the run says what was not read.
+    let stand_in = tune_status_server();
+    std::fs::remove_dir_all(&results).unwrap();
+    record_tune(&results, &stand_in.url, 8);
+    let anonymous = ServerArgs { server: None, username: None, password: None };
+    let error = status(&lab, &StatusArgs { tests: Vec::new(), server: anonymous.clone() }).unwrap_err();
+    assert_eq!(error.to_string(), "nothing could be read");
+    let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();
+    assert!(
+        summary.ends_with("Not read: tune 8: OpenBench test 8: Requested Workload Id does not exist\n"),
+        "{summary}"
+    );
+    // Nothing recorded, or nothing that matches.
+    std::fs::remove_dir_all(&results).unwrap();
+    let error = status(&lab, &StatusArgs { tests: vec![8], server: anonymous }).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("no test or tune created by `lab openbench` under {} matches", results.display())
+    );
+}
+
+#[test]
+fn a_tune_is_refused_when_recorded_already_or_the_commits_build_cannot_be_tuned() {
+    let (results, lab) = results_folder("tune-refused");
+    let tune = record_tune(&results, "http://127.0.0.1:9", 7);
+    let args = tune_args("http://127.0.0.1:9");
+    let duplicate = |parameters: &[Parameter], args: &OpenbenchArgs| {
+        refuse_duplicate(&lab, "http://127.0.0.1:9", COMMIT, "p002-1.5", parameters, "N=10000", args)
+    };
+    assert_eq!(
+        duplicate(&tune.parameters, &args).unwrap_err().to_string(),
+        "p002-1.5's tune at 01234567 is tune 7 already (http://127.0.0.1:9/tune/7/, created 20261128T120000Z): give \
+         --again to create another"
+    );
+    // Other parameters or another schedule are another tune.
+    duplicate(&tune_parameters(), &args).unwrap();
+    let longer =
+        OpenbenchArgs { spsa: spsa::SpsaTestArgs { spsa_iterations: 41, ..args.spsa.clone() }, ..args.clone() };
+    duplicate(&tune.parameters, &longer).unwrap();
+    // The build a worker makes must be the variant's tuning build: a
+    // stand-in engine reports its variant, and offers the margin as an
+    // option or not.
+    let engine = |variant: &str, option: &str| {
+        let path = results.join(format!("engine-{variant}-{}", option.len()));
+        let script = format!(
+            "#!/bin/sh\n\
+             if [ \"$1\" = features ]; then echo '{{\"version\":\"0\",\"variants\":[\"{variant}\"],\"features\":[]}}'; exit 0; fi\n\
+             while read -r line; do\n\
+               case \"$line\" in\n\
+                 uci) echo 'id name stand-in'; {option} echo uciok;;\n\
+                 isready) echo readyok;;\n\
+                 quit) exit 0;;\n\
+               esac\n\
+             done\n"
+        );
+        std::fs::write(&path, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    };
+    let offering = "echo 'option name ReverseFutilityDepthMargin type spin default 90 min 50 max 200';";
+    let margin = &tune.parameters;
+    check_worker_build(&engine("p002-1.5", offering), "p002-1.5", margin, COMMIT).unwrap();
+    let makefile = "the commit's Makefile must make p002-1.5's tuning build the default:\n  VARIANT ?= p002-1.5\n  \
+                    FEATURES ?= tune\ncommit that (and push it), and give the commit with --commit";
+    assert_eq!(
+        check_worker_build(&engine("baseline", offering), "p002-1.5", margin, COMMIT).unwrap_err().to_string(),
+        format!("make at 01234567 builds baseline, not p002-1.5: {makefile}")
+    );
+    assert_eq!(
+        check_worker_build(&engine("p002-1.5", ""), "p002-1.5", margin, COMMIT).unwrap_err().to_string(),
+        format!(
+            "make at 01234567 builds p002-1.5 without the `tune` feature: it offers no UCI option \
+             `ReverseFutilityDepthMargin`, so the workers' values would reach no search; {makefile}"
+        )
+    );
     std::fs::remove_dir_all(&results).unwrap();
 }
