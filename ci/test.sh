@@ -25,14 +25,23 @@ source ci/background.sh
 # as many variants (the variant matrix, the lab's `uci:` participants), the
 # bench signature and the variants build step all use this one binary.
 background "make (the variants build)" bash ci/make-build.sh
-# Two checks that need nothing the others build run from the start at the
-# lowest priority, on whatever core the steps above and below leave idle
-# (a crate's serial end, a test binary on one thread): every feature builds
-# on its own and exclusive combinations are refused; feature-built binaries
+# Two checks run beside the others at the lowest priority, on whatever core
+# the steps above and below leave idle (a crate's serial end, a test binary
+# on one thread): every feature builds on its own and exclusive
+# combinations are refused, from the start; feature-built binaries
 # (release, fat LTO) print their snapshots' tables, a rotating subset of the
-# variants plus the ones the last commit changed (HONESTY_PER_RUN a run).
+# variants plus the ones the last commit changed (HONESTY_PER_RUN a run),
+# once the variants build is there: it tells the honesty check each
+# variant's features, which it would otherwise build a release binary of
+# the baseline for (24 of 40 CPU-s cold).
 background "check-features" nice -n 19 bash ci/check-features.sh
-background "honesty" nice -n 19 bash ci/honesty.sh
+honesty_after_the_variants_build() {
+    local made
+    made=$(file_of "make (the variants build)")
+    while [ ! -e "$made.end" ]; do sleep 1; done
+    PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)") nice -n 19 bash ci/honesty.sh
+}
+background "honesty" honesty_after_the_variants_build
 # Unit, integration and feature tests (perft, searches, the lab end to end,
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug

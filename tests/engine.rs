@@ -15,6 +15,7 @@ mod guards;
 mod matrix;
 mod perft;
 mod position;
+mod profiles;
 mod readme;
 mod san;
 mod search;
