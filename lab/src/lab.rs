@@ -1,6 +1,8 @@
 //! What every command shares: the repository, its variants, the results
 //! folder, and how to report progress.
 
+pub mod options;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 

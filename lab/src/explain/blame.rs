@@ -50,7 +50,7 @@ use findings::summarize;
 use games::engine::{Engine, SearchOutput};
 use games::results::{print_summary, RunDir};
 use judge::judge;
-use judge::Verdict;
+use judge::Finding;
 use replays::{replay_searches, Try};
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +58,7 @@ use crate::engines::builder;
 use crate::engines::runner::{
     self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
+use crate::lab::options::HashOption;
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
 use crate::measure::tactics::{self, TacticsRecord};
@@ -80,9 +81,8 @@ pub struct BlameArgs {
     /// Blame this position (its `id`) only, whenever A solves it.
     #[arg(long, value_name = "ID")]
     pub position: Option<String>,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     #[command(flatten)]
     #[serde(skip)]
     pub run: RunArgs,
@@ -139,7 +139,7 @@ pub struct PositionBlame {
     pub analysis: Option<Analysis>,
     /// The counterfactual replays, in the order tried.
     pub tries: Vec<Try>,
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<Finding>,
     /// The replay's trace lines, as the engine printed them.
     pub trace: Vec<String>,
     pub error: Option<String>,
@@ -289,7 +289,7 @@ fn solve_stage(
     let jobs = suite_jobs(suite, &contestants, &go, timeout, |position, name| {
         solved_by(records, name).contains_key(&position)
     });
-    let settings = Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false };
+    let settings = Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: false };
     let bar = lab.progress(jobs.len() as u64, &format!("blame: solve {}", suite.name));
     runner::run(&contestants, &jobs, &settings, |job, outcome| {
         let record = solve_record(&contestants[job.contestant].name, job.position, suite, outcome);
@@ -329,7 +329,7 @@ fn blame_stage(
     let traced = builder::ensure_built_with(lab, &args.b, &["trace"])?;
     let start = || -> Result<Engine> {
         let mut engine = Engine::start(&traced, &format!("{}+trace", args.b))?;
-        engine.set_option("Hash", &args.hash.to_string())?;
+        engine.set_option("Hash", &args.hash.mb.to_string())?;
         Ok(engine)
     };
     let mut engine = start()?;
@@ -505,7 +505,7 @@ done"
             nodes: Some(900),
             depth: None,
             position: None,
-            hash: 16,
+            hash: HashOption::default(),
             run: RunArgs { concurrency: 1, resume: None },
         };
         let solve = |variant: &str, played: &str, solved: bool, nodes: u64| SolveRecord {
@@ -542,7 +542,7 @@ done"
         let cause = replayed(&trace_build(&dir, "reproduces.sh", 900, true));
         assert!(cause.replay_matches);
         assert_eq!(cause.tries.iter().map(|tried| tried.not_taken).collect::<Vec<_>>(), [1]);
-        assert_eq!(cause.verdict, Some(Verdict::Cause));
+        assert_eq!(cause.verdict, Some(Finding::Cause));
         assert_eq!(verdict_cell(&cause, "b"), "**cause**: without razoring@0, b plays a1a8");
 
         // The same replay after 777 nodes is not B's search: nothing is
@@ -550,7 +550,7 @@ done"
         let differs = replayed(&trace_build(&dir, "differs.sh", 777, true));
         assert!(!differs.replay_matches);
         assert!(differs.tries.is_empty());
-        assert_eq!(differs.verdict, Some(Verdict::Unproven(Unproven::ReplayDiffers)));
+        assert_eq!(differs.verdict, Some(Finding::Unproven(Unproven::ReplayDiffers)));
         assert_eq!(
             verdict_cell(&differs, "b"),
             "**unproven**: the replay suppressing nothing played d2d4 after 777 nodes, b d2d4 after 900: \
@@ -560,7 +560,7 @@ done"
         // A replay that solves it without meeting the decision proves
         // nothing of the decision.
         let never_met = replayed(&trace_build(&dir, "never-met.sh", 900, false));
-        assert_eq!(never_met.verdict, Some(Verdict::Unproven(Unproven::NotTaken)));
+        assert_eq!(never_met.verdict, Some(Finding::Unproven(Unproven::NotTaken)));
         assert_eq!(
             verdict_cell(&never_met, "b"),
             "**unproven**: without razoring@0, b plays a1a8, but that replay never met the decision \

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
 use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
+use crate::lab::options::{DepthOption, HashOption, SuiteOption};
 use crate::lab::Lab;
 use crate::measure::suites;
 
@@ -43,6 +44,8 @@ pub const HEAT_MAP: &str = "interactions.svg";
 const READING_PRECISION: f64 = 0.0005;
 
 #[derive(Args, Clone, Debug, Serialize)]
+// Without a suite named, the seeds, as `lab nodes`.
+#[command(mut_arg("suite", |arg| arg.default_value("seeds")))]
 pub struct InteractionsArgs {
     /// Features to add to the base variant, each alone and in pairs.
     #[arg(required = true, num_args = 2..)]
@@ -50,14 +53,12 @@ pub struct InteractionsArgs {
     /// The base variant.
     #[arg(long = "on", value_name = "VARIANT", default_value = "p003-3")]
     pub on: String,
-    /// `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
-    #[arg(long, default_value = "seeds")]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub suite: SuiteOption,
+    #[command(flatten)]
+    pub depth: DepthOption,
+    #[command(flatten)]
+    pub hash: HashOption,
     #[command(flatten)]
     #[serde(skip)]
     pub run: RunArgs,
@@ -253,8 +254,8 @@ fn markdown(args: &InteractionsArgs, suite: &str, analysis: &Analysis, skipped: 
         "# lab interactions: {} on {}, {suite} at depth {}, Hash {}\n",
         args.features.join(", "),
         args.on,
-        args.depth,
-        args.hash
+        args.depth.plies,
+        args.hash.mb
     )
     .unwrap();
     writeln!(
@@ -400,9 +401,9 @@ pub struct InteractionsRun {
 
 pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let base = lab.variant(&args.on)?;
-    suites::check_depth(args.depth)?;
+    suites::check_depth(args.depth.plies)?;
     let (sets, skipped) = plan(base.name(), &base.features, &args.features)?;
-    let suite = suites::load_for_run(lab, &args.suite, None)?;
+    let suite = suites::load_for_run(lab, &args.suite.name, None)?;
     for pair in &skipped {
         lab.say(&format!("skipping `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why));
     }
@@ -418,11 +419,11 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     bar.finish_and_clear();
 
     let (mut run_dir, mut records): (RunDir, Vec<InteractionRecord>) = args.run.open(lab, "interactions", args)?;
-    let go = format!("go depth {}", args.depth);
+    let go = format!("go depth {}", args.depth.plies);
     let jobs = suite_jobs(&suite, &contestants, &go, DEPTH_SEARCH_TIMEOUT, |position, name| {
         records.iter().any(|record| record.position == position && record.set == name)
     });
-    let settings = Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false };
+    let settings = Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: false };
     let bar = lab.progress(jobs.len() as u64, &format!("interactions {}", suite.name));
     runner::run(&contestants, &jobs, &settings, |job, outcome: Result<SearchOutput>| {
         let set = &sets[job.contestant];
@@ -454,7 +455,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let labels: Vec<(String, Vec<String>)> = sets.iter().map(|set| (set.label.clone(), set.added.clone())).collect();
     let analysis = analyse(&sets[0].label, &labels, &records);
     let markdown = markdown(args, &suite.name, &analysis, &skipped);
-    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.depth);
+    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.depth.plies);
     let chart = run_dir.file(HEAT_MAP);
     heat_map(&chart, &title, &args.features, &analysis, &skipped)
         .with_context(|| format!("cannot draw {}", chart.display()))?;
@@ -462,8 +463,8 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
         "on": args.on,
         "features": args.features,
         "suite": suite.name,
-        "depth": args.depth,
-        "hash": args.hash,
+        "depth": args.depth.plies,
+        "hash": args.hash.mb,
         "analysis": analysis,
         "skipped": skipped,
         "heat_map": chart,

@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
+use crate::lab::options::{DepthOption, HashOption, SuiteOption};
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
 use crate::measure::suites::{self, Suite};
@@ -46,17 +47,15 @@ pub struct TtdArgs {
     /// searched beside its neighbours.
     #[arg(required = true, num_args = 2..)]
     pub engines: Vec<String>,
-    /// The positions (a named suite or an EPD file).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
+    #[command(flatten)]
+    pub suite: SuiteOption,
+    #[command(flatten)]
+    pub depth: DepthOption,
     /// Rounds: each position is searched this many times by each engine.
     #[arg(long, default_value_t = DEFAULT_ROUNDS)]
     pub rounds: usize,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -286,9 +285,9 @@ pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String 
         "# lab ttd: {}, {} at depth {}, {} round(s) interleaved, Hash {}, {}\n",
         args.engines.join(" | "),
         suite.name,
-        args.depth,
+        args.depth.plies,
         args.rounds,
-        args.hash,
+        args.hash.mb,
         clock.words()
     )
     .unwrap();
@@ -369,15 +368,15 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if args.engines.len() < 2 {
         bail!("time to depth compares two engines or more");
     }
-    suites::check_depth(args.depth)?;
-    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
+    suites::check_depth(args.depth.plies)?;
+    let suite = suites::load_for_run(lab, &args.suite.name, args.first)?;
     let launches = participant::launches(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;
     let timed = |name: &str, launch: &Launch| Timed {
         name: name.to_string(),
         launch: launch.clone(),
-        hash_mb: args.hash,
+        hash_mb: args.hash.mb,
         engine: None,
     };
     let mut engines: Vec<Timed> =
@@ -396,7 +395,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
             }
         }
         last_round = Some(round);
-        let record = time_position(&mut engines, round, position, &suite, args.depth);
+        let record = time_position(&mut engines, round, position, &suite, args.depth.plies);
         if let Some(error) = &record.error {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id)));
         }
@@ -422,9 +421,9 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     let summary = serde_json::json!({
         "engines": args.engines,
         "suite": suite.name,
-        "depth": args.depth,
+        "depth": args.depth.plies,
         "rounds": args.rounds,
-        "hash": args.hash,
+        "hash": args.hash.mb,
         "clock": clock,
         "neighbours": neighbours,
     });

@@ -28,6 +28,7 @@ pub use verdict_page as sections;
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
+use crate::lab::options::{DepthOption, GamesOption, HashOption, SuiteOption, TacticsOptions};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;
@@ -36,7 +37,7 @@ use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::verdicts::atlas::{entries, fast_measures};
 use crate::verdicts::calibration::{self, FastMeasures};
 use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
-use crate::verdicts::claims::Judgement;
+use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
@@ -50,28 +51,18 @@ pub struct AbArgs {
     /// B judged against A.
     #[arg(required = true, num_args = 1..=2, value_names = ["A", "B"])]
     pub variants: Vec<String>,
-    /// Node-count suite (also the time-to-depth positions).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    /// Node-count depth (the plans' claims are at depth 10).
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Tactics suite, or `none` to skip it; the suites the variant's claims
-    /// name are run besides.
-    #[arg(long, default_value = "wac")]
-    pub tactics: String,
-    /// Nodes per tactics position.
-    #[arg(long, default_value_t = crate::verdicts::claims::grammar::CLAIM_TACTICS_NODES)]
-    pub tactics_nodes: u64,
-    /// Only each tactics suite's first N positions.
-    #[arg(long, value_name = "N")]
-    pub tactics_first: Option<usize>,
+    #[command(flatten)]
+    pub suite: SuiteOption,
+    #[command(flatten)]
+    pub depth: DepthOption,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub tactics: TacticsOptions,
     /// Time-to-depth rounds: each position searched this many times by each.
     #[arg(long, default_value_t = ttd::DEFAULT_ROUNDS)]
     pub ttd_rounds: usize,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Engine processes at the same time for the node and solve counts
     /// (which do not depend on it; time to depth is always one at a time).
     #[arg(long, default_value_t = 2)]
@@ -85,9 +76,8 @@ pub struct AbArgs {
     /// `[sprt]` tc, else 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
-    /// The match's game limit (with --sprt).
-    #[arg(long, default_value_t = 20_000)]
-    pub games: u64,
+    #[command(flatten)]
+    pub games: GamesOption,
 }
 
 /// The pair a verdict is about: the reference and the variant under test.
@@ -124,7 +114,7 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
         return Ok(None);
     }
     let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
-    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash);
+    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash.mb);
     Ok(Some(MatchPlan { sprt, tc, hash }))
 }
 
@@ -132,8 +122,8 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
 /// claims name (only against its parent: elsewhere the claims do not apply).
 fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec<String> {
     let mut suites: Vec<String> = Vec::new();
-    if args.tactics != "none" {
-        suites.push(args.tactics.clone());
+    if args.tactics.suite != "none" {
+        suites.push(args.tactics.suite.clone());
     }
     if against_parent {
         for suite in verdict::claimed_suites(variant) {
@@ -160,7 +150,7 @@ pub fn run_tactics(
         movetime: None,
         nodes: Some(nodes),
         depth: None,
-        hash: 16,
+        hash: HashOption::default(),
         first,
         run,
     };
@@ -183,7 +173,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
     let pair = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
     participant::launches(lab, &pair)?;
-    lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
+    lab.say(&format!("nodes: {} at depth {}", args.suite.name, args.depth.plies));
     let nodes_args = NodesArgs {
         variants: pair.clone(),
         suite: args.suite.clone(),
@@ -193,7 +183,7 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         run: counting.clone(),
     };
     let nodes = nodes::run(lab, &nodes_args)?;
-    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth, args.ttd_rounds));
+    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth.plies, args.ttd_rounds));
     let ttd_args = TtdArgs {
         engines: pair.clone(),
         suite: args.suite.clone(),
@@ -208,9 +198,9 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
     let against_parent = variant.file.extends.as_deref() == Some(a);
     let tactics = tactics_suites(args, variant, against_parent)
         .iter()
-        .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
+        .map(|suite| run_tactics(lab, suite, &pair, args.tactics.nodes, args.tactics.first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
-    let settings = (NodeSetting::of(&nodes.suite, args.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
+    let settings = (NodeSetting::of(&nodes.suite, args.depth.plies), NodeSetting::claimed(lab, &Scope::default()).ok());
     let comparison = Comparison::measure(a, b, settings, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
@@ -253,7 +243,7 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<
 }
 
 /// The verdict in one table: nodes and time to depth first.
-fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: &[(ScopedClaim, Judgement)]) {
+fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: &[(ScopedClaim, ClaimStanding)]) {
     let c = &m.comparison;
     let claim_of = |keys: &[&str]| {
         let found: Vec<String> = judgements
@@ -283,7 +273,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
     writeln!(
         out,
         "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
-        args.depth,
+        args.depth.plies,
         args.ttd_rounds,
         c.time_to_depth_text()
     )
@@ -322,7 +312,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
     let (base, test) = (&totals[0], &totals[1]);
-    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
+    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.depth.plies, args.hash.mb).unwrap();
     writeln!(
         out,
         "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
@@ -366,7 +356,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
 fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let (time_a, time_b) = ttd_totals(&m.ttd);
-    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.depth).unwrap();
+    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.depth.plies).unwrap();
     writeln!(
         out,
         "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
@@ -380,7 +370,7 @@ fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
         "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
          alternating, {} round(s), fresh engine processes each round; each search's {} from `go` to `bestmove`; \
          the geometric mean of B/A over the searches with a seeded 95% bootstrap interval over positions and rounds",
-        args.depth,
+        args.depth.plies,
         args.ttd_rounds,
         m.ttd.clock.words()
     )
@@ -449,7 +439,7 @@ struct Judged {
     games: Vec<GameResult>,
     /// The match this command played (`--sprt`), when it played one.
     played: Option<GameResult>,
-    judgements: Vec<(ScopedClaim, Judgement)>,
+    judgements: Vec<(ScopedClaim, ClaimStanding)>,
 }
 
 impl Judged {
@@ -501,11 +491,11 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
     let measured_at = calibration::MeasuredAt {
-        suite: args.suite.clone(),
-        depth: args.depth,
-        tactics_nodes: args.tactics_nodes,
-        tactics_first: args.tactics_first,
-        hash: args.hash,
+        suite: args.suite.name.clone(),
+        depth: args.depth.plies,
+        tactics_nodes: args.tactics.nodes,
+        tactics_first: args.tactics.first,
+        hash: args.hash.mb,
     };
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
@@ -560,7 +550,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     }
     // So is a suite that cannot be read.
     let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
-    for suite in std::iter::once(args.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {
+    for suite in std::iter::once(args.suite.name.clone()).chain(tactics_suites(args, variant, against_parent)) {
         suites::load(lab, &suite)?;
     }
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
@@ -618,7 +608,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
 fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) -> Result<(String, PathBuf)> {
     let mut settings = matches::MatchArgs::new(b, a);
     settings.tc = plan.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", plan.tc))?;
-    settings.games = Some(args.games);
+    settings.games = Some(args.games.limit);
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
     settings.hash = plan.hash;

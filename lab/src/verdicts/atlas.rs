@@ -45,6 +45,7 @@ use self::fast_measures::FastEntry;
 use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
+use crate::lab::options::HashOption;
 use crate::lab::Lab;
 use crate::measure::play;
 use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
@@ -102,9 +103,8 @@ pub struct AtlasArgs {
     /// Fixes the order of the book's openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Each engine's hash table size in MB.
-    #[arg(long, default_value_t = 16, value_name = "MB")]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Games played at the same time (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
@@ -294,7 +294,7 @@ fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<Atl
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
         seed: args.seed,
-        hash_mb: args.hash,
+        hash_mb: args.hash.mb,
     })
 }
 
@@ -350,7 +350,7 @@ fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &P
     settings.sprt = sprt;
     settings.book = args.book.clone();
     settings.seed = args.seed;
-    settings.hash = args.hash;
+    settings.hash = args.hash.mb;
     settings.concurrency = args.concurrency;
     settings.binaries = args.binaries.clone();
     settings.resume = runs_of(folder, "match").pop().map(Some);
@@ -417,7 +417,7 @@ fn play(
     let started = Instant::now();
     let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
     let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
-    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash))?;
+    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash.mb))?;
     if let Sameness::Identical { openings } = sameness {
         lab.say(&format!(
             "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \

@@ -25,9 +25,10 @@ use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
 use crate::measure::suites;
-use crate::verdicts::atlas::entries::{self, AtlasEntry, Decision};
+use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::fast_measures::{self, FastEntry};
 use crate::verdicts::chain::{self, PhaseRecord};
+use crate::verdicts::evidence::GamesSay;
 use crate::verdicts::verdict::Comparison;
 
 /// Decided games a measure's sign needs in the atlas before `lab ab` says
@@ -292,7 +293,7 @@ pub struct Row {
     pub parent: String,
     pub elo: f64,
     /// What the games decide, if anything.
-    pub decision: Option<Decision>,
+    pub decision: Option<GamesSay>,
     /// The measures taken where the atlas's fit's were (the others left
     /// out).
     pub fast: FastMeasures,
@@ -301,7 +302,7 @@ pub struct Row {
 impl Row {
     /// +1 a decided gain, -1 a decided loss or no gain.
     fn decided(&self) -> Option<i8> {
-        self.decision.map(Decision::sign)
+        self.decision.and_then(GamesSay::sign)
     }
 }
 
@@ -477,7 +478,7 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
             Measure::TimeToDepth.text(&row.fast),
             Measure::Wac.text(&row.fast),
             row.elo,
-            row.decision.map_or("undecided", Decision::text)
+            row.decision.map_or("undecided", GamesSay::outcome)
         )
         .unwrap();
     }
@@ -645,10 +646,10 @@ mod tests {
     use crate::verdicts::atlas::entries::tests::entry;
     use crate::verdicts::atlas::entries::STOP_IDENTICAL;
 
-    const WON: Option<Decision> = Some(Decision::Gain);
-    const LOST: Option<Decision> = Some(Decision::Loss);
+    const WON: Option<GamesSay> = Some(GamesSay::Gain);
+    const LOST: Option<GamesSay> = Some(GamesSay::Loss);
 
-    fn row(variant: &str, elo: f64, decision: Option<Decision>, nodes: f64, ttd: f64, wac: i64) -> Row {
+    fn row(variant: &str, elo: f64, decision: Option<GamesSay>, nodes: f64, ttd: f64, wac: i64) -> Row {
         Row {
             variant: variant.into(),
             parent: "parent".into(),
@@ -685,7 +686,7 @@ mod tests {
         assert_eq!(wac.agreed(), (3, 5));
         // An SPRT's "no gain" counts with the losses.
         let mut with_no_gain = rows.clone();
-        with_no_gain.push(row("g", -2.0, Some(Decision::NoGain), -4.0, 0.97, 0));
+        with_no_gain.push(row("g", -2.0, Some(GamesSay::NoGain), -4.0, 0.97, 0));
         assert_eq!(agreement(&with_no_gain, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (1, 3) });
         let section = report_section(&with_no_gain).unwrap();
         assert!(section.contains("| g | parent | -4.0% | x0.970 | +0 | -2.0 | no gain |"), "{section}");

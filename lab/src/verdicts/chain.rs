@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
+use crate::lab::options::{DepthOption, GamesOption, HashOption, SuiteOption, TacticsOptions};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
@@ -66,33 +67,27 @@ pub const CHAINS: [(&str, &str, &str, &str); 4] = [
 ];
 
 #[derive(Args, Clone, Debug, Serialize)]
+// Half `lab ab`'s tactics nodes, so a 15-phase chain stays within minutes;
+// and games only with --sprt.
+#[command(mut_arg("tactics_nodes", |arg| arg.default_value(DEFAULT_TACTICS_NODES_TEXT)))]
+#[command(mut_arg("games", |arg| arg.requires("sprt")))]
 pub struct ChainArgs {
     /// A chain's name (p002, p003, razor), or FIRST LAST: the variants from
     /// FIRST to LAST along LAST's `extends`.
     #[arg(required = true, num_args = 1..=2, value_names = ["NAME|FIRST", "LAST"])]
     pub chain: Vec<String>,
-    /// Node-count suite (also the time-to-depth positions).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Tactics suite, or `none`; the suites a phase's claims name are run
-    /// besides, for that phase and its parent.
-    #[arg(long, default_value = "wac")]
-    pub tactics: String,
-    /// Nodes per tactics position (half `lab ab`'s, so a 15-phase chain
-    /// stays within minutes).
-    #[arg(long, default_value_t = DEFAULT_TACTICS_NODES)]
-    pub tactics_nodes: u64,
-    /// Only each tactics suite's first N positions.
-    #[arg(long, value_name = "N")]
-    pub tactics_first: Option<usize>,
+    #[command(flatten)]
+    pub suite: SuiteOption,
+    #[command(flatten)]
+    pub depth: DepthOption,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub tactics: TacticsOptions,
     /// Time-to-depth rounds (each variant searched this many times a position).
     #[arg(long, default_value_t = DEFAULT_TTD_ROUNDS)]
     pub ttd_rounds: usize,
-    /// Hash size in MB for the counts and timings.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Engine processes at the same time for the counts and the matches
     /// (time to depth is always one search at a time).
     #[arg(long, default_value_t = 2)]
@@ -111,9 +106,8 @@ pub struct ChainArgs {
     /// With --sprt, play no further phase after one whose SPRT accepts H0.
     #[arg(long, requires = "sprt")]
     pub stop_on_fail: bool,
-    /// With --sprt, each match's game limit.
-    #[arg(long, default_value_t = 20_000, requires = "sprt")]
-    pub games: u64,
+    #[command(flatten)]
+    pub games: GamesOption,
     /// Continue a chain run: its folder, or the latest `chain` run.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "latest")]
     #[serde(skip)]
@@ -124,6 +118,7 @@ pub struct ChainArgs {
 /// fifteen phases at depth 10 run in under 10 minutes on two cores.
 pub const DEFAULT_TTD_ROUNDS: usize = 3;
 pub const DEFAULT_TACTICS_NODES: u64 = 25_000;
+const DEFAULT_TACTICS_NODES_TEXT: &str = "25000";
 
 /// The variants from `first` to `last` along `last`'s parents, `first` first.
 pub fn resolve(variants: &[Variant], first: &str, last: &str) -> Result<Vec<String>> {
@@ -217,12 +212,12 @@ fn tactics_plan(
     everyone: &[String],
 ) -> Result<Vec<(String, Vec<String>)>> {
     let mut plan: Vec<(String, Vec<String>)> = Vec::new();
-    if args.tactics != "none" {
-        plan.push((args.tactics.clone(), everyone.to_vec()));
+    if args.tactics.suite != "none" {
+        plan.push((args.tactics.suite.clone(), everyone.to_vec()));
     }
     for pair in chain.windows(2) {
         for suite in verdict::claimed_suites(lab.variant(&pair[1])?) {
-            if suite == args.tactics {
+            if suite == args.tactics.suite {
                 continue;
             }
             let index = match plan.iter().position(|(name, _)| *name == suite) {
@@ -271,7 +266,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         }
     }
     participant::launches(lab, &counted)?;
-    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.suite, args.depth));
+    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.suite.name, args.depth.plies));
     let nodes_dir = folder.join("nodes");
     let nodes_args = NodesArgs {
         variants: counted,
@@ -286,7 +281,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
     for (suite, names) in tactics_plan(lab, args, chain, &everyone)? {
         let dir = folder.join(format!("tactics-{suite}"));
         let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
-        tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics_nodes, args.tactics_first, run)?);
+        tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics.nodes, args.tactics.first, run)?);
     }
     lab.say(&format!("time to depth: {} round(s), each engine beside its neighbours", args.ttd_rounds));
     let ttd_dir = folder.join("ttd");
@@ -301,7 +296,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
-    let setting = NodeSetting::of(&nodes_run.suite, args.depth);
+    let setting = NodeSetting::of(&nodes_run.suite, args.depth.plies);
     let claimed_on = NodeSetting::claimed(lab, &Default::default()).ok();
     Ok(Counts { setting, claimed_on, nodes: nodes_run.records, tactics, ttd })
 }
@@ -343,13 +338,13 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
             run_dir: None,
         });
     };
-    let hash = plan.hash_mb.unwrap_or(args.hash);
+    let hash = plan.hash_mb.unwrap_or(args.hash.mb);
     let plan_text = format!("[{}, {}] at {}, Hash {hash}", plan.bounds.0, plan.bounds.1, plan.tc);
     lab.say(&format!("match: {} vs {parent}, SPRT {plan_text}", variant.name()));
     let mut settings = MatchArgs::new(variant.name(), parent);
     settings.tc = plan.tc.parse().map_err(|error| anyhow!("{}: sprt.tc {}: {error}", variant.name(), plan.tc))?;
     settings.sprt = SprtOptions { bounds: Some(vec![plan.bounds.0, plan.bounds.1]), ..MatchArgs::new("a", "b").sprt };
-    settings.games = Some(args.games);
+    settings.games = Some(args.games.limit);
     settings.hash = hash;
     settings.concurrency = args.concurrency;
     settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
@@ -494,7 +489,7 @@ fn markdown(
          interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
          geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
-        args.suite, args.depth, args.ttd_rounds, args.tactics_nodes
+        args.suite.name, args.depth.plies, args.ttd_rounds, args.tactics.nodes
     )
     .unwrap();
     let sprt_header = if args.sprt { " SPRT |" } else { "" };
@@ -560,14 +555,14 @@ fn markdown(
             "\n### {} beside {}: the plans' telemetry on {}\n",
             first.parent,
             beside.iter().map(|record| record.phase.as_str()).collect::<Vec<_>>().join(", "),
-            args.suite
+            args.suite.name
         )
         .unwrap();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     let phases: Vec<&PhaseRecord> = records.iter().filter(|record| !record.beside).collect();
     if chain.iter().any(|name| lab.external(name).is_some()) && !phases.is_empty() {
-        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.suite).unwrap();
+        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.suite.name).unwrap();
         let rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> =
             phases.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)).collect();
         out.push_str(&nodes::plan_telemetry_table(&rows));
@@ -694,7 +689,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     }
     // A suite that cannot be read is an error before anything runs.
     let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
-    suites::load(lab, &args.suite)?;
+    suites::load(lab, &args.suite.name)?;
     for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
         suites::load(lab, &suite)?;
     }

@@ -93,6 +93,27 @@ impl GamesSay {
             GamesSay::Undecided => "nothing decided yet",
         }
     }
+
+    /// The atlas's word: `won`, `lost`, `no gain`, `no loss`, `undecided`.
+    pub fn outcome(self) -> &'static str {
+        match self {
+            GamesSay::Gain => "won",
+            GamesSay::Loss => "lost",
+            GamesSay::NoGain => "no gain",
+            GamesSay::NoLoss => "no loss",
+            GamesSay::Undecided => "undecided",
+        }
+    }
+
+    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
+    /// against; none for games that decide no sign.
+    pub fn sign(self) -> Option<i8> {
+        match self {
+            GamesSay::Gain => Some(1),
+            GamesSay::Loss | GamesSay::NoGain => Some(-1),
+            GamesSay::NoLoss | GamesSay::Undecided => None,
+        }
+    }
 }
 
 impl GameResult {

@@ -34,7 +34,7 @@ use games::statistics::sprt::Verdict;
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::ttd::{self, TtdRecord};
-use crate::verdicts::claims::Judgement;
+use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::evidence::{self, GameResult};
 
 /// The chain the plan's criteria are judged on: its start and its end.
@@ -185,7 +185,7 @@ pub struct Criterion {
     pub name: &'static str,
     /// The plan's words.
     pub plan: &'static str,
-    pub judgement: Judgement,
+    pub judgement: ClaimStanding,
     /// The command that measures it (again).
     pub command: String,
 }
@@ -200,15 +200,15 @@ fn judge_against_bound(
     bound: f64,
     below: bool,
     measured: String,
-) -> Judgement {
+) -> ClaimStanding {
     let (low, high) = interval.unwrap_or((value, value));
     let (all_good, all_bad) = if below { (high < bound, low >= bound) } else { (low > bound, high <= bound) };
     if all_good {
-        Judgement::Holds(measured)
+        ClaimStanding::Holds(measured)
     } else if all_bad {
-        Judgement::DoesNotHold(measured)
+        ClaimStanding::DoesNotHold(measured)
     } else {
-        Judgement::Undecided(format!("{measured}: the interval reaches over the bound; more games would decide"))
+        ClaimStanding::Undecided(format!("{measured}: the interval reaches over the bound; more games would decide"))
     }
 }
 
@@ -224,7 +224,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
          uci:/usr/games/stockfish --depth 12"
     );
     let nodes = format!("lab nodes {start} {end} --suite verdict --depth 10");
-    let no_blunders = || Judgement::NotMeasured(format!("no `lab blunders` run judged both {start} and {end}"));
+    let no_blunders = || ClaimStanding::NotMeasured(format!("no `lab blunders` run judged both {start} and {end}"));
 
     let blunders = match &evidence.blunders {
         Some(run) => judge_against_bound(
@@ -251,14 +251,16 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             let measured = format!("{} against {start} on {on}", ratio.percent_text());
             let (range_low, range_high) = NODE_INCREASE_PCT;
             if low >= range_low && high <= range_high {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else if high < range_low || low > range_high {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             } else {
-                Judgement::Undecided(format!("{measured}: the interval reaches over the range's edge"))
+                ClaimStanding::Undecided(format!("{measured}: the interval reaches over the range's edge"))
             }
         }
-        None => Judgement::NotMeasured(format!("no `lab nodes` run of both {start} and {end} on one suite and depth")),
+        None => {
+            ClaimStanding::NotMeasured(format!("no `lab nodes` run of both {start} and {end} on one suite and depth"))
+        }
     };
 
     let depth = match &evidence.blunders {
@@ -271,12 +273,12 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
                 "{end} {to:.1}, {start} {from:.1}, average depth of their PGN comments (no interval); {source}"
             );
             if to >= from {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        Some(run) => Judgement::NotMeasured(format!("the PGN comments of {} give no depths", run.source)),
+        Some(run) => ClaimStanding::NotMeasured(format!("the PGN comments of {} give no depths", run.source)),
         None => no_blunders(),
     };
 
@@ -296,7 +298,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             // by chance far more often than 5% of the time.
             let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == Verdict::Continue);
             if !result.finished || sprt_running {
-                Judgement::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
+                ClaimStanding::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
             } else {
                 judge_against_bound(
                     estimate.value,
@@ -307,7 +309,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
                 )
             }
         }
-        None => Judgement::NotMeasured(format!("no games of {end} against {start}")),
+        None => ClaimStanding::NotMeasured(format!("no games of {end} against {start}")),
     };
 
     let solve_rate = match &evidence.wac {
@@ -316,12 +318,12 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             let measured =
                 format!("{end} solves {solved}/{positions} WAC positions ({rate:.1}%) at {limit}, against 80%");
             if rate > SOLVE_RATE_ABOVE_PCT {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        _ => Judgement::NotMeasured(format!("no `lab tactics` run of {end} on wac")),
+        _ => ClaimStanding::NotMeasured(format!("no `lab tactics` run of {end} on wac")),
     };
 
     let time_to_depth = match &evidence.time_to_depth {
@@ -332,19 +334,19 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             true,
             format!("{end} over {start}: {} on {on}, against x{TIME_TO_DEPTH_AT_MOST:.2}", ratio.ratio_text()),
         ),
-        None => Judgement::NotMeasured(format!("no `lab ttd` run timed both {start} and {end}")),
+        None => ClaimStanding::NotMeasured(format!("no `lab ttd` run timed both {start} and {end}")),
     };
 
     let ordering = match &evidence.first_move_cutoffs {
         Some((rate, on)) => {
             let measured = format!("{end}: {rate:.1}% of cutoffs on the first move, on {on}, against 80%");
             if *rate > FIRST_MOVE_CUTOFFS_ABOVE_PCT {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        None => Judgement::NotMeasured(format!("no `lab nodes` run of {end} with SearchStats' `first` counts")),
+        None => ClaimStanding::NotMeasured(format!("no `lab nodes` run of {end} with SearchStats' `first` counts")),
     };
 
     vec![
@@ -396,8 +398,8 @@ pub fn markdown(criteria: &[Criterion]) -> String {
     let _ = writeln!(text, "|---|---|---|---|---|");
     for criterion in criteria {
         let evidence = match &criterion.judgement {
-            Judgement::Holds(text) | Judgement::DoesNotHold(text) | Judgement::Undecided(text) => text,
-            Judgement::NotMeasured(why) => why,
+            ClaimStanding::Holds(text) | ClaimStanding::DoesNotHold(text) | ClaimStanding::Undecided(text) => text,
+            ClaimStanding::NotMeasured(why) => why,
         };
         let _ = writeln!(
             text,

@@ -37,6 +37,7 @@ use games::results::{read_records, read_run, runs_of_nested, write_atomically};
 use plotters::prelude::*;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 
+use crate::lab::options::{DepthOption, HashOption, SuiteOption};
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
@@ -48,7 +49,7 @@ use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::evidence::{self, ratio_signal};
 use crate::verdicts::plan_criteria;
 
@@ -451,11 +452,11 @@ fn claim_point(
     variant: &str,
     claim: &grammar::ScopedClaim,
     change: Option<&(NodeChange, String)>,
-    judgement: &Judgement,
+    judgement: &ClaimStanding,
 ) -> Option<figures::ClaimPoint> {
     let claimed = claims::claimed_range(&claim.claim)?;
     let (change, _) = change?;
-    (!matches!(judgement, Judgement::NotMeasured(_))).then(|| figures::ClaimPoint {
+    (!matches!(judgement, ClaimStanding::NotMeasured(_))).then(|| figures::ClaimPoint {
         variant: variant.to_string(),
         claim: claim.text(),
         claimed,
@@ -572,9 +573,9 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             lab.say(&format!("measuring {} variant(s): {}", missing.len(), missing.join(", ")));
             let nodes_args = crate::measure::nodes::NodesArgs {
                 variants: missing,
-                suite: crate::measure::suites::VERDICT.to_string(),
-                depth: 10,
-                hash: 16,
+                suite: SuiteOption::default(),
+                depth: DepthOption::default(),
+                hash: HashOption::default(),
                 first: None,
                 run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
             };
@@ -683,10 +684,10 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             let judgement = claims::judge(variant, claim, &evidence);
             claim_points.extend(claim_point(variant.name(), claim, scoped.change.as_ref(), &judgement));
             let measured = match &judgement {
-                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
-                    measured.clone()
-                }
-                Judgement::NotMeasured(why) => why.clone(),
+                ClaimStanding::Holds(measured)
+                | ClaimStanding::DoesNotHold(measured)
+                | ClaimStanding::Undecided(measured) => measured.clone(),
+                ClaimStanding::NotMeasured(why) => why.clone(),
             };
             writeln!(
                 out,
@@ -1049,9 +1050,9 @@ done
         lab.global.engine_paths = vec![format!("x={}", engine.display())];
         let nodes_args = crate::measure::nodes::NodesArgs {
             variants: vec!["x-off".into(), "x-on".into()],
-            suite: suite.display().to_string(),
-            depth: 10,
-            hash: 16,
+            suite: SuiteOption { name: suite.display().to_string() },
+            depth: DepthOption::default(),
+            hash: HashOption::default(),
             first: None,
             run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
         };

@@ -15,7 +15,7 @@ use crate::measure::suites::Suite;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes, Solved};
+use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes, Solved};
 use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// A tactical suite's run for a verdict, or why it could not be run.
@@ -217,13 +217,13 @@ impl Comparison {
     /// A claim scoped to other positions, depths, nodes or a chain span
     /// than this comparison's is left to `lab report`, which finds the runs
     /// of its scope.
-    pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, Judgement)> {
+    pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, ClaimStanding)> {
         self.judgements_with_games(variant, &[])
     }
 
     /// [`Self::judgements`], with the games of the pair for a games claim
     /// (on any book, or on its own).
-    pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, Judgement)> {
+    pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, ClaimStanding)> {
         let evidence = Evidence { games, ..self.evidence() };
         variant
             .plan()
@@ -234,7 +234,7 @@ impl Comparison {
                 let judgement = if claim.scope == Scope::default() || games_claim {
                     claims::judge(variant, claim, &evidence)
                 } else {
-                    Judgement::NotMeasured(format!(
+                    ClaimStanding::NotMeasured(format!(
                         "scoped{}: `lab report` judges it on the runs of its scope",
                         claim.scope.text()
                     ))
@@ -263,8 +263,8 @@ pub const CONTRADICTED_EXIT_STATUS: u8 = 3;
 
 impl Standing {
     /// The standing of claims so judged and games that say `games_say`.
-    pub fn of(judgements: &[(ScopedClaim, Judgement)], games_say: Option<GamesSay>) -> Standing {
-        let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, Judgement::DoesNotHold(_)));
+    pub fn of(judgements: &[(ScopedClaim, ClaimStanding)], games_say: Option<GamesSay>) -> Standing {
+        let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, ClaimStanding::DoesNotHold(_)));
         let games_against = matches!(games_say, Some(GamesSay::Loss | GamesSay::NoGain));
         if ruled_out || games_against {
             Standing::Contradicted
@@ -337,7 +337,7 @@ pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
 }
 
 /// A judgement in a few words, for tables.
-pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
+pub fn short(claim: &ScopedClaim, judgement: &ClaimStanding) -> String {
     format!("{}: {}", claim.key(), judgement.word())
 }
 
@@ -362,7 +362,7 @@ pub fn solved_change(solved: &Solved) -> String {
 }
 
 /// Every claim of `variant` as a list, each with what was measured.
-pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(ScopedClaim, Judgement)]) {
+pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(ScopedClaim, ClaimStanding)]) {
     if judgements.is_empty() {
         writeln!(out, "- `{}` claims nothing (source: {}).", variant.name(), variant.file.source).unwrap();
     }
@@ -507,7 +507,7 @@ mod tests {
         let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[missing]);
         let judgements = comparison.judgements(variant);
         let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
-        assert_eq!(wac.1, Judgement::NotMeasured("no wac.epd".into()));
+        assert_eq!(wac.1, ClaimStanding::NotMeasured("no wac.epd".into()));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use games::results::{read_records, read_run, runs_of};
 use serde::{Deserialize, Serialize};
 
 use super::decisions::ranges;
-use super::judge::{Unproven, Verdict};
+use super::judge::{Finding, Unproven};
 use super::replays::MAX_TRIES;
 use super::{solved_by, BlameArgs, BlameRecord, PositionBlame, SolveRecord};
 use crate::lab::Lab;
@@ -59,10 +59,10 @@ pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
             continue;
         };
         *counts.verdicts.entry(verdict.name().to_string()).or_default() += 1;
-        if matches!(verdict, Verdict::Unproven(_)) {
+        if matches!(verdict, Finding::Unproven(_)) {
             continue;
         }
-        let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Verdict::Cause);
+        let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Finding::Cause);
         if let Some(cause) = cause {
             *counts.causes.entry(technique_features(&cause.what.technique, &cause.what.features)).or_default() += 1;
         }
@@ -117,20 +117,20 @@ pub(super) fn verdict_cell(blame: &PositionBlame, b: &str) -> String {
     }
     let (Some(verdict), Some(analysis)) = (blame.verdict, &blame.analysis) else { return "-".to_string() };
     match verdict {
-        Verdict::Cause => {
+        Finding::Cause => {
             let cause = blame.tries.iter().find(|tried| tried.solved).expect("a cause is a solving replay");
             format!("**cause**: without {}, {b} plays {}", cause.what.suppressed, cause.played)
         }
-        Verdict::NotSufficient => {
+        Finding::NotSufficient => {
             let tried: Vec<String> =
                 blame.tries.iter().map(|tried| format!("{} ({})", tried.what.suppressed, tried.played)).collect();
             format!("**not sufficient**: without {}", tried.join(", without "))
         }
-        Verdict::NotAPruningLoss => {
+        Finding::NotAPruningLoss => {
             let at = analysis.reason_event.as_ref().map_or(String::new(), |event| format!(" at ply {}", event.ply));
             format!("**not a pruning loss**: {}{at}", analysis.reason.name())
         }
-        Verdict::Unproven(why) => format!("**unproven**: {}", unproven_reason(blame, why, b)),
+        Finding::Unproven(why) => format!("**unproven**: {}", unproven_reason(blame, why, b)),
     }
 }
 
@@ -187,7 +187,7 @@ pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[B
         "# lab blame: {b} against {a}, {} at {} per position, Hash {}\n",
         suite.name,
         args.limit_text(),
-        args.hash
+        args.hash.mb
     )
     .unwrap();
     match &args.position {
@@ -227,7 +227,7 @@ fn summary_json(
         "b": args.b,
         "suite": suite.name,
         "limit": args.limit_text(),
-        "hash": args.hash,
+        "hash": args.hash.mb,
         "position": args.position,
         "positions": suite.positions.len(),
         "solved": { args.a.as_str(): solved[0], args.b.as_str(): solved[1] },

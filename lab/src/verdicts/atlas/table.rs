@@ -46,7 +46,7 @@ fn sprt_text(entry: &AtlasEntry) -> String {
 /// pair that played no game.
 pub fn decided_text(entry: &AtlasEntry) -> &'static str {
     match entry.decision() {
-        Some(decision) => decision.text(),
+        Some(decision) => decision.outcome(),
         None if entry.is_identical() => "identical search",
         None => "undecided",
     }
