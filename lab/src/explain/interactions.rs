@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
 use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
-use crate::lab::options::{DepthOption, HashOption, SuiteOption};
+use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
 use crate::measure::suites;
 
@@ -54,11 +54,8 @@ pub struct InteractionsArgs {
     #[arg(long = "on", value_name = "VARIANT", default_value = "p003-3")]
     pub on: String,
     #[command(flatten)]
-    pub suite: SuiteOption,
-    #[command(flatten)]
-    pub depth: DepthOption,
-    #[command(flatten)]
-    pub hash: HashOption,
+    #[serde(flatten)]
+    pub search: SearchOptions,
     #[command(flatten)]
     #[serde(skip)]
     pub run: RunArgs,
@@ -254,8 +251,8 @@ fn markdown(args: &InteractionsArgs, suite: &str, analysis: &Analysis, skipped: 
         "# lab interactions: {} on {}, {suite} at depth {}, Hash {}\n",
         args.features.join(", "),
         args.on,
-        args.depth.plies,
-        args.hash.mb
+        args.search.depth,
+        args.search.hash.mb
     )
     .unwrap();
     writeln!(
@@ -401,9 +398,9 @@ pub struct InteractionsRun {
 
 pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let base = lab.variant(&args.on)?;
-    suites::check_depth(args.depth.plies)?;
+    suites::check_depth(args.search.depth)?;
     let (sets, skipped) = plan(base.name(), &base.features, &args.features)?;
-    let suite = suites::load_for_run(lab, &args.suite.name, None)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, None)?;
     for pair in &skipped {
         lab.say(&format!("skipping `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why));
     }
@@ -419,11 +416,11 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     bar.finish_and_clear();
 
     let (mut run_dir, mut records): (RunDir, Vec<InteractionRecord>) = args.run.open(lab, "interactions", args)?;
-    let go = format!("go depth {}", args.depth.plies);
+    let go = format!("go depth {}", args.search.depth);
     let jobs = suite_jobs(&suite, &contestants, &go, DEPTH_SEARCH_TIMEOUT, |position, name| {
         records.iter().any(|record| record.position == position && record.set == name)
     });
-    let settings = Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: false };
+    let settings = Settings { hash_mb: args.search.hash.mb, concurrency: args.run.concurrency, telemetry: false };
     let bar = lab.progress(jobs.len() as u64, &format!("interactions {}", suite.name));
     runner::run(&contestants, &jobs, &settings, |job, outcome: Result<SearchOutput>| {
         let set = &sets[job.contestant];
@@ -455,7 +452,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let labels: Vec<(String, Vec<String>)> = sets.iter().map(|set| (set.label.clone(), set.added.clone())).collect();
     let analysis = analyse(&sets[0].label, &labels, &records);
     let markdown = markdown(args, &suite.name, &analysis, &skipped);
-    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.depth.plies);
+    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.search.depth);
     let chart = run_dir.file(HEAT_MAP);
     heat_map(&chart, &title, &args.features, &analysis, &skipped)
         .with_context(|| format!("cannot draw {}", chart.display()))?;
@@ -463,8 +460,8 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
         "on": args.on,
         "features": args.features,
         "suite": suite.name,
-        "depth": args.depth.plies,
-        "hash": args.hash.mb,
+        "depth": args.search.depth,
+        "hash": args.search.hash.mb,
         "analysis": analysis,
         "skipped": skipped,
         "heat_map": chart,

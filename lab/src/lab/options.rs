@@ -1,7 +1,10 @@
-//! The options several commands take, each one struct with one name, one
-//! default and one help text, flattened into each command that takes it
-//! (`#[command(flatten)]`). A command whose default differs says so where
-//! it flattens the option (`mut_arg`), and its page says why.
+//! The options several commands take, each in one struct with one name,
+//! one default and one help text, flattened into each command that takes
+//! it (`#[command(flatten)]`). `--suite` and `--depth` never come without
+//! `--hash`, so the three are one struct, `SearchOptions`, which a command
+//! hands on whole to the counts and timings it runs. A command whose
+//! default differs says so where it flattens the option (`mut_arg`), and
+//! its page says why.
 //!
 //! Each is written into a run's `run.json` as the one field it was before
 //! (`"suite": "verdict"`, `"tactics_nodes": 50000`), so runs read back alike.
@@ -12,22 +15,18 @@ use serde::Serialize;
 use crate::measure::suites;
 use crate::verdicts::claims::grammar::CLAIM_TACTICS_NODES;
 
-/// `--suite`: the positions a count or a timing searches.
+/// `--suite`, `--depth`, `--hash`: what a count or a timing searches,
+/// to what depth, with what hash.
 #[derive(Args, Clone, Debug, Serialize)]
-#[serde(transparent)]
-pub struct SuiteOption {
+pub struct SearchOptions {
     /// The positions: `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `startpos`, `wac`, `arasan`, `zugzwang` or an EPD file.
-    #[arg(id = "suite", long = "suite", value_name = "SUITE", default_value = suites::VERDICT)]
-    pub name: String,
-}
-
-/// `--depth`: the fixed depth a count or a timing searches to.
-#[derive(Args, Clone, Copy, Debug, Serialize)]
-#[serde(transparent)]
-pub struct DepthOption {
+    #[arg(long, value_name = "SUITE", default_value = suites::VERDICT)]
+    pub suite: String,
     /// Search each position to this depth (the plans' claims are at depth 10).
-    #[arg(id = "depth", long = "depth", value_name = "DEPTH", default_value_t = 10)]
-    pub plies: u32,
+    #[arg(long, value_name = "DEPTH", default_value_t = 10)]
+    pub depth: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
 }
 
 /// `--hash`: each engine's hash table.
@@ -72,14 +71,8 @@ fn clap_default<T: Args + FromArgMatches>() -> T {
     T::from_arg_matches(&matches).expect("each shared option has a default")
 }
 
-impl Default for SuiteOption {
-    fn default() -> SuiteOption {
-        clap_default()
-    }
-}
-
-impl Default for DepthOption {
-    fn default() -> DepthOption {
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
         clap_default()
     }
 }
@@ -122,12 +115,12 @@ mod tests {
     fn each_shared_option_has_one_default_unless_its_command_says_otherwise() {
         let ab: AbArgs = parse(&["ab", "razor-r1"]).unwrap();
         assert_eq!(
-            (ab.suite.name.as_str(), ab.depth.plies, ab.hash.mb, ab.tactics.suite.as_str(), ab.tactics.nodes),
+            (ab.search.suite.as_str(), ab.search.depth, ab.search.hash.mb, ab.tactics.suite.as_str(), ab.tactics.nodes),
             ("verdict", 10, 16, "wac", 50_000)
         );
         assert_eq!((ab.tactics.first, ab.games.limit), (None, 20_000));
         let ttd: TtdArgs = parse(&["ttd", "a", "b"]).unwrap();
-        assert_eq!((ttd.suite.name.as_str(), ttd.depth.plies, ttd.hash.mb), ("verdict", 10, 16));
+        assert_eq!((ttd.search.suite.as_str(), ttd.search.depth, ttd.search.hash.mb), ("verdict", 10, 16));
         // The chain: half ab's tactics nodes, and --games only with --sprt.
         let chain: ChainArgs = parse(&["chain", "razor"]).unwrap();
         assert_eq!((chain.tactics.nodes, chain.games.limit), (DEFAULT_TACTICS_NODES, 20_000));
@@ -136,14 +129,14 @@ mod tests {
         assert_eq!(chain.games.limit, 10);
         // Counts without a suite named search the seeds.
         let nodes: NodesArgs = parse(&["nodes", "a"]).unwrap();
-        assert_eq!((nodes.suite.name.as_str(), nodes.depth.plies, nodes.hash.mb), ("seeds", 10, 16));
+        assert_eq!((nodes.search.suite.as_str(), nodes.search.depth, nodes.search.hash.mb), ("seeds", 10, 16));
         let interactions: InteractionsArgs = parse(&["interactions", "f", "g"]).unwrap();
-        assert_eq!(interactions.suite.name, "seeds");
+        assert_eq!(interactions.search.suite, "seeds");
         let given: NodesArgs = parse(&["nodes", "a", "--suite", "wac", "--depth", "7", "--hash", "64"]).unwrap();
-        assert_eq!((given.suite.name.as_str(), given.depth.plies, given.hash.mb), ("wac", 7, 64));
+        assert_eq!((given.search.suite.as_str(), given.search.depth, given.search.hash.mb), ("wac", 7, 64));
         // The defaults the code takes where no command line gives one.
         assert_eq!(
-            (SuiteOption::default().name.as_str(), DepthOption::default().plies, HashOption::default().mb),
+            (SearchOptions::default().suite.as_str(), SearchOptions::default().depth, HashOption::default().mb),
             ("verdict", 10, 16)
         );
     }

@@ -13,7 +13,7 @@ use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
-use crate::lab::options::{DepthOption, HashOption, SuiteOption};
+use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
@@ -30,11 +30,8 @@ pub struct NodesArgs {
     #[arg(required = true)]
     pub variants: Vec<String>,
     #[command(flatten)]
-    pub suite: SuiteOption,
-    #[command(flatten)]
-    pub depth: DepthOption,
-    #[command(flatten)]
-    pub hash: HashOption,
+    #[serde(flatten)]
+    pub search: SearchOptions,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -305,7 +302,7 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
     writeln!(
         out,
         "# lab nodes: {} at depth {}, Hash {}, one thread, from ucinewgame\n",
-        suite.name, args.depth.plies, args.hash.mb
+        suite.name, args.search.depth, args.search.hash.mb
     )
     .unwrap();
     for (position, suite_position) in suite.positions.iter().enumerate() {
@@ -383,18 +380,18 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     for participant in &args.variants {
         crate::engines::participant::check(lab, participant)?;
     }
-    suites::check_depth(args.depth.plies)?;
-    let suite = suites::load_for_run(lab, &args.suite.name, args.first)?;
+    suites::check_depth(args.search.depth)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, args.first)?;
     let search = SuiteSearch {
         command: "nodes",
         variants: &args.variants,
         suite: &suite,
-        go: format!("go depth {}", args.depth.plies),
+        go: format!("go depth {}", args.search.depth),
         timeout: DEPTH_SEARCH_TIMEOUT,
-        settings: Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: true },
+        settings: Settings { hash_mb: args.search.hash.mb, concurrency: args.run.concurrency, telemetry: true },
     };
     let (run_dir, records) = runner::run_suite(lab, &args.run, args, &search, |variant, position, outcome| {
-        record_of(variant, position, &suite, args.depth.plies, outcome)
+        record_of(variant, position, &suite, args.search.depth, outcome)
     })?;
     let markdown = markdown(args, &suite, &records);
     let builds: serde_json::Map<String, serde_json::Value> =
@@ -403,8 +400,8 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
         COMMIT: crate::verdicts::atlas::commit(&lab.root),
         BUILDS: builds,
         "suite": suite.name,
-        "depth": args.depth.plies,
-        "hash": args.hash.mb,
+        "depth": args.search.depth,
+        "hash": args.search.hash.mb,
         "variants": args.variants,
         "totals": totals(&records, &args.variants),
         "positions": records,

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
-use crate::lab::options::{DepthOption, HashOption, SuiteOption};
+use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
 use crate::measure::suites::{self, Suite};
@@ -48,14 +48,11 @@ pub struct TtdArgs {
     #[arg(required = true, num_args = 2..)]
     pub engines: Vec<String>,
     #[command(flatten)]
-    pub suite: SuiteOption,
-    #[command(flatten)]
-    pub depth: DepthOption,
+    #[serde(flatten)]
+    pub search: SearchOptions,
     /// Rounds: each position is searched this many times by each engine.
     #[arg(long, default_value_t = DEFAULT_ROUNDS)]
     pub rounds: usize,
-    #[command(flatten)]
-    pub hash: HashOption,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -285,9 +282,9 @@ pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String 
         "# lab ttd: {}, {} at depth {}, {} round(s) interleaved, Hash {}, {}\n",
         args.engines.join(" | "),
         suite.name,
-        args.depth.plies,
+        args.search.depth,
         args.rounds,
-        args.hash.mb,
+        args.search.hash.mb,
         clock.words()
     )
     .unwrap();
@@ -368,15 +365,15 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if args.engines.len() < 2 {
         bail!("time to depth compares two engines or more");
     }
-    suites::check_depth(args.depth.plies)?;
-    let suite = suites::load_for_run(lab, &args.suite.name, args.first)?;
+    suites::check_depth(args.search.depth)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, args.first)?;
     let launches = participant::launches(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;
     let timed = |name: &str, launch: &Launch| Timed {
         name: name.to_string(),
         launch: launch.clone(),
-        hash_mb: args.hash.mb,
+        hash_mb: args.search.hash.mb,
         engine: None,
     };
     let mut engines: Vec<Timed> =
@@ -395,7 +392,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
             }
         }
         last_round = Some(round);
-        let record = time_position(&mut engines, round, position, &suite, args.depth.plies);
+        let record = time_position(&mut engines, round, position, &suite, args.search.depth);
         if let Some(error) = &record.error {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id)));
         }
@@ -421,9 +418,9 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     let summary = serde_json::json!({
         "engines": args.engines,
         "suite": suite.name,
-        "depth": args.depth.plies,
+        "depth": args.search.depth,
         "rounds": args.rounds,
-        "hash": args.hash.mb,
+        "hash": args.search.hash.mb,
         "clock": clock,
         "neighbours": neighbours,
     });

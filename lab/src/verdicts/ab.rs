@@ -28,7 +28,7 @@ pub use verdict_page as sections;
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::lab::options::{DepthOption, GamesOption, HashOption, SuiteOption, TacticsOptions};
+use crate::lab::options::{GamesOption, HashOption, SearchOptions, TacticsOptions};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;
@@ -52,17 +52,14 @@ pub struct AbArgs {
     #[arg(required = true, num_args = 1..=2, value_names = ["A", "B"])]
     pub variants: Vec<String>,
     #[command(flatten)]
-    pub suite: SuiteOption,
-    #[command(flatten)]
-    pub depth: DepthOption,
+    #[serde(flatten)]
+    pub search: SearchOptions,
     #[command(flatten)]
     #[serde(flatten)]
     pub tactics: TacticsOptions,
     /// Time-to-depth rounds: each position searched this many times by each.
     #[arg(long, default_value_t = ttd::DEFAULT_ROUNDS)]
     pub ttd_rounds: usize,
-    #[command(flatten)]
-    pub hash: HashOption,
     /// Engine processes at the same time for the node and solve counts
     /// (which do not depend on it; time to depth is always one at a time).
     #[arg(long, default_value_t = 2)]
@@ -114,7 +111,7 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
         return Ok(None);
     }
     let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
-    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash.mb);
+    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.search.hash.mb);
     Ok(Some(MatchPlan { sprt, tc, hash }))
 }
 
@@ -173,23 +170,15 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
     let pair = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
     participant::launches(lab, &pair)?;
-    lab.say(&format!("nodes: {} at depth {}", args.suite.name, args.depth.plies));
-    let nodes_args = NodesArgs {
-        variants: pair.clone(),
-        suite: args.suite.clone(),
-        depth: args.depth,
-        hash: args.hash,
-        first: None,
-        run: counting.clone(),
-    };
+    lab.say(&format!("nodes: {} at depth {}", args.search.suite, args.search.depth));
+    let nodes_args =
+        NodesArgs { variants: pair.clone(), search: args.search.clone(), first: None, run: counting.clone() };
     let nodes = nodes::run(lab, &nodes_args)?;
-    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth.plies, args.ttd_rounds));
+    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.search.depth, args.ttd_rounds));
     let ttd_args = TtdArgs {
         engines: pair.clone(),
-        suite: args.suite.clone(),
-        depth: args.depth,
+        search: args.search.clone(),
         rounds: args.ttd_rounds,
-        hash: args.hash,
         first: None,
         clock: ttd::Clock::default(),
         resume: None,
@@ -200,7 +189,8 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         .iter()
         .map(|suite| run_tactics(lab, suite, &pair, args.tactics.nodes, args.tactics.first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
-    let settings = (NodeSetting::of(&nodes.suite, args.depth.plies), NodeSetting::claimed(lab, &Scope::default()).ok());
+    let settings =
+        (NodeSetting::of(&nodes.suite, args.search.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
     let comparison = Comparison::measure(a, b, settings, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
@@ -273,7 +263,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
     writeln!(
         out,
         "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
-        args.depth.plies,
+        args.search.depth,
         args.ttd_rounds,
         c.time_to_depth_text()
     )
@@ -312,7 +302,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
     let (base, test) = (&totals[0], &totals[1]);
-    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.depth.plies, args.hash.mb).unwrap();
+    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.search.depth, args.search.hash.mb).unwrap();
     writeln!(
         out,
         "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
@@ -356,7 +346,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
 fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let (time_a, time_b) = ttd_totals(&m.ttd);
-    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.depth.plies).unwrap();
+    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.search.depth).unwrap();
     writeln!(
         out,
         "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
@@ -370,7 +360,7 @@ fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
         "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
          alternating, {} round(s), fresh engine processes each round; each search's {} from `go` to `bestmove`; \
          the geometric mean of B/A over the searches with a seeded 95% bootstrap interval over positions and rounds",
-        args.depth.plies,
+        args.search.depth,
         args.ttd_rounds,
         m.ttd.clock.words()
     )
@@ -491,11 +481,11 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
     let measured_at = calibration::MeasuredAt {
-        suite: args.suite.name.clone(),
-        depth: args.depth.plies,
+        suite: args.search.suite.clone(),
+        depth: args.search.depth,
         tactics_nodes: args.tactics.nodes,
         tactics_first: args.tactics.first,
-        hash: args.hash.mb,
+        hash: args.search.hash.mb,
     };
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
@@ -550,7 +540,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     }
     // So is a suite that cannot be read.
     let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
-    for suite in std::iter::once(args.suite.name.clone()).chain(tactics_suites(args, variant, against_parent)) {
+    for suite in std::iter::once(args.search.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {
         suites::load(lab, &suite)?;
     }
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;

@@ -46,7 +46,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::lab::options::{DepthOption, GamesOption, HashOption, SuiteOption, TacticsOptions};
+use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
 use crate::lab::Lab;
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
@@ -77,17 +77,14 @@ pub struct ChainArgs {
     #[arg(required = true, num_args = 1..=2, value_names = ["NAME|FIRST", "LAST"])]
     pub chain: Vec<String>,
     #[command(flatten)]
-    pub suite: SuiteOption,
-    #[command(flatten)]
-    pub depth: DepthOption,
+    #[serde(flatten)]
+    pub search: SearchOptions,
     #[command(flatten)]
     #[serde(flatten)]
     pub tactics: TacticsOptions,
     /// Time-to-depth rounds (each variant searched this many times a position).
     #[arg(long, default_value_t = DEFAULT_TTD_ROUNDS)]
     pub ttd_rounds: usize,
-    #[command(flatten)]
-    pub hash: HashOption,
     /// Engine processes at the same time for the counts and the matches
     /// (time to depth is always one search at a time).
     #[arg(long, default_value_t = 2)]
@@ -266,13 +263,11 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         }
     }
     participant::launches(lab, &counted)?;
-    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.suite.name, args.depth.plies));
+    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.search.suite, args.search.depth));
     let nodes_dir = folder.join("nodes");
     let nodes_args = NodesArgs {
         variants: counted,
-        suite: args.suite.clone(),
-        depth: args.depth,
-        hash: args.hash,
+        search: args.search.clone(),
         first: None,
         run: RunArgs { concurrency: args.concurrency, resume: resume_in(&nodes_dir, "nodes") },
     };
@@ -287,16 +282,14 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
     let ttd_dir = folder.join("ttd");
     let ttd_args = TtdArgs {
         engines: everyone,
-        suite: args.suite.clone(),
-        depth: args.depth,
+        search: args.search.clone(),
         rounds: args.ttd_rounds,
-        hash: args.hash,
         first: None,
         clock: ttd::Clock::default(),
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
-    let setting = NodeSetting::of(&nodes_run.suite, args.depth.plies);
+    let setting = NodeSetting::of(&nodes_run.suite, args.search.depth);
     let claimed_on = NodeSetting::claimed(lab, &Default::default()).ok();
     Ok(Counts { setting, claimed_on, nodes: nodes_run.records, tactics, ttd })
 }
@@ -338,7 +331,7 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
             run_dir: None,
         });
     };
-    let hash = plan.hash_mb.unwrap_or(args.hash.mb);
+    let hash = plan.hash_mb.unwrap_or(args.search.hash.mb);
     let plan_text = format!("[{}, {}] at {}, Hash {hash}", plan.bounds.0, plan.bounds.1, plan.tc);
     lab.say(&format!("match: {} vs {parent}, SPRT {plan_text}", variant.name()));
     let mut settings = MatchArgs::new(variant.name(), parent);
@@ -489,7 +482,7 @@ fn markdown(
          interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
          geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
-        args.suite.name, args.depth.plies, args.ttd_rounds, args.tactics.nodes
+        args.search.suite, args.search.depth, args.ttd_rounds, args.tactics.nodes
     )
     .unwrap();
     let sprt_header = if args.sprt { " SPRT |" } else { "" };
@@ -555,14 +548,14 @@ fn markdown(
             "\n### {} beside {}: the plans' telemetry on {}\n",
             first.parent,
             beside.iter().map(|record| record.phase.as_str()).collect::<Vec<_>>().join(", "),
-            args.suite.name
+            args.search.suite
         )
         .unwrap();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     let phases: Vec<&PhaseRecord> = records.iter().filter(|record| !record.beside).collect();
     if chain.iter().any(|name| lab.external(name).is_some()) && !phases.is_empty() {
-        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.suite.name).unwrap();
+        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.search.suite).unwrap();
         let rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> =
             phases.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)).collect();
         out.push_str(&nodes::plan_telemetry_table(&rows));
@@ -689,7 +682,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     }
     // A suite that cannot be read is an error before anything runs.
     let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
-    suites::load(lab, &args.suite.name)?;
+    suites::load(lab, &args.search.suite)?;
     for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
         suites::load(lab, &suite)?;
     }

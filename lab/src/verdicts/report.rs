@@ -37,7 +37,7 @@ use games::results::{read_records, read_run, runs_of_nested, write_atomically};
 use plotters::prelude::*;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 
-use crate::lab::options::{DepthOption, HashOption, SuiteOption};
+use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
@@ -573,9 +573,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             lab.say(&format!("measuring {} variant(s): {}", missing.len(), missing.join(", ")));
             let nodes_args = crate::measure::nodes::NodesArgs {
                 variants: missing,
-                suite: SuiteOption::default(),
-                depth: DepthOption::default(),
-                hash: HashOption::default(),
+                search: SearchOptions::default(),
                 first: None,
                 run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
             };
@@ -1050,9 +1048,7 @@ done
         lab.global.engine_paths = vec![format!("x={}", engine.display())];
         let nodes_args = crate::measure::nodes::NodesArgs {
             variants: vec!["x-off".into(), "x-on".into()],
-            suite: SuiteOption { name: suite.display().to_string() },
-            depth: DepthOption::default(),
-            hash: HashOption::default(),
+            search: SearchOptions { suite: suite.display().to_string(), ..SearchOptions::default() },
             first: None,
             run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
         };
