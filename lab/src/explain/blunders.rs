@@ -41,6 +41,7 @@ use self::judgement::{judge, MoveError, Thresholds, CP_CAP};
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT};
 use crate::lab::options::HashOption;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::bootstrap_interval_of_mean;
 
@@ -539,25 +540,28 @@ fn markdown(report: &BlundersReport, epd_path: &str) -> String {
          average centipawn loss, capped scores. Depth: from the engine's PGN comments.\n",
         thresholds.blunder, thresholds.mistake, thresholds.inaccuracy
     );
-    let _ = writeln!(
-        text,
-        "| engine | games | moves | blunders/game | mistakes/game | inaccuracies/game | ACPL | average depth |"
-    );
-    let _ = writeln!(text, "|---|---:|---:|---|---|---|---:|---:|");
+    let mut table = Table::new()
+        .left("engine")
+        .right("games")
+        .right("moves")
+        .left("blunders/game")
+        .left("mistakes/game")
+        .left("inaccuracies/game")
+        .right("ACPL")
+        .right("average depth");
     for engine in &report.engines {
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            engine.engine,
-            engine.games,
-            engine.moves,
+        table.push([
+            engine.engine.clone(),
+            engine.games.to_string(),
+            engine.moves.to_string(),
             engine.blunders.text(),
             engine.mistakes.text(),
             engine.inaccuracies.text(),
             engine.acpl.map_or("-".to_string(), |acpl| format!("{acpl:.1}")),
             engine.average_depth.map_or("-".to_string(), |depth| format!("{depth:.1}")),
-        );
+        ]);
     }
+    let _ = write!(text, "{table}");
     let written = report.blunders.iter().filter(|blunder| blunder.left_out.is_none()).count();
     let _ = writeln!(text, "\n{written} blunder position(s) written to {epd_path}.");
     for blunder in report.blunders.iter().filter(|blunder| blunder.left_out.is_some()) {
@@ -571,20 +575,18 @@ fn markdown(report: &BlundersReport, epd_path: &str) -> String {
         );
     }
     if !report.blunders.is_empty() {
-        let _ = writeln!(text, "\n| id | engine | move | best | before | after |");
-        let _ = writeln!(text, "|---|---|---|---|---:|---:|");
+        let mut table = Table::new().left("id").left("engine").left("move").left("best").right("before").right("after");
         for blunder in &report.blunders {
-            let _ = writeln!(
-                text,
-                "| {} | {} | {} | {} | {} | {} |",
-                blunder.id,
-                blunder.engine,
-                blunder.moved,
-                blunder.best.as_deref().unwrap_or("-"),
+            table.push([
+                blunder.id.clone(),
+                blunder.engine.clone(),
+                blunder.moved.clone(),
+                blunder.best.as_deref().unwrap_or("-").to_string(),
                 pawns(blunder.cp_before),
-                pawns(blunder.cp_after)
-            );
+                pawns(blunder.cp_after),
+            ]);
         }
+        let _ = write!(text, "\n{table}");
     }
     text
 }

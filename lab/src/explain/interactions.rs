@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::builder;
 use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::suites;
 
@@ -264,38 +265,42 @@ fn markdown(args: &InteractionsArgs, suite: &str, analysis: &Analysis, skipped: 
     )
     .unwrap();
     writeln!(out, "![heat map of the pairs' interactions]({HEAT_MAP})\n").unwrap();
-    writeln!(out, "## Each feature alone\n\n| added to {} | nodes | r | change |\n|---|---:|---:|---:|", args.on)
-        .unwrap();
+    let mut alone = Table::new().left(format!("added to {}", args.on)).right("nodes").right("r").right("change");
     for total in analysis.sets.iter().filter(|total| total.added.len() < 2) {
         let name =
             if total.added.is_empty() { format!("(none: {})", args.on) } else { format!("`{}`", total.added[0]) };
-        writeln!(out, "| {name} | {} | {:.3} | {} |", total.nodes, total.ratio, percent(total.ratio - 1.0)).unwrap();
+        alone.push([name, total.nodes.to_string(), format!("{:.3}", total.ratio), percent(total.ratio - 1.0)]);
     }
-    writeln!(
-        out,
-        "\n## Pairs, strongest interaction first\n\n| pair | nodes | r pair | r_a · r_b | nodes beyond r_a · r_b | interaction | reading | positions overlapping / reinforcing / neither |\n|---|---:|---:|---:|---:|---:|---|---:|"
-    )
-    .unwrap();
+    write!(out, "## Each feature alone\n\n{alone}").unwrap();
     let mut pairs: Vec<&PairInteraction> = analysis.pairs.iter().collect();
     pairs.sort_by(|x, y| y.interaction.abs().total_cmp(&x.interaction.abs()));
+    let mut table = Table::new()
+        .left("pair")
+        .right("nodes")
+        .right("r pair")
+        .right("r_a · r_b")
+        .right("nodes beyond r_a · r_b")
+        .right("interaction")
+        .left("reading")
+        .right("positions overlapping / reinforcing / neither");
     for pair in pairs {
-        writeln!(
-            out,
-            "| `{}` + `{}` | {} | {:.3} | {:.3} | {:+.0} | {} | **{}** | {} / {} / {} |",
-            pair.pair[0],
-            pair.pair[1],
-            pair.nodes,
-            pair.ratio,
-            pair.expected_ratio,
-            pair.nodes_beyond_expected,
+        table.push([
+            pair_cell(pair),
+            pair.nodes.to_string(),
+            format!("{:.3}", pair.ratio),
+            format!("{:.3}", pair.expected_ratio),
+            format!("{:+.0}", pair.nodes_beyond_expected),
             percent(pair.interaction),
-            pair.reading(),
-            pair.positions_overlapping,
-            pair.positions_reinforcing,
-            analysis.positions - pair.positions_overlapping - pair.positions_reinforcing
-        )
-        .unwrap();
+            format!("**{}**", pair.reading()),
+            format!(
+                "{} / {} / {}",
+                pair.positions_overlapping,
+                pair.positions_reinforcing,
+                analysis.positions - pair.positions_overlapping - pair.positions_reinforcing
+            ),
+        ]);
     }
+    write!(out, "\n## Pairs, strongest interaction first\n\n{table}").unwrap();
     if !skipped.is_empty() {
         writeln!(out, "\nSkipped:").unwrap();
         for pair in skipped {
@@ -502,24 +507,26 @@ pub fn report_section(results: &Path) -> Option<String> {
     )
     .ok()?;
     writeln!(out, "![pair interactions]({folder}/{HEAT_MAP})\n").ok()?;
-    writeln!(out, "| pair | r pair | r_a · r_b | interaction | reading |\n|---|---:|---:|---:|---|").ok()?;
+    let mut table = Table::new().left("pair").right("r pair").right("r_a · r_b").right("interaction").left("reading");
     for pair in &analysis.pairs {
-        writeln!(
-            out,
-            "| `{}` + `{}` | {:.3} | {:.3} | {} | {} |",
-            pair.pair[0],
-            pair.pair[1],
-            pair.ratio,
-            pair.expected_ratio,
+        table.push([
+            pair_cell(pair),
+            format!("{:.3}", pair.ratio),
+            format!("{:.3}", pair.expected_ratio),
             percent(pair.interaction),
-            pair.reading()
-        )
-        .ok()?;
+            pair.reading().to_string(),
+        ]);
     }
+    write!(out, "{table}").ok()?;
     for pair in &skipped {
         writeln!(out, "\nSkipped `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why).ok()?;
     }
     Some(out)
+}
+
+/// `` `a` + `b` ``: a pair in a table's cell.
+fn pair_cell(pair: &PairInteraction) -> String {
+    format!("`{}` + `{}`", pair.pair[0], pair.pair[1])
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::engines::runner::{
     self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
 use crate::lab::options::HashOption;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
 
@@ -220,26 +221,27 @@ pub fn markdown(args: &TacticsArgs, suite: &Suite, records: &[TacticsRecord]) ->
         args.hash.mb
     )
     .unwrap();
-    writeln!(out, "| variant | solved | bm | am | mean nodes to solution | mean ms to solution | failures |").unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .right("solved")
+        .right("bm")
+        .right("am")
+        .right("mean nodes to solution")
+        .right("mean ms to solution")
+        .right("failures");
     let totals = totals(suite, records, &args.variants);
     for total in &totals {
-        writeln!(
-            out,
-            "| {} | {}/{} | {}/{} | {}/{} | {} | {} | {} |",
-            total.variant,
-            total.solved,
-            total.positions,
-            total.bm_solved,
-            total.bm_positions,
-            total.am_solved,
-            total.am_positions,
+        table.push([
+            total.variant.clone(),
+            format!("{}/{}", total.solved, total.positions),
+            format!("{}/{}", total.bm_solved, total.bm_positions),
+            format!("{}/{}", total.am_solved, total.am_positions),
             total.mean_solution_nodes.map_or("-".to_string(), |nodes| format!("{nodes:.0}")),
             total.mean_solution_time_ms.map_or("-".to_string(), |ms| format!("{ms:.0}")),
-            total.failures
-        )
-        .unwrap();
+            total.failures.to_string(),
+        ]);
     }
+    write!(out, "{table}").unwrap();
     if let Some(common) = totals.first().map(|total| total.common_solved) {
         writeln!(out, "\nMeans to solution are over the {common} positions every variant solved.").unwrap();
     }

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
 use crate::measure::suites::{self, Suite};
@@ -313,22 +314,19 @@ pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String 
     if failures > 0 {
         writeln!(out, "\n**{failures} position(s) failed in a round**; see records.jsonl").unwrap();
     }
-    writeln!(
-        out,
-        "\n| position | {} |",
-        args.engines.iter().map(|name| format!("{name} ms (median {})", clock.words())).collect::<Vec<_>>().join(" | ")
-    )
-    .unwrap();
-    writeln!(out, "|---|{}", "---:|".repeat(args.engines.len())).unwrap();
+    let mut table = args.engines.iter().fold(Table::new().left("position"), |table, name| {
+        table.right(format!("{name} ms (median {})", clock.words()))
+    });
     let columns: Vec<Vec<(usize, f64, f64)>> =
         (1..args.engines.len()).map(|engine| median_times(records, 0, engine, clock)).collect();
     for (row, &(position, first, _)) in columns[0].iter().enumerate() {
-        let rest: Vec<String> = columns
+        let rest = columns
             .iter()
-            .map(|column| column.get(row).map_or("-".to_string(), |(_, _, t)| format!("{:.1}", t / 1000.0)))
-            .collect();
-        writeln!(out, "| {} | {:.1} | {} |", suite.positions[position].id, first / 1000.0, rest.join(" | ")).unwrap();
+            .map(|column| column.get(row).map_or("-".to_string(), |(_, _, t)| format!("{:.1}", t / 1000.0)));
+        let cells = [suite.positions[position].id.clone(), format!("{:.1}", first / 1000.0)];
+        table.push(cells.into_iter().chain(rest));
     }
+    write!(out, "\n{table}").unwrap();
     out
 }
 

@@ -29,7 +29,7 @@ pub use verdict_page as sections;
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::options::{GamesOption, HashOption, SearchOptions, TacticsOptions};
-use crate::lab::Lab;
+use crate::lab::{Lab, Pair, Side};
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;
 use crate::measure::tactics::{self, TacticsArgs};
@@ -77,20 +77,17 @@ pub struct AbArgs {
     pub games: GamesOption,
 }
 
-/// The pair a verdict is about: the reference and the variant under test.
-pub fn pair(lab: &Lab, names: &[String]) -> Result<(String, String)> {
+/// The pair a verdict is about, resolved: the reference and the variant under test.
+pub fn pair<'a>(lab: &'a Lab, names: &[String]) -> Result<Pair<'a>> {
     match names {
         [variant] => {
-            let Some(parent) = lab.variant(variant)?.file.extends.clone() else {
+            let subject = Side::of(lab, variant)?;
+            let Some(parent) = &subject.variant.file.extends else {
                 bail!("`{variant}` has no parent to measure it against: give two variants, `lab ab A {variant}`")
             };
-            Ok((parent, variant.clone()))
+            Ok(Pair { reference: Side::of(lab, parent)?, subject })
         }
-        [a, b] => {
-            lab.variant(a)?;
-            lab.variant(b)?;
-            Ok((a.clone(), b.clone()))
-        }
+        [a, b] => Pair::of(lab, a, b),
         _ => bail!("lab ab takes one variant (against its parent) or two (B against A)"),
     }
 }
@@ -117,13 +114,13 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
 
 /// The tactical suites to run: the default one, then those the variant's
 /// claims name (only against its parent: elsewhere the claims do not apply).
-fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec<String> {
+fn tactics_suites(args: &AbArgs, pair: Pair) -> Vec<String> {
     let mut suites: Vec<String> = Vec::new();
     if args.tactics.suite != "none" {
         suites.push(args.tactics.suite.clone());
     }
-    if against_parent {
-        for suite in verdict::claimed_suites(variant) {
+    if pair.against_parent() {
+        for suite in verdict::claimed_suites(pair.subject.variant) {
             if !suites.contains(&suite) {
                 suites.push(suite);
             }
@@ -166,17 +163,18 @@ struct Measurements {
     comparison: Comparison,
 }
 
-fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
-    let pair = vec![a.to_string(), b.to_string()];
+fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
+    let (a, b) = pair.names();
+    let engines = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
-    participant::launches(lab, &pair)?;
+    participant::launches(lab, &engines)?;
     lab.say(&format!("nodes: {} at depth {}", args.search.suite, args.search.depth));
     let nodes_args =
-        NodesArgs { variants: pair.clone(), search: args.search.clone(), first: None, run: counting.clone() };
+        NodesArgs { variants: engines.clone(), search: args.search.clone(), first: None, run: counting.clone() };
     let nodes = nodes::run(lab, &nodes_args)?;
     lab.say(&format!("time to depth {}: {} round(s), interleaved", args.search.depth, args.ttd_rounds));
     let ttd_args = TtdArgs {
-        engines: pair.clone(),
+        engines: engines.clone(),
         search: args.search.clone(),
         rounds: args.ttd_rounds,
         first: None,
@@ -184,10 +182,9 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
         resume: None,
     };
     let ttd = ttd::run(lab, &ttd_args)?;
-    let against_parent = variant.file.extends.as_deref() == Some(a);
-    let tactics = tactics_suites(args, variant, against_parent)
+    let tactics = tactics_suites(args, pair)
         .iter()
-        .map(|suite| run_tactics(lab, suite, &pair, args.tactics.nodes, args.tactics.first, counting.clone()))
+        .map(|suite| run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
     let settings =
         (NodeSetting::of(&nodes.suite, args.search.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
@@ -196,19 +193,18 @@ fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) ->
 }
 
 /// The verdict's first lines: what is compared with what.
-fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<String>) -> Result<()> {
-    let variant = lab.variant(b)?;
-    let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
+fn heading(out: &mut String, pair: Pair, identical: Option<String>) {
+    let (a, b) = pair.names();
+    let relation = if pair.against_parent() { "its parent" } else { "" };
     writeln!(out, "{TITLE}{b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
-    if let Some(line) = verdict::distance_line(lab, a, b) {
+    if let Some(line) = verdict::distance_line(pair) {
         writeln!(out, "{line}\n").unwrap();
     }
     if let Some(line) = identical {
         writeln!(out, "{line}\n").unwrap();
     }
-    for name in [a, b] {
-        let variant = lab.variant(name)?;
-        let adds = match lab.external(name) {
+    for Side { variant, external } in [pair.reference, pair.subject] {
+        let adds = match external {
             Some(external) => {
                 let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
                 let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
@@ -222,14 +218,14 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<
         };
         writeln!(
             out,
-            "- `{name}`: {} (extends `{}`, {adds}; source: {})",
+            "- `{}`: {} (extends `{}`, {adds}; source: {})",
+            variant.name(),
             variant.file.description,
             variant.file.extends.as_deref().unwrap_or("-"),
             variant.file.source
         )
         .unwrap();
     }
-    Ok(())
 }
 
 /// The verdict in one table: nodes and time to depth first.
@@ -459,11 +455,18 @@ fn deciding_games<'a>(played: Option<&'a GameResult>, on_disk: &'a [GameResult])
 }
 
 /// The verdict page, without the match: the games first, where there are any.
-fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, judged: &Judged) -> Result<String> {
+fn page(
+    lab: &Lab,
+    args: &AbArgs,
+    pair: Pair,
+    m: &Measurements,
+    plan: Option<&MatchPlan>,
+    judged: &Judged,
+) -> Result<String> {
     let c = &m.comparison;
-    let variant = lab.variant(&c.subject)?;
+    let variant = pair.subject.variant;
     let mut out = String::new();
-    heading(&mut out, lab, (&c.reference, &c.subject), c.identical_line())?;
+    heading(&mut out, pair, c.identical_line());
     let section = match &judged.played {
         Some(played) => {
             evidence::games_section_deciding(&judged.games, played, "the match played here", &fast_signals(c))
@@ -531,31 +534,31 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
 /// Runs the verdict and prints it; its standing is the exit status
 /// (docs/verdicts.md, "Exit status").
 pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
-    let (a, b) = pair(lab, &args.variants)?;
-    let variant = lab.variant(&b)?;
+    let pair = pair(lab, &args.variants)?;
+    let (a, b) = pair.names();
+    let variant = pair.subject.variant;
     // A bad --sprt is an error now, not after the node counts and tactics.
     let plan = match_plan(args, variant)?;
     if plan.is_some() {
         matches::check_book(&lab.session(), None)?;
     }
     // So is a suite that cannot be read.
-    let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
-    for suite in std::iter::once(args.search.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {
+    for suite in std::iter::once(args.search.suite.clone()).chain(tactics_suites(args, pair)) {
         suites::load(lab, &suite)?;
     }
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
     let steps = lab.nested(run_dir.path());
-    let measurements = measure(&steps, args, (&a, &b), variant)?;
+    let measurements = measure(&steps, args, pair)?;
     let mut played = None;
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
         lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
-        played = Some(play_match(&steps, args, (&a, &b), plan)?);
+        played = Some(play_match(&steps, args, (a, b), plan)?);
     }
     // After the match, so the page opens with its games.
     let judged = Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|(_, dir)| dir.as_path()));
     let standing = judged.standing();
-    let mut text = page(lab, args, &measurements, plan.as_ref(), &judged)?;
+    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged)?;
     let mut match_dir = None;
     if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
         writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
@@ -652,11 +655,8 @@ mod tests {
     #[test]
     fn one_variant_is_judged_against_its_parent() {
         let lab = lab();
-        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap(), ("p003-3".to_string(), "razor-r1".to_string()));
-        assert_eq!(
-            pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap(),
-            ("baseline".to_string(), "razor-r2".to_string())
-        );
+        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap().names(), ("p003-3", "razor-r1"));
+        assert_eq!(pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap().names(), ("baseline", "razor-r2"));
         let orphan = pair(&lab, &["baseline".into()]).unwrap_err().to_string();
         assert!(orphan.contains("`baseline` has no parent"), "{orphan}");
         assert!(pair(&lab, &["razor-r9".into()]).unwrap_err().to_string().contains("unknown variant `razor-r9`"));

@@ -24,6 +24,7 @@ use std::path::Path;
 use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
+use crate::lab::table::Table;
 use crate::measure::suites;
 use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::fast_measures::{self, FastEntry};
@@ -466,22 +467,26 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         fitted.text(Measure::Wac)
     )
     .unwrap();
-    out.push_str("| variant | parent | node change | time to depth | WAC change | Elo (atlas) | games decide |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---|\n");
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .right("node change")
+        .right("time to depth")
+        .right("WAC change")
+        .right("Elo (atlas)")
+        .left("games decide");
     for row in rows {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {:+.1} | {} |",
-            row.variant,
-            row.parent,
+        table.push([
+            row.variant.clone(),
+            row.parent.clone(),
             Measure::Nodes.text(&row.fast),
             Measure::TimeToDepth.text(&row.fast),
             Measure::Wac.text(&row.fast),
-            row.elo,
-            row.decision.map_or("undecided", GamesSay::outcome)
-        )
-        .unwrap();
+            format!("{:+.1}", row.elo),
+            row.decision.map_or("undecided", GamesSay::outcome).to_string(),
+        ]);
     }
+    out.push_str(&table.to_string());
     let decided = |sign: i8| rows.iter().filter(|row| row.decided() == Some(sign)).count();
     writeln!(
         out,
@@ -492,41 +497,40 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         decided(-1)
     )
     .unwrap();
-    out.push_str(
-        "| fast measure | decided gains it pointed to a gain for | decided losses/no-gains it pointed to a gain for \
-         | agreed in sign | share |\n|---|---:|---:|---:|---:|\n",
-    );
+    let mut table = Table::new()
+        .left("fast measure")
+        .right("decided gains it pointed to a gain for")
+        .right("decided losses/no-gains it pointed to a gain for")
+        .right("agreed in sign")
+        .right("share");
     for measure in Measure::ALL {
         let agreement = agreement(rows, measure);
         let (agreed, of) = agreement.agreed();
         let share = if of == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * agreed as f64 / of as f64) };
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {share} |",
-            measure.name(),
+        table.push([
+            measure.name().to_string(),
             of_text(agreement.gains),
             of_text(agreement.losses),
-            of_text((agreed, of))
-        )
-        .unwrap();
+            of_text((agreed, of)),
+            share,
+        ]);
     }
+    out.push_str(&table.to_string());
     out.push_str(
         "\nPredictors of the atlas's Elo by linear least squares, each with its error by leave-one-out (every \
          variant predicted by the fit on the others; root mean square, Elo). A predictor whose error is not \
          below the constant model's predicts nothing:\n\n",
     );
-    out.push_str("| predictor | variants | fit on all | leave-one-out error |\n|---|---:|---|---:|\n");
+    let mut table = Table::new().left("predictor").right("variants").left("fit on all").right("leave-one-out error");
     for predictor in predictors(rows) {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} |",
+        table.push([
             predictor_name(&predictor),
-            predictor.points,
+            predictor.points.to_string(),
             formula(&predictor),
-            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}"))
-        )
-        .unwrap();
+            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}")),
+        ]);
     }
+    out.push_str(&table.to_string());
     Some(out)
 }
 

@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
-use crate::lab::Lab;
+use crate::lab::{Lab, Side};
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::suites;
@@ -146,6 +146,35 @@ pub fn resolve_args(variants: &[Variant], chain: &[String]) -> Result<Vec<String
     }
 }
 
+/// The chain, resolved once where the command starts: its phases, first
+/// first, and the variants among the engines beside its end.
+pub struct Chain<'a> {
+    pub names: Vec<String>,
+    phases: Vec<Side<'a>>,
+    beside: Vec<Side<'a>>,
+}
+
+impl<'a> Chain<'a> {
+    /// The chain `names` names (a variant each), with `beside` next to its end.
+    pub fn of(lab: &'a Lab, names: Vec<String>, beside: &[String]) -> Result<Chain<'a>> {
+        let phases = names.iter().map(|name| Side::of(lab, name)).collect::<Result<_>>()?;
+        // An engine beside may be `uci:PATH`, which is no variant.
+        let beside = beside.iter().filter_map(|name| Side::of(lab, name).ok()).collect();
+        Ok(Chain { names, phases, beside })
+    }
+
+    /// The variant of a record's phase or engine beside, where it has one.
+    fn side(&self, record: &PhaseRecord) -> Option<Side<'a>> {
+        let sides = if record.beside { &self.beside } else { &self.phases };
+        sides.iter().find(|side| side.name() == record.phase).copied()
+    }
+
+    /// The variant of a phase's record.
+    fn phase(&self, record: &PhaseRecord) -> Result<Side<'a>> {
+        self.side(record).ok_or_else(|| anyhow!("`{}` is no phase of this chain", record.phase))
+    }
+}
+
 /// A phase's match, as the table shows it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PhaseMatch {
@@ -180,18 +209,18 @@ pub struct PhaseRecord {
 
 /// Prunelab's pair for a phase of another engine's chain: the variants
 /// that the phase's file and its parent's name in `mirrors`.
-fn mirrored_pair(lab: &Lab, (parent, phase): (&str, &str)) -> Option<(String, String)> {
-    let mirror = |name: &str| lab.external(name).and_then(|external| external.mirrors.clone());
+fn mirrored_pair((parent, phase): (Side, Side)) -> Option<(String, String)> {
+    let mirror = |side: Side| side.external.and_then(|external| external.mirrors.clone());
     Some((mirror(parent)?, mirror(phase)?)).filter(|(ours_parent, ours)| ours_parent != ours)
 }
 
 /// What a phase adds to its parent: the features of ours, the UCI options
 /// of another engine's variant.
-fn adds(lab: &Lab, phase: &str) -> Result<Vec<String>> {
-    Ok(match lab.external(phase) {
+fn adds(phase: Side) -> Vec<String> {
+    match phase.external {
         Some(external) => external.own.iter().map(ToString::to_string).collect(),
-        None => lab.variant(phase)?.file.features.clone(),
-    })
+        None => phase.variant.file.features.clone(),
+    }
 }
 
 /// The latest run of `command` in `dir`, to continue it: a step's run
@@ -202,18 +231,13 @@ fn resume_in(dir: &Path, command: &str) -> Option<String> {
 
 /// The tactical suites to run and for whom: the default suite for every
 /// engine, each suite a phase claims for that phase and its parent.
-fn tactics_plan(
-    lab: &Lab,
-    args: &ChainArgs,
-    chain: &[String],
-    everyone: &[String],
-) -> Result<Vec<(String, Vec<String>)>> {
+fn tactics_plan(args: &ChainArgs, chain: &Chain, everyone: &[String]) -> Vec<(String, Vec<String>)> {
     let mut plan: Vec<(String, Vec<String>)> = Vec::new();
     if args.tactics.suite != "none" {
         plan.push((args.tactics.suite.clone(), everyone.to_vec()));
     }
-    for pair in chain.windows(2) {
-        for suite in verdict::claimed_suites(lab.variant(&pair[1])?) {
+    for pair in chain.phases.windows(2) {
+        for suite in verdict::claimed_suites(pair[1].variant) {
             if suite == args.tactics.suite {
                 continue;
             }
@@ -224,9 +248,9 @@ fn tactics_plan(
                     plan.len() - 1
                 }
             };
-            for name in pair {
-                if !plan[index].1.contains(name) {
-                    plan[index].1.push(name.clone());
+            for side in pair {
+                if !plan[index].1.iter().any(|name| name == side.name()) {
+                    plan[index].1.push(side.name().to_string());
                 }
             }
         }
@@ -235,7 +259,7 @@ fn tactics_plan(
     for (_, names) in &mut plan {
         names.sort_by_key(|name| everyone.iter().position(|other| other == name));
     }
-    Ok(plan)
+    plan
 }
 
 /// The measurements every phase reads: nodes of every engine, tactics per
@@ -249,13 +273,13 @@ struct Counts {
     ttd: TtdRun,
 }
 
-fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result<Counts> {
-    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
+fn count(lab: &Lab, args: &ChainArgs, chain: &Chain, folder: &Path) -> Result<Counts> {
+    let everyone: Vec<String> = chain.names.iter().chain(&args.beside).cloned().collect();
     // Prunelab's mirrored phases are counted, not timed or solved.
     let mut counted = everyone.clone();
     if args.ours {
-        for pair in chain.windows(2) {
-            for name in mirrored_pair(lab, (&pair[0], &pair[1])).into_iter().flat_map(|(a, b)| [a, b]) {
+        for pair in chain.phases.windows(2) {
+            for name in mirrored_pair((pair[0], pair[1])).into_iter().flat_map(|(a, b)| [a, b]) {
                 if !counted.contains(&name) {
                     counted.push(name);
                 }
@@ -273,7 +297,7 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
     };
     let nodes_run = nodes::run(&lab.nested(&nodes_dir), &nodes_args)?;
     let mut tactics = Vec::new();
-    for (suite, names) in tactics_plan(lab, args, chain, &everyone)? {
+    for (suite, names) in tactics_plan(args, chain, &everyone) {
         let dir = folder.join(format!("tactics-{suite}"));
         let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
         tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics.nodes, args.tactics.first, run)?);
@@ -374,7 +398,7 @@ fn folder_name(name: &str) -> String {
 fn run_phases(
     lab: &Lab,
     args: &ChainArgs,
-    chain: &[String],
+    chain: &Chain,
     counts: &Counts,
     run_dir: &mut games::results::RunDir,
     records: &mut Vec<PhaseRecord>,
@@ -382,29 +406,29 @@ fn run_phases(
     let folder = run_dir.path().to_path_buf();
     let mut stopped_at =
         records.iter().find(|record| record.sprt.as_ref().is_some_and(|m| m.failed)).map(|r| r.phase.clone());
-    for pair in chain.windows(2) {
-        let (parent, phase) = (&pair[0], &pair[1]);
-        if records.iter().any(|record| &record.phase == phase && !record.beside) {
+    for pair in chain.phases.windows(2) {
+        let (parent, phase) = (pair[0].name(), pair[1].name());
+        if records.iter().any(|record| record.phase == phase && !record.beside) {
             continue;
         }
         if args.stop_on_fail && stopped_at.is_some() {
             break;
         }
-        let variant = lab.variant(phase)?;
+        let variant = pair[1].variant;
         let phase_folder = folder.join(folder_name(phase));
         let comparison = compare(counts, (parent, phase));
         let sprt = if args.sprt { Some(play_phase_match(lab, args, variant, parent, &phase_folder)?) } else { None };
         if sprt.as_ref().is_some_and(|m| m.failed) && stopped_at.is_none() {
-            stopped_at = Some(phase.clone());
+            stopped_at = Some(phase.to_string());
         }
-        let ours = mirrored_pair(lab, (parent, phase)).filter(|_| args.ours).map(|(ours_parent, ours)| {
+        let ours = mirrored_pair((pair[0], pair[1])).filter(|_| args.ours).map(|(ours_parent, ours)| {
             Comparison::measure(&ours_parent, &ours, counts.settings(), &counts.nodes, None, &[])
         });
         let record = PhaseRecord {
-            phase: phase.clone(),
-            parent: parent.clone(),
+            phase: phase.to_string(),
+            parent: parent.to_string(),
             beside: false,
-            adds: adds(lab, phase)?,
+            adds: adds(pair[1]),
             comparison,
             ttd_run: counts.ttd.run_dir.clone(),
             sprt,
@@ -413,7 +437,7 @@ fn run_phases(
         run_dir.append(&record)?;
         records.push(record);
     }
-    let last = chain.last().expect("a chain has two variants");
+    let last = chain.names.last().expect("a chain has two variants");
     for engine in &args.beside {
         if records.iter().any(|record| &record.phase == engine && record.beside) {
             continue;
@@ -469,13 +493,13 @@ fn unmeasured_suites(comparisons: &[&Comparison]) -> String {
 fn markdown(
     lab: &Lab,
     args: &ChainArgs,
-    chain: &[String],
+    chain: &Chain,
     records: &[PhaseRecord],
     stopped_at: Option<&str>,
     seconds: f64,
 ) -> Result<String> {
     let mut out = String::new();
-    writeln!(out, "# lab chain: {} ({} phases)\n", chain.join(" → "), chain.len() - 1).unwrap();
+    writeln!(out, "# lab chain: {} ({} phases)\n", chain.names.join(" → "), chain.names.len() - 1).unwrap();
     writeln!(
         out,
         "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
@@ -488,22 +512,22 @@ fn markdown(
     let sprt_header = if args.sprt { " SPRT |" } else { "" };
     writeln!(out, "| phase | adds | nodes vs parent | time to depth | tactics | claims |{sprt_header}").unwrap();
     writeln!(out, "|---|---|---|---|---|---|{}", if args.sprt { "---|" } else { "" }).unwrap();
-    for pair in chain.windows(2) {
-        let phase = &pair[1];
-        let Some(record) = records.iter().find(|record| &record.phase == phase && !record.beside) else {
+    for pair in chain.phases.windows(2) {
+        let phase = pair[1].name();
+        let Some(record) = records.iter().find(|record| record.phase == phase && !record.beside) else {
             let why =
                 stopped_at.map_or("not run".to_string(), |at| format!("not run: stopped after {at}'s SPRT failed"));
             writeln!(
                 out,
                 "| {phase} | {} | {why} | | | |{}",
-                adds(lab, phase)?.join(" "),
+                adds(pair[1]).join(" "),
                 if args.sprt { " |" } else { "" }
             )
             .unwrap();
             continue;
         };
         let c = &record.comparison;
-        let judgements = c.judgements(lab.variant(phase)?);
+        let judgements = c.judgements(pair[1].variant);
         let claims: Vec<String> =
             judgements.iter().map(|(claim, judgement)| verdict::short(claim, judgement)).collect();
         let sprt_cell = record.sprt.as_ref().map_or(String::new(), |m| format!(" {}: {} |", m.plan, m.result));
@@ -535,7 +559,7 @@ fn markdown(
     }
     // The engines beside the chain's end, counter by counter (`lab nodes`'s table).
     let beside: Vec<&PhaseRecord> = records.iter().filter(|record| record.beside).collect();
-    if let (Some(first), Some(last)) = (beside.first(), chain.last()) {
+    if let (Some(first), Some(last)) = (beside.first(), chain.names.last()) {
         let end = records.iter().find(|record| &record.phase == last && !record.beside);
         let end_telemetry = end.map(|record| &record.comparison.telemetry);
         let mut rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> = Vec::new();
@@ -554,14 +578,14 @@ fn markdown(
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     let phases: Vec<&PhaseRecord> = records.iter().filter(|record| !record.beside).collect();
-    if chain.iter().any(|name| lab.external(name).is_some()) && !phases.is_empty() {
+    if chain.phases.iter().any(|side| side.external.is_some()) && !phases.is_empty() {
         writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.search.suite).unwrap();
         let rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> =
             phases.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)).collect();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     if phases.iter().any(|record| record.ours.is_some()) {
-        out.push_str(&beside_ours(lab, &phases)?);
+        out.push_str(&beside_ours(lab, chain, &phases)?);
     }
     let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
     if !unmeasured.is_empty() {
@@ -569,7 +593,7 @@ fn markdown(
     }
     writeln!(out, "\n## Claims, phase by phase\n").unwrap();
     for record in records.iter().filter(|record| !record.beside) {
-        let variant = lab.variant(&record.phase)?;
+        let variant = chain.phase(record)?.variant;
         writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
         if let Some(line) = record.comparison.identical_line() {
             writeln!(out, "{line}\n").unwrap();
@@ -615,7 +639,7 @@ fn agreement(theirs: Option<RatioEstimate>, ours: Option<RatioEstimate>) -> (Str
 }
 
 /// Each phase of another engine's chain beside prunelab's same phase.
-fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
+fn beside_ours(lab: &Lab, chain: &Chain, phases: &[&PhaseRecord]) -> Result<String> {
     let mut out = String::new();
     writeln!(
         out,
@@ -632,7 +656,7 @@ fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
             writeln!(out, "| {} | - | - | no mirror | - | - | - |", record.phase).unwrap();
             continue;
         };
-        let (their_claim, theirs) = node_claim_cell(lab.variant(&record.phase)?, &record.comparison);
+        let (their_claim, theirs) = node_claim_cell(chain.phase(record)?.variant, &record.comparison);
         let (our_claim, ours_cell) = node_claim_cell(lab.variant(&ours.subject)?, ours);
         let (same_sign, overlap) = agreement(record.comparison.nodes, ours.nodes);
         writeln!(
@@ -650,10 +674,10 @@ fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
 
 /// The chain's standing: contradicted when a phase's claim does not hold or
 /// its SPRT accepted H0 (engines beside the chain claim nothing).
-fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
+fn standing(chain: &Chain, records: &[PhaseRecord]) -> Result<Standing> {
     let mut standing = Standing::Stands;
     for record in records.iter().filter(|record| !record.beside) {
-        let judgements = record.comparison.judgements(lab.variant(&record.phase)?);
+        let judgements = record.comparison.judgements(chain.phase(record)?.variant);
         let sprt_failed = record.sprt.as_ref().is_some_and(|played| played.failed);
         let games_say = sprt_failed.then_some(GamesSay::NoGain);
         standing = standing.and(Standing::of(&judgements, games_say));
@@ -673,24 +697,25 @@ fn chain_variants(lab: &Lab, names: &[String]) -> Vec<Variant> {
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
-    let chain = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
-    if args.ours && !chain.iter().any(|name| lab.external(name).is_some_and(|external| external.mirrors.is_some())) {
+    let names = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
+    let chain = Chain::of(lab, names, &args.beside)?;
+    if args.ours && !chain.phases.iter().any(|side| side.external.is_some_and(|external| external.mirrors.is_some())) {
         bail!("--ours: no phase of this chain is another engine's variant that `mirrors` one of prunelab's");
     }
     for engine in &args.beside {
         participant::check(lab, engine)?;
     }
     // A suite that cannot be read is an error before anything runs.
-    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
+    let everyone: Vec<String> = chain.names.iter().chain(&args.beside).cloned().collect();
     suites::load(lab, &args.search.suite)?;
-    for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
+    for (suite, _) in tactics_plan(args, &chain, &everyone) {
         suites::load(lab, &suite)?;
     }
     // So is the book of the matches `--sprt` plays.
     if args.sprt {
         matches::check_book(&lab.session(), None)?;
     }
-    lab.say(&format!("chain: {}", chain.join(" → ")));
+    lab.say(&format!("chain: {}", chain.names.join(" → ")));
     let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =
         RunArgs { concurrency: args.concurrency, resume: args.resume.clone() }.open(lab, "chain", args)?;
     let folder = run_dir.path().to_path_buf();
@@ -701,10 +726,10 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let phases: Vec<serde_json::Value> = records
         .iter()
         .map(|record| {
-            let claims = lab.variant(&record.phase).ok().map(|variant| {
+            let claims = chain.side(record).map(|side| {
                 record
                     .comparison
-                    .judgements(variant)
+                    .judgements(side.variant)
                     .iter()
                     .map(|(claim, judgement)| serde_json::json!({"claim": claim.key(), "verdict": judgement.word(), "detail": judgement.to_string()}))
                     .collect::<Vec<_>>()
@@ -714,7 +739,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
         .collect();
     run_dir.write_summary(
         &text,
-        &serde_json::json!({"chain": chain, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
+        &serde_json::json!({"chain": chain.names, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
     )?;
     if lab.global.json {
         println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
@@ -722,7 +747,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
         println!("{text}");
         lab.say(&format!("chain: {} ({seconds:.0} s)", run_dir.path().display()));
     }
-    let standing = standing(lab, &records)?;
+    let standing = standing(&chain, &records)?;
     if standing == Standing::Contradicted {
         lab.say(&format!(
             "chain: a phase's claim does not hold or its SPRT accepted H0 (exit status {})",
@@ -814,15 +839,19 @@ mod tests {
             .chain(phases.iter().map(|phase| format!("seajay-p002-{phase}")))
             .collect();
         assert_eq!(chain, expected);
-        let ours: Vec<(String, String)> =
-            chain.windows(2).map(|pair| mirrored_pair(&lab, (&pair[0], &pair[1])).unwrap()).collect();
+        let ours: Vec<(String, String)> = Chain::of(&lab, chain, &[])
+            .unwrap()
+            .phases
+            .windows(2)
+            .map(|pair| mirrored_pair((pair[0], pair[1])).unwrap())
+            .collect();
         assert_eq!(ours[0], ("p002-1.2c".to_string(), "p002-1.3".to_string()));
         // SeaJay has no switch for 3.3: its 4.1 follows 3.2, and so does ours beside it.
         assert_eq!(ours[9], ("p002-3.2".to_string(), "p002-4.1".to_string()));
         let last = lab.external("seajay-p002-4.1").unwrap();
         // In name order, as the file's table is read.
         assert_eq!(
-            adds(&lab, "seajay-p002-4.1").unwrap(),
+            adds(Side::of(&lab, "seajay-p002-4.1").unwrap()),
             ["RazorMargin1=300", "RazorMargin2=300", "UseRazoring=true"]
         );
         assert!(last.settings.iter().any(|setting| setting.to_string() == "FutilityBase=148"));

@@ -60,6 +60,16 @@ impl ClaimStanding {
             ClaimStanding::NotMeasured(_) => "not measured",
         }
     }
+
+    /// What was measured, or why nothing was.
+    pub fn detail(&self) -> &str {
+        match self {
+            ClaimStanding::Holds(measured)
+            | ClaimStanding::DoesNotHold(measured)
+            | ClaimStanding::Undecided(measured) => measured,
+            ClaimStanding::NotMeasured(why) => why,
+        }
+    }
 }
 
 impl fmt::Display for ClaimStanding {

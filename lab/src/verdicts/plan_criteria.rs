@@ -31,6 +31,7 @@ use std::path::Path;
 use games::results::{read_records, read_run, runs_of_nested};
 use games::statistics::sprt::Verdict;
 
+use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::ttd::{self, TtdRecord};
@@ -394,22 +395,18 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
 pub fn markdown(criteria: &[Criterion]) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "## Plan 002's success criteria, {PLAN_START} → {PLAN_END}\n");
-    let _ = writeln!(text, "| criterion | the plan | verdict | evidence | measured by |");
-    let _ = writeln!(text, "|---|---|---|---|---|");
+    let mut table =
+        Table::new().left("criterion").left("the plan").left("verdict").left("evidence").left("measured by");
     for criterion in criteria {
-        let evidence = match &criterion.judgement {
-            ClaimStanding::Holds(text) | ClaimStanding::DoesNotHold(text) | ClaimStanding::Undecided(text) => text,
-            ClaimStanding::NotMeasured(why) => why,
-        };
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {evidence} | `{}` |",
-            criterion.name,
-            criterion.plan,
-            criterion.judgement.word(),
-            criterion.command
-        );
+        table.push([
+            criterion.name.to_string(),
+            criterion.plan.to_string(),
+            criterion.judgement.word().to_string(),
+            criterion.judgement.detail().to_string(),
+            format!("`{}`", criterion.command),
+        ]);
     }
+    let _ = write!(text, "{table}");
     text
 }
 

@@ -38,6 +38,7 @@ use plotters::prelude::*;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 
 use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
@@ -594,9 +595,12 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
 
     writeln!(out, "## Node change against the parent\n").unwrap();
     writeln!(out, "![node change](report-nodes.svg)\n").unwrap();
-    writeln!(out, "| variant | parent | suite, depth | positions | nodes vs parent (geometric mean, 95% interval) |")
-        .unwrap();
-    writeln!(out, "|---|---|---|---:|---|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .left("suite, depth")
+        .right("positions")
+        .left("nodes vs parent (geometric mean, 95% interval)");
     let mut bars = Vec::new();
     let mut unmeasured = Vec::new();
     let mut unmeasured_external = false;
@@ -611,16 +615,13 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     (None, Some(parent)) => format!("parent not measured: `lab nodes {parent} {}`", variant.name()),
                     (None, None) => "-".to_string(),
                 };
-                writeln!(
-                    out,
-                    "| {} | {} | {}, {} | {} | {change} |",
+                table.push([
                     listed_name(lab, variant.name()),
-                    parent.unwrap_or("-"),
-                    crate::measure::suites::name(&measured.setting.suite),
-                    measured.setting.depth,
-                    measured.positions
-                )
-                .unwrap();
+                    parent.unwrap_or("-").to_string(),
+                    format!("{}, {}", crate::measure::suites::name(&measured.setting.suite), measured.setting.depth),
+                    measured.positions.to_string(),
+                    change,
+                ]);
                 if let Some(change) = measured.change_vs_parent {
                     bars.push((variant.name().to_string(), change.percent()));
                 }
@@ -632,6 +633,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             }
         }
     }
+    write!(out, "{table}").unwrap();
     if !unmeasured.is_empty() {
         writeln!(out, "\nNot measured yet ({}): {}.", unmeasured.len(), unmeasured.join(", ")).unwrap();
         writeln!(out, "Measure one against its parent with `lab nodes <parent> <variant>`.").unwrap();
@@ -657,8 +659,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
 
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     let mut claim_points = Vec::new();
-    writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
-    writeln!(out, "|---|---|---|---:|---|").unwrap();
+    let mut claims_table = Table::new().left("variant").left("source").left("claim").right("measured").left("verdict");
     for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
@@ -681,23 +682,16 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             };
             let judgement = claims::judge(variant, claim, &evidence);
             claim_points.extend(claim_point(variant.name(), claim, scoped.change.as_ref(), &judgement));
-            let measured = match &judgement {
-                ClaimStanding::Holds(measured)
-                | ClaimStanding::DoesNotHold(measured)
-                | ClaimStanding::Undecided(measured) => measured.clone(),
-                ClaimStanding::NotMeasured(why) => why.clone(),
-            };
-            writeln!(
-                out,
-                "| {} | {} | {} | {measured} | {} |",
-                variant.name(),
-                variant.file.source,
+            claims_table.push([
+                variant.name().to_string(),
+                variant.file.source.clone(),
                 claim.text(),
-                judgement.word()
-            )
-            .unwrap();
+                judgement.detail().to_string(),
+                judgement.word().to_string(),
+            ]);
         }
     }
+    write!(out, "{claims_table}").unwrap();
 
     // Plan 002's own success criteria, on its chain from start to end.
     let chain = measure(&data, plan_criteria::PLAN_END, Some(plan_criteria::PLAN_START));
@@ -714,11 +708,11 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     if tactics.is_empty() {
         writeln!(out, "No `lab tactics` runs yet.").unwrap();
     } else {
-        writeln!(out, "| variant | suite, limit | solved |").unwrap();
-        writeln!(out, "|---|---|---:|").unwrap();
+        let mut table = Table::new().left("variant").left("suite, limit").right("solved");
         for (variant, (label, solved, positions)) in &tactics {
-            writeln!(out, "| {variant} | {label} | {solved}/{positions} |").unwrap();
+            table.push([variant.to_string(), label.to_string(), format!("{solved}/{positions}")]);
         }
+        write!(out, "{table}").unwrap();
     }
 
     // The atlas: games at fixed nodes, and the fast measures set against them.

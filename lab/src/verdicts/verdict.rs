@@ -8,7 +8,7 @@ use std::fmt::Write;
 use prunelab::variants::Variant;
 use serde::{Deserialize, Serialize};
 
-use crate::lab::Lab;
+use crate::lab::{Lab, Pair};
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::Suite;
@@ -303,30 +303,18 @@ pub fn claimed_suites(variant: &Variant) -> Vec<String> {
         .collect()
 }
 
-/// The features of `a` and `b` that differ: (those only `b` has, those
-/// only `a` has), implications included, in catalogue order.
-pub fn feature_difference(a: &Variant, b: &Variant) -> (Vec<&'static str>, Vec<&'static str>) {
-    let added = b.features.iter().copied().filter(|feature| !a.features.contains(feature)).collect();
-    let removed = a.features.iter().copied().filter(|feature| !b.features.contains(feature)).collect();
-    (added, removed)
-}
-
-/// The line a verdict opens with when `b` is not `a`'s direct child: how
-/// many features lie between them, and which. `None` for a direct child.
-pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
-    let (Ok(variant_a), Ok(variant_b)) = (lab.variant(a), lab.variant(b)) else { return None };
+/// The line a verdict opens with when B is not A's direct child: how many
+/// features lie between them, and which. `None` for a direct child.
+pub fn distance_line(pair: Pair) -> Option<String> {
+    let (a, b) = pair.names();
     // Another engine's variants differ by options, not features.
-    if variant_b.file.extends.as_deref() == Some(a) || lab.external(a).is_some() || lab.external(b).is_some() {
+    if pair.against_parent() || pair.reference.external.is_some() || pair.subject.external.is_some() {
         return None;
     }
-    let (added, removed) = feature_difference(variant_a, variant_b);
-    let listed: Vec<String> = added
-        .iter()
-        .map(|feature| format!("+{feature}"))
-        .chain(removed.iter().map(|feature| format!("-{feature}")))
-        .collect();
+    let listed = pair.feature_difference();
     let count = listed.len();
-    let parent = variant_b.file.extends.as_deref().map_or("no parent".to_string(), |parent| format!("`{parent}`"));
+    let parent =
+        pair.subject.variant.file.extends.as_deref().map_or("no parent".to_string(), |parent| format!("`{parent}`"));
     Some(format!(
         "**`{b}` is not a child of `{a}`** (its parent is {parent}): {count} feature{} lie{} between them{}{}",
         if count == 1 { "" } else { "s" },
@@ -379,22 +367,26 @@ mod tests {
         Lab::for_tests()
     }
 
+    fn pair<'a>(lab: &'a Lab, a: &str, b: &str) -> Pair<'a> {
+        Pair::of(lab, a, b).unwrap()
+    }
+
     #[test]
     fn a_direct_child_needs_no_distance_line() {
         let lab = lab();
-        assert_eq!(distance_line(&lab, "p003-3", "razor-r1"), None);
+        assert_eq!(distance_line(pair(&lab, "p003-3", "razor-r1")), None);
         assert_eq!(
-            distance_line(&lab, "p003-3", "razor-r2").unwrap(),
+            distance_line(pair(&lab, "p003-3", "razor-r2")).unwrap(),
             "**`razor-r2` is not a child of `p003-3`** (its parent is `razor-r1`): 2 features lie between them: \
              +razor-r1 +razor-r2"
         );
         // Backwards, and sideways: what one has and the other lacks.
         assert_eq!(
-            distance_line(&lab, "razor-r1", "p003-3").unwrap(),
+            distance_line(pair(&lab, "razor-r1", "p003-3")).unwrap(),
             "**`p003-3` is not a child of `razor-r1`** (its parent is `p003-2`): 1 feature lies between them: \
              -razor-r1"
         );
-        let sideways = distance_line(&lab, "razor-r1", "razor-sf").unwrap();
+        let sideways = distance_line(pair(&lab, "razor-r1", "razor-sf")).unwrap();
         assert!(sideways.ends_with("2 features lie between them: +razor-sf -razor-r1"), "{sideways}");
     }
 
