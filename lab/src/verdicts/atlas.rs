@@ -46,6 +46,7 @@ use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
 use crate::lab::options::HashOption;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::play;
 use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
@@ -561,9 +562,13 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let local = calibration::latest_comparisons(&lab.results_root());
     let commit = commit(&lab.root);
     let mut out = format!("# Fast measures kept in {}\n\n", path.display());
-    out.push_str(
-        "| variant | parent | node change | time to depth | WAC change | from |\n|---|---|---:|---:|---:|---|\n",
-    );
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .right("node change")
+        .right("time to depth")
+        .right("WAC change")
+        .left("from");
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     let mut kept_before = Vec::new();
@@ -594,15 +599,16 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             entry.source.clone()
         };
         let cell = |measure: Measure| measure.text(&entry.fast);
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {from} |\n",
-            phase.variant,
-            phase.parent,
+        table.push([
+            phase.variant.clone(),
+            phase.parent.clone(),
             cell(Measure::Nodes),
             cell(Measure::TimeToDepth),
-            cell(Measure::Wac)
-        ));
+            cell(Measure::Wac),
+            from,
+        ]);
     }
+    out.push_str(&table.to_string());
     if !kept_before.is_empty() {
         out.push_str(&format!(
             "\nKept before, from runs not under {}: {}\n",

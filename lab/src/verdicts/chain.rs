@@ -47,6 +47,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
 use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
+use crate::lab::table::Table;
 use crate::lab::{Lab, Side};
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
@@ -648,27 +649,33 @@ fn beside_ours(lab: &Lab, chain: &Chain, phases: &[&PhaseRecord]) -> Result<Stri
          its own file states it; whether the two agree in sign, and whether their 95% intervals overlap.\n"
     )
     .unwrap();
-    writeln!(out, "| phase | plan's claim | theirs | prunelab's pair | prunelab | same sign | intervals overlap |")
-        .unwrap();
-    writeln!(out, "|---|---|---|---|---|---|---|").unwrap();
+    let mut table = Table::new()
+        .left("phase")
+        .left("plan's claim")
+        .left("theirs")
+        .left("prunelab's pair")
+        .left("prunelab")
+        .left("same sign")
+        .left("intervals overlap");
     for record in phases {
         let Some(ours) = &record.ours else {
-            writeln!(out, "| {} | - | - | no mirror | - | - | - |", record.phase).unwrap();
+            table.push([record.phase.as_str(), "-", "-", "no mirror", "-", "-", "-"]);
             continue;
         };
         let (their_claim, theirs) = node_claim_cell(chain.phase(record)?.variant, &record.comparison);
         let (our_claim, ours_cell) = node_claim_cell(lab.variant(&ours.subject)?, ours);
         let (same_sign, overlap) = agreement(record.comparison.nodes, ours.nodes);
-        writeln!(
-            out,
-            "| {} | {} | {theirs} | {} → {} | {ours_cell} | {same_sign} | {overlap} |",
-            record.phase,
+        table.push([
+            record.phase.clone(),
             their_claim.or(our_claim).unwrap_or_else(|| "-".into()),
-            ours.reference,
-            ours.subject
-        )
-        .unwrap();
+            theirs,
+            format!("{} → {}", ours.reference, ours.subject),
+            ours_cell,
+            same_sign,
+            overlap,
+        ]);
     }
+    write!(out, "{table}").unwrap();
     Ok(out)
 }
 

@@ -12,6 +12,7 @@ use games::statistics::{elo_penta, format_estimate, format_penta, nelo_penta, Es
 use games::statistics::{SprtSettings, SprtStatus};
 use serde::{Deserialize, Serialize};
 
+use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
 use crate::verdicts::ab::sections::GAMES;
 
@@ -402,7 +403,16 @@ pub fn games_section_deciding(
 /// contradicts. Each entry is one variant's results and signals; `None`
 /// when no variant has games.
 pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<String> {
-    let mut rows = String::new();
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .left("games")
+        .left("W / L / D")
+        .left("Elo")
+        .left("nElo")
+        .left("SPRT")
+        .left("the games say")
+        .left("fast measures they contradict");
     for (results, signals) in entries {
         let Some(result) = results.first() else { continue };
         let (elo, nelo) = result.elo_texts();
@@ -411,23 +421,19 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
         });
         let against: Vec<&str> =
             contradicted(result.says(), signals).iter().map(|signal| signal.measure.as_str()).collect();
-        writeln!(
-            rows,
-            "| {} | {} | {} at {} ({}) | {} / {} / {} | {elo} | {nelo} | {sprt} | {} | {} |",
-            result.subject,
-            result.reference,
-            result.games(),
-            result.tc,
-            result.source,
-            result.wdl.wins,
-            result.wdl.losses,
-            result.wdl.draws,
-            result.says().words(),
-            if against.is_empty() { "-".to_string() } else { format!("**{}**", against.join(", ")) }
-        )
-        .unwrap();
+        table.push([
+            result.subject.clone(),
+            result.reference.clone(),
+            format!("{} at {} ({})", result.games(), result.tc, result.source),
+            format!("{} / {} / {}", result.wdl.wins, result.wdl.losses, result.wdl.draws),
+            elo,
+            nelo,
+            sprt,
+            result.says().words().to_string(),
+            if against.is_empty() { "-".to_string() } else { format!("**{}**", against.join(", ")) },
+        ]);
     }
-    if rows.is_empty() {
+    if table.is_empty() {
         return None;
     }
     let mut out = String::from("## Games against the parent (the evidence that decides)\n\n");
@@ -435,11 +441,7 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
         "The largest game result of each variant against its parent: a `lab match` (or `lab ab --sprt`) run, or \
          an OpenBench test read by `lab openbench status`.\n\n",
     );
-    out.push_str(
-        "| variant | parent | games | W / L / D | Elo | nElo | SPRT | the games say | fast measures they contradict |\n",
-    );
-    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
-    out.push_str(&rows);
+    out.push_str(&table.to_string());
     Some(out)
 }
 
