@@ -203,6 +203,14 @@ impl Lab {
         self.externals.iter().find(|external| external.name() == name)
     }
 
+    /// Every variant, ours then the other engines', each resolved.
+    pub fn every_side(&self) -> Vec<Side<'_>> {
+        let ours = self.variants.iter().map(|variant| Side { variant, external: None });
+        let theirs =
+            self.externals.iter().map(|external| Side { variant: &external.variant, external: Some(external) });
+        ours.chain(theirs).collect()
+    }
+
     /// Every variant, ours then the other engines', for following `extends`.
     pub fn every_variant(&self) -> Vec<Variant> {
         self.variants.iter().cloned().chain(self.externals.iter().map(|external| external.variant.clone())).collect()

@@ -39,7 +39,7 @@ use prunelab::stats::MOVE_NUMBER_EDGES;
 
 use crate::lab::options::SearchOptions;
 use crate::lab::table::Table;
-use crate::lab::Lab;
+use crate::lab::{Lab, Side};
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
@@ -191,15 +191,15 @@ struct Measured {
 /// A variant as the report's tables name it: ours by its name, another
 /// engine's with its engine and where its binary is, or that none was given
 /// (the report reads results only, so a missing binary stops nothing).
-fn listed_name(lab: &Lab, name: &str) -> String {
-    let Some(external) = lab.external(name) else { return name.to_string() };
+fn listed_name(lab: &Lab, side: Side) -> String {
+    let Some(external) = side.external else { return side.name().to_string() };
     let binary = match lab.engine_path(&external.engine) {
         Ok(Some((_, path))) if path.is_file() => path.display().to_string(),
         Ok(Some((source, path))) => format!("{source}: {} is not a file", path.display()),
         Ok(None) => "binary not given".to_string(),
         Err(error) => error.to_string(),
     };
-    format!("{name} (engine {}: {binary})", external.engine)
+    format!("{} (engine {}: {binary})", side.name(), external.engine)
 }
 
 /// The settings a report prefers, in order: the verdicts' suite, then the
@@ -605,8 +605,9 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     let mut unmeasured = Vec::new();
     let mut unmeasured_external = false;
     let mut measured_by_variant = BTreeMap::new();
-    let every_variant = lab.every_variant();
-    for variant in &every_variant {
+    let every_side = lab.every_side();
+    for &side in &every_side {
+        let variant = side.variant;
         let parent = variant.file.extends.as_deref();
         match measure(&data, variant.name(), parent) {
             Some(measured) => {
@@ -616,7 +617,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     (None, None) => "-".to_string(),
                 };
                 table.push([
-                    listed_name(lab, variant.name()),
+                    listed_name(lab, side),
                     parent.unwrap_or("-").to_string(),
                     format!("{}, {}", crate::measure::suites::name(&measured.setting.suite), measured.setting.depth),
                     measured.positions.to_string(),
@@ -628,8 +629,8 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 measured_by_variant.insert(variant.name().to_string(), measured);
             }
             None => {
-                unmeasured.push(listed_name(lab, variant.name()));
-                unmeasured_external |= lab.external(variant.name()).is_some();
+                unmeasured.push(listed_name(lab, side));
+                unmeasured_external |= side.external.is_some();
             }
         }
     }
@@ -643,8 +644,8 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
 
     // Games decide: their table goes first, after the introduction.
-    let games: Vec<_> = every_variant
-        .iter()
+    let every_variant = || every_side.iter().map(|side| side.variant);
+    let games: Vec<_> = every_variant()
         .filter_map(|variant| {
             let parent = variant.file.extends.as_deref()?;
             let node_change = measured_by_variant.get(variant.name()).and_then(|measured| measured.change_vs_parent);
@@ -660,7 +661,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     let mut claim_points = Vec::new();
     let mut claims_table = Table::new().left("variant").left("source").left("claim").right("measured").left("verdict");
-    for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
+    for variant in every_variant().filter(|variant| !variant.plan().claims.is_empty()) {
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
         let solved: Vec<Solved> =
