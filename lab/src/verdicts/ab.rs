@@ -623,7 +623,7 @@ mod tests {
     fn the_match_just_played_decides_the_exit_status() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         let result = |games: u64, llr: f64, finished: bool| GameResult {
             subject: "razor-r1".into(),
             reference: "p003-3".into(),
@@ -633,7 +633,7 @@ mod tests {
             book: None,
             wdl: Wdl { wins: games / 2, draws: 0, losses: games / 2 },
             penta: Pentanomial([0, games / 4, 0, games / 4, 0]),
-            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
             finished,
             time_losses: 0,
             crashes: 0,

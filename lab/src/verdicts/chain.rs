@@ -40,7 +40,7 @@ use clap::Args;
 use games::matches::{self, MatchArgs};
 use games::results::runs_of;
 use games::statistics::sprt::options::SprtOptions;
-use games::statistics::{SprtStatus, Verdict};
+use games::statistics::{SprtState, SprtStatus};
 use prunelab::variants::{self, Variant};
 use serde::{Deserialize, Serialize};
 
@@ -323,9 +323,9 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &Chain, folder: &Path) -> Result<Co
 fn sprt_text(status: Option<SprtStatus>) -> String {
     status.map_or("no SPRT".to_string(), |status| {
         let word = match status.verdict {
-            Verdict::AcceptH1 => "H1 accepted",
-            Verdict::AcceptH0 => "H0 accepted",
-            Verdict::Continue => "undecided",
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "undecided",
         };
         format!("{word} (LLR {:.2})", status.llr)
     })
@@ -333,7 +333,7 @@ fn sprt_text(status: Option<SprtStatus>) -> String {
 
 /// Whether the SPRT failed: it accepted H0, the plans' "STOP".
 fn sprt_failed(status: Option<SprtStatus>) -> bool {
-    status.is_some_and(|status| status.verdict == Verdict::AcceptH0)
+    status.is_some_and(|status| status.verdict == SprtState::AcceptH0)
 }
 
 /// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`, and
@@ -889,12 +889,12 @@ mod tests {
     #[test]
     fn only_an_accepted_h0_stops_a_chain() {
         let status = |verdict, llr| Some(SprtStatus { llr, lower: -2.94, upper: 2.94, verdict });
-        assert!(sprt_failed(status(Verdict::AcceptH0, -2.95)));
-        assert!(!sprt_failed(status(Verdict::Continue, -2.0)));
-        assert!(!sprt_failed(status(Verdict::AcceptH1, 3.0)));
+        assert!(sprt_failed(status(SprtState::AcceptH0, -2.95)));
+        assert!(!sprt_failed(status(SprtState::Continue, -2.0)));
+        assert!(!sprt_failed(status(SprtState::AcceptH1, 3.0)));
         assert!(!sprt_failed(None));
-        assert_eq!(sprt_text(status(Verdict::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
-        assert_eq!(sprt_text(status(Verdict::Continue, 1.0)), "undecided (LLR 1.00)");
+        assert_eq!(sprt_text(status(SprtState::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
+        assert_eq!(sprt_text(status(SprtState::Continue, 1.0)), "undecided (LLR 1.00)");
     }
 
     #[test]

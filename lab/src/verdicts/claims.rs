@@ -838,7 +838,7 @@ mod tests {
     fn games_claims_read_the_games_on_their_book() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         let child = variant();
         let endgames = grammar::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
         let gain = ScopedClaim { claim: Claim::Games(GamesClaim::Gain), scope: endgames };
@@ -851,7 +851,7 @@ mod tests {
             book: Some(book.into()),
             wdl: Wdl { wins: penta[3] + 2 * penta[4], draws: 0, losses: penta[1] + 2 * penta[0] },
             penta: Pentanomial(penta),
-            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
             finished: true,
             time_losses: 0,
             crashes: 0,

@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use games::results::{read_records, read_run, runs_of_nested};
-use games::statistics::sprt::Verdict;
+use games::statistics::sprt::SprtState;
 
 use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
@@ -297,7 +297,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             // The interval of games still running (or an SPRT not yet
             // decided) is a peek: looked at again and again, it leaves -5
             // by chance far more often than 5% of the time.
-            let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == Verdict::Continue);
+            let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == SprtState::Continue);
             if !result.finished || sprt_running {
                 ClaimStanding::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
             } else {
@@ -435,7 +435,7 @@ mod tests {
     fn the_elo_criterion_is_never_judged_on_a_peek() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         // 100 pairs won both ways: an Elo interval far above -5.
         let games = |llr: f64, finished: bool| GameResult {
             subject: PLAN_END.into(),
@@ -446,7 +446,7 @@ mod tests {
             book: None,
             wdl: Wdl { wins: 200, draws: 0, losses: 0 },
             penta: Pentanomial([0, 0, 0, 0, 100]),
-            sprt: Some(SprtState { elo0: -5.0, elo1: 0.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: -5.0, elo1: 0.0, llr, lower: -2.94, upper: 2.94 }),
             finished,
             time_losses: 0,
             crashes: 0,

@@ -17,7 +17,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
+use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtState, SprtStatus, Wdl};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -105,8 +105,8 @@ impl AtlasEntry {
         }
         let (settings, status) = self.sprt.zip(self.sprt_status)?;
         match status.verdict {
-            Verdict::AcceptH1 if settings.elo0 >= 0.0 => Some(GamesSay::Gain),
-            Verdict::AcceptH0 if settings.elo0 <= 0.0 => Some(GamesSay::NoGain),
+            SprtState::AcceptH1 if settings.elo0 >= 0.0 => Some(GamesSay::Gain),
+            SprtState::AcceptH0 if settings.elo0 <= 0.0 => Some(GamesSay::NoGain),
             _ => None,
         }
     }
@@ -213,7 +213,7 @@ pub mod tests {
     }
 
     /// An even match whose SPRT ended as `verdict` with these bounds.
-    fn sprt_ended(bounds: (f64, f64), verdict: Verdict) -> AtlasEntry {
+    fn sprt_ended(bounds: (f64, f64), verdict: SprtState) -> AtlasEntry {
         let model = games::statistics::Model::Normalized;
         let settings = SprtSettings { elo0: bounds.0, elo1: bounds.1, alpha: 0.05, beta: 0.05, model };
         AtlasEntry {
@@ -227,17 +227,17 @@ pub mod tests {
     #[test]
     fn decided_means_an_interval_off_zero_either_way_or_an_accepted_sprt() {
         // With the plans' bounds [0, 5]: H1 a gain, H0 no gain.
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH1).decision(), Some(GamesSay::Gain));
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH0).decision(), Some(GamesSay::NoGain));
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH1).decision(), Some(GamesSay::Gain));
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
         assert_eq!(GamesSay::NoGain.sign(), Some(-1));
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::Continue).decision(), None);
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::Continue).decision(), None);
         // H1 of a non-regression test is "no loss", H0 of [2, 7] "less
         // than a clear gain": neither has a sign.
-        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH1).decision(), None);
-        assert_eq!(sprt_ended((2.0, 7.0), Verdict::AcceptH0).decision(), None);
-        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH0).decision(), Some(GamesSay::NoGain));
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH1).decision(), None);
+        assert_eq!(sprt_ended((2.0, 7.0), SprtState::AcceptH0).decision(), None);
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
         // A clear loss whose SPRT also accepted H0 is a loss.
-        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), Verdict::AcceptH0) };
+        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), SprtState::AcceptH0) };
         let lost = AtlasEntry { elo: entry("b", (20, 60, 20), [8, 12, 20, 8, 2]).elo, ..lost };
         assert_eq!(lost.decision(), Some(GamesSay::Loss));
         // A match still running or stopped early decides nothing, however
