@@ -46,10 +46,9 @@ use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
 use crate::lab::options::HashOption;
-use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::play;
-use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
+use crate::verdicts::calibration::{self, FastMeasures, LocalComparison};
 use crate::verdicts::chain;
 use crate::verdicts::claims::grammar::Planned;
 
@@ -562,13 +561,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let local = calibration::latest_comparisons(&lab.results_root());
     let commit = commit(&lab.root);
     let mut out = format!("# Fast measures kept in {}\n\n", path.display());
-    let mut table = Table::new()
-        .left("variant")
-        .left("parent")
-        .right("node change")
-        .right("time to depth")
-        .right("WAC change")
-        .left("from");
+    let mut table = calibration::fast_measures_table().left("from");
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     let mut kept_before = Vec::new();
@@ -598,15 +591,8 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             kept.push(entry.clone());
             entry.source.clone()
         };
-        let cell = |measure: Measure| measure.text(&entry.fast);
-        table.push([
-            phase.variant.clone(),
-            phase.parent.clone(),
-            cell(Measure::Nodes),
-            cell(Measure::TimeToDepth),
-            cell(Measure::Wac),
-            from,
-        ]);
+        let cells = calibration::fast_measure_cells(&phase.variant, &phase.parent, &entry.fast);
+        table.push(cells.into_iter().chain([from]));
     }
     out.push_str(&table.to_string());
     if !kept_before.is_empty() {

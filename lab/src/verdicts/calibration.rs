@@ -467,24 +467,10 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         fitted.text(Measure::Wac)
     )
     .unwrap();
-    let mut table = Table::new()
-        .left("variant")
-        .left("parent")
-        .right("node change")
-        .right("time to depth")
-        .right("WAC change")
-        .right("Elo (atlas)")
-        .left("games decide");
+    let mut table = fast_measures_table().right("Elo (atlas)").left("games decide");
     for row in rows {
-        table.push([
-            row.variant.clone(),
-            row.parent.clone(),
-            Measure::Nodes.text(&row.fast),
-            Measure::TimeToDepth.text(&row.fast),
-            Measure::Wac.text(&row.fast),
-            format!("{:+.1}", row.elo),
-            row.decision.map_or("undecided", GamesSay::outcome).to_string(),
-        ]);
+        let games = [format!("{:+.1}", row.elo), row.decision.map_or("undecided", GamesSay::outcome).to_string()];
+        table.push(fast_measure_cells(&row.variant, &row.parent, &row.fast).into_iter().chain(games));
     }
     out.push_str(&table.to_string());
     let decided = |sign: i8| rows.iter().filter(|row| row.decided() == Some(sign)).count();
@@ -642,6 +628,17 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
         predicted.high,
         fit.points
     )
+}
+
+/// A table of pairs and their fast measures, for more columns after them.
+pub fn fast_measures_table() -> Table {
+    Table::new().left("variant").left("parent").right("node change").right("time to depth").right("WAC change")
+}
+
+/// A row's first cells in [`fast_measures_table`]: the pair and its measures.
+pub fn fast_measure_cells(variant: &str, parent: &str, fast: &FastMeasures) -> [String; 5] {
+    let [nodes, ttd, wac] = [Measure::Nodes, Measure::TimeToDepth, Measure::Wac].map(|measure| measure.text(fast));
+    [variant.to_string(), parent.to_string(), nodes, ttd, wac]
 }
 
 #[cfg(test)]
