@@ -335,7 +335,7 @@ fn play_iteration(
     // Each iteration starts its own stretch of the book.
     match_args.seed = settings.seed.wrapping_add(iteration);
     match_args.concurrency = args.concurrency;
-    match_args.hash = settings.hash_mb;
+    match_args.hash.mb = settings.hash_mb;
     // An iteration cut short continues its own match.
     match_args.resume = results::runs_of(&folder, "match").pop().map(Some);
     let mut steps = lab.nested(&folder);

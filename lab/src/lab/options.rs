@@ -8,8 +8,11 @@
 //!
 //! Each is written into a run's `run.json` as the one field it was before
 //! (`"suite": "verdict"`, `"tactics_nodes": 50000`), so runs read back alike.
+//! `--hash` is the games crate's (`lab match` takes it too).
 
-use clap::{Args, Command, FromArgMatches};
+use clap::Args;
+use games::options::clap_default;
+pub use games::options::HashOption;
 use serde::Serialize;
 
 use crate::measure::suites;
@@ -27,15 +30,6 @@ pub struct SearchOptions {
     pub depth: u32,
     #[command(flatten)]
     pub hash: HashOption,
-}
-
-/// `--hash`: each engine's hash table.
-#[derive(Args, Clone, Copy, Debug, Serialize)]
-#[serde(transparent)]
-pub struct HashOption {
-    /// Each engine's hash table size in MB.
-    #[arg(id = "hash", long = "hash", value_name = "MB", default_value_t = 16)]
-    pub mb: u32,
 }
 
 /// `--tactics`, `--tactics-nodes`, `--tactics-first`: the tactical suite a
@@ -65,20 +59,8 @@ pub struct GamesOption {
     pub limit: u64,
 }
 
-/// An option's value where no command line gives it: its one default.
-fn clap_default<T: Args + FromArgMatches>() -> T {
-    let matches = T::augment_args(Command::new("default")).get_matches_from(["default"]);
-    T::from_arg_matches(&matches).expect("each shared option has a default")
-}
-
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        clap_default()
-    }
-}
-
-impl Default for HashOption {
-    fn default() -> HashOption {
         clap_default()
     }
 }
@@ -152,6 +134,7 @@ mod tests {
             command::<TacticsArgs>("tactics"),
             command::<BlameArgs>("blame"),
             command::<InteractionsArgs>("interactions"),
+            command::<games::matches::MatchArgs>("match"),
         ] {
             assert_eq!(help_line(command, "--hash"), hash_help);
         }

@@ -604,7 +604,7 @@ fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) 
     settings.games = Some(args.games.limit);
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
-    settings.hash = plan.hash;
+    settings.hash.mb = plan.hash;
     let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
     let outcome = matches::run_match(&lab.session(), (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());

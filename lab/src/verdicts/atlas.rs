@@ -350,7 +350,7 @@ fn match_settings(args: &AtlasArgs, phase: &Phase, sprt: SprtOptions, folder: &P
     settings.sprt = sprt;
     settings.book = args.book.clone();
     settings.seed = args.seed;
-    settings.hash = args.hash.mb;
+    settings.hash = args.hash;
     settings.concurrency = args.concurrency;
     settings.binaries = args.binaries.clone();
     settings.resume = runs_of(folder, "match").pop().map(Some);

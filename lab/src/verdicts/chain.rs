@@ -363,7 +363,7 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
     settings.tc = plan.tc.parse().map_err(|error| anyhow!("{}: sprt.tc {}: {error}", variant.name(), plan.tc))?;
     settings.sprt = SprtOptions { bounds: Some(vec![plan.bounds.0, plan.bounds.1]), ..MatchArgs::new("a", "b").sprt };
     settings.games = Some(args.games.limit);
-    settings.hash = hash;
+    settings.hash.mb = hash;
     settings.concurrency = args.concurrency;
     settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
     let binaries = [participant::launch(lab, variant.name())?, participant::launch(lab, parent)?];
