@@ -1,6 +1,9 @@
 //! What every command shares: the repository, its variants, the results
 //! folder, and how to report progress.
 
+pub mod options;
+pub mod table;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -43,6 +46,60 @@ pub struct Lab {
     /// nested labs. They are leaked to lend them out as any variant is (a
     /// few a run, alive as long as the lab in any case).
     ablations: Arc<Mutex<Vec<&'static Variant>>>,
+}
+
+/// A participant resolved once, where a command starts (its door), and
+/// handed on: the variant, and the other engine it is a variant of where it
+/// is not ours.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a> {
+    pub variant: &'a Variant,
+    pub external: Option<&'a External>,
+}
+
+impl<'a> Side<'a> {
+    /// The variant `name` names, ours or another engine's; an unknown name is an error.
+    pub fn of(lab: &'a Lab, name: &str) -> Result<Side<'a>> {
+        Ok(Side { variant: lab.variant(name)?, external: lab.external(name) })
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.variant.name()
+    }
+}
+
+/// What a verdict or a blame compares: the subject (B) against the
+/// reference (A).
+#[derive(Clone, Copy, Debug)]
+pub struct Pair<'a> {
+    pub reference: Side<'a>,
+    pub subject: Side<'a>,
+}
+
+impl<'a> Pair<'a> {
+    /// B against A, both resolved.
+    pub fn of(lab: &'a Lab, a: &str, b: &str) -> Result<Pair<'a>> {
+        Ok(Pair { reference: Side::of(lab, a)?, subject: Side::of(lab, b)? })
+    }
+
+    /// (A's name, B's name).
+    pub fn names(&self) -> (&'a str, &'a str) {
+        (self.reference.name(), self.subject.name())
+    }
+
+    /// The features of A and B that differ, implications included: `+x`
+    /// for each only B has, then `-y` for each only A has, in catalogue order.
+    pub fn feature_difference(&self) -> Vec<String> {
+        let (a, b) = (&self.reference.variant.features, &self.subject.variant.features);
+        let added = b.iter().filter(|feature| !a.contains(feature)).map(|feature| format!("+{feature}"));
+        let removed = a.iter().filter(|feature| !b.contains(feature)).map(|feature| format!("-{feature}"));
+        added.chain(removed).collect()
+    }
+
+    /// Whether A is B's parent: B's claims are about that pair.
+    pub fn against_parent(&self) -> bool {
+        self.subject.variant.file.extends.as_deref() == Some(self.reference.name())
+    }
 }
 
 /// The repository: the nearest folder upwards with `variants/` and a
@@ -144,6 +201,14 @@ impl Lab {
     /// Another engine's variant by name.
     pub fn external(&self, name: &str) -> Option<&External> {
         self.externals.iter().find(|external| external.name() == name)
+    }
+
+    /// Every variant, ours then the other engines', each resolved.
+    pub fn every_side(&self) -> Vec<Side<'_>> {
+        let ours = self.variants.iter().map(|variant| Side { variant, external: None });
+        let theirs =
+            self.externals.iter().map(|external| Side { variant: &external.variant, external: Some(external) });
+        ours.chain(theirs).collect()
     }
 
     /// Every variant, ours then the other engines', for following `extends`.

@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use self::spsa::{Parameter, Perturbation, Schedule, Tuner};
 use crate::engines::builder;
 use crate::engines::participant;
+use crate::lab::options::HashOption;
 use crate::lab::Lab;
 
 /// The extra feature a tuning build has.
@@ -78,9 +79,8 @@ pub struct TuneArgs {
     /// Games played at the same time, each with its own engine processes.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
-    /// Each engine's hash table size in MB.
-    #[arg(long, default_value_t = 16, value_name = "MB")]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Continue a tuning run: DIR, or the latest `tune` run under the results
     /// folder. Give the same arguments as the first time.
     #[arg(long, num_args = 0..=1, value_name = "DIR")]
@@ -182,7 +182,7 @@ pub fn command(lab: &Lab, args: &TuneArgs) -> Result<()> {
         tc,
         book: args.book.clone(),
         seed: args.seed,
-        hash_mb: args.hash,
+        hash_mb: args.hash.mb,
     };
     let (mut run, records) = open_run(lab, args, &settings)?;
     let mut tuner = Tuner::new(settings.schedule, settings.parameters.clone(), settings.seed);
@@ -335,7 +335,7 @@ fn play_iteration(
     // Each iteration starts its own stretch of the book.
     match_args.seed = settings.seed.wrapping_add(iteration);
     match_args.concurrency = args.concurrency;
-    match_args.hash = settings.hash_mb;
+    match_args.hash.mb = settings.hash_mb;
     // An iteration cut short continues its own match.
     match_args.resume = results::runs_of(&folder, "match").pop().map(Some);
     let mut steps = lab.nested(&folder);

@@ -15,6 +15,7 @@
 pub mod engine;
 pub mod interrupt;
 pub mod matches;
+pub mod options;
 pub mod pgn_clocks;
 pub mod pgn_games;
 pub mod results;

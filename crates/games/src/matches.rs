@@ -140,7 +140,7 @@ pub fn run_match(
     session.say(&book_note);
     let (run, done) = open_run(session, settings, &RunSettings::new(&plan, &book, settings))?;
     let (pgn_path, pgn) = open_pgn(session, settings, &run)?;
-    let (first_players, id_names) = start_engines(&plan, settings.hash)?;
+    let (first_players, id_names) = start_engines(&plan, settings.hash.mb)?;
     let summary = first_summary(&plan, settings, &book, &id_names, &run, pgn_path);
     let tally = Tally::of([&plan.names[0], &plan.names[1]], &done);
     let mut recorder = Recorder::new(run, pgn, tally, summary);
@@ -244,7 +244,7 @@ fn play_games(
         let mut first_players = Some(first_players);
         for _ in 0..settings.concurrency {
             let players = first_players.take().unwrap_or_else(|| {
-                [0, 1].map(|side| Player::new(&plan.names[side], &plan.binaries[side], settings.hash))
+                [0, 1].map(|side| Player::new(&plan.names[side], &plan.binaries[side], settings.hash.mb))
             });
             let events = sender.clone();
             let context = &context;

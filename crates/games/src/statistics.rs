@@ -66,7 +66,7 @@ mod text;
 pub use self::elo::{elo_penta, elo_wdl, nelo_penta, nelo_wdl, Estimate, Model};
 pub use self::openbench_elo::{openbench_elo_penta, openbench_error, student_t_quantile};
 pub use self::outcomes::{Pentanomial, Wdl};
-pub use self::sprt::{SprtSettings, SprtStatus, Verdict};
+pub use self::sprt::{SprtSettings, SprtState, SprtStatus};
 pub use self::text::{fixed, format_estimate, format_penta, running_line};
 
 // The statistics together, as a report prints them.
@@ -86,7 +86,7 @@ mod tests {
         let counts = penta([0, 0, 2, 0, 37]);
         let status = sprt_penta(&counts, 0.0, 20.0, 0.05, 0.05, Model::Normalized);
         assert_close(status.llr, 2.96, 0.005, "LLR");
-        assert_eq!(status.verdict, Verdict::AcceptH1);
+        assert_eq!(status.verdict, SprtState::AcceptH1);
         assert_close(elo_penta(&counts).value, 631.91, 0.005, "Elo");
         assert_close(nelo_penta(&counts).value, 1056.68, 0.005, "nElo");
         assert_close(nelo_penta(&counts).error(), 77.10, 0.005, "nElo error");
@@ -95,7 +95,7 @@ mod tests {
     #[test]
     fn no_games_means_llr_zero_and_no_estimate() {
         let status = sprt_penta(&Pentanomial::default(), 0.0, 5.0, 0.05, 0.05, Model::Normalized);
-        assert_eq!((status.llr, status.verdict), (0.0, Verdict::Continue));
+        assert_eq!((status.llr, status.verdict), (0.0, SprtState::Continue));
         assert_eq!(llr_wdl(&Wdl::default(), 0.0, 5.0, Model::Logistic), 0.0);
         for estimate in [
             elo_penta(&Pentanomial::default()),

@@ -50,7 +50,7 @@ use findings::summarize;
 use games::engine::{Engine, SearchOutput};
 use games::results::{print_summary, RunDir};
 use judge::judge;
-use judge::Verdict;
+use judge::Finding;
 use replays::{replay_searches, Try};
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +58,8 @@ use crate::engines::builder;
 use crate::engines::runner::{
     self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
-use crate::lab::Lab;
+use crate::lab::options::HashOption;
+use crate::lab::{Lab, Pair};
 use crate::measure::suites::{self, Suite, SuitePosition};
 use crate::measure::tactics::{self, TacticsRecord};
 
@@ -80,9 +81,8 @@ pub struct BlameArgs {
     /// Blame this position (its `id`) only, whenever A solves it.
     #[arg(long, value_name = "ID")]
     pub position: Option<String>,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     #[command(flatten)]
     #[serde(skip)]
     pub run: RunArgs,
@@ -139,7 +139,7 @@ pub struct PositionBlame {
     pub analysis: Option<Analysis>,
     /// The counterfactual replays, in the order tried.
     pub tries: Vec<Try>,
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<Finding>,
     /// The replay's trace lines, as the engine printed them.
     pub trace: Vec<String>,
     pub error: Option<String>,
@@ -189,21 +189,15 @@ fn solve_record(variant: &str, index: usize, suite: &Suite, outcome: Result<Sear
     SolveRecord { tactics: record, line: last.pv, completed_depth: last.depth, solution_depth }
 }
 
-/// B's replays of one position along A's line (`replays`), and the verdict
-/// they give when every one of them ran (`judge`).
-fn replay(
-    engine: &mut Engine,
-    args: &BlameArgs,
-    suite: &Suite,
-    a_features: &[&str],
-    a: &SolveRecord,
-    b: &SolveRecord,
-) -> PositionBlame {
-    let mut blame = replay_searches(engine, args, suite, a_features, a, b);
-    if let (None, Some(analysis)) = (&blame.error, &blame.analysis) {
-        blame.verdict = Some(judge(analysis, &blame.tries, blame.replay_matches));
+impl PositionBlame {
+    /// The blame with the verdict its replays (`replays`) give when every
+    /// one of them ran (`judge`).
+    fn judged(mut self) -> PositionBlame {
+        if let (None, Some(analysis)) = (&self.error, &self.analysis) {
+            self.verdict = Some(judge(analysis, &self.tries, self.replay_matches));
+        }
+        self
     }
-    blame
 }
 
 /// The positions the run searches: the suite's with `bm` or `am`, or the
@@ -258,99 +252,106 @@ pub struct BlameRun {
 }
 
 pub fn run(lab: &Lab, args: &BlameArgs) -> Result<BlameRun> {
-    lab.variant(&args.a)?;
-    lab.variant(&args.b)?;
+    let pair = Pair::of(lab, &args.a, &args.b)?;
     if let Some(depth) = args.depth {
         suites::check_depth(depth)?;
     }
     let suite = positions(lab, args)?;
-    let (mut run_dir, mut records): (RunDir, Vec<BlameRecord>) = args.run.open(lab, "blame", args)?;
-    solve_stage(lab, args, &suite, &mut run_dir, &mut records)?;
-    blame_stage(lab, args, &suite, &mut run_dir, &mut records)?;
-    let summary = summarize(lab, args, &suite, &records);
-    run_dir.write_summary(&summary.markdown, &summary.json)?;
-    Ok(BlameRun { run_dir: run_dir.path().to_path_buf() })
+    let (run_dir, records): (RunDir, Vec<BlameRecord>) = args.run.open(lab, "blame", args)?;
+    let mut blaming = Blaming { lab, args, pair, suite, run_dir, records };
+    blaming.solve_stage()?;
+    blaming.blame_stage()?;
+    let summary = summarize(pair, args, &blaming.suite, &blaming.records);
+    blaming.run_dir.write_summary(&summary.markdown, &summary.json)?;
+    Ok(BlameRun { run_dir: blaming.run_dir.path().to_path_buf() })
 }
 
-/// Stage 1: A and B on every position not searched yet, as `lab tactics`
-/// searches them.
-fn solve_stage(
-    lab: &Lab,
-    args: &BlameArgs,
-    suite: &Suite,
-    run_dir: &mut RunDir,
-    records: &mut Vec<BlameRecord>,
-) -> Result<()> {
-    let variants = [args.a.clone(), args.b.clone()];
-    let binaries = builder::build_all(lab, &variants)?;
-    let contestants: Vec<Contestant> =
-        variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary.into())).collect();
-    let (go, timeout) = args.go();
-    let jobs = suite_jobs(suite, &contestants, &go, timeout, |position, name| {
-        solved_by(records, name).contains_key(&position)
-    });
-    let settings = Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false };
-    let bar = lab.progress(jobs.len() as u64, &format!("blame: solve {}", suite.name));
-    runner::run(&contestants, &jobs, &settings, |job, outcome| {
-        let record = solve_record(&contestants[job.contestant].name, job.position, suite, outcome);
-        if let Some(error) = &record.tactics.error {
-            bar.suspend(|| lab.say(&format!("{}: {error}", record.tactics.id)));
-        }
-        let record = BlameRecord::Solve(record);
-        run_dir.keep(records, record)?;
-        bar.inc(1);
+/// A blame run under way: what its two stages work with.
+struct Blaming<'a> {
+    lab: &'a Lab,
+    args: &'a BlameArgs,
+    pair: Pair<'a>,
+    suite: Suite,
+    run_dir: RunDir,
+    records: Vec<BlameRecord>,
+}
+
+impl Blaming<'_> {
+    /// Stage 1: A and B on every position not searched yet, as `lab tactics`
+    /// searches them.
+    fn solve_stage(&mut self) -> Result<()> {
+        let Blaming { lab, args, suite, run_dir, records, .. } = self;
+        let (lab, args, suite) = (*lab, *args, &*suite);
+        let variants = [args.a.clone(), args.b.clone()];
+        let binaries = builder::build_all(lab, &variants)?;
+        let contestants: Vec<Contestant> =
+            variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary.into())).collect();
+        let (go, timeout) = args.go();
+        let jobs = suite_jobs(suite, &contestants, &go, timeout, |position, name| {
+            solved_by(records, name).contains_key(&position)
+        });
+        let settings = Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: false };
+        let bar = lab.progress(jobs.len() as u64, &format!("blame: solve {}", suite.name));
+        runner::run(&contestants, &jobs, &settings, |job, outcome| {
+            let record = solve_record(&contestants[job.contestant].name, job.position, suite, outcome);
+            if let Some(error) = &record.tactics.error {
+                bar.suspend(|| lab.say(&format!("{}: {error}", record.tactics.id)));
+            }
+            let record = BlameRecord::Solve(record);
+            run_dir.keep(records, record)?;
+            bar.inc(1);
+            Ok(())
+        })?;
+        bar.finish_and_clear();
         Ok(())
-    })?;
-    bar.finish_and_clear();
-    Ok(())
-}
+    }
 
-/// Stage 2: B's replays along A's line, for each position to blame not
-/// blamed yet.
-fn blame_stage(
-    lab: &Lab,
-    args: &BlameArgs,
-    suite: &Suite,
-    run_dir: &mut RunDir,
-    records: &mut Vec<BlameRecord>,
-) -> Result<()> {
-    let done: Vec<usize> = records
-        .iter()
-        .filter_map(|record| match record {
-            BlameRecord::Blame(blame) => Some(blame.position),
-            BlameRecord::Solve(_) => None,
-        })
-        .collect();
-    let pending: Vec<usize> = to_blame(args, records).into_iter().filter(|position| !done.contains(position)).collect();
-    if pending.is_empty() {
-        return Ok(());
-    }
-    lab.say(&format!("building {} with trace", args.b));
-    let traced = builder::ensure_built_with(lab, &args.b, &["trace"])?;
-    let start = || -> Result<Engine> {
-        let mut engine = Engine::start(&traced, &format!("{}+trace", args.b))?;
-        engine.set_option("Hash", &args.hash.to_string())?;
-        Ok(engine)
-    };
-    let mut engine = start()?;
-    let a_features = lab.variant(&args.a)?.features.clone();
-    let (a_records, b_records) = (solved_by(records, &args.a), solved_by(records, &args.b));
-    let bar = lab.progress(pending.len() as u64, "blame: replay");
-    let mut blames = Vec::new();
-    for &position in &pending {
-        let blame = replay(&mut engine, args, suite, &a_features, a_records[&position], b_records[&position]);
-        if let Some(error) = &blame.error {
-            bar.suspend(|| lab.say(&format!("{}: {error}", blame.id)));
-            // A failed engine is started again for the next position.
-            engine = start()?;
+    /// Stage 2: B's replays along A's line, for each position to blame not
+    /// blamed yet.
+    fn blame_stage(&mut self) -> Result<()> {
+        let Blaming { lab, args, pair, suite, run_dir, records } = self;
+        let (lab, args, suite) = (*lab, *args, &*suite);
+        let done: Vec<usize> = records
+            .iter()
+            .filter_map(|record| match record {
+                BlameRecord::Blame(blame) => Some(blame.position),
+                BlameRecord::Solve(_) => None,
+            })
+            .collect();
+        let pending: Vec<usize> =
+            to_blame(args, records).into_iter().filter(|position| !done.contains(position)).collect();
+        if pending.is_empty() {
+            return Ok(());
         }
-        let record = BlameRecord::Blame(Box::new(blame));
-        run_dir.keep(&mut blames, record)?;
-        bar.inc(1);
+        lab.say(&format!("building {} with trace", args.b));
+        let traced = builder::ensure_built_with(lab, &args.b, &["trace"])?;
+        let start = || -> Result<Engine> {
+            let mut engine = Engine::start(&traced, &format!("{}+trace", args.b))?;
+            engine.set_option("Hash", &args.hash.mb.to_string())?;
+            Ok(engine)
+        };
+        let mut engine = start()?;
+        let a_features = pair.reference.variant.features.clone();
+        let (a_records, b_records) = (solved_by(records, &args.a), solved_by(records, &args.b));
+        let bar = lab.progress(pending.len() as u64, "blame: replay");
+        let mut blames = Vec::new();
+        for &position in &pending {
+            let blame =
+                replay_searches(&mut engine, args, suite, &a_features, a_records[&position], b_records[&position])
+                    .judged();
+            if let Some(error) = &blame.error {
+                bar.suspend(|| lab.say(&format!("{}: {error}", blame.id)));
+                // A failed engine is started again for the next position.
+                engine = start()?;
+            }
+            let record = BlameRecord::Blame(Box::new(blame));
+            run_dir.keep(&mut blames, record)?;
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        records.extend(blames);
+        Ok(())
     }
-    bar.finish_and_clear();
-    records.extend(blames);
-    Ok(())
 }
 
 pub fn command(lab: &Lab, args: &BlameArgs) -> Result<()> {
@@ -505,7 +506,7 @@ done"
             nodes: Some(900),
             depth: None,
             position: None,
-            hash: 16,
+            hash: HashOption::default(),
             run: RunArgs { concurrency: 1, resume: None },
         };
         let solve = |variant: &str, played: &str, solved: bool, nodes: u64| SolveRecord {
@@ -527,7 +528,7 @@ done"
         };
         let mut engine = Engine::start(engine, "b+trace").unwrap();
         let (a, b) = (solve("a", "a1a8", true, 400), solve("b", "d2d4", false, 900));
-        let blame = replay(&mut engine, &args, &suite, &[], &a, &b);
+        let blame = replay_searches(&mut engine, &args, &suite, &[], &a, &b).judged();
         assert_eq!(blame.error, None);
         blame
     }
@@ -542,7 +543,7 @@ done"
         let cause = replayed(&trace_build(&dir, "reproduces.sh", 900, true));
         assert!(cause.replay_matches);
         assert_eq!(cause.tries.iter().map(|tried| tried.not_taken).collect::<Vec<_>>(), [1]);
-        assert_eq!(cause.verdict, Some(Verdict::Cause));
+        assert_eq!(cause.verdict, Some(Finding::Cause));
         assert_eq!(verdict_cell(&cause, "b"), "**cause**: without razoring@0, b plays a1a8");
 
         // The same replay after 777 nodes is not B's search: nothing is
@@ -550,7 +551,7 @@ done"
         let differs = replayed(&trace_build(&dir, "differs.sh", 777, true));
         assert!(!differs.replay_matches);
         assert!(differs.tries.is_empty());
-        assert_eq!(differs.verdict, Some(Verdict::Unproven(Unproven::ReplayDiffers)));
+        assert_eq!(differs.verdict, Some(Finding::Unproven(Unproven::ReplayDiffers)));
         assert_eq!(
             verdict_cell(&differs, "b"),
             "**unproven**: the replay suppressing nothing played d2d4 after 777 nodes, b d2d4 after 900: \
@@ -560,7 +561,7 @@ done"
         // A replay that solves it without meeting the decision proves
         // nothing of the decision.
         let never_met = replayed(&trace_build(&dir, "never-met.sh", 900, false));
-        assert_eq!(never_met.verdict, Some(Verdict::Unproven(Unproven::NotTaken)));
+        assert_eq!(never_met.verdict, Some(Finding::Unproven(Unproven::NotTaken)));
         assert_eq!(
             verdict_cell(&never_met, "b"),
             "**unproven**: without razoring@0, b plays a1a8, but that replay never met the decision \

@@ -37,9 +37,11 @@ use prunelab::position::move_from_uci;
 use prunelab::san::move_to_san;
 use serde::{Deserialize, Serialize};
 
-use self::judgement::{judge, Judgement, Thresholds, CP_CAP};
+use self::judgement::{judge, MoveError, Thresholds, CP_CAP};
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT};
+use crate::lab::options::HashOption;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::bootstrap_interval_of_mean;
 
@@ -57,9 +59,8 @@ pub struct BlundersArgs {
     /// Search each position this many nodes.
     #[arg(long, value_name = "N", group = "limit")]
     pub nodes: Option<u64>,
-    /// The referee's hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// The drop in the mover's winning chances (from -1 to +1) that makes a blunder.
     #[arg(long, default_value_t = 0.3, value_name = "DROP")]
     pub blunder: f64,
@@ -124,9 +125,9 @@ pub struct RefereeRecord {
     pub best: String,
 }
 
-/// A referee's verdict on a position: its score, and its move where it searched.
+/// A referee's reading of a position: its score, and its move where it searched.
 #[derive(Clone, Debug)]
-struct Verdict {
+struct RefereeScore {
     score: Score,
     best: Option<String>,
 }
@@ -215,8 +216,8 @@ pub struct BlundersReport {
     pub blunders: Vec<Blunder>,
 }
 
-/// The referee's verdicts by game and ply.
-type Verdicts = BTreeMap<(String, usize), Verdict>;
+/// The referee's scores by game and ply.
+type RefereeScores = BTreeMap<(String, usize), RefereeScore>;
 
 /// `lab blunders` in steps: the games are read and replayed, the referee
 /// is started, the run folder is opened (with the scores a resumed run
@@ -232,20 +233,20 @@ pub fn command(lab: &Lab, args: &BlundersArgs) -> Result<()> {
     let games = read_games(lab, &args.pgn)?;
     let launch = participant::launch(lab, &args.referee)?;
     let mut referee = Engine::launch(&launch, &args.referee)?;
-    referee.set_option("Hash", &args.hash.to_string())?;
+    referee.set_option("Hash", &args.hash.mb.to_string())?;
     let settings = RefereeSettings {
         spec: args.referee.clone(),
         id_name: referee.id_name().to_string(),
         limit: args.limit_text(),
-        hash_mb: args.hash,
+        hash_mb: args.hash.mb,
     };
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, done): (_, Vec<RefereeRecord>) = run_args.open(lab, "blunders", args)?;
-    let mut verdicts = kept_verdicts(&run_dir, done, &games)?;
-    score_missing_positions(lab, &mut referee, &args.go(), &games, &mut verdicts, &mut run_dir)?;
+    let mut scores = kept_scores(&run_dir, done, &games)?;
+    score_missing_positions(lab, &mut referee, &args.go(), &games, &mut scores, &mut run_dir)?;
     drop(referee);
 
-    let report = judge_games(&games, &verdicts, settings, &thresholds, &args.pgn);
+    let report = judge_games(&games, &scores, settings, &thresholds, &args.pgn);
     let epd_path = run_dir.file("blunders.epd");
     write_atomically(&epd_path, &epd_text(&report))?;
     let markdown = markdown(&report, &epd_path.display().to_string());
@@ -273,8 +274,8 @@ fn read_games(lab: &Lab, files: &[PathBuf]) -> Result<Vec<PgnGame>> {
 
 /// The scores a resumed run kept, each checked against the position its
 /// game reaches now.
-fn kept_verdicts(run_dir: &RunDir, done: Vec<RefereeRecord>, games: &[PgnGame]) -> Result<Verdicts> {
-    let mut verdicts = Verdicts::new();
+fn kept_scores(run_dir: &RunDir, done: Vec<RefereeRecord>, games: &[PgnGame]) -> Result<RefereeScores> {
+    let mut scores = RefereeScores::new();
     for record in done {
         let game = games.iter().find(|game| game.key() == record.game);
         let fen = game.and_then(|game| position_fen(game, record.ply));
@@ -288,12 +289,12 @@ fn kept_verdicts(run_dir: &RunDir, done: Vec<RefereeRecord>, games: &[PgnGame]) 
                 record.fen
             );
         }
-        verdicts.insert((record.game, record.ply), Verdict { score: record.score, best: Some(record.best) });
+        scores.insert((record.game, record.ply), RefereeScore { score: record.score, best: Some(record.best) });
     }
-    Ok(verdicts)
+    Ok(scores)
 }
 
-/// Scores every position without a verdict yet, the last of each game
+/// Scores every position without a score yet, the last of each game
 /// included, appending each score the moment it is in; a position with no
 /// legal move is scored by the rules instead.
 fn score_missing_positions(
@@ -301,19 +302,19 @@ fn score_missing_positions(
     referee: &mut Engine,
     (go, timeout): &(String, Duration),
     games: &[PgnGame],
-    verdicts: &mut Verdicts,
+    scores: &mut RefereeScores,
     run_dir: &mut RunDir,
 ) -> Result<()> {
     let mut missing = Vec::new();
     for game in games {
         for ply in 0..=game.moves.len() {
             let key = (game.key(), ply);
-            if verdicts.contains_key(&key) {
+            if scores.contains_key(&key) {
                 continue;
             }
             match game_over_score(game, ply) {
                 Some(score) => {
-                    verdicts.insert(key, Verdict { score, best: None });
+                    scores.insert(key, RefereeScore { score, best: None });
                 }
                 None => missing.push((game, ply)),
             }
@@ -335,7 +336,7 @@ fn score_missing_positions(
         let fen = position_fen(game, ply).expect("a ply of the game");
         let record = RefereeRecord { game: game.key(), ply, fen, score, best };
         run_dir.append(&record)?;
-        verdicts.insert((record.game, ply), Verdict { score, best: Some(record.best) });
+        scores.insert((record.game, ply), RefereeScore { score, best: Some(record.best) });
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -362,10 +363,10 @@ fn game_over_score(game: &PgnGame, ply: usize) -> Option<Score> {
     }
 }
 
-/// Judges every engine move of every game from the referee's verdicts.
+/// Judges every engine move of every game from the referee's scores.
 fn judge_games(
     games: &[PgnGame],
-    verdicts: &Verdicts,
+    scores: &RefereeScores,
     referee: RefereeSettings,
     thresholds: &Thresholds,
     files: &[PathBuf],
@@ -389,8 +390,8 @@ fn judge_games(
             if played.book {
                 continue;
             }
-            let before = &verdicts[&(game.key(), ply)];
-            let after = &verdicts[&(game.key(), ply + 1)];
+            let before = &scores[&(game.key(), ply)];
+            let after = &scores[&(game.key(), ply + 1)];
             let judged = judge(before.score, after.score, thresholds);
             let tally = tallies.entry(engine.to_string()).or_default();
             tally.moves += 1;
@@ -398,12 +399,12 @@ fn judge_games(
             tally.depths.extend(played.depth);
             let Some(judgement) = judged.judgement else { continue };
             let slot = match judgement {
-                Judgement::Blunder => 0,
-                Judgement::Mistake => 1,
-                Judgement::Inaccuracy => 2,
+                MoveError::Blunder => 0,
+                MoveError::Mistake => 1,
+                MoveError::Inaccuracy => 2,
             };
             counts.get_mut(engine).expect("both players are counted")[slot] += 1.0;
-            if judgement == Judgement::Blunder {
+            if judgement == MoveError::Blunder {
                 blunders.push(blunder_of(game, ply, before, &judged));
             }
         }
@@ -443,7 +444,7 @@ fn judge_games(
     }
 }
 
-fn blunder_of(game: &PgnGame, ply: usize, before: &Verdict, judged: &judgement::JudgedMove) -> Blunder {
+fn blunder_of(game: &PgnGame, ply: usize, before: &RefereeScore, judged: &judgement::JudgedMove) -> Blunder {
     let played = &game.moves[ply];
     let board = &played.board;
     let number = board.fullmove_number();
@@ -539,25 +540,28 @@ fn markdown(report: &BlundersReport, epd_path: &str) -> String {
          average centipawn loss, capped scores. Depth: from the engine's PGN comments.\n",
         thresholds.blunder, thresholds.mistake, thresholds.inaccuracy
     );
-    let _ = writeln!(
-        text,
-        "| engine | games | moves | blunders/game | mistakes/game | inaccuracies/game | ACPL | average depth |"
-    );
-    let _ = writeln!(text, "|---|---:|---:|---|---|---|---:|---:|");
+    let mut table = Table::new()
+        .left("engine")
+        .right("games")
+        .right("moves")
+        .left("blunders/game")
+        .left("mistakes/game")
+        .left("inaccuracies/game")
+        .right("ACPL")
+        .right("average depth");
     for engine in &report.engines {
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            engine.engine,
-            engine.games,
-            engine.moves,
+        table.push([
+            engine.engine.clone(),
+            engine.games.to_string(),
+            engine.moves.to_string(),
             engine.blunders.text(),
             engine.mistakes.text(),
             engine.inaccuracies.text(),
             engine.acpl.map_or("-".to_string(), |acpl| format!("{acpl:.1}")),
             engine.average_depth.map_or("-".to_string(), |depth| format!("{depth:.1}")),
-        );
+        ]);
     }
+    let _ = write!(text, "{table}");
     let written = report.blunders.iter().filter(|blunder| blunder.left_out.is_none()).count();
     let _ = writeln!(text, "\n{written} blunder position(s) written to {epd_path}.");
     for blunder in report.blunders.iter().filter(|blunder| blunder.left_out.is_some()) {
@@ -571,20 +575,18 @@ fn markdown(report: &BlundersReport, epd_path: &str) -> String {
         );
     }
     if !report.blunders.is_empty() {
-        let _ = writeln!(text, "\n| id | engine | move | best | before | after |");
-        let _ = writeln!(text, "|---|---|---|---|---:|---:|");
+        let mut table = Table::new().left("id").left("engine").left("move").left("best").right("before").right("after");
         for blunder in &report.blunders {
-            let _ = writeln!(
-                text,
-                "| {} | {} | {} | {} | {} | {} |",
-                blunder.id,
-                blunder.engine,
-                blunder.moved,
-                blunder.best.as_deref().unwrap_or("-"),
+            table.push([
+                blunder.id.clone(),
+                blunder.engine.clone(),
+                blunder.moved.clone(),
+                blunder.best.as_deref().unwrap_or("-").to_string(),
                 pawns(blunder.cp_before),
-                pawns(blunder.cp_after)
-            );
+                pawns(blunder.cp_after),
+            ]);
         }
+        let _ = write!(text, "\n{table}");
     }
     text
 }

@@ -31,6 +31,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
 use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
+use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::suites;
 
@@ -43,6 +45,8 @@ pub const HEAT_MAP: &str = "interactions.svg";
 const READING_PRECISION: f64 = 0.0005;
 
 #[derive(Args, Clone, Debug, Serialize)]
+// Without a suite named, the seeds, as `lab nodes`.
+#[command(mut_arg("suite", |arg| arg.default_value("seeds")))]
 pub struct InteractionsArgs {
     /// Features to add to the base variant, each alone and in pairs.
     #[arg(required = true, num_args = 2..)]
@@ -50,14 +54,9 @@ pub struct InteractionsArgs {
     /// The base variant.
     #[arg(long = "on", value_name = "VARIANT", default_value = "p003-3")]
     pub on: String,
-    /// `seeds`, `bench`, `node-suite`, `wac`, `arasan`, `zugzwang` or an EPD file.
-    #[arg(long, default_value = "seeds")]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub search: SearchOptions,
     #[command(flatten)]
     #[serde(skip)]
     pub run: RunArgs,
@@ -253,8 +252,8 @@ fn markdown(args: &InteractionsArgs, suite: &str, analysis: &Analysis, skipped: 
         "# lab interactions: {} on {}, {suite} at depth {}, Hash {}\n",
         args.features.join(", "),
         args.on,
-        args.depth,
-        args.hash
+        args.search.depth,
+        args.search.hash.mb
     )
     .unwrap();
     writeln!(
@@ -266,38 +265,42 @@ fn markdown(args: &InteractionsArgs, suite: &str, analysis: &Analysis, skipped: 
     )
     .unwrap();
     writeln!(out, "![heat map of the pairs' interactions]({HEAT_MAP})\n").unwrap();
-    writeln!(out, "## Each feature alone\n\n| added to {} | nodes | r | change |\n|---|---:|---:|---:|", args.on)
-        .unwrap();
+    let mut alone = Table::new().left(format!("added to {}", args.on)).right("nodes").right("r").right("change");
     for total in analysis.sets.iter().filter(|total| total.added.len() < 2) {
         let name =
             if total.added.is_empty() { format!("(none: {})", args.on) } else { format!("`{}`", total.added[0]) };
-        writeln!(out, "| {name} | {} | {:.3} | {} |", total.nodes, total.ratio, percent(total.ratio - 1.0)).unwrap();
+        alone.push([name, total.nodes.to_string(), format!("{:.3}", total.ratio), percent(total.ratio - 1.0)]);
     }
-    writeln!(
-        out,
-        "\n## Pairs, strongest interaction first\n\n| pair | nodes | r pair | r_a · r_b | nodes beyond r_a · r_b | interaction | reading | positions overlapping / reinforcing / neither |\n|---|---:|---:|---:|---:|---:|---|---:|"
-    )
-    .unwrap();
+    write!(out, "## Each feature alone\n\n{alone}").unwrap();
     let mut pairs: Vec<&PairInteraction> = analysis.pairs.iter().collect();
     pairs.sort_by(|x, y| y.interaction.abs().total_cmp(&x.interaction.abs()));
+    let mut table = Table::new()
+        .left("pair")
+        .right("nodes")
+        .right("r pair")
+        .right("r_a · r_b")
+        .right("nodes beyond r_a · r_b")
+        .right("interaction")
+        .left("reading")
+        .right("positions overlapping / reinforcing / neither");
     for pair in pairs {
-        writeln!(
-            out,
-            "| `{}` + `{}` | {} | {:.3} | {:.3} | {:+.0} | {} | **{}** | {} / {} / {} |",
-            pair.pair[0],
-            pair.pair[1],
-            pair.nodes,
-            pair.ratio,
-            pair.expected_ratio,
-            pair.nodes_beyond_expected,
+        table.push([
+            pair_cell(pair),
+            pair.nodes.to_string(),
+            format!("{:.3}", pair.ratio),
+            format!("{:.3}", pair.expected_ratio),
+            format!("{:+.0}", pair.nodes_beyond_expected),
             percent(pair.interaction),
-            pair.reading(),
-            pair.positions_overlapping,
-            pair.positions_reinforcing,
-            analysis.positions - pair.positions_overlapping - pair.positions_reinforcing
-        )
-        .unwrap();
+            format!("**{}**", pair.reading()),
+            format!(
+                "{} / {} / {}",
+                pair.positions_overlapping,
+                pair.positions_reinforcing,
+                analysis.positions - pair.positions_overlapping - pair.positions_reinforcing
+            ),
+        ]);
     }
+    write!(out, "\n## Pairs, strongest interaction first\n\n{table}").unwrap();
     if !skipped.is_empty() {
         writeln!(out, "\nSkipped:").unwrap();
         for pair in skipped {
@@ -400,9 +403,9 @@ pub struct InteractionsRun {
 
 pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let base = lab.variant(&args.on)?;
-    suites::check_depth(args.depth)?;
+    suites::check_depth(args.search.depth)?;
     let (sets, skipped) = plan(base.name(), &base.features, &args.features)?;
-    let suite = suites::load_for_run(lab, &args.suite, None)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, None)?;
     for pair in &skipped {
         lab.say(&format!("skipping `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why));
     }
@@ -418,11 +421,11 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     bar.finish_and_clear();
 
     let (mut run_dir, mut records): (RunDir, Vec<InteractionRecord>) = args.run.open(lab, "interactions", args)?;
-    let go = format!("go depth {}", args.depth);
+    let go = format!("go depth {}", args.search.depth);
     let jobs = suite_jobs(&suite, &contestants, &go, DEPTH_SEARCH_TIMEOUT, |position, name| {
         records.iter().any(|record| record.position == position && record.set == name)
     });
-    let settings = Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false };
+    let settings = Settings { hash_mb: args.search.hash.mb, concurrency: args.run.concurrency, telemetry: false };
     let bar = lab.progress(jobs.len() as u64, &format!("interactions {}", suite.name));
     runner::run(&contestants, &jobs, &settings, |job, outcome: Result<SearchOutput>| {
         let set = &sets[job.contestant];
@@ -454,7 +457,7 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let labels: Vec<(String, Vec<String>)> = sets.iter().map(|set| (set.label.clone(), set.added.clone())).collect();
     let analysis = analyse(&sets[0].label, &labels, &records);
     let markdown = markdown(args, &suite.name, &analysis, &skipped);
-    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.depth);
+    let title = format!("Pair interactions on {} ({}, depth {})", args.on, suite.name, args.search.depth);
     let chart = run_dir.file(HEAT_MAP);
     heat_map(&chart, &title, &args.features, &analysis, &skipped)
         .with_context(|| format!("cannot draw {}", chart.display()))?;
@@ -462,8 +465,8 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
         "on": args.on,
         "features": args.features,
         "suite": suite.name,
-        "depth": args.depth,
-        "hash": args.hash,
+        "depth": args.search.depth,
+        "hash": args.search.hash.mb,
         "analysis": analysis,
         "skipped": skipped,
         "heat_map": chart,
@@ -504,24 +507,26 @@ pub fn report_section(results: &Path) -> Option<String> {
     )
     .ok()?;
     writeln!(out, "![pair interactions]({folder}/{HEAT_MAP})\n").ok()?;
-    writeln!(out, "| pair | r pair | r_a · r_b | interaction | reading |\n|---|---:|---:|---:|---|").ok()?;
+    let mut table = Table::new().left("pair").right("r pair").right("r_a · r_b").right("interaction").left("reading");
     for pair in &analysis.pairs {
-        writeln!(
-            out,
-            "| `{}` + `{}` | {:.3} | {:.3} | {} | {} |",
-            pair.pair[0],
-            pair.pair[1],
-            pair.ratio,
-            pair.expected_ratio,
+        table.push([
+            pair_cell(pair),
+            format!("{:.3}", pair.ratio),
+            format!("{:.3}", pair.expected_ratio),
             percent(pair.interaction),
-            pair.reading()
-        )
-        .ok()?;
+            pair.reading().to_string(),
+        ]);
     }
+    write!(out, "{table}").ok()?;
     for pair in &skipped {
         writeln!(out, "\nSkipped `{}` + `{}`: {}", pair.pair[0], pair.pair[1], pair.why).ok()?;
     }
     Some(out)
+}
+
+/// `` `a` + `b` ``: a pair in a table's cell.
+fn pair_cell(pair: &PairInteraction) -> String {
+    format!("`{}` + `{}`", pair.pair[0], pair.pair[1])
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
+use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
@@ -22,18 +23,15 @@ use crate::measure::telemetry::Telemetry;
 pub const ITERATIONS: &str = "search.iterations";
 
 #[derive(Args, Clone, Debug, Serialize)]
+// Without a suite named, the seeds: the positions the snapshots count.
+#[command(mut_arg("suite", |arg| arg.default_value("seeds")))]
 pub struct NodesArgs {
     /// Variant names or UCI engines (`uci:PATH`); the first is the reference for the Δ columns.
     #[arg(required = true)]
     pub variants: Vec<String>,
-    /// `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `startpos`, `wac`, `arasan`, `zugzwang` or an EPD file.
-    #[arg(long, default_value = "seeds")]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub search: SearchOptions,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -304,7 +302,7 @@ pub fn markdown(args: &NodesArgs, suite: &Suite, records: &[NodesRecord]) -> Str
     writeln!(
         out,
         "# lab nodes: {} at depth {}, Hash {}, one thread, from ucinewgame\n",
-        suite.name, args.depth, args.hash
+        suite.name, args.search.depth, args.search.hash.mb
     )
     .unwrap();
     for (position, suite_position) in suite.positions.iter().enumerate() {
@@ -382,18 +380,18 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     for participant in &args.variants {
         crate::engines::participant::check(lab, participant)?;
     }
-    suites::check_depth(args.depth)?;
-    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
+    suites::check_depth(args.search.depth)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, args.first)?;
     let search = SuiteSearch {
         command: "nodes",
         variants: &args.variants,
         suite: &suite,
-        go: format!("go depth {}", args.depth),
+        go: format!("go depth {}", args.search.depth),
         timeout: DEPTH_SEARCH_TIMEOUT,
-        settings: Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: true },
+        settings: Settings { hash_mb: args.search.hash.mb, concurrency: args.run.concurrency, telemetry: true },
     };
     let (run_dir, records) = runner::run_suite(lab, &args.run, args, &search, |variant, position, outcome| {
-        record_of(variant, position, &suite, args.depth, outcome)
+        record_of(variant, position, &suite, args.search.depth, outcome)
     })?;
     let markdown = markdown(args, &suite, &records);
     let builds: serde_json::Map<String, serde_json::Value> =
@@ -402,8 +400,8 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
         COMMIT: crate::verdicts::atlas::commit(&lab.root),
         BUILDS: builds,
         "suite": suite.name,
-        "depth": args.depth,
-        "hash": args.hash,
+        "depth": args.search.depth,
+        "hash": args.search.hash.mb,
         "variants": args.variants,
         "totals": totals(&records, &args.variants),
         "positions": records,

@@ -6,7 +6,7 @@
 use anyhow::{bail, Result};
 use games::engine::Launch;
 use games::matches::{check_book, run_match, summary_markdown, MatchArgs};
-use games::statistics::{SprtStatus, Verdict};
+use games::statistics::{SprtState, SprtStatus};
 
 use crate::engines::participant;
 use crate::lab::Lab;
@@ -34,7 +34,7 @@ pub fn command(lab: &Lab, args: &MatchArgs) -> Result<Standing> {
 /// A match stands unless its SPRT accepted H0.
 fn standing_of(sprt: Option<&SprtStatus>) -> Standing {
     match sprt.map(|status| status.verdict) {
-        Some(Verdict::AcceptH0) => Standing::Contradicted,
+        Some(SprtState::AcceptH0) => Standing::Contradicted,
         _ => Standing::Stands,
     }
 }
@@ -66,13 +66,13 @@ mod tests {
         let sprt = SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
         let status = |penta: [u64; 5]| sprt.on_pairs(&Pentanomial(penta));
         let losing = status([60, 200, 400, 150, 20]);
-        assert_eq!(losing.verdict, Verdict::AcceptH0, "{losing:?}");
+        assert_eq!(losing.verdict, SprtState::AcceptH0, "{losing:?}");
         assert_eq!(standing_of(Some(&losing)), Standing::Contradicted);
         let winning = status([20, 150, 400, 220, 60]);
-        assert_eq!(winning.verdict, Verdict::AcceptH1, "{winning:?}");
+        assert_eq!(winning.verdict, SprtState::AcceptH1, "{winning:?}");
         assert_eq!(standing_of(Some(&winning)), Standing::Stands);
         let running = status([2, 3, 4, 3, 2]);
-        assert_eq!(running.verdict, Verdict::Continue, "{running:?}");
+        assert_eq!(running.verdict, SprtState::Continue, "{running:?}");
         assert_eq!(standing_of(Some(&running)), Standing::Stands);
         assert_eq!(standing_of(None), Standing::Stands, "a match without an SPRT decides no exit status");
     }

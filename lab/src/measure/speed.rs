@@ -45,6 +45,7 @@ use serde::{Deserialize, Serialize};
 use crate::engines::builder;
 use crate::engines::participant::Participant;
 use crate::engines::runner::RunArgs;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::{median, student_ratio, RatioEstimate};
 use crate::measure::suites;
@@ -337,28 +338,31 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         )
         .unwrap();
     }
-    writeln!(out, "| variant | bench nodes | quiescence nodes | nps (median) | nps (min) | nps (max) | runs counted |")
-        .unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .right("bench nodes")
+        .right("quiescence nodes")
+        .right("nps (median)")
+        .right("nps (min)")
+        .right("nps (max)")
+        .right("runs counted");
     for speed in &speeds {
         let nodes = if speed.node_counts.is_empty() {
             "-".to_string()
         } else {
             speed.node_counts.iter().map(u64::to_string).collect::<Vec<_>>().join(" / ")
         };
-        writeln!(
-            out,
-            "| {} | {nodes} | {} | {} | {} | {} | {}/{} |",
-            speed.variant,
+        table.push([
+            speed.variant.clone(),
+            nodes,
             share_text(speed.quiescence_share),
             nps_text(speed.nps_median.map(|nps| nps.round() as u64)),
             nps_text(speed.nps_min),
             nps_text(speed.nps_max),
-            speed.counted,
-            speed.runs
-        )
-        .unwrap();
+            format!("{}/{}", speed.counted, speed.runs),
+        ]);
     }
+    write!(out, "{table}").unwrap();
     writeln!(out).unwrap();
     for (engine, name) in args.variants.iter().enumerate().skip(1) {
         let ratio = nps_ratio(records, 0, engine)

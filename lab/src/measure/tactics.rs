@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::engines::runner::{
     self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
+use crate::lab::options::HashOption;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::suites::{self, Suite, SuitePosition};
 
@@ -35,9 +37,8 @@ pub struct TacticsArgs {
     /// Search to this depth per position.
     #[arg(long, value_name = "N", group = "limit")]
     pub depth: Option<u32>,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -217,29 +218,30 @@ pub fn markdown(args: &TacticsArgs, suite: &Suite, records: &[TacticsRecord]) ->
         suite.name,
         suite.positions.len(),
         args.limit_text(),
-        args.hash
+        args.hash.mb
     )
     .unwrap();
-    writeln!(out, "| variant | solved | bm | am | mean nodes to solution | mean ms to solution | failures |").unwrap();
-    writeln!(out, "|---|---:|---:|---:|---:|---:|---:|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .right("solved")
+        .right("bm")
+        .right("am")
+        .right("mean nodes to solution")
+        .right("mean ms to solution")
+        .right("failures");
     let totals = totals(suite, records, &args.variants);
     for total in &totals {
-        writeln!(
-            out,
-            "| {} | {}/{} | {}/{} | {}/{} | {} | {} | {} |",
-            total.variant,
-            total.solved,
-            total.positions,
-            total.bm_solved,
-            total.bm_positions,
-            total.am_solved,
-            total.am_positions,
+        table.push([
+            total.variant.clone(),
+            format!("{}/{}", total.solved, total.positions),
+            format!("{}/{}", total.bm_solved, total.bm_positions),
+            format!("{}/{}", total.am_solved, total.am_positions),
             total.mean_solution_nodes.map_or("-".to_string(), |nodes| format!("{nodes:.0}")),
             total.mean_solution_time_ms.map_or("-".to_string(), |ms| format!("{ms:.0}")),
-            total.failures
-        )
-        .unwrap();
+            total.failures.to_string(),
+        ]);
     }
+    write!(out, "{table}").unwrap();
     if let Some(common) = totals.first().map(|total| total.common_solved) {
         writeln!(out, "\nMeans to solution are over the {common} positions every variant solved.").unwrap();
     }
@@ -279,7 +281,7 @@ pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
         suite: &suite,
         go,
         timeout,
-        settings: Settings { hash_mb: args.hash, concurrency: args.run.concurrency, telemetry: false },
+        settings: Settings { hash_mb: args.hash.mb, concurrency: args.run.concurrency, telemetry: false },
     };
     let (run_dir, records) = runner::run_suite(lab, &args.run, args, &search, |variant, position, outcome| {
         record_of(variant, position, &suite.positions[position], outcome)
@@ -288,7 +290,7 @@ pub fn run(lab: &Lab, args: &TacticsArgs) -> Result<TacticsRun> {
     let summary = serde_json::json!({
         "suite": suite.name,
         "limit": args.limit_text(),
-        "hash": args.hash,
+        "hash": args.hash.mb,
         "variants": args.variants,
         "totals": totals(&suite, &records, &args.variants),
         "positions": records,

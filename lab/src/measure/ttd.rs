@@ -35,6 +35,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
+use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
 use crate::measure::suites::{self, Suite};
@@ -46,17 +48,12 @@ pub struct TtdArgs {
     /// searched beside its neighbours.
     #[arg(required = true, num_args = 2..)]
     pub engines: Vec<String>,
-    /// The positions (a named suite or an EPD file).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub search: SearchOptions,
     /// Rounds: each position is searched this many times by each engine.
     #[arg(long, default_value_t = DEFAULT_ROUNDS)]
     pub rounds: usize,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
     /// Only the suite's first N positions.
     #[arg(long, value_name = "N")]
     pub first: Option<usize>,
@@ -286,9 +283,9 @@ pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String 
         "# lab ttd: {}, {} at depth {}, {} round(s) interleaved, Hash {}, {}\n",
         args.engines.join(" | "),
         suite.name,
-        args.depth,
+        args.search.depth,
         args.rounds,
-        args.hash,
+        args.search.hash.mb,
         clock.words()
     )
     .unwrap();
@@ -317,22 +314,19 @@ pub fn markdown(args: &TtdArgs, suite: &Suite, records: &[TtdRecord]) -> String 
     if failures > 0 {
         writeln!(out, "\n**{failures} position(s) failed in a round**; see records.jsonl").unwrap();
     }
-    writeln!(
-        out,
-        "\n| position | {} |",
-        args.engines.iter().map(|name| format!("{name} ms (median {})", clock.words())).collect::<Vec<_>>().join(" | ")
-    )
-    .unwrap();
-    writeln!(out, "|---|{}", "---:|".repeat(args.engines.len())).unwrap();
+    let mut table = args.engines.iter().fold(Table::new().left("position"), |table, name| {
+        table.right(format!("{name} ms (median {})", clock.words()))
+    });
     let columns: Vec<Vec<(usize, f64, f64)>> =
         (1..args.engines.len()).map(|engine| median_times(records, 0, engine, clock)).collect();
     for (row, &(position, first, _)) in columns[0].iter().enumerate() {
-        let rest: Vec<String> = columns
+        let rest = columns
             .iter()
-            .map(|column| column.get(row).map_or("-".to_string(), |(_, _, t)| format!("{:.1}", t / 1000.0)))
-            .collect();
-        writeln!(out, "| {} | {:.1} | {} |", suite.positions[position].id, first / 1000.0, rest.join(" | ")).unwrap();
+            .map(|column| column.get(row).map_or("-".to_string(), |(_, _, t)| format!("{:.1}", t / 1000.0)));
+        let cells = [suite.positions[position].id.clone(), format!("{:.1}", first / 1000.0)];
+        table.push(cells.into_iter().chain(rest));
     }
+    write!(out, "\n{table}").unwrap();
     out
 }
 
@@ -369,15 +363,15 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     if args.engines.len() < 2 {
         bail!("time to depth compares two engines or more");
     }
-    suites::check_depth(args.depth)?;
-    let suite = suites::load_for_run(lab, &args.suite, args.first)?;
+    suites::check_depth(args.search.depth)?;
+    let suite = suites::load_for_run(lab, &args.search.suite, args.first)?;
     let launches = participant::launches(lab, &args.engines)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<TtdRecord>) = run_args.open(lab, "ttd", args)?;
     let timed = |name: &str, launch: &Launch| Timed {
         name: name.to_string(),
         launch: launch.clone(),
-        hash_mb: args.hash,
+        hash_mb: args.search.hash.mb,
         engine: None,
     };
     let mut engines: Vec<Timed> =
@@ -396,7 +390,7 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
             }
         }
         last_round = Some(round);
-        let record = time_position(&mut engines, round, position, &suite, args.depth);
+        let record = time_position(&mut engines, round, position, &suite, args.search.depth);
         if let Some(error) = &record.error {
             bar.suspend(|| lab.say(&format!("{}: {error}", record.id)));
         }
@@ -422,9 +416,9 @@ pub fn run(lab: &Lab, args: &TtdArgs) -> Result<TtdRun> {
     let summary = serde_json::json!({
         "engines": args.engines,
         "suite": suite.name,
-        "depth": args.depth,
+        "depth": args.search.depth,
         "rounds": args.rounds,
-        "hash": args.hash,
+        "hash": args.search.hash.mb,
         "clock": clock,
         "neighbours": neighbours,
     });

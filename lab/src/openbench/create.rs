@@ -13,6 +13,7 @@ use super::{
     closing_fields, Build, CreatedTest, OpenbenchArgs, OtherEngine, TestPlan, UnconfirmedTest, CONFIDENCE,
     DRAW_ADJUDICATION, TESTS_COMMAND, WIN_ADJUDICATION,
 };
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::tools::git;
 
@@ -283,33 +284,34 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
     if plans.iter().any(|plan| plan.games.is_some()) {
         writeln!(out, "A test of fixed games (`--games`) has no SPRT: OpenBench plays its games and stops.\n").unwrap();
     }
-    writeln!(
-        out,
-        "| dev | dev options | base | base options | SPRT bounds (normalized Elo) or games | tc | hash | from |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---|---|---|---|---|---:|---|").unwrap();
+    let mut table = Table::new()
+        .left("dev")
+        .left("dev options")
+        .left("base")
+        .left("base options")
+        .left("SPRT bounds (normalized Elo) or games")
+        .left("tc")
+        .right("hash")
+        .left("from");
     for plan in plans {
-        writeln!(
-            out,
-            "| {} | `{}` | {} | `{}` | {} | {} | {} | {}{} |",
-            plan.variant,
-            plan.dev_options(),
-            plan.parent,
-            plan.base_options(),
+        let given = match (plan.games, args.tc.is_some()) {
+            (None, false) => " [sprt]",
+            (None, true) => " [sprt], tc from --tc",
+            (Some(_), false) => ", games from --games",
+            (Some(_), true) => ", games from --games, tc from --tc",
+        };
+        table.push([
+            plan.variant.clone(),
+            format!("`{}`", plan.dev_options()),
+            plan.parent.clone(),
+            format!("`{}`", plan.base_options()),
             plan.kind_text(),
-            plan.tc,
-            plan.hash_mb,
-            plan.file,
-            match (plan.games, args.tc.is_some()) {
-                (None, false) => " [sprt]",
-                (None, true) => " [sprt], tc from --tc",
-                (Some(_), false) => ", games from --games",
-                (Some(_), true) => ", games from --games, tc from --tc",
-            }
-        )
-        .unwrap();
+            plan.tc.clone(),
+            plan.hash_mb.to_string(),
+            format!("{}{given}", plan.file),
+        ]);
     }
+    write!(out, "{table}").unwrap();
     for plan in plans {
         writeln!(
             out,

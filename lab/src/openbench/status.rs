@@ -17,7 +17,7 @@ use super::server::{self, Server};
 use super::spsa::{CreatedTune, TUNES_COMMAND};
 use super::{CreatedTest, StatusArgs, UnconfirmedTest, TESTS_COMMAND};
 use crate::lab::Lab;
-use crate::verdicts::evidence::{GameResult, SprtState, STATUS_COMMAND};
+use crate::verdicts::evidence::{GameResult, SprtReading, STATUS_COMMAND};
 
 /// Every test `lab openbench` created under the results folder, the latest
 /// record of each.
@@ -72,7 +72,7 @@ pub fn game_result(test: &CreatedTest, workload: &server::Workload, taken: &str)
     };
     let number = |key: &str| info[key].as_f64().with_context(|| format!("test {}: no `{key}`", test.test_id));
     let sprt = if info["test_mode"] == "SPRT" {
-        Some(SprtState {
+        Some(SprtReading {
             elo0: number("elolower")?,
             elo1: number("eloupper")?,
             llr: number("currentllr")?,

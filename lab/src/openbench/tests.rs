@@ -15,7 +15,7 @@ use super::stand_in::{status_server, tune_status_server, Request, Response, Stan
 use super::status::*;
 use super::*;
 use crate::tune::spsa::{Parameter, Schedule};
-use crate::verdicts::evidence::{SprtState, STATUS_COMMAND};
+use crate::verdicts::evidence::{SprtReading, STATUS_COMMAND};
 
 /// Every key OpenBench's `Scripts/create_test.py` (commit 9906bad) sends,
 /// each of which its `create_new_test` reads.
@@ -244,7 +244,7 @@ fn status_reads_a_test_back_where_lab_ab_finds_it() {
     assert_eq!(result.penta, Pentanomial([2, 6, 12, 8, 4]));
     assert_eq!(
         result.sprt,
-        Some(SprtState { elo0: 0.0, elo1: 5.0, llr: 0.31, lower: -2.944438979166, upper: 2.944438979166 })
+        Some(SprtReading { elo0: 0.0, elo1: 5.0, llr: 0.31, lower: -2.944438979166, upper: 2.944438979166 })
     );
     assert_eq!((result.time_losses, result.crashes), (1, 0));
     let summary = std::fs::read_to_string(runs_of(&results, STATUS_COMMAND)[0].join("summary.md")).unwrap();

@@ -28,7 +28,8 @@ pub use verdict_page as sections;
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::lab::Lab;
+use crate::lab::options::{GamesOption, HashOption, SearchOptions, TacticsOptions};
+use crate::lab::{Lab, Pair, Side};
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
 use crate::measure::suites;
 use crate::measure::tactics::{self, TacticsArgs};
@@ -36,7 +37,7 @@ use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::verdicts::atlas::{entries, fast_measures};
 use crate::verdicts::calibration::{self, FastMeasures};
 use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
-use crate::verdicts::claims::Judgement;
+use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
@@ -50,28 +51,15 @@ pub struct AbArgs {
     /// B judged against A.
     #[arg(required = true, num_args = 1..=2, value_names = ["A", "B"])]
     pub variants: Vec<String>,
-    /// Node-count suite (also the time-to-depth positions).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    /// Node-count depth (the plans' claims are at depth 10).
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Tactics suite, or `none` to skip it; the suites the variant's claims
-    /// name are run besides.
-    #[arg(long, default_value = "wac")]
-    pub tactics: String,
-    /// Nodes per tactics position.
-    #[arg(long, default_value_t = crate::verdicts::claims::grammar::CLAIM_TACTICS_NODES)]
-    pub tactics_nodes: u64,
-    /// Only each tactics suite's first N positions.
-    #[arg(long, value_name = "N")]
-    pub tactics_first: Option<usize>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub search: SearchOptions,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub tactics: TacticsOptions,
     /// Time-to-depth rounds: each position searched this many times by each.
     #[arg(long, default_value_t = ttd::DEFAULT_ROUNDS)]
     pub ttd_rounds: usize,
-    /// Hash size in MB.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
     /// Engine processes at the same time for the node and solve counts
     /// (which do not depend on it; time to depth is always one at a time).
     #[arg(long, default_value_t = 2)]
@@ -85,25 +73,21 @@ pub struct AbArgs {
     /// `[sprt]` tc, else 10+0.1.
     #[arg(long)]
     pub tc: Option<String>,
-    /// The match's game limit (with --sprt).
-    #[arg(long, default_value_t = 20_000)]
-    pub games: u64,
+    #[command(flatten)]
+    pub games: GamesOption,
 }
 
-/// The pair a verdict is about: the reference and the variant under test.
-pub fn pair(lab: &Lab, names: &[String]) -> Result<(String, String)> {
+/// The pair a verdict is about, resolved: the reference and the variant under test.
+pub fn pair<'a>(lab: &'a Lab, names: &[String]) -> Result<Pair<'a>> {
     match names {
         [variant] => {
-            let Some(parent) = lab.variant(variant)?.file.extends.clone() else {
+            let subject = Side::of(lab, variant)?;
+            let Some(parent) = &subject.variant.file.extends else {
                 bail!("`{variant}` has no parent to measure it against: give two variants, `lab ab A {variant}`")
             };
-            Ok((parent, variant.clone()))
+            Ok(Pair { reference: Side::of(lab, parent)?, subject })
         }
-        [a, b] => {
-            lab.variant(a)?;
-            lab.variant(b)?;
-            Ok((a.clone(), b.clone()))
-        }
+        [a, b] => Pair::of(lab, a, b),
         _ => bail!("lab ab takes one variant (against its parent) or two (B against A)"),
     }
 }
@@ -124,19 +108,19 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
         return Ok(None);
     }
     let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
-    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.hash);
+    let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.search.hash.mb);
     Ok(Some(MatchPlan { sprt, tc, hash }))
 }
 
 /// The tactical suites to run: the default one, then those the variant's
 /// claims name (only against its parent: elsewhere the claims do not apply).
-fn tactics_suites(args: &AbArgs, variant: &Variant, against_parent: bool) -> Vec<String> {
+fn tactics_suites(args: &AbArgs, pair: Pair) -> Vec<String> {
     let mut suites: Vec<String> = Vec::new();
-    if args.tactics != "none" {
-        suites.push(args.tactics.clone());
+    if args.tactics.suite != "none" {
+        suites.push(args.tactics.suite.clone());
     }
-    if against_parent {
-        for suite in verdict::claimed_suites(variant) {
+    if pair.against_parent() {
+        for suite in verdict::claimed_suites(pair.subject.variant) {
             if !suites.contains(&suite) {
                 suites.push(suite);
             }
@@ -160,7 +144,7 @@ pub fn run_tactics(
         movetime: None,
         nodes: Some(nodes),
         depth: None,
-        hash: 16,
+        hash: HashOption::default(),
         first,
         run,
     };
@@ -179,56 +163,48 @@ struct Measurements {
     comparison: Comparison,
 }
 
-fn measure(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), variant: &Variant) -> Result<Measurements> {
-    let pair = vec![a.to_string(), b.to_string()];
+fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
+    let (a, b) = pair.names();
+    let engines = vec![a.to_string(), b.to_string()];
     let counting = RunArgs { concurrency: args.concurrency, resume: None };
-    participant::launches(lab, &pair)?;
-    lab.say(&format!("nodes: {} at depth {}", args.suite, args.depth));
-    let nodes_args = NodesArgs {
-        variants: pair.clone(),
-        suite: args.suite.clone(),
-        depth: args.depth,
-        hash: args.hash,
-        first: None,
-        run: counting.clone(),
-    };
+    participant::launches(lab, &engines)?;
+    lab.say(&format!("nodes: {} at depth {}", args.search.suite, args.search.depth));
+    let nodes_args =
+        NodesArgs { variants: engines.clone(), search: args.search.clone(), first: None, run: counting.clone() };
     let nodes = nodes::run(lab, &nodes_args)?;
-    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.depth, args.ttd_rounds));
+    lab.say(&format!("time to depth {}: {} round(s), interleaved", args.search.depth, args.ttd_rounds));
     let ttd_args = TtdArgs {
-        engines: pair.clone(),
-        suite: args.suite.clone(),
-        depth: args.depth,
+        engines: engines.clone(),
+        search: args.search.clone(),
         rounds: args.ttd_rounds,
-        hash: args.hash,
         first: None,
         clock: ttd::Clock::default(),
         resume: None,
     };
     let ttd = ttd::run(lab, &ttd_args)?;
-    let against_parent = variant.file.extends.as_deref() == Some(a);
-    let tactics = tactics_suites(args, variant, against_parent)
+    let tactics = tactics_suites(args, pair)
         .iter()
-        .map(|suite| run_tactics(lab, suite, &pair, args.tactics_nodes, args.tactics_first, counting.clone()))
+        .map(|suite| run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, counting.clone()))
         .collect::<Result<Vec<_>>>()?;
-    let settings = (NodeSetting::of(&nodes.suite, args.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
+    let settings =
+        (NodeSetting::of(&nodes.suite, args.search.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
     let comparison = Comparison::measure(a, b, settings, &nodes.records, ttd.estimate(a, b), &tactics);
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
 
 /// The verdict's first lines: what is compared with what.
-fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<String>) -> Result<()> {
-    let variant = lab.variant(b)?;
-    let relation = if variant.file.extends.as_deref() == Some(a) { "its parent" } else { "" };
+fn heading(out: &mut String, pair: Pair, identical: Option<String>) {
+    let (a, b) = pair.names();
+    let relation = if pair.against_parent() { "its parent" } else { "" };
     writeln!(out, "{TITLE}{b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
-    if let Some(line) = verdict::distance_line(lab, a, b) {
+    if let Some(line) = verdict::distance_line(pair) {
         writeln!(out, "{line}\n").unwrap();
     }
     if let Some(line) = identical {
         writeln!(out, "{line}\n").unwrap();
     }
-    for name in [a, b] {
-        let variant = lab.variant(name)?;
-        let adds = match lab.external(name) {
+    for Side { variant, external } in [pair.reference, pair.subject] {
+        let adds = match external {
             Some(external) => {
                 let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
                 let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
@@ -242,18 +218,18 @@ fn heading(out: &mut String, lab: &Lab, (a, b): (&str, &str), identical: Option<
         };
         writeln!(
             out,
-            "- `{name}`: {} (extends `{}`, {adds}; source: {})",
+            "- `{}`: {} (extends `{}`, {adds}; source: {})",
+            variant.name(),
             variant.file.description,
             variant.file.extends.as_deref().unwrap_or("-"),
             variant.file.source
         )
         .unwrap();
     }
-    Ok(())
 }
 
 /// The verdict in one table: nodes and time to depth first.
-fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: &[(ScopedClaim, Judgement)]) {
+fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: &[(ScopedClaim, ClaimStanding)]) {
     let c = &m.comparison;
     let claim_of = |keys: &[&str]| {
         let found: Vec<String> = judgements
@@ -283,7 +259,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
     writeln!(
         out,
         "| time to depth {}, {} round(s) interleaved | {time_a:.2} s | {time_b:.2} s | {} | - |",
-        args.depth,
+        args.search.depth,
         args.ttd_rounds,
         c.time_to_depth_text()
     )
@@ -322,7 +298,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let totals = nodes::totals(&m.nodes.records, &[c.reference.clone(), c.subject.clone()]);
     let (base, test) = (&totals[0], &totals[1]);
-    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.depth, args.hash).unwrap();
+    writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.search.depth, args.search.hash.mb).unwrap();
     writeln!(
         out,
         "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
@@ -366,7 +342,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
 fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     let c = &m.comparison;
     let (time_a, time_b) = ttd_totals(&m.ttd);
-    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.depth).unwrap();
+    writeln!(out, "\n{TIME_TO_DEPTH}{}\n", args.search.depth).unwrap();
     writeln!(
         out,
         "- {} over {}: {}; summed medians {time_a:.2} s → {time_b:.2} s",
@@ -380,7 +356,7 @@ fn ttd_section(out: &mut String, args: &AbArgs, m: &Measurements) {
         "- how: the same positions to depth {}, one search at a time, A and B back to back with the order \
          alternating, {} round(s), fresh engine processes each round; each search's {} from `go` to `bestmove`; \
          the geometric mean of B/A over the searches with a seeded 95% bootstrap interval over positions and rounds",
-        args.depth,
+        args.search.depth,
         args.ttd_rounds,
         m.ttd.clock.words()
     )
@@ -449,7 +425,7 @@ struct Judged {
     games: Vec<GameResult>,
     /// The match this command played (`--sprt`), when it played one.
     played: Option<GameResult>,
-    judgements: Vec<(ScopedClaim, Judgement)>,
+    judgements: Vec<(ScopedClaim, ClaimStanding)>,
 }
 
 impl Judged {
@@ -479,11 +455,18 @@ fn deciding_games<'a>(played: Option<&'a GameResult>, on_disk: &'a [GameResult])
 }
 
 /// The verdict page, without the match: the games first, where there are any.
-fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, judged: &Judged) -> Result<String> {
+fn page(
+    lab: &Lab,
+    args: &AbArgs,
+    pair: Pair,
+    m: &Measurements,
+    plan: Option<&MatchPlan>,
+    judged: &Judged,
+) -> Result<String> {
     let c = &m.comparison;
-    let variant = lab.variant(&c.subject)?;
+    let variant = pair.subject.variant;
     let mut out = String::new();
-    heading(&mut out, lab, (&c.reference, &c.subject), c.identical_line())?;
+    heading(&mut out, pair, c.identical_line());
     let section = match &judged.played {
         Some(played) => {
             evidence::games_section_deciding(&judged.games, played, "the match played here", &fast_signals(c))
@@ -501,11 +484,11 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
     let measured_at = calibration::MeasuredAt {
-        suite: args.suite.clone(),
-        depth: args.depth,
-        tactics_nodes: args.tactics_nodes,
-        tactics_first: args.tactics_first,
-        hash: args.hash,
+        suite: args.search.suite.clone(),
+        depth: args.search.depth,
+        tactics_nodes: args.tactics.nodes,
+        tactics_first: args.tactics.first,
+        hash: args.search.hash.mb,
     };
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
@@ -551,31 +534,31 @@ fn page(lab: &Lab, args: &AbArgs, m: &Measurements, plan: Option<&MatchPlan>, ju
 /// Runs the verdict and prints it; its standing is the exit status
 /// (docs/verdicts.md, "Exit status").
 pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
-    let (a, b) = pair(lab, &args.variants)?;
-    let variant = lab.variant(&b)?;
+    let pair = pair(lab, &args.variants)?;
+    let (a, b) = pair.names();
+    let variant = pair.subject.variant;
     // A bad --sprt is an error now, not after the node counts and tactics.
     let plan = match_plan(args, variant)?;
     if plan.is_some() {
         matches::check_book(&lab.session(), None)?;
     }
     // So is a suite that cannot be read.
-    let against_parent = variant.file.extends.as_deref() == Some(a.as_str());
-    for suite in std::iter::once(args.suite.clone()).chain(tactics_suites(args, variant, against_parent)) {
+    for suite in std::iter::once(args.search.suite.clone()).chain(tactics_suites(args, pair)) {
         suites::load(lab, &suite)?;
     }
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
     let steps = lab.nested(run_dir.path());
-    let measurements = measure(&steps, args, (&a, &b), variant)?;
+    let measurements = measure(&steps, args, pair)?;
     let mut played = None;
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
         lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
-        played = Some(play_match(&steps, args, (&a, &b), plan)?);
+        played = Some(play_match(&steps, args, (a, b), plan)?);
     }
     // After the match, so the page opens with its games.
     let judged = Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|(_, dir)| dir.as_path()));
     let standing = judged.standing();
-    let mut text = page(lab, args, &measurements, plan.as_ref(), &judged)?;
+    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged)?;
     let mut match_dir = None;
     if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
         writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
@@ -618,10 +601,10 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
 fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) -> Result<(String, PathBuf)> {
     let mut settings = matches::MatchArgs::new(b, a);
     settings.tc = plan.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", plan.tc))?;
-    settings.games = Some(args.games);
+    settings.games = Some(args.games.limit);
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
-    settings.hash = plan.hash;
+    settings.hash.mb = plan.hash;
     let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
     let outcome = matches::run_match(&lab.session(), (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
@@ -640,7 +623,7 @@ mod tests {
     fn the_match_just_played_decides_the_exit_status() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         let result = |games: u64, llr: f64, finished: bool| GameResult {
             subject: "razor-r1".into(),
             reference: "p003-3".into(),
@@ -650,7 +633,7 @@ mod tests {
             book: None,
             wdl: Wdl { wins: games / 2, draws: 0, losses: games / 2 },
             penta: Pentanomial([0, games / 4, 0, games / 4, 0]),
-            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
             finished,
             time_losses: 0,
             crashes: 0,
@@ -672,11 +655,8 @@ mod tests {
     #[test]
     fn one_variant_is_judged_against_its_parent() {
         let lab = lab();
-        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap(), ("p003-3".to_string(), "razor-r1".to_string()));
-        assert_eq!(
-            pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap(),
-            ("baseline".to_string(), "razor-r2".to_string())
-        );
+        assert_eq!(pair(&lab, &["razor-r1".into()]).unwrap().names(), ("p003-3", "razor-r1"));
+        assert_eq!(pair(&lab, &["baseline".into(), "razor-r2".into()]).unwrap().names(), ("baseline", "razor-r2"));
         let orphan = pair(&lab, &["baseline".into()]).unwrap_err().to_string();
         assert!(orphan.contains("`baseline` has no parent"), "{orphan}");
         assert!(pair(&lab, &["razor-r9".into()]).unwrap_err().to_string().contains("unknown variant `razor-r9`"));

@@ -45,9 +45,10 @@ use self::fast_measures::FastEntry;
 use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
+use crate::lab::options::HashOption;
 use crate::lab::Lab;
 use crate::measure::play;
-use crate::verdicts::calibration::{self, FastMeasures, LocalComparison, Measure};
+use crate::verdicts::calibration::{self, FastMeasures, LocalComparison};
 use crate::verdicts::chain;
 use crate::verdicts::claims::grammar::Planned;
 
@@ -102,9 +103,8 @@ pub struct AtlasArgs {
     /// Fixes the order of the book's openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Each engine's hash table size in MB.
-    #[arg(long, default_value_t = 16, value_name = "MB")]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Games played at the same time (each with its own engine processes).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,
@@ -294,7 +294,7 @@ fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<Atl
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
         seed: args.seed,
-        hash_mb: args.hash,
+        hash_mb: args.hash.mb,
     })
 }
 
@@ -417,7 +417,7 @@ fn play(
     let started = Instant::now();
     let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
     let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
-    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash))?;
+    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash.mb))?;
     if let Sameness::Identical { openings } = sameness {
         lab.say(&format!(
             "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \
@@ -561,9 +561,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let local = calibration::latest_comparisons(&lab.results_root());
     let commit = commit(&lab.root);
     let mut out = format!("# Fast measures kept in {}\n\n", path.display());
-    out.push_str(
-        "| variant | parent | node change | time to depth | WAC change | from |\n|---|---|---:|---:|---:|---|\n",
-    );
+    let mut table = calibration::fast_measures_table().left("from");
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     let mut kept_before = Vec::new();
@@ -593,16 +591,10 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             kept.push(entry.clone());
             entry.source.clone()
         };
-        let cell = |measure: Measure| measure.text(&entry.fast);
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {from} |\n",
-            phase.variant,
-            phase.parent,
-            cell(Measure::Nodes),
-            cell(Measure::TimeToDepth),
-            cell(Measure::Wac)
-        ));
+        let cells = calibration::fast_measure_cells(&phase.variant, &phase.parent, &entry.fast);
+        table.push(cells.into_iter().chain([from]));
     }
+    out.push_str(&table.to_string());
     if !kept_before.is_empty() {
         out.push_str(&format!(
             "\nKept before, from runs not under {}: {}\n",

@@ -24,10 +24,12 @@ use std::path::Path;
 use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
+use crate::lab::table::Table;
 use crate::measure::suites;
-use crate::verdicts::atlas::entries::{self, AtlasEntry, Decision};
+use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::fast_measures::{self, FastEntry};
 use crate::verdicts::chain::{self, PhaseRecord};
+use crate::verdicts::evidence::GamesSay;
 use crate::verdicts::verdict::Comparison;
 
 /// Decided games a measure's sign needs in the atlas before `lab ab` says
@@ -292,7 +294,7 @@ pub struct Row {
     pub parent: String,
     pub elo: f64,
     /// What the games decide, if anything.
-    pub decision: Option<Decision>,
+    pub decision: Option<GamesSay>,
     /// The measures taken where the atlas's fit's were (the others left
     /// out).
     pub fast: FastMeasures,
@@ -301,7 +303,7 @@ pub struct Row {
 impl Row {
     /// +1 a decided gain, -1 a decided loss or no gain.
     fn decided(&self) -> Option<i8> {
-        self.decision.map(Decision::sign)
+        self.decision.and_then(GamesSay::sign)
     }
 }
 
@@ -465,22 +467,12 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         fitted.text(Measure::Wac)
     )
     .unwrap();
-    out.push_str("| variant | parent | node change | time to depth | WAC change | Elo (atlas) | games decide |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---|\n");
+    let mut table = fast_measures_table().right("Elo (atlas)").left("games decide");
     for row in rows {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {:+.1} | {} |",
-            row.variant,
-            row.parent,
-            Measure::Nodes.text(&row.fast),
-            Measure::TimeToDepth.text(&row.fast),
-            Measure::Wac.text(&row.fast),
-            row.elo,
-            row.decision.map_or("undecided", Decision::text)
-        )
-        .unwrap();
+        let games = [format!("{:+.1}", row.elo), row.decision.map_or("undecided", GamesSay::outcome).to_string()];
+        table.push(fast_measure_cells(&row.variant, &row.parent, &row.fast).into_iter().chain(games));
     }
+    out.push_str(&table.to_string());
     let decided = |sign: i8| rows.iter().filter(|row| row.decided() == Some(sign)).count();
     writeln!(
         out,
@@ -491,41 +483,40 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
         decided(-1)
     )
     .unwrap();
-    out.push_str(
-        "| fast measure | decided gains it pointed to a gain for | decided losses/no-gains it pointed to a gain for \
-         | agreed in sign | share |\n|---|---:|---:|---:|---:|\n",
-    );
+    let mut table = Table::new()
+        .left("fast measure")
+        .right("decided gains it pointed to a gain for")
+        .right("decided losses/no-gains it pointed to a gain for")
+        .right("agreed in sign")
+        .right("share");
     for measure in Measure::ALL {
         let agreement = agreement(rows, measure);
         let (agreed, of) = agreement.agreed();
         let share = if of == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * agreed as f64 / of as f64) };
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {share} |",
-            measure.name(),
+        table.push([
+            measure.name().to_string(),
             of_text(agreement.gains),
             of_text(agreement.losses),
-            of_text((agreed, of))
-        )
-        .unwrap();
+            of_text((agreed, of)),
+            share,
+        ]);
     }
+    out.push_str(&table.to_string());
     out.push_str(
         "\nPredictors of the atlas's Elo by linear least squares, each with its error by leave-one-out (every \
          variant predicted by the fit on the others; root mean square, Elo). A predictor whose error is not \
          below the constant model's predicts nothing:\n\n",
     );
-    out.push_str("| predictor | variants | fit on all | leave-one-out error |\n|---|---:|---|---:|\n");
+    let mut table = Table::new().left("predictor").right("variants").left("fit on all").right("leave-one-out error");
     for predictor in predictors(rows) {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} |",
+        table.push([
             predictor_name(&predictor),
-            predictor.points,
+            predictor.points.to_string(),
             formula(&predictor),
-            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}"))
-        )
-        .unwrap();
+            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}")),
+        ]);
     }
+    out.push_str(&table.to_string());
     Some(out)
 }
 
@@ -639,16 +630,27 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
     )
 }
 
+/// A table of pairs and their fast measures, for more columns after them.
+pub fn fast_measures_table() -> Table {
+    Table::new().left("variant").left("parent").right("node change").right("time to depth").right("WAC change")
+}
+
+/// A row's first cells in [`fast_measures_table`]: the pair and its measures.
+pub fn fast_measure_cells(variant: &str, parent: &str, fast: &FastMeasures) -> [String; 5] {
+    let [nodes, ttd, wac] = [Measure::Nodes, Measure::TimeToDepth, Measure::Wac].map(|measure| measure.text(fast));
+    [variant.to_string(), parent.to_string(), nodes, ttd, wac]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::verdicts::atlas::entries::tests::entry;
     use crate::verdicts::atlas::entries::STOP_IDENTICAL;
 
-    const WON: Option<Decision> = Some(Decision::Gain);
-    const LOST: Option<Decision> = Some(Decision::Loss);
+    const WON: Option<GamesSay> = Some(GamesSay::Gain);
+    const LOST: Option<GamesSay> = Some(GamesSay::Loss);
 
-    fn row(variant: &str, elo: f64, decision: Option<Decision>, nodes: f64, ttd: f64, wac: i64) -> Row {
+    fn row(variant: &str, elo: f64, decision: Option<GamesSay>, nodes: f64, ttd: f64, wac: i64) -> Row {
         Row {
             variant: variant.into(),
             parent: "parent".into(),
@@ -685,7 +687,7 @@ mod tests {
         assert_eq!(wac.agreed(), (3, 5));
         // An SPRT's "no gain" counts with the losses.
         let mut with_no_gain = rows.clone();
-        with_no_gain.push(row("g", -2.0, Some(Decision::NoGain), -4.0, 0.97, 0));
+        with_no_gain.push(row("g", -2.0, Some(GamesSay::NoGain), -4.0, 0.97, 0));
         assert_eq!(agreement(&with_no_gain, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (1, 3) });
         let section = report_section(&with_no_gain).unwrap();
         assert!(section.contains("| g | parent | -4.0% | x0.970 | +0 | -2.0 | no gain |"), "{section}");

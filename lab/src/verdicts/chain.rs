@@ -40,13 +40,15 @@ use clap::Args;
 use games::matches::{self, MatchArgs};
 use games::results::runs_of;
 use games::statistics::sprt::options::SprtOptions;
-use games::statistics::{SprtStatus, Verdict};
+use games::statistics::{SprtState, SprtStatus};
 use prunelab::variants::{self, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
 use crate::engines::runner::RunArgs;
-use crate::lab::Lab;
+use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
+use crate::lab::table::Table;
+use crate::lab::{Lab, Side};
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::suites;
@@ -66,33 +68,24 @@ pub const CHAINS: [(&str, &str, &str, &str); 4] = [
 ];
 
 #[derive(Args, Clone, Debug, Serialize)]
+// Half `lab ab`'s tactics nodes, so a 15-phase chain stays within minutes;
+// and games only with --sprt.
+#[command(mut_arg("tactics_nodes", |arg| arg.default_value(DEFAULT_TACTICS_NODES_TEXT)))]
+#[command(mut_arg("games", |arg| arg.requires("sprt")))]
 pub struct ChainArgs {
     /// A chain's name (p002, p003, razor), or FIRST LAST: the variants from
     /// FIRST to LAST along LAST's `extends`.
     #[arg(required = true, num_args = 1..=2, value_names = ["NAME|FIRST", "LAST"])]
     pub chain: Vec<String>,
-    /// Node-count suite (also the time-to-depth positions).
-    #[arg(long, default_value = suites::VERDICT)]
-    pub suite: String,
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
-    /// Tactics suite, or `none`; the suites a phase's claims name are run
-    /// besides, for that phase and its parent.
-    #[arg(long, default_value = "wac")]
-    pub tactics: String,
-    /// Nodes per tactics position (half `lab ab`'s, so a 15-phase chain
-    /// stays within minutes).
-    #[arg(long, default_value_t = DEFAULT_TACTICS_NODES)]
-    pub tactics_nodes: u64,
-    /// Only each tactics suite's first N positions.
-    #[arg(long, value_name = "N")]
-    pub tactics_first: Option<usize>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub search: SearchOptions,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub tactics: TacticsOptions,
     /// Time-to-depth rounds (each variant searched this many times a position).
     #[arg(long, default_value_t = DEFAULT_TTD_ROUNDS)]
     pub ttd_rounds: usize,
-    /// Hash size in MB for the counts and timings.
-    #[arg(long, default_value_t = 16)]
-    pub hash: u32,
     /// Engine processes at the same time for the counts and the matches
     /// (time to depth is always one search at a time).
     #[arg(long, default_value_t = 2)]
@@ -111,9 +104,8 @@ pub struct ChainArgs {
     /// With --sprt, play no further phase after one whose SPRT accepts H0.
     #[arg(long, requires = "sprt")]
     pub stop_on_fail: bool,
-    /// With --sprt, each match's game limit.
-    #[arg(long, default_value_t = 20_000, requires = "sprt")]
-    pub games: u64,
+    #[command(flatten)]
+    pub games: GamesOption,
     /// Continue a chain run: its folder, or the latest `chain` run.
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "latest")]
     #[serde(skip)]
@@ -124,6 +116,7 @@ pub struct ChainArgs {
 /// fifteen phases at depth 10 run in under 10 minutes on two cores.
 pub const DEFAULT_TTD_ROUNDS: usize = 3;
 pub const DEFAULT_TACTICS_NODES: u64 = 25_000;
+const DEFAULT_TACTICS_NODES_TEXT: &str = "25000";
 
 /// The variants from `first` to `last` along `last`'s parents, `first` first.
 pub fn resolve(variants: &[Variant], first: &str, last: &str) -> Result<Vec<String>> {
@@ -151,6 +144,35 @@ pub fn resolve_args(variants: &[Variant], chain: &[String]) -> Result<Vec<String
         }
         [first, last] => resolve(variants, first, last),
         _ => bail!("lab chain takes a chain's name or FIRST LAST"),
+    }
+}
+
+/// The chain, resolved once where the command starts: its phases, first
+/// first, and the variants among the engines beside its end.
+pub struct Chain<'a> {
+    pub names: Vec<String>,
+    phases: Vec<Side<'a>>,
+    beside: Vec<Side<'a>>,
+}
+
+impl<'a> Chain<'a> {
+    /// The chain `names` names (a variant each), with `beside` next to its end.
+    pub fn of(lab: &'a Lab, names: Vec<String>, beside: &[String]) -> Result<Chain<'a>> {
+        let phases = names.iter().map(|name| Side::of(lab, name)).collect::<Result<_>>()?;
+        // An engine beside may be `uci:PATH`, which is no variant.
+        let beside = beside.iter().filter_map(|name| Side::of(lab, name).ok()).collect();
+        Ok(Chain { names, phases, beside })
+    }
+
+    /// The variant of a record's phase or engine beside, where it has one.
+    fn side(&self, record: &PhaseRecord) -> Option<Side<'a>> {
+        let sides = if record.beside { &self.beside } else { &self.phases };
+        sides.iter().find(|side| side.name() == record.phase).copied()
+    }
+
+    /// The variant of a phase's record.
+    fn phase(&self, record: &PhaseRecord) -> Result<Side<'a>> {
+        self.side(record).ok_or_else(|| anyhow!("`{}` is no phase of this chain", record.phase))
     }
 }
 
@@ -188,18 +210,18 @@ pub struct PhaseRecord {
 
 /// Prunelab's pair for a phase of another engine's chain: the variants
 /// that the phase's file and its parent's name in `mirrors`.
-fn mirrored_pair(lab: &Lab, (parent, phase): (&str, &str)) -> Option<(String, String)> {
-    let mirror = |name: &str| lab.external(name).and_then(|external| external.mirrors.clone());
+fn mirrored_pair((parent, phase): (Side, Side)) -> Option<(String, String)> {
+    let mirror = |side: Side| side.external.and_then(|external| external.mirrors.clone());
     Some((mirror(parent)?, mirror(phase)?)).filter(|(ours_parent, ours)| ours_parent != ours)
 }
 
 /// What a phase adds to its parent: the features of ours, the UCI options
 /// of another engine's variant.
-fn adds(lab: &Lab, phase: &str) -> Result<Vec<String>> {
-    Ok(match lab.external(phase) {
+fn adds(phase: Side) -> Vec<String> {
+    match phase.external {
         Some(external) => external.own.iter().map(ToString::to_string).collect(),
-        None => lab.variant(phase)?.file.features.clone(),
-    })
+        None => phase.variant.file.features.clone(),
+    }
 }
 
 /// The latest run of `command` in `dir`, to continue it: a step's run
@@ -210,19 +232,14 @@ fn resume_in(dir: &Path, command: &str) -> Option<String> {
 
 /// The tactical suites to run and for whom: the default suite for every
 /// engine, each suite a phase claims for that phase and its parent.
-fn tactics_plan(
-    lab: &Lab,
-    args: &ChainArgs,
-    chain: &[String],
-    everyone: &[String],
-) -> Result<Vec<(String, Vec<String>)>> {
+fn tactics_plan(args: &ChainArgs, chain: &Chain, everyone: &[String]) -> Vec<(String, Vec<String>)> {
     let mut plan: Vec<(String, Vec<String>)> = Vec::new();
-    if args.tactics != "none" {
-        plan.push((args.tactics.clone(), everyone.to_vec()));
+    if args.tactics.suite != "none" {
+        plan.push((args.tactics.suite.clone(), everyone.to_vec()));
     }
-    for pair in chain.windows(2) {
-        for suite in verdict::claimed_suites(lab.variant(&pair[1])?) {
-            if suite == args.tactics {
+    for pair in chain.phases.windows(2) {
+        for suite in verdict::claimed_suites(pair[1].variant) {
+            if suite == args.tactics.suite {
                 continue;
             }
             let index = match plan.iter().position(|(name, _)| *name == suite) {
@@ -232,9 +249,9 @@ fn tactics_plan(
                     plan.len() - 1
                 }
             };
-            for name in pair {
-                if !plan[index].1.contains(name) {
-                    plan[index].1.push(name.clone());
+            for side in pair {
+                if !plan[index].1.iter().any(|name| name == side.name()) {
+                    plan[index].1.push(side.name().to_string());
                 }
             }
         }
@@ -243,7 +260,7 @@ fn tactics_plan(
     for (_, names) in &mut plan {
         names.sort_by_key(|name| everyone.iter().position(|other| other == name));
     }
-    Ok(plan)
+    plan
 }
 
 /// The measurements every phase reads: nodes of every engine, tactics per
@@ -257,13 +274,13 @@ struct Counts {
     ttd: TtdRun,
 }
 
-fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result<Counts> {
-    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
+fn count(lab: &Lab, args: &ChainArgs, chain: &Chain, folder: &Path) -> Result<Counts> {
+    let everyone: Vec<String> = chain.names.iter().chain(&args.beside).cloned().collect();
     // Prunelab's mirrored phases are counted, not timed or solved.
     let mut counted = everyone.clone();
     if args.ours {
-        for pair in chain.windows(2) {
-            for name in mirrored_pair(lab, (&pair[0], &pair[1])).into_iter().flat_map(|(a, b)| [a, b]) {
+        for pair in chain.phases.windows(2) {
+            for name in mirrored_pair((pair[0], pair[1])).into_iter().flat_map(|(a, b)| [a, b]) {
                 if !counted.contains(&name) {
                     counted.push(name);
                 }
@@ -271,37 +288,33 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
         }
     }
     participant::launches(lab, &counted)?;
-    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.suite, args.depth));
+    lab.say(&format!("nodes: {} engine(s) on {} at depth {}", counted.len(), args.search.suite, args.search.depth));
     let nodes_dir = folder.join("nodes");
     let nodes_args = NodesArgs {
         variants: counted,
-        suite: args.suite.clone(),
-        depth: args.depth,
-        hash: args.hash,
+        search: args.search.clone(),
         first: None,
         run: RunArgs { concurrency: args.concurrency, resume: resume_in(&nodes_dir, "nodes") },
     };
     let nodes_run = nodes::run(&lab.nested(&nodes_dir), &nodes_args)?;
     let mut tactics = Vec::new();
-    for (suite, names) in tactics_plan(lab, args, chain, &everyone)? {
+    for (suite, names) in tactics_plan(args, chain, &everyone) {
         let dir = folder.join(format!("tactics-{suite}"));
         let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
-        tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics_nodes, args.tactics_first, run)?);
+        tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics.nodes, args.tactics.first, run)?);
     }
     lab.say(&format!("time to depth: {} round(s), each engine beside its neighbours", args.ttd_rounds));
     let ttd_dir = folder.join("ttd");
     let ttd_args = TtdArgs {
         engines: everyone,
-        suite: args.suite.clone(),
-        depth: args.depth,
+        search: args.search.clone(),
         rounds: args.ttd_rounds,
-        hash: args.hash,
         first: None,
         clock: ttd::Clock::default(),
         resume: resume_in(&ttd_dir, "ttd"),
     };
     let ttd = ttd::run(&lab.nested(&ttd_dir), &ttd_args)?;
-    let setting = NodeSetting::of(&nodes_run.suite, args.depth);
+    let setting = NodeSetting::of(&nodes_run.suite, args.search.depth);
     let claimed_on = NodeSetting::claimed(lab, &Default::default()).ok();
     Ok(Counts { setting, claimed_on, nodes: nodes_run.records, tactics, ttd })
 }
@@ -310,9 +323,9 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &[String], folder: &Path) -> Result
 fn sprt_text(status: Option<SprtStatus>) -> String {
     status.map_or("no SPRT".to_string(), |status| {
         let word = match status.verdict {
-            Verdict::AcceptH1 => "H1 accepted",
-            Verdict::AcceptH0 => "H0 accepted",
-            Verdict::Continue => "undecided",
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::Continue => "undecided",
         };
         format!("{word} (LLR {:.2})", status.llr)
     })
@@ -320,7 +333,7 @@ fn sprt_text(status: Option<SprtStatus>) -> String {
 
 /// Whether the SPRT failed: it accepted H0, the plans' "STOP".
 fn sprt_failed(status: Option<SprtStatus>) -> bool {
-    status.is_some_and(|status| status.verdict == Verdict::AcceptH0)
+    status.is_some_and(|status| status.verdict == SprtState::AcceptH0)
 }
 
 /// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`, and
@@ -343,14 +356,14 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
             run_dir: None,
         });
     };
-    let hash = plan.hash_mb.unwrap_or(args.hash);
+    let hash = plan.hash_mb.unwrap_or(args.search.hash.mb);
     let plan_text = format!("[{}, {}] at {}, Hash {hash}", plan.bounds.0, plan.bounds.1, plan.tc);
     lab.say(&format!("match: {} vs {parent}, SPRT {plan_text}", variant.name()));
     let mut settings = MatchArgs::new(variant.name(), parent);
     settings.tc = plan.tc.parse().map_err(|error| anyhow!("{}: sprt.tc {}: {error}", variant.name(), plan.tc))?;
     settings.sprt = SprtOptions { bounds: Some(vec![plan.bounds.0, plan.bounds.1]), ..MatchArgs::new("a", "b").sprt };
-    settings.games = Some(args.games);
-    settings.hash = hash;
+    settings.games = Some(args.games.limit);
+    settings.hash.mb = hash;
     settings.concurrency = args.concurrency;
     settings.resume = resume_in(folder, "match").map(|dir| Some(PathBuf::from(dir)));
     let binaries = [participant::launch(lab, variant.name())?, participant::launch(lab, parent)?];
@@ -386,7 +399,7 @@ fn folder_name(name: &str) -> String {
 fn run_phases(
     lab: &Lab,
     args: &ChainArgs,
-    chain: &[String],
+    chain: &Chain,
     counts: &Counts,
     run_dir: &mut games::results::RunDir,
     records: &mut Vec<PhaseRecord>,
@@ -394,29 +407,29 @@ fn run_phases(
     let folder = run_dir.path().to_path_buf();
     let mut stopped_at =
         records.iter().find(|record| record.sprt.as_ref().is_some_and(|m| m.failed)).map(|r| r.phase.clone());
-    for pair in chain.windows(2) {
-        let (parent, phase) = (&pair[0], &pair[1]);
-        if records.iter().any(|record| &record.phase == phase && !record.beside) {
+    for pair in chain.phases.windows(2) {
+        let (parent, phase) = (pair[0].name(), pair[1].name());
+        if records.iter().any(|record| record.phase == phase && !record.beside) {
             continue;
         }
         if args.stop_on_fail && stopped_at.is_some() {
             break;
         }
-        let variant = lab.variant(phase)?;
+        let variant = pair[1].variant;
         let phase_folder = folder.join(folder_name(phase));
         let comparison = compare(counts, (parent, phase));
         let sprt = if args.sprt { Some(play_phase_match(lab, args, variant, parent, &phase_folder)?) } else { None };
         if sprt.as_ref().is_some_and(|m| m.failed) && stopped_at.is_none() {
-            stopped_at = Some(phase.clone());
+            stopped_at = Some(phase.to_string());
         }
-        let ours = mirrored_pair(lab, (parent, phase)).filter(|_| args.ours).map(|(ours_parent, ours)| {
+        let ours = mirrored_pair((pair[0], pair[1])).filter(|_| args.ours).map(|(ours_parent, ours)| {
             Comparison::measure(&ours_parent, &ours, counts.settings(), &counts.nodes, None, &[])
         });
         let record = PhaseRecord {
-            phase: phase.clone(),
-            parent: parent.clone(),
+            phase: phase.to_string(),
+            parent: parent.to_string(),
             beside: false,
-            adds: adds(lab, phase)?,
+            adds: adds(pair[1]),
             comparison,
             ttd_run: counts.ttd.run_dir.clone(),
             sprt,
@@ -425,7 +438,7 @@ fn run_phases(
         run_dir.append(&record)?;
         records.push(record);
     }
-    let last = chain.last().expect("a chain has two variants");
+    let last = chain.names.last().expect("a chain has two variants");
     for engine in &args.beside {
         if records.iter().any(|record| &record.phase == engine && record.beside) {
             continue;
@@ -481,41 +494,41 @@ fn unmeasured_suites(comparisons: &[&Comparison]) -> String {
 fn markdown(
     lab: &Lab,
     args: &ChainArgs,
-    chain: &[String],
+    chain: &Chain,
     records: &[PhaseRecord],
     stopped_at: Option<&str>,
     seconds: f64,
 ) -> Result<String> {
     let mut out = String::new();
-    writeln!(out, "# lab chain: {} ({} phases)\n", chain.join(" → "), chain.len() - 1).unwrap();
+    writeln!(out, "# lab chain: {} ({} phases)\n", chain.names.join(" → "), chain.names.len() - 1).unwrap();
     writeln!(
         out,
         "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
          interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
          geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
-        args.suite, args.depth, args.ttd_rounds, args.tactics_nodes
+        args.search.suite, args.search.depth, args.ttd_rounds, args.tactics.nodes
     )
     .unwrap();
     let sprt_header = if args.sprt { " SPRT |" } else { "" };
     writeln!(out, "| phase | adds | nodes vs parent | time to depth | tactics | claims |{sprt_header}").unwrap();
     writeln!(out, "|---|---|---|---|---|---|{}", if args.sprt { "---|" } else { "" }).unwrap();
-    for pair in chain.windows(2) {
-        let phase = &pair[1];
-        let Some(record) = records.iter().find(|record| &record.phase == phase && !record.beside) else {
+    for pair in chain.phases.windows(2) {
+        let phase = pair[1].name();
+        let Some(record) = records.iter().find(|record| record.phase == phase && !record.beside) else {
             let why =
                 stopped_at.map_or("not run".to_string(), |at| format!("not run: stopped after {at}'s SPRT failed"));
             writeln!(
                 out,
                 "| {phase} | {} | {why} | | | |{}",
-                adds(lab, phase)?.join(" "),
+                adds(pair[1]).join(" "),
                 if args.sprt { " |" } else { "" }
             )
             .unwrap();
             continue;
         };
         let c = &record.comparison;
-        let judgements = c.judgements(lab.variant(phase)?);
+        let judgements = c.judgements(pair[1].variant);
         let claims: Vec<String> =
             judgements.iter().map(|(claim, judgement)| verdict::short(claim, judgement)).collect();
         let sprt_cell = record.sprt.as_ref().map_or(String::new(), |m| format!(" {}: {} |", m.plan, m.result));
@@ -547,7 +560,7 @@ fn markdown(
     }
     // The engines beside the chain's end, counter by counter (`lab nodes`'s table).
     let beside: Vec<&PhaseRecord> = records.iter().filter(|record| record.beside).collect();
-    if let (Some(first), Some(last)) = (beside.first(), chain.last()) {
+    if let (Some(first), Some(last)) = (beside.first(), chain.names.last()) {
         let end = records.iter().find(|record| &record.phase == last && !record.beside);
         let end_telemetry = end.map(|record| &record.comparison.telemetry);
         let mut rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> = Vec::new();
@@ -560,20 +573,20 @@ fn markdown(
             "\n### {} beside {}: the plans' telemetry on {}\n",
             first.parent,
             beside.iter().map(|record| record.phase.as_str()).collect::<Vec<_>>().join(", "),
-            args.suite
+            args.search.suite
         )
         .unwrap();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     let phases: Vec<&PhaseRecord> = records.iter().filter(|record| !record.beside).collect();
-    if chain.iter().any(|name| lab.external(name).is_some()) && !phases.is_empty() {
-        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.suite).unwrap();
+    if chain.phases.iter().any(|side| side.external.is_some()) && !phases.is_empty() {
+        writeln!(out, "\n### The plans' telemetry, phase by phase, on {}\n", args.search.suite).unwrap();
         let rows: Vec<(&str, &crate::measure::telemetry::Telemetry)> =
             phases.iter().map(|record| (record.phase.as_str(), &record.comparison.telemetry)).collect();
         out.push_str(&nodes::plan_telemetry_table(&rows));
     }
     if phases.iter().any(|record| record.ours.is_some()) {
-        out.push_str(&beside_ours(lab, &phases)?);
+        out.push_str(&beside_ours(lab, chain, &phases)?);
     }
     let unmeasured = unmeasured_suites(&records.iter().map(|record| &record.comparison).collect::<Vec<_>>());
     if !unmeasured.is_empty() {
@@ -581,7 +594,7 @@ fn markdown(
     }
     writeln!(out, "\n## Claims, phase by phase\n").unwrap();
     for record in records.iter().filter(|record| !record.beside) {
-        let variant = lab.variant(&record.phase)?;
+        let variant = chain.phase(record)?.variant;
         writeln!(out, "### {} ({}), against {}\n", record.phase, variant.file.source, record.parent).unwrap();
         if let Some(line) = record.comparison.identical_line() {
             writeln!(out, "{line}\n").unwrap();
@@ -627,7 +640,7 @@ fn agreement(theirs: Option<RatioEstimate>, ours: Option<RatioEstimate>) -> (Str
 }
 
 /// Each phase of another engine's chain beside prunelab's same phase.
-fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
+fn beside_ours(lab: &Lab, chain: &Chain, phases: &[&PhaseRecord]) -> Result<String> {
     let mut out = String::new();
     writeln!(
         out,
@@ -636,36 +649,42 @@ fn beside_ours(lab: &Lab, phases: &[&PhaseRecord]) -> Result<String> {
          its own file states it; whether the two agree in sign, and whether their 95% intervals overlap.\n"
     )
     .unwrap();
-    writeln!(out, "| phase | plan's claim | theirs | prunelab's pair | prunelab | same sign | intervals overlap |")
-        .unwrap();
-    writeln!(out, "|---|---|---|---|---|---|---|").unwrap();
+    let mut table = Table::new()
+        .left("phase")
+        .left("plan's claim")
+        .left("theirs")
+        .left("prunelab's pair")
+        .left("prunelab")
+        .left("same sign")
+        .left("intervals overlap");
     for record in phases {
         let Some(ours) = &record.ours else {
-            writeln!(out, "| {} | - | - | no mirror | - | - | - |", record.phase).unwrap();
+            table.push([record.phase.as_str(), "-", "-", "no mirror", "-", "-", "-"]);
             continue;
         };
-        let (their_claim, theirs) = node_claim_cell(lab.variant(&record.phase)?, &record.comparison);
+        let (their_claim, theirs) = node_claim_cell(chain.phase(record)?.variant, &record.comparison);
         let (our_claim, ours_cell) = node_claim_cell(lab.variant(&ours.subject)?, ours);
         let (same_sign, overlap) = agreement(record.comparison.nodes, ours.nodes);
-        writeln!(
-            out,
-            "| {} | {} | {theirs} | {} → {} | {ours_cell} | {same_sign} | {overlap} |",
-            record.phase,
+        table.push([
+            record.phase.clone(),
             their_claim.or(our_claim).unwrap_or_else(|| "-".into()),
-            ours.reference,
-            ours.subject
-        )
-        .unwrap();
+            theirs,
+            format!("{} → {}", ours.reference, ours.subject),
+            ours_cell,
+            same_sign,
+            overlap,
+        ]);
     }
+    write!(out, "{table}").unwrap();
     Ok(out)
 }
 
 /// The chain's standing: contradicted when a phase's claim does not hold or
 /// its SPRT accepted H0 (engines beside the chain claim nothing).
-fn standing(lab: &Lab, records: &[PhaseRecord]) -> Result<Standing> {
+fn standing(chain: &Chain, records: &[PhaseRecord]) -> Result<Standing> {
     let mut standing = Standing::Stands;
     for record in records.iter().filter(|record| !record.beside) {
-        let judgements = record.comparison.judgements(lab.variant(&record.phase)?);
+        let judgements = record.comparison.judgements(chain.phase(record)?.variant);
         let sprt_failed = record.sprt.as_ref().is_some_and(|played| played.failed);
         let games_say = sprt_failed.then_some(GamesSay::NoGain);
         standing = standing.and(Standing::of(&judgements, games_say));
@@ -685,24 +704,25 @@ fn chain_variants(lab: &Lab, names: &[String]) -> Vec<Variant> {
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let started = Instant::now();
-    let chain = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
-    if args.ours && !chain.iter().any(|name| lab.external(name).is_some_and(|external| external.mirrors.is_some())) {
+    let names = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
+    let chain = Chain::of(lab, names, &args.beside)?;
+    if args.ours && !chain.phases.iter().any(|side| side.external.is_some_and(|external| external.mirrors.is_some())) {
         bail!("--ours: no phase of this chain is another engine's variant that `mirrors` one of prunelab's");
     }
     for engine in &args.beside {
         participant::check(lab, engine)?;
     }
     // A suite that cannot be read is an error before anything runs.
-    let everyone: Vec<String> = chain.iter().chain(&args.beside).cloned().collect();
-    suites::load(lab, &args.suite)?;
-    for (suite, _) in tactics_plan(lab, args, &chain, &everyone)? {
+    let everyone: Vec<String> = chain.names.iter().chain(&args.beside).cloned().collect();
+    suites::load(lab, &args.search.suite)?;
+    for (suite, _) in tactics_plan(args, &chain, &everyone) {
         suites::load(lab, &suite)?;
     }
     // So is the book of the matches `--sprt` plays.
     if args.sprt {
         matches::check_book(&lab.session(), None)?;
     }
-    lab.say(&format!("chain: {}", chain.join(" → ")));
+    lab.say(&format!("chain: {}", chain.names.join(" → ")));
     let (mut run_dir, mut records): (_, Vec<PhaseRecord>) =
         RunArgs { concurrency: args.concurrency, resume: args.resume.clone() }.open(lab, "chain", args)?;
     let folder = run_dir.path().to_path_buf();
@@ -713,10 +733,10 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
     let phases: Vec<serde_json::Value> = records
         .iter()
         .map(|record| {
-            let claims = lab.variant(&record.phase).ok().map(|variant| {
+            let claims = chain.side(record).map(|side| {
                 record
                     .comparison
-                    .judgements(variant)
+                    .judgements(side.variant)
                     .iter()
                     .map(|(claim, judgement)| serde_json::json!({"claim": claim.key(), "verdict": judgement.word(), "detail": judgement.to_string()}))
                     .collect::<Vec<_>>()
@@ -726,7 +746,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
         .collect();
     run_dir.write_summary(
         &text,
-        &serde_json::json!({"chain": chain, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
+        &serde_json::json!({"chain": chain.names, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
     )?;
     if lab.global.json {
         println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
@@ -734,7 +754,7 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
         println!("{text}");
         lab.say(&format!("chain: {} ({seconds:.0} s)", run_dir.path().display()));
     }
-    let standing = standing(lab, &records)?;
+    let standing = standing(&chain, &records)?;
     if standing == Standing::Contradicted {
         lab.say(&format!(
             "chain: a phase's claim does not hold or its SPRT accepted H0 (exit status {})",
@@ -826,15 +846,19 @@ mod tests {
             .chain(phases.iter().map(|phase| format!("seajay-p002-{phase}")))
             .collect();
         assert_eq!(chain, expected);
-        let ours: Vec<(String, String)> =
-            chain.windows(2).map(|pair| mirrored_pair(&lab, (&pair[0], &pair[1])).unwrap()).collect();
+        let ours: Vec<(String, String)> = Chain::of(&lab, chain, &[])
+            .unwrap()
+            .phases
+            .windows(2)
+            .map(|pair| mirrored_pair((pair[0], pair[1])).unwrap())
+            .collect();
         assert_eq!(ours[0], ("p002-1.2c".to_string(), "p002-1.3".to_string()));
         // SeaJay has no switch for 3.3: its 4.1 follows 3.2, and so does ours beside it.
         assert_eq!(ours[9], ("p002-3.2".to_string(), "p002-4.1".to_string()));
         let last = lab.external("seajay-p002-4.1").unwrap();
         // In name order, as the file's table is read.
         assert_eq!(
-            adds(&lab, "seajay-p002-4.1").unwrap(),
+            adds(Side::of(&lab, "seajay-p002-4.1").unwrap()),
             ["RazorMargin1=300", "RazorMargin2=300", "UseRazoring=true"]
         );
         assert!(last.settings.iter().any(|setting| setting.to_string() == "FutilityBase=148"));
@@ -865,12 +889,12 @@ mod tests {
     #[test]
     fn only_an_accepted_h0_stops_a_chain() {
         let status = |verdict, llr| Some(SprtStatus { llr, lower: -2.94, upper: 2.94, verdict });
-        assert!(sprt_failed(status(Verdict::AcceptH0, -2.95)));
-        assert!(!sprt_failed(status(Verdict::Continue, -2.0)));
-        assert!(!sprt_failed(status(Verdict::AcceptH1, 3.0)));
+        assert!(sprt_failed(status(SprtState::AcceptH0, -2.95)));
+        assert!(!sprt_failed(status(SprtState::Continue, -2.0)));
+        assert!(!sprt_failed(status(SprtState::AcceptH1, 3.0)));
         assert!(!sprt_failed(None));
-        assert_eq!(sprt_text(status(Verdict::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
-        assert_eq!(sprt_text(status(Verdict::Continue, 1.0)), "undecided (LLR 1.00)");
+        assert_eq!(sprt_text(status(SprtState::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
+        assert_eq!(sprt_text(status(SprtState::Continue, 1.0)), "undecided (LLR 1.00)");
     }
 
     #[test]

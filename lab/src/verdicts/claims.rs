@@ -40,7 +40,7 @@ use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// What a claim came to.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Judgement {
+pub enum ClaimStanding {
     /// Holds; what was measured.
     Holds(String),
     /// Does not hold; what was measured.
@@ -51,24 +51,34 @@ pub enum Judgement {
     NotMeasured(String),
 }
 
-impl Judgement {
+impl ClaimStanding {
     pub fn word(&self) -> &'static str {
         match self {
-            Judgement::Holds(_) => "holds",
-            Judgement::DoesNotHold(_) => "does not hold",
-            Judgement::Undecided(_) => "undecided",
-            Judgement::NotMeasured(_) => "not measured",
+            ClaimStanding::Holds(_) => "holds",
+            ClaimStanding::DoesNotHold(_) => "does not hold",
+            ClaimStanding::Undecided(_) => "undecided",
+            ClaimStanding::NotMeasured(_) => "not measured",
+        }
+    }
+
+    /// What was measured, or why nothing was.
+    pub fn detail(&self) -> &str {
+        match self {
+            ClaimStanding::Holds(measured)
+            | ClaimStanding::DoesNotHold(measured)
+            | ClaimStanding::Undecided(measured) => measured,
+            ClaimStanding::NotMeasured(why) => why,
         }
     }
 }
 
-impl fmt::Display for Judgement {
+impl fmt::Display for ClaimStanding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Judgement::Holds(measured) => write!(f, "**holds** ({measured})"),
-            Judgement::DoesNotHold(measured) => write!(f, "**does not hold** ({measured})"),
-            Judgement::Undecided(measured) => write!(f, "**undecided** ({measured})"),
-            Judgement::NotMeasured(why) => write!(f, "**not measured** ({why})"),
+            ClaimStanding::Holds(measured) => write!(f, "**holds** ({measured})"),
+            ClaimStanding::DoesNotHold(measured) => write!(f, "**does not hold** ({measured})"),
+            ClaimStanding::Undecided(measured) => write!(f, "**undecided** ({measured})"),
+            ClaimStanding::NotMeasured(why) => write!(f, "**not measured** ({why})"),
         }
     }
 }
@@ -117,13 +127,13 @@ pub fn claimed_range(claim: &Claim) -> Option<(f64, f64)> {
 /// whole interval misses it, and is undecided when the interval reaches
 /// over an edge of the range (more positions would decide). Without an
 /// interval the estimate alone decides.
-fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement {
+fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> ClaimStanding {
     let measured = format!("{change} on {on}");
     if let Claim::NodeDirection(Direction::Same) = claim {
         // The same tree: no position moved, so neither does the interval.
         // A tree that changed anywhere is not the same tree, whatever the mean.
         let same = change.percent == 0.0 && change.interval.is_none_or(|interval| interval == (0.0, 0.0));
-        return if same { Judgement::Holds(measured) } else { Judgement::DoesNotHold(measured) };
+        return if same { ClaimStanding::Holds(measured) } else { ClaimStanding::DoesNotHold(measured) };
     }
     let (low, high) = claimed_range(claim).expect("only node claims have a range of node changes");
     // `fewer` and `more` exclude 0 itself: an interval that ends at 0 does
@@ -135,7 +145,7 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
     let (interval_low, interval_high) = change.interval.unwrap_or((change.percent, change.percent));
     // Every claimed range is an interval, so both ends in it put all of it in.
     if claimed(interval_low) && claimed(interval_high) {
-        return Judgement::Holds(measured);
+        return ClaimStanding::Holds(measured);
     }
     let reaches = match claim {
         Claim::NodeDirection(Direction::Fewer) => interval_low < 0.0,
@@ -143,11 +153,11 @@ fn judge_node_change(claim: &Claim, change: &NodeChange, on: &str) -> Judgement 
         _ => interval_high >= low && interval_low <= high,
     };
     if reaches {
-        Judgement::Undecided(format!(
+        ClaimStanding::Undecided(format!(
             "{measured}: the interval reaches over the claim's edge; more positions would decide"
         ))
     } else {
-        Judgement::DoesNotHold(measured)
+        ClaimStanding::DoesNotHold(measured)
     }
 }
 
@@ -265,10 +275,10 @@ fn games_tc(variant: &Variant, scope: &Scope) -> Result<TimeControl, String> {
 
 /// A judgement on `positions` positions: one that holds or fails on fewer
 /// than [`MIN_POSITIONS`] is undecided instead.
-fn on_enough_positions(judgement: Judgement, positions: usize) -> Judgement {
+fn on_enough_positions(judgement: ClaimStanding, positions: usize) -> ClaimStanding {
     match judgement {
-        Judgement::Holds(measured) | Judgement::DoesNotHold(measured) if positions < MIN_POSITIONS => {
-            Judgement::Undecided(format!(
+        ClaimStanding::Holds(measured) | ClaimStanding::DoesNotHold(measured) if positions < MIN_POSITIONS => {
+            ClaimStanding::Undecided(format!(
                 "{measured}: {positions} position{}, fewer than the {MIN_POSITIONS} a claim needs to hold or fail",
                 if positions == 1 { "" } else { "s" }
             ))
@@ -283,7 +293,7 @@ fn within(value: f64, low: f64, high: f64) -> bool {
 
 /// Judges one claim of `variant` on `evidence`: a node, telemetry or count
 /// claim only on counts of its own suite and depth (`evidence.claimed_on`).
-pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Judgement {
+pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> ClaimStanding {
     let claim = &scoped.claim;
     // What the claim is against: its chain span's start, or the parent.
     let parent = scoped.scope.from.as_deref().or(variant.file.extends.as_deref());
@@ -293,7 +303,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
     };
     let against_parent = parent.is_some() && evidence.reference == parent;
     let not_against_parent = || {
-        Judgement::NotMeasured(match (parent, evidence.reference) {
+        ClaimStanding::NotMeasured(match (parent, evidence.reference) {
             (None, _) => "the variant has no parent to measure it against".to_string(),
             (Some(parent), Some(reference)) => {
                 format!("claimed against `{parent}`, measured against `{reference}`: run `{command}`")
@@ -305,12 +315,14 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
     // positions or at another depth is not the one claimed: trees of other
     // positions and depths prune differently. `None` when the counts are of
     // the claim's own suite and depth.
-    let off_scope = |own: &OwnNodes| -> Option<Judgement> {
+    let off_scope = |own: &OwnNodes| -> Option<ClaimStanding> {
         let claimed = match &evidence.claimed_on {
             Some(Ok(claimed)) => claimed,
-            Some(Err(why)) => return Some(Judgement::NotMeasured(format!("the claim's suite cannot be read: {why}"))),
+            Some(Err(why)) => {
+                return Some(ClaimStanding::NotMeasured(format!("the claim's suite cannot be read: {why}")))
+            }
             None => {
-                return Some(Judgement::NotMeasured(format!(
+                return Some(ClaimStanding::NotMeasured(format!(
                     "measured on {}, where the claim's suite is not known: run `{command}{}`",
                     own.setting,
                     scope_options(&scoped.scope)
@@ -321,7 +333,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             return None;
         }
         if own.setting.content.is_none() {
-            return Some(Judgement::NotMeasured(format!(
+            return Some(ClaimStanding::NotMeasured(format!(
                 "measured on {} before the lab compared suites by their positions: run `{command}{}`",
                 own.setting,
                 scope_options(&scoped.scope)
@@ -334,21 +346,21 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             let suite = scoped.scope.suite.clone().unwrap_or_else(|| suites::VERDICT.to_string());
             (format!("on {claimed}"), Scope { suite: Some(suite), depth: Some(claimed.depth), ..scoped.scope.clone() })
         };
-        Some(Judgement::NotMeasured(format!(
+        Some(ClaimStanding::NotMeasured(format!(
             "measured on {}, claimed {claimed_text}: run `{command}{}`",
             own.setting,
             scope_options(&scope)
         )))
     };
     let no_counts = || {
-        Judgement::NotMeasured(format!(
+        ClaimStanding::NotMeasured(format!(
             "no node counts of it{}: run `{command}{}`",
             scoped.scope.text(),
             scope_options(&scoped.scope)
         ))
     };
     // The variant's own counts on the claim's scope, or why there are none.
-    let on_scope = || -> Result<&OwnNodes, Judgement> {
+    let on_scope = || -> Result<&OwnNodes, ClaimStanding> {
         let own = evidence.own_nodes.as_ref().ok_or_else(no_counts)?;
         match off_scope(own) {
             Some(elsewhere) => Err(elsewhere),
@@ -364,7 +376,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 return elsewhere;
             }
             let Some((change, on)) = &evidence.node_change else {
-                return Judgement::NotMeasured(format!(
+                return ClaimStanding::NotMeasured(format!(
                     "no node counts of it and `{}`{}: run `{command}`{}",
                     parent.unwrap_or("-"),
                     scoped.scope.text(),
@@ -382,13 +394,13 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 Err(elsewhere) => return elsewhere,
             };
             let Some(telemetry) = evidence.telemetry else {
-                return Judgement::NotMeasured("no telemetry in this run".to_string());
+                return ClaimStanding::NotMeasured("no telemetry in this run".to_string());
             };
             let name = claim.key();
             let judgement = match telemetry.rate(&name) {
-                None => Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
-                Some(rate) if within(rate, *low, *high) => Judgement::Holds(format!("{rate:.1}%")),
-                Some(rate) => Judgement::DoesNotHold(format!("{rate:.1}%")),
+                None => ClaimStanding::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`")),
+                Some(rate) if within(rate, *low, *high) => ClaimStanding::Holds(format!("{rate:.1}%")),
+                Some(rate) => ClaimStanding::DoesNotHold(format!("{rate:.1}%")),
             };
             on_enough_positions(judgement, own.positions)
         }
@@ -398,28 +410,28 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 Err(elsewhere) => return elsewhere,
             };
             let Some(telemetry) = evidence.telemetry else {
-                return Judgement::NotMeasured("no telemetry in this run".to_string());
+                return ClaimStanding::NotMeasured("no telemetry in this run".to_string());
             };
             let Some(count) = telemetry.count(&format!("{line}.{key}")) else {
-                return Judgement::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`"));
+                return ClaimStanding::NotMeasured(format!("the engine printed no `{line}:` line with `{key}`"));
             };
             let judgement = match telemetry.count(ITERATIONS) {
                 Some(iterations) if iterations > 0 => {
                     let average = count as f64 / iterations as f64;
                     let measured = format!("{average:.2}: {count} over {iterations} iterations");
                     if within(average, *low, *high) {
-                        Judgement::Holds(measured)
+                        ClaimStanding::Holds(measured)
                     } else {
-                        Judgement::DoesNotHold(measured)
+                        ClaimStanding::DoesNotHold(measured)
                     }
                 }
-                _ => Judgement::NotMeasured("the run kept no iteration counts: run it again".to_string()),
+                _ => ClaimStanding::NotMeasured("the run kept no iteration counts: run it again".to_string()),
             };
             on_enough_positions(judgement, own.positions)
         }
         Claim::NodesPerPosition { low, high } => {
             let Some(own) = evidence.own_nodes.as_ref().filter(|own| own.positions > 0) else {
-                return Judgement::NotMeasured(format!(
+                return ClaimStanding::NotMeasured(format!(
                     "no node counts of it{}: run `lab nodes {}{}`",
                     scoped.scope.text(),
                     variant.name(),
@@ -430,13 +442,15 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             // says nothing of the claim.
             let claimed = match &evidence.claimed_on {
                 Some(Ok(claimed)) if own.setting.measures(claimed) => claimed,
-                Some(Err(why)) => return Judgement::NotMeasured(format!("the claim's suite cannot be read: {why}")),
+                Some(Err(why)) => {
+                    return ClaimStanding::NotMeasured(format!("the claim's suite cannot be read: {why}"))
+                }
                 claimed => {
                     let claimed_text = match claimed {
                         Some(Ok(claimed)) => format!("claimed on {claimed}"),
                         _ => "where the claim's suite is not known".to_string(),
                     };
-                    return Judgement::NotMeasured(format!(
+                    return ClaimStanding::NotMeasured(format!(
                         "measured on {}, {claimed_text}: run `lab nodes {} --suite {} --depth {}`",
                         own.setting,
                         variant.name(),
@@ -453,13 +467,13 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             let measured = format!("{mean:.0} on {}, {positions}", own.setting);
             let whole_suite = claimed.content.as_ref().map_or(0, |content| content.positions);
             if own.positions < whole_suite {
-                Judgement::Undecided(format!(
+                ClaimStanding::Undecided(format!(
                     "{measured} of {whole_suite}: a count per position needs every position of its suite"
                 ))
             } else if within(mean, *low, *high) {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
         Claim::Games(claimed) => {
@@ -480,9 +494,9 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 let (at, tc_option) = match &tc {
                     Ok(tc) if tc.to_string() == crate::verdicts::ab::DEFAULT_TC => (format!(" at {tc}"), String::new()),
                     Ok(tc) => (format!(" at {tc}"), format!(" --tc {tc}")),
-                    Err(why) => return Judgement::NotMeasured(why.clone()),
+                    Err(why) => return ClaimStanding::NotMeasured(why.clone()),
                 };
-                return Judgement::NotMeasured(format!(
+                return ClaimStanding::NotMeasured(format!(
                     "no games of it against `{parent}`{}{at}: run `lab match {} {parent}{book_option} --sprt 0 5{tc_option}`",
                     scoped.scope.place_text(),
                     variant.name()
@@ -491,9 +505,9 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
             let says = result.says();
             let measured = format!("{}: {}", result.line(), says.words());
             match (claimed, says) {
-                (_, GamesSay::Gain) | (GamesClaim::NoLoss, GamesSay::NoLoss) => Judgement::Holds(measured),
-                (_, GamesSay::Loss) | (GamesClaim::Gain, GamesSay::NoGain) => Judgement::DoesNotHold(measured),
-                _ => Judgement::Undecided(format!("{measured}; more games would decide")),
+                (_, GamesSay::Gain) | (GamesClaim::NoLoss, GamesSay::NoLoss) => ClaimStanding::Holds(measured),
+                (_, GamesSay::Loss) | (GamesClaim::Gain, GamesSay::NoGain) => ClaimStanding::DoesNotHold(measured),
+                _ => ClaimStanding::Undecided(format!("{measured}; more games would decide")),
             }
         }
         Claim::SolvedNotBelowParent { suite } => {
@@ -501,26 +515,26 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 return not_against_parent();
             }
             if let Some((_, why)) = evidence.unsolved.iter().find(|(name, _)| name == suite) {
-                return Judgement::NotMeasured(why.clone());
+                return ClaimStanding::NotMeasured(why.clone());
             }
             match evidence.solved.iter().find(|solved| &solved.suite == suite) {
-                None => Judgement::NotMeasured(format!(
+                None => ClaimStanding::NotMeasured(format!(
                     "no {suite} run with it and its parent: run `lab ab {}`",
                     variant.name()
                 )),
                 Some(solved) => {
                     let measured = format!("{} against {} of {}", solved.variant, solved.parent, solved.positions);
                     if !solved.at_claim_budget {
-                        return Judgement::NotMeasured(format!(
+                        return ClaimStanding::NotMeasured(format!(
                             "{measured} off the claim's scope: it is judged over the whole suite at {} \
                              (`lab ab`'s default --tactics-nodes, without --tactics-first)",
                             grammar::claim_tactics_limit()
                         ));
                     }
                     if solved.variant >= solved.parent {
-                        Judgement::Holds(measured)
+                        ClaimStanding::Holds(measured)
                     } else {
-                        Judgement::DoesNotHold(measured)
+                        ClaimStanding::DoesNotHold(measured)
                     }
                 }
             }
@@ -824,7 +838,7 @@ mod tests {
     fn games_claims_read_the_games_on_their_book() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         let child = variant();
         let endgames = grammar::Scope { book: Some("data/books/endgames.epd".into()), ..Default::default() };
         let gain = ScopedClaim { claim: Claim::Games(GamesClaim::Gain), scope: endgames };
@@ -837,7 +851,7 @@ mod tests {
             book: Some(book.into()),
             wdl: Wdl { wins: penta[3] + 2 * penta[4], draws: 0, losses: penta[1] + 2 * penta[0] },
             penta: Pentanomial(penta),
-            sprt: Some(SprtState { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: 0.0, elo1: 5.0, llr, lower: -2.94, upper: 2.94 }),
             finished: true,
             time_losses: 0,
             crashes: 0,

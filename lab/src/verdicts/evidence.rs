@@ -8,10 +8,11 @@ use std::fmt::Write;
 use std::path::Path;
 
 use games::results::{read_records, runs_of_nested};
-use games::statistics::{elo_penta, format_estimate, format_penta, nelo_penta, Estimate, Pentanomial, Verdict, Wdl};
+use games::statistics::{elo_penta, format_estimate, format_penta, nelo_penta, Estimate, Pentanomial, SprtState, Wdl};
 use games::statistics::{SprtSettings, SprtStatus};
 use serde::{Deserialize, Serialize};
 
+use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
 use crate::verdicts::ab::sections::GAMES;
 
@@ -20,7 +21,7 @@ pub const STATUS_COMMAND: &str = "openbench-status";
 
 /// An SPRT as it stood when the result was read.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SprtState {
+pub struct SprtReading {
     pub elo0: f64,
     pub elo1: f64,
     pub llr: f64,
@@ -29,15 +30,9 @@ pub struct SprtState {
     pub upper: f64,
 }
 
-impl SprtState {
-    pub fn verdict(&self) -> Verdict {
-        if self.llr >= self.upper {
-            Verdict::AcceptH1
-        } else if self.llr <= self.lower {
-            Verdict::AcceptH0
-        } else {
-            Verdict::Continue
-        }
+impl SprtReading {
+    pub fn verdict(&self) -> SprtState {
+        SprtState::of(self.llr, self.lower, self.upper)
     }
 }
 
@@ -59,7 +54,7 @@ pub struct GameResult {
     pub book: Option<String>,
     pub wdl: Wdl,
     pub penta: Pentanomial,
-    pub sprt: Option<SprtState>,
+    pub sprt: Option<SprtReading>,
     /// Whether the games are over (an SPRT verdict, the games played, a
     /// test stopped), or still running or stopped before their end: such
     /// games decide nothing.
@@ -93,6 +88,27 @@ impl GamesSay {
             GamesSay::Undecided => "nothing decided yet",
         }
     }
+
+    /// The atlas's word: `won`, `lost`, `no gain`, `no loss`, `undecided`.
+    pub fn outcome(self) -> &'static str {
+        match self {
+            GamesSay::Gain => "won",
+            GamesSay::Loss => "lost",
+            GamesSay::NoGain => "no gain",
+            GamesSay::NoLoss => "no loss",
+            GamesSay::Undecided => "undecided",
+        }
+    }
+
+    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
+    /// against; none for games that decide no sign.
+    pub fn sign(self) -> Option<i8> {
+        match self {
+            GamesSay::Gain => Some(1),
+            GamesSay::Loss | GamesSay::NoGain => Some(-1),
+            GamesSay::NoLoss | GamesSay::Undecided => None,
+        }
+    }
 }
 
 impl GameResult {
@@ -123,11 +139,11 @@ impl GameResult {
         }
         if let Some(sprt) = &self.sprt {
             return match sprt.verdict() {
-                Verdict::AcceptH1 if sprt.elo0 >= 0.0 => GamesSay::Gain,
-                Verdict::AcceptH1 => GamesSay::NoLoss,
-                Verdict::AcceptH0 if sprt.elo1 <= 0.0 => GamesSay::Loss,
-                Verdict::AcceptH0 => GamesSay::NoGain,
-                Verdict::Continue => GamesSay::Undecided,
+                SprtState::AcceptH1 if sprt.elo0 >= 0.0 => GamesSay::Gain,
+                SprtState::AcceptH1 => GamesSay::NoLoss,
+                SprtState::AcceptH0 if sprt.elo1 <= 0.0 => GamesSay::Loss,
+                SprtState::AcceptH0 => GamesSay::NoGain,
+                SprtState::Continue => GamesSay::Undecided,
             };
         }
         match self.elo() {
@@ -148,7 +164,7 @@ impl GameResult {
             reference: self.subject.clone(),
             wdl: Wdl { wins: self.wdl.losses, draws: self.wdl.draws, losses: self.wdl.wins },
             penta: Pentanomial([ww, wd, even, ld, ll]),
-            sprt: self.sprt.map(|sprt| SprtState {
+            sprt: self.sprt.map(|sprt| SprtReading {
                 elo0: negated(sprt.elo1),
                 elo1: negated(sprt.elo0),
                 llr: negated(sprt.llr),
@@ -280,7 +296,7 @@ pub fn match_result(run: &Path) -> Option<GameResult> {
     let text = std::fs::read_to_string(run.join("summary.json")).ok()?;
     let summary: MatchSummaryFile = serde_json::from_str(&text).ok()?;
     let [a, b] = &summary.engines;
-    let sprt = summary.sprt.zip(summary.sprt_status).map(|(settings, status)| SprtState {
+    let sprt = summary.sprt.zip(summary.sprt_status).map(|(settings, status)| SprtReading {
         elo0: settings.elo0,
         elo1: settings.elo1,
         llr: status.llr,
@@ -381,7 +397,16 @@ pub fn games_section_deciding(
 /// contradicts. Each entry is one variant's results and signals; `None`
 /// when no variant has games.
 pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<String> {
-    let mut rows = String::new();
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .left("games")
+        .left("W / L / D")
+        .left("Elo")
+        .left("nElo")
+        .left("SPRT")
+        .left("the games say")
+        .left("fast measures they contradict");
     for (results, signals) in entries {
         let Some(result) = results.first() else { continue };
         let (elo, nelo) = result.elo_texts();
@@ -390,23 +415,19 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
         });
         let against: Vec<&str> =
             contradicted(result.says(), signals).iter().map(|signal| signal.measure.as_str()).collect();
-        writeln!(
-            rows,
-            "| {} | {} | {} at {} ({}) | {} / {} / {} | {elo} | {nelo} | {sprt} | {} | {} |",
-            result.subject,
-            result.reference,
-            result.games(),
-            result.tc,
-            result.source,
-            result.wdl.wins,
-            result.wdl.losses,
-            result.wdl.draws,
-            result.says().words(),
-            if against.is_empty() { "-".to_string() } else { format!("**{}**", against.join(", ")) }
-        )
-        .unwrap();
+        table.push([
+            result.subject.clone(),
+            result.reference.clone(),
+            format!("{} at {} ({})", result.games(), result.tc, result.source),
+            format!("{} / {} / {}", result.wdl.wins, result.wdl.losses, result.wdl.draws),
+            elo,
+            nelo,
+            sprt,
+            result.says().words().to_string(),
+            if against.is_empty() { "-".to_string() } else { format!("**{}**", against.join(", ")) },
+        ]);
     }
-    if rows.is_empty() {
+    if table.is_empty() {
         return None;
     }
     let mut out = String::from("## Games against the parent (the evidence that decides)\n\n");
@@ -414,11 +435,7 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
         "The largest game result of each variant against its parent: a `lab match` (or `lab ab --sprt`) run, or \
          an OpenBench test read by `lab openbench status`.\n\n",
     );
-    out.push_str(
-        "| variant | parent | games | W / L / D | Elo | nElo | SPRT | the games say | fast measures they contradict |\n",
-    );
-    out.push_str("|---|---|---|---|---|---|---|---|---|\n");
-    out.push_str(&rows);
+    out.push_str(&table.to_string());
     Some(out)
 }
 
@@ -426,7 +443,7 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
 mod tests {
     use super::*;
 
-    fn result(wdl: (u64, u64, u64), penta: [u64; 5], sprt: Option<SprtState>) -> GameResult {
+    fn result(wdl: (u64, u64, u64), penta: [u64; 5], sprt: Option<SprtReading>) -> GameResult {
         GameResult {
             subject: "capture-history".into(),
             reference: "full".into(),
@@ -443,8 +460,8 @@ mod tests {
         }
     }
 
-    fn sprt(elo0: f64, elo1: f64, llr: f64) -> SprtState {
-        SprtState { elo0, elo1, llr, lower: -2.94, upper: 2.94 }
+    fn sprt(elo0: f64, elo1: f64, llr: f64) -> SprtReading {
+        SprtReading { elo0, elo1, llr, lower: -2.94, upper: 2.94 }
     }
 
     #[test]
@@ -506,7 +523,7 @@ mod tests {
         let (elo, mirrored) = (lost.elo().unwrap(), won.elo().unwrap());
         assert!((elo.value + mirrored.value).abs() < 1e-9, "{elo:?} {mirrored:?}");
         // Its SPRT was of the other side's gain: mirrored, not misread.
-        assert_eq!(won.sprt, Some(SprtState { elo0: -5.0, elo1: 0.0, llr: 1.0, lower: -2.94, upper: 2.94 }));
+        assert_eq!(won.sprt, Some(SprtReading { elo0: -5.0, elo1: 0.0, llr: 1.0, lower: -2.94, upper: 2.94 }));
         assert_eq!(won.says(), GamesSay::Undecided);
         let accepted = |llr| result((10, 30, 60), [20, 10, 15, 4, 1], Some(sprt(0.0, 5.0, llr))).reversed().says();
         // The other side's gain accepted is this side's loss; its H0

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 
+use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::verdicts::claims::grammar::Planned;
 
@@ -26,27 +27,24 @@ pub fn command(lab: &Lab) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&rows)?);
         return Ok(());
     }
-    println!("| variant | extends | adds | source | claimed effect | SPRT |");
-    println!("|---|---|---|---|---|---|");
+    let mut table =
+        Table::new().left("variant").left("extends").left("adds").left("source").left("claimed effect").left("SPRT");
     for variant in &lab.variants {
         let adds = if variant.file.features.is_empty() { "-".to_string() } else { variant.file.features.join(" ") };
         let claims: Vec<String> = variant.plan().claims.iter().map(|claim| claim.text()).collect();
-        println!(
-            "| {} | {} | {} | {} | {} | {} |",
-            variant.name(),
-            variant.file.extends.as_deref().unwrap_or("-"),
+        table.push([
+            variant.name().to_string(),
+            variant.file.extends.as_deref().unwrap_or("-").to_string(),
             adds,
-            if variant.file.source.is_empty() { "-" } else { &variant.file.source },
+            if variant.file.source.is_empty() { "-" } else { &variant.file.source }.to_string(),
             if claims.is_empty() { "-".to_string() } else { claims.join("; ") },
-            variant.plan().sprt.as_ref().map_or("-".to_string(), |sprt| format!(
-                "[{}, {}] at {}{}",
-                sprt.bounds.0,
-                sprt.bounds.1,
-                sprt.tc,
-                sprt.hash_mb.map_or(String::new(), |mb| format!(", Hash {mb}"))
-            ))
-        );
+            variant.plan().sprt.as_ref().map_or("-".to_string(), |sprt| {
+                let hash = sprt.hash_mb.map_or(String::new(), |mb| format!(", Hash {mb}"));
+                format!("[{}, {}] at {}{hash}", sprt.bounds.0, sprt.bounds.1, sprt.tc)
+            }),
+        ]);
     }
+    print!("{table}");
     lab.say(&format!("{} variants; `lab list --json` gives every feature each one compiles in", lab.variants.len()));
     Ok(())
 }

@@ -29,12 +29,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use games::results::{read_records, read_run, runs_of_nested};
-use games::statistics::sprt::Verdict;
+use games::statistics::sprt::SprtState;
 
+use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::ttd::{self, TtdRecord};
-use crate::verdicts::claims::Judgement;
+use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::evidence::{self, GameResult};
 
 /// The chain the plan's criteria are judged on: its start and its end.
@@ -185,7 +186,7 @@ pub struct Criterion {
     pub name: &'static str,
     /// The plan's words.
     pub plan: &'static str,
-    pub judgement: Judgement,
+    pub judgement: ClaimStanding,
     /// The command that measures it (again).
     pub command: String,
 }
@@ -200,15 +201,15 @@ fn judge_against_bound(
     bound: f64,
     below: bool,
     measured: String,
-) -> Judgement {
+) -> ClaimStanding {
     let (low, high) = interval.unwrap_or((value, value));
     let (all_good, all_bad) = if below { (high < bound, low >= bound) } else { (low > bound, high <= bound) };
     if all_good {
-        Judgement::Holds(measured)
+        ClaimStanding::Holds(measured)
     } else if all_bad {
-        Judgement::DoesNotHold(measured)
+        ClaimStanding::DoesNotHold(measured)
     } else {
-        Judgement::Undecided(format!("{measured}: the interval reaches over the bound; more games would decide"))
+        ClaimStanding::Undecided(format!("{measured}: the interval reaches over the bound; more games would decide"))
     }
 }
 
@@ -224,7 +225,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
          uci:/usr/games/stockfish --depth 12"
     );
     let nodes = format!("lab nodes {start} {end} --suite verdict --depth 10");
-    let no_blunders = || Judgement::NotMeasured(format!("no `lab blunders` run judged both {start} and {end}"));
+    let no_blunders = || ClaimStanding::NotMeasured(format!("no `lab blunders` run judged both {start} and {end}"));
 
     let blunders = match &evidence.blunders {
         Some(run) => judge_against_bound(
@@ -251,14 +252,16 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             let measured = format!("{} against {start} on {on}", ratio.percent_text());
             let (range_low, range_high) = NODE_INCREASE_PCT;
             if low >= range_low && high <= range_high {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else if high < range_low || low > range_high {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             } else {
-                Judgement::Undecided(format!("{measured}: the interval reaches over the range's edge"))
+                ClaimStanding::Undecided(format!("{measured}: the interval reaches over the range's edge"))
             }
         }
-        None => Judgement::NotMeasured(format!("no `lab nodes` run of both {start} and {end} on one suite and depth")),
+        None => {
+            ClaimStanding::NotMeasured(format!("no `lab nodes` run of both {start} and {end} on one suite and depth"))
+        }
     };
 
     let depth = match &evidence.blunders {
@@ -271,12 +274,12 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
                 "{end} {to:.1}, {start} {from:.1}, average depth of their PGN comments (no interval); {source}"
             );
             if to >= from {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        Some(run) => Judgement::NotMeasured(format!("the PGN comments of {} give no depths", run.source)),
+        Some(run) => ClaimStanding::NotMeasured(format!("the PGN comments of {} give no depths", run.source)),
         None => no_blunders(),
     };
 
@@ -294,9 +297,9 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             // The interval of games still running (or an SPRT not yet
             // decided) is a peek: looked at again and again, it leaves -5
             // by chance far more often than 5% of the time.
-            let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == Verdict::Continue);
+            let sprt_running = result.sprt.is_some_and(|sprt| sprt.verdict() == SprtState::Continue);
             if !result.finished || sprt_running {
-                Judgement::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
+                ClaimStanding::Undecided(format!("{measured}: still running, and a running match's interval is a peek"))
             } else {
                 judge_against_bound(
                     estimate.value,
@@ -307,7 +310,7 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
                 )
             }
         }
-        None => Judgement::NotMeasured(format!("no games of {end} against {start}")),
+        None => ClaimStanding::NotMeasured(format!("no games of {end} against {start}")),
     };
 
     let solve_rate = match &evidence.wac {
@@ -316,12 +319,12 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             let measured =
                 format!("{end} solves {solved}/{positions} WAC positions ({rate:.1}%) at {limit}, against 80%");
             if rate > SOLVE_RATE_ABOVE_PCT {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        _ => Judgement::NotMeasured(format!("no `lab tactics` run of {end} on wac")),
+        _ => ClaimStanding::NotMeasured(format!("no `lab tactics` run of {end} on wac")),
     };
 
     let time_to_depth = match &evidence.time_to_depth {
@@ -332,19 +335,19 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
             true,
             format!("{end} over {start}: {} on {on}, against x{TIME_TO_DEPTH_AT_MOST:.2}", ratio.ratio_text()),
         ),
-        None => Judgement::NotMeasured(format!("no `lab ttd` run timed both {start} and {end}")),
+        None => ClaimStanding::NotMeasured(format!("no `lab ttd` run timed both {start} and {end}")),
     };
 
     let ordering = match &evidence.first_move_cutoffs {
         Some((rate, on)) => {
             let measured = format!("{end}: {rate:.1}% of cutoffs on the first move, on {on}, against 80%");
             if *rate > FIRST_MOVE_CUTOFFS_ABOVE_PCT {
-                Judgement::Holds(measured)
+                ClaimStanding::Holds(measured)
             } else {
-                Judgement::DoesNotHold(measured)
+                ClaimStanding::DoesNotHold(measured)
             }
         }
-        None => Judgement::NotMeasured(format!("no `lab nodes` run of {end} with SearchStats' `first` counts")),
+        None => ClaimStanding::NotMeasured(format!("no `lab nodes` run of {end} with SearchStats' `first` counts")),
     };
 
     vec![
@@ -392,22 +395,18 @@ pub fn judge(evidence: &CriteriaEvidence) -> Vec<Criterion> {
 pub fn markdown(criteria: &[Criterion]) -> String {
     let mut text = String::new();
     let _ = writeln!(text, "## Plan 002's success criteria, {PLAN_START} → {PLAN_END}\n");
-    let _ = writeln!(text, "| criterion | the plan | verdict | evidence | measured by |");
-    let _ = writeln!(text, "|---|---|---|---|---|");
+    let mut table =
+        Table::new().left("criterion").left("the plan").left("verdict").left("evidence").left("measured by");
     for criterion in criteria {
-        let evidence = match &criterion.judgement {
-            Judgement::Holds(text) | Judgement::DoesNotHold(text) | Judgement::Undecided(text) => text,
-            Judgement::NotMeasured(why) => why,
-        };
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {evidence} | `{}` |",
-            criterion.name,
-            criterion.plan,
-            criterion.judgement.word(),
-            criterion.command
-        );
+        table.push([
+            criterion.name.to_string(),
+            criterion.plan.to_string(),
+            criterion.judgement.word().to_string(),
+            criterion.judgement.detail().to_string(),
+            format!("`{}`", criterion.command),
+        ]);
     }
+    let _ = write!(text, "{table}");
     text
 }
 
@@ -436,7 +435,7 @@ mod tests {
     fn the_elo_criterion_is_never_judged_on_a_peek() {
         use games::statistics::{Pentanomial, Wdl};
 
-        use crate::verdicts::evidence::SprtState;
+        use crate::verdicts::evidence::SprtReading;
         // 100 pairs won both ways: an Elo interval far above -5.
         let games = |llr: f64, finished: bool| GameResult {
             subject: PLAN_END.into(),
@@ -447,7 +446,7 @@ mod tests {
             book: None,
             wdl: Wdl { wins: 200, draws: 0, losses: 0 },
             penta: Pentanomial([0, 0, 0, 0, 100]),
-            sprt: Some(SprtState { elo0: -5.0, elo1: 0.0, llr, lower: -2.94, upper: 2.94 }),
+            sprt: Some(SprtReading { elo0: -5.0, elo1: 0.0, llr, lower: -2.94, upper: 2.94 }),
             finished,
             time_losses: 0,
             crashes: 0,

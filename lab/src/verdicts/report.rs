@@ -37,7 +37,9 @@ use games::results::{read_records, read_run, runs_of_nested, write_atomically};
 use plotters::prelude::*;
 use prunelab::stats::MOVE_NUMBER_EDGES;
 
-use crate::lab::Lab;
+use crate::lab::options::SearchOptions;
+use crate::lab::table::Table;
+use crate::lab::{Lab, Side};
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
@@ -48,7 +50,7 @@ use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::evidence::{self, ratio_signal};
 use crate::verdicts::plan_criteria;
 
@@ -189,15 +191,15 @@ struct Measured {
 /// A variant as the report's tables name it: ours by its name, another
 /// engine's with its engine and where its binary is, or that none was given
 /// (the report reads results only, so a missing binary stops nothing).
-fn listed_name(lab: &Lab, name: &str) -> String {
-    let Some(external) = lab.external(name) else { return name.to_string() };
+fn listed_name(lab: &Lab, side: Side) -> String {
+    let Some(external) = side.external else { return side.name().to_string() };
     let binary = match lab.engine_path(&external.engine) {
         Ok(Some((_, path))) if path.is_file() => path.display().to_string(),
         Ok(Some((source, path))) => format!("{source}: {} is not a file", path.display()),
         Ok(None) => "binary not given".to_string(),
         Err(error) => error.to_string(),
     };
-    format!("{name} (engine {}: {binary})", external.engine)
+    format!("{} (engine {}: {binary})", side.name(), external.engine)
 }
 
 /// The settings a report prefers, in order: the verdicts' suite, then the
@@ -451,11 +453,11 @@ fn claim_point(
     variant: &str,
     claim: &grammar::ScopedClaim,
     change: Option<&(NodeChange, String)>,
-    judgement: &Judgement,
+    judgement: &ClaimStanding,
 ) -> Option<figures::ClaimPoint> {
     let claimed = claims::claimed_range(&claim.claim)?;
     let (change, _) = change?;
-    (!matches!(judgement, Judgement::NotMeasured(_))).then(|| figures::ClaimPoint {
+    (!matches!(judgement, ClaimStanding::NotMeasured(_))).then(|| figures::ClaimPoint {
         variant: variant.to_string(),
         claim: claim.text(),
         claimed,
@@ -572,9 +574,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             lab.say(&format!("measuring {} variant(s): {}", missing.len(), missing.join(", ")));
             let nodes_args = crate::measure::nodes::NodesArgs {
                 variants: missing,
-                suite: crate::measure::suites::VERDICT.to_string(),
-                depth: 10,
-                hash: 16,
+                search: SearchOptions::default(),
                 first: None,
                 run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
             };
@@ -595,15 +595,19 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
 
     writeln!(out, "## Node change against the parent\n").unwrap();
     writeln!(out, "![node change](report-nodes.svg)\n").unwrap();
-    writeln!(out, "| variant | parent | suite, depth | positions | nodes vs parent (geometric mean, 95% interval) |")
-        .unwrap();
-    writeln!(out, "|---|---|---|---:|---|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .left("suite, depth")
+        .right("positions")
+        .left("nodes vs parent (geometric mean, 95% interval)");
     let mut bars = Vec::new();
     let mut unmeasured = Vec::new();
     let mut unmeasured_external = false;
     let mut measured_by_variant = BTreeMap::new();
-    let every_variant = lab.every_variant();
-    for variant in &every_variant {
+    let every_side = lab.every_side();
+    for &side in &every_side {
+        let variant = side.variant;
         let parent = variant.file.extends.as_deref();
         match measure(&data, variant.name(), parent) {
             Some(measured) => {
@@ -612,27 +616,25 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                     (None, Some(parent)) => format!("parent not measured: `lab nodes {parent} {}`", variant.name()),
                     (None, None) => "-".to_string(),
                 };
-                writeln!(
-                    out,
-                    "| {} | {} | {}, {} | {} | {change} |",
-                    listed_name(lab, variant.name()),
-                    parent.unwrap_or("-"),
-                    crate::measure::suites::name(&measured.setting.suite),
-                    measured.setting.depth,
-                    measured.positions
-                )
-                .unwrap();
+                table.push([
+                    listed_name(lab, side),
+                    parent.unwrap_or("-").to_string(),
+                    format!("{}, {}", crate::measure::suites::name(&measured.setting.suite), measured.setting.depth),
+                    measured.positions.to_string(),
+                    change,
+                ]);
                 if let Some(change) = measured.change_vs_parent {
                     bars.push((variant.name().to_string(), change.percent()));
                 }
                 measured_by_variant.insert(variant.name().to_string(), measured);
             }
             None => {
-                unmeasured.push(listed_name(lab, variant.name()));
-                unmeasured_external |= lab.external(variant.name()).is_some();
+                unmeasured.push(listed_name(lab, side));
+                unmeasured_external |= side.external.is_some();
             }
         }
     }
+    write!(out, "{table}").unwrap();
     if !unmeasured.is_empty() {
         writeln!(out, "\nNot measured yet ({}): {}.", unmeasured.len(), unmeasured.join(", ")).unwrap();
         writeln!(out, "Measure one against its parent with `lab nodes <parent> <variant>`.").unwrap();
@@ -642,8 +644,8 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
 
     // Games decide: their table goes first, after the introduction.
-    let games: Vec<_> = every_variant
-        .iter()
+    let every_variant = || every_side.iter().map(|side| side.variant);
+    let games: Vec<_> = every_variant()
         .filter_map(|variant| {
             let parent = variant.file.extends.as_deref()?;
             let node_change = measured_by_variant.get(variant.name()).and_then(|measured| measured.change_vs_parent);
@@ -658,9 +660,8 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
 
     writeln!(out, "\n## The plans' claims, claimed against measured\n").unwrap();
     let mut claim_points = Vec::new();
-    writeln!(out, "| variant | source | claim | measured | verdict |").unwrap();
-    writeln!(out, "|---|---|---|---:|---|").unwrap();
-    for variant in every_variant.iter().filter(|variant| !variant.plan().claims.is_empty()) {
+    let mut claims_table = Table::new().left("variant").left("source").left("claim").right("measured").left("verdict");
+    for variant in every_variant().filter(|variant| !variant.plan().claims.is_empty()) {
         let parent = variant.file.extends.as_deref();
         let claimed_suites = crate::verdicts::verdict::claimed_suites(variant);
         let solved: Vec<Solved> =
@@ -682,23 +683,16 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
             };
             let judgement = claims::judge(variant, claim, &evidence);
             claim_points.extend(claim_point(variant.name(), claim, scoped.change.as_ref(), &judgement));
-            let measured = match &judgement {
-                Judgement::Holds(measured) | Judgement::DoesNotHold(measured) | Judgement::Undecided(measured) => {
-                    measured.clone()
-                }
-                Judgement::NotMeasured(why) => why.clone(),
-            };
-            writeln!(
-                out,
-                "| {} | {} | {} | {measured} | {} |",
-                variant.name(),
-                variant.file.source,
+            claims_table.push([
+                variant.name().to_string(),
+                variant.file.source.clone(),
                 claim.text(),
-                judgement.word()
-            )
-            .unwrap();
+                judgement.detail().to_string(),
+                judgement.word().to_string(),
+            ]);
         }
     }
+    write!(out, "{claims_table}").unwrap();
 
     // Plan 002's own success criteria, on its chain from start to end.
     let chain = measure(&data, plan_criteria::PLAN_END, Some(plan_criteria::PLAN_START));
@@ -715,11 +709,11 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     if tactics.is_empty() {
         writeln!(out, "No `lab tactics` runs yet.").unwrap();
     } else {
-        writeln!(out, "| variant | suite, limit | solved |").unwrap();
-        writeln!(out, "|---|---|---:|").unwrap();
+        let mut table = Table::new().left("variant").left("suite, limit").right("solved");
         for (variant, (label, solved, positions)) in &tactics {
-            writeln!(out, "| {variant} | {label} | {solved}/{positions} |").unwrap();
+            table.push([variant.to_string(), label.to_string(), format!("{solved}/{positions}")]);
         }
+        write!(out, "{table}").unwrap();
     }
 
     // The atlas: games at fixed nodes, and the fast measures set against them.
@@ -1049,9 +1043,7 @@ done
         lab.global.engine_paths = vec![format!("x={}", engine.display())];
         let nodes_args = crate::measure::nodes::NodesArgs {
             variants: vec!["x-off".into(), "x-on".into()],
-            suite: suite.display().to_string(),
-            depth: 10,
-            hash: 16,
+            search: SearchOptions { suite: suite.display().to_string(), ..SearchOptions::default() },
             first: None,
             run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
         };

@@ -8,14 +8,14 @@ use std::fmt::Write;
 use prunelab::variants::Variant;
 use serde::{Deserialize, Serialize};
 
-use crate::lab::Lab;
+use crate::lab::{Lab, Pair};
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::Suite;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
-use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes, Solved};
+use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes, Solved};
 use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// A tactical suite's run for a verdict, or why it could not be run.
@@ -217,13 +217,13 @@ impl Comparison {
     /// A claim scoped to other positions, depths, nodes or a chain span
     /// than this comparison's is left to `lab report`, which finds the runs
     /// of its scope.
-    pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, Judgement)> {
+    pub fn judgements(&self, variant: &Variant) -> Vec<(ScopedClaim, ClaimStanding)> {
         self.judgements_with_games(variant, &[])
     }
 
     /// [`Self::judgements`], with the games of the pair for a games claim
     /// (on any book, or on its own).
-    pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, Judgement)> {
+    pub fn judgements_with_games(&self, variant: &Variant, games: &[GameResult]) -> Vec<(ScopedClaim, ClaimStanding)> {
         let evidence = Evidence { games, ..self.evidence() };
         variant
             .plan()
@@ -234,7 +234,7 @@ impl Comparison {
                 let judgement = if claim.scope == Scope::default() || games_claim {
                     claims::judge(variant, claim, &evidence)
                 } else {
-                    Judgement::NotMeasured(format!(
+                    ClaimStanding::NotMeasured(format!(
                         "scoped{}: `lab report` judges it on the runs of its scope",
                         claim.scope.text()
                     ))
@@ -263,8 +263,8 @@ pub const CONTRADICTED_EXIT_STATUS: u8 = 3;
 
 impl Standing {
     /// The standing of claims so judged and games that say `games_say`.
-    pub fn of(judgements: &[(ScopedClaim, Judgement)], games_say: Option<GamesSay>) -> Standing {
-        let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, Judgement::DoesNotHold(_)));
+    pub fn of(judgements: &[(ScopedClaim, ClaimStanding)], games_say: Option<GamesSay>) -> Standing {
+        let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, ClaimStanding::DoesNotHold(_)));
         let games_against = matches!(games_say, Some(GamesSay::Loss | GamesSay::NoGain));
         if ruled_out || games_against {
             Standing::Contradicted
@@ -303,30 +303,18 @@ pub fn claimed_suites(variant: &Variant) -> Vec<String> {
         .collect()
 }
 
-/// The features of `a` and `b` that differ: (those only `b` has, those
-/// only `a` has), implications included, in catalogue order.
-pub fn feature_difference(a: &Variant, b: &Variant) -> (Vec<&'static str>, Vec<&'static str>) {
-    let added = b.features.iter().copied().filter(|feature| !a.features.contains(feature)).collect();
-    let removed = a.features.iter().copied().filter(|feature| !b.features.contains(feature)).collect();
-    (added, removed)
-}
-
-/// The line a verdict opens with when `b` is not `a`'s direct child: how
-/// many features lie between them, and which. `None` for a direct child.
-pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
-    let (Ok(variant_a), Ok(variant_b)) = (lab.variant(a), lab.variant(b)) else { return None };
+/// The line a verdict opens with when B is not A's direct child: how many
+/// features lie between them, and which. `None` for a direct child.
+pub fn distance_line(pair: Pair) -> Option<String> {
+    let (a, b) = pair.names();
     // Another engine's variants differ by options, not features.
-    if variant_b.file.extends.as_deref() == Some(a) || lab.external(a).is_some() || lab.external(b).is_some() {
+    if pair.against_parent() || pair.reference.external.is_some() || pair.subject.external.is_some() {
         return None;
     }
-    let (added, removed) = feature_difference(variant_a, variant_b);
-    let listed: Vec<String> = added
-        .iter()
-        .map(|feature| format!("+{feature}"))
-        .chain(removed.iter().map(|feature| format!("-{feature}")))
-        .collect();
+    let listed = pair.feature_difference();
     let count = listed.len();
-    let parent = variant_b.file.extends.as_deref().map_or("no parent".to_string(), |parent| format!("`{parent}`"));
+    let parent =
+        pair.subject.variant.file.extends.as_deref().map_or("no parent".to_string(), |parent| format!("`{parent}`"));
     Some(format!(
         "**`{b}` is not a child of `{a}`** (its parent is {parent}): {count} feature{} lie{} between them{}{}",
         if count == 1 { "" } else { "s" },
@@ -337,7 +325,7 @@ pub fn distance_line(lab: &Lab, a: &str, b: &str) -> Option<String> {
 }
 
 /// A judgement in a few words, for tables.
-pub fn short(claim: &ScopedClaim, judgement: &Judgement) -> String {
+pub fn short(claim: &ScopedClaim, judgement: &ClaimStanding) -> String {
     format!("{}: {}", claim.key(), judgement.word())
 }
 
@@ -362,7 +350,7 @@ pub fn solved_change(solved: &Solved) -> String {
 }
 
 /// Every claim of `variant` as a list, each with what was measured.
-pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(ScopedClaim, Judgement)]) {
+pub fn claims_list(out: &mut String, variant: &Variant, judgements: &[(ScopedClaim, ClaimStanding)]) {
     if judgements.is_empty() {
         writeln!(out, "- `{}` claims nothing (source: {}).", variant.name(), variant.file.source).unwrap();
     }
@@ -379,22 +367,26 @@ mod tests {
         Lab::for_tests()
     }
 
+    fn pair<'a>(lab: &'a Lab, a: &str, b: &str) -> Pair<'a> {
+        Pair::of(lab, a, b).unwrap()
+    }
+
     #[test]
     fn a_direct_child_needs_no_distance_line() {
         let lab = lab();
-        assert_eq!(distance_line(&lab, "p003-3", "razor-r1"), None);
+        assert_eq!(distance_line(pair(&lab, "p003-3", "razor-r1")), None);
         assert_eq!(
-            distance_line(&lab, "p003-3", "razor-r2").unwrap(),
+            distance_line(pair(&lab, "p003-3", "razor-r2")).unwrap(),
             "**`razor-r2` is not a child of `p003-3`** (its parent is `razor-r1`): 2 features lie between them: \
              +razor-r1 +razor-r2"
         );
         // Backwards, and sideways: what one has and the other lacks.
         assert_eq!(
-            distance_line(&lab, "razor-r1", "p003-3").unwrap(),
+            distance_line(pair(&lab, "razor-r1", "p003-3")).unwrap(),
             "**`p003-3` is not a child of `razor-r1`** (its parent is `p003-2`): 1 feature lies between them: \
              -razor-r1"
         );
-        let sideways = distance_line(&lab, "razor-r1", "razor-sf").unwrap();
+        let sideways = distance_line(pair(&lab, "razor-r1", "razor-sf")).unwrap();
         assert!(sideways.ends_with("2 features lie between them: +razor-sf -razor-r1"), "{sideways}");
     }
 
@@ -507,7 +499,7 @@ mod tests {
         let comparison = Comparison::measure("razor-r1", "razor-r2", verdict_at_10(), &nodes, None, &[missing]);
         let judgements = comparison.judgements(variant);
         let wac = judgements.iter().find(|(claim, _)| claim.key() == "wac.solved").unwrap();
-        assert_eq!(wac.1, Judgement::NotMeasured("no wac.epd".into()));
+        assert_eq!(wac.1, ClaimStanding::NotMeasured("no wac.epd".into()));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::clock::TimeControl;
 use super::rules::{DrawRule, ResignRule};
+use crate::options::HashOption;
 use crate::statistics::sprt::options::SprtOptions;
 
 #[derive(Args, Clone, Debug)]
@@ -56,9 +57,8 @@ pub struct MatchArgs {
     /// Draw adjudication score in centipawns (default 20).
     #[arg(long, value_name = "CP")]
     pub draw_score: Option<i32>,
-    /// Each engine's hash table size in MB.
-    #[arg(long, default_value_t = 16, value_name = "MB")]
-    pub hash: u32,
+    #[command(flatten)]
+    pub hash: HashOption,
     /// Milliseconds an engine may run past its clock before it loses on time
     /// (absorbs pipe and scheduling latency).
     #[arg(long, default_value_t = 100, value_name = "MS")]
@@ -136,7 +136,7 @@ mod tests {
     fn match_args_defaults_and_overrides() {
         let args = MatchArgs::new("razor-r1", "baseline");
         assert_eq!(args.tc.to_string(), "10+0.1");
-        assert_eq!((args.concurrency, args.seed, args.hash, args.time_margin), (1, 1, 16, 100));
+        assert_eq!((args.concurrency, args.seed, args.hash.mb, args.time_margin), (1, 1, 16, 100));
         assert_eq!(args.adjudication().unwrap(), (None, None));
         assert!(args.sprt.settings().unwrap().is_none());
         let mut args = args;

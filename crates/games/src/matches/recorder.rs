@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::records::{GameRecord, Tally};
 use super::summary::{summary_markdown, MatchSummary};
 use crate::results::RunDir;
-use crate::statistics::{self, SprtStatus, Verdict};
+use crate::statistics::{self, SprtState, SprtStatus};
 
 /// The main thread's side of a match: saves each finished game at once,
 /// keeps the totals and the summary files, and says when the SPRT is done.
@@ -43,7 +43,7 @@ impl Recorder {
     }
 
     fn check_verdict(&mut self) {
-        if let Some(status) = self.sprt_status().filter(|status| status.verdict != Verdict::Continue) {
+        if let Some(status) = self.sprt_status().filter(|status| status.verdict != SprtState::Continue) {
             self.verdict.get_or_insert(status);
         }
     }

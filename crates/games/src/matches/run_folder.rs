@@ -54,7 +54,7 @@ impl RunSettings {
             seed: args.seed,
             resign: plan.resign,
             draw: plan.draw,
-            hash_mb: args.hash,
+            hash_mb: args.hash.mb,
             time_margin_ms: args.time_margin,
             pgn_comments: !args.no_pgn_comments,
         }

@@ -16,19 +16,34 @@ use super::mle::{mle_with_mean, mle_with_t_value};
 use super::outcomes::{Pentanomial, Wdl};
 use super::sample::{mean_and_variance, GamesPerSample, Sample};
 
+/// Where an SPRT stands: it accepted H0 or H1, or it goes on. (A match's
+/// `run.json` and the atlas store it as its `verdict`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
+pub enum SprtState {
     AcceptH0,
     AcceptH1,
     Continue,
 }
 
-impl fmt::Display for Verdict {
+impl SprtState {
+    /// Where `llr` stands against Wald's bounds `lower` and `upper`.
+    pub fn of(llr: f64, lower: f64, upper: f64) -> SprtState {
+        if llr >= upper {
+            SprtState::AcceptH1
+        } else if llr <= lower {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+impl fmt::Display for SprtState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Verdict::AcceptH0 => "H0 accepted",
-            Verdict::AcceptH1 => "H1 accepted",
-            Verdict::Continue => "continue",
+            SprtState::AcceptH0 => "H0 accepted",
+            SprtState::AcceptH1 => "H1 accepted",
+            SprtState::Continue => "continue",
         })
     }
 }
@@ -39,20 +54,13 @@ pub struct SprtStatus {
     pub llr: f64,
     pub lower: f64,
     pub upper: f64,
-    pub verdict: Verdict,
+    pub verdict: SprtState,
 }
 
 impl SprtStatus {
     fn new(llr: f64, alpha: f64, beta: f64) -> SprtStatus {
         let (lower, upper) = bounds(alpha, beta);
-        let verdict = if llr >= upper {
-            Verdict::AcceptH1
-        } else if llr <= lower {
-            Verdict::AcceptH0
-        } else {
-            Verdict::Continue
-        };
-        SprtStatus { llr, lower, upper, verdict }
+        SprtStatus { llr, lower, upper, verdict: SprtState::of(llr, lower, upper) }
     }
 }
 
@@ -163,6 +171,14 @@ fn llr_logistic_approximation(sample: &Sample, s0: f64, s1: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::statistics::test_support::*;
+
+    #[test]
+    fn an_sprt_state_is_where_the_llr_stands_against_the_bounds_which_decide() {
+        assert_eq!(SprtState::of(2.94, -2.94, 2.94), SprtState::AcceptH1);
+        assert_eq!(SprtState::of(-2.94, -2.94, 2.94), SprtState::AcceptH0);
+        assert_eq!(SprtState::of(2.93, -2.94, 2.94), SprtState::Continue);
+        assert_eq!(SprtState::of(-3.5, -2.94, 2.94).to_string(), "H0 accepted");
+    }
 
     #[test]
     fn sprt_bounds_are_walds() {
@@ -390,11 +406,11 @@ mod tests {
     #[test]
     fn verdicts_follow_the_bounds() {
         let strong = penta([14, 6935, 20257, 7273, 30]);
-        assert_eq!(sprt_penta(&strong, 0.5, 2.5, 0.05, 0.05, Model::Normalized).verdict, Verdict::AcceptH1);
+        assert_eq!(sprt_penta(&strong, 0.5, 2.5, 0.05, 0.05, Model::Normalized).verdict, SprtState::AcceptH1);
         let weak = penta([291, 10353, 21899, 10175, 306]);
-        assert_eq!(sprt_penta(&weak, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, Verdict::AcceptH0);
+        assert_eq!(sprt_penta(&weak, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, SprtState::AcceptH0);
         let unsure = penta([2, 40, 72, 14, 0]);
-        assert_eq!(sprt_penta(&unsure, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, Verdict::Continue);
+        assert_eq!(sprt_penta(&unsure, 0.0, 2.0, 0.05, 0.05, Model::Normalized).verdict, SprtState::Continue);
     }
 
     // Runs started before this test existed stored exactly these names and

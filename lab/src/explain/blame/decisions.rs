@@ -467,7 +467,7 @@ impl Analysis {
 
 #[cfg(test)]
 mod tests {
-    use super::super::judge::{judge, Unproven, Verdict};
+    use super::super::judge::{judge, Finding, Unproven};
     use super::super::replays::{plan, Try};
     use super::*;
 
@@ -584,23 +584,23 @@ iter=7 ply=0 depth=7 move-searched search baseline | move 32 searched to depth 6
         let planned = plan(&analysis.decisions);
         assert_eq!(planned.len(), 1);
         let tried = |solved| Try { what: planned[0].clone(), played: "g3g6".into(), nodes: 9, solved, not_taken: 3 };
-        assert_eq!(judge(&analysis, &[tried(true)], true), Verdict::Cause);
-        assert_eq!(judge(&analysis, &[tried(false)], true), Verdict::NotSufficient);
+        assert_eq!(judge(&analysis, &[tried(true)], true), Finding::Cause);
+        assert_eq!(judge(&analysis, &[tried(false)], true), Finding::NotSufficient);
         // A cause needs the replay suppressing nothing to be B's search...
-        let unproven = Verdict::Unproven(Unproven::ReplayDiffers);
+        let unproven = Finding::Unproven(Unproven::ReplayDiffers);
         assert_eq!(judge(&analysis, &[tried(true)], false), unproven);
         assert_eq!(judge(&analysis, &[tried(false)], false), unproven);
         // ... and the solving replay to have met the decision it suppresses.
         let never_met = Try { not_taken: 0, ..tried(true) };
-        assert_eq!(judge(&analysis, &[tried(false), never_met], true), Verdict::Unproven(Unproven::NotTaken));
+        assert_eq!(judge(&analysis, &[tried(false), never_met], true), Finding::Unproven(Unproven::NotTaken));
         assert_eq!(unproven.name(), "unproven");
         assert_eq!(serde_json::to_value(unproven).unwrap(), serde_json::json!({"unproven": "replay-differs"}));
         assert_eq!(tried(true).text(), "without futility@2 (not taken 3 times): g3g6 after 9 nodes, **a solution**");
         let ordering =
             events("iter=5 ply=1 depth=4 cut-before search baseline | f7f6 cut off at move 1 (score 40) before the line's f7g6");
         let nothing = analyze(&ordering, &line("g3g6 f7g6 c2g6"), 5, Some(3), PARENT).unwrap();
-        assert_eq!(judge(&nothing, &[], true), Verdict::NotAPruningLoss);
-        assert_eq!(judge(&nothing, &[], false), Verdict::Unproven(Unproven::ReplayDiffers));
+        assert_eq!(judge(&nothing, &[], true), Finding::NotAPruningLoss);
+        assert_eq!(judge(&nothing, &[], false), Finding::Unproven(Unproven::ReplayDiffers));
         assert_eq!(nothing.reason, Reason::Ordering);
     }
 
@@ -803,6 +803,6 @@ iter=7 ply=0 depth=7 move-searched search baseline | move 32 searched to depth 6
             (&serde_json::json!("futility@2"), &serde_json::json!(true))
         );
         assert_eq!(serde_json::from_value::<Try>(json).unwrap(), tried);
-        assert_eq!(serde_json::to_value(Verdict::NotAPruningLoss).unwrap(), "not-a-pruning-loss");
+        assert_eq!(serde_json::to_value(Finding::NotAPruningLoss).unwrap(), "not-a-pruning-loss");
     }
 }

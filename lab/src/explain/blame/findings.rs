@@ -10,10 +10,11 @@ use games::results::{read_records, read_run, runs_of};
 use serde::{Deserialize, Serialize};
 
 use super::decisions::ranges;
-use super::judge::{Unproven, Verdict};
+use super::judge::{Finding, Unproven};
 use super::replays::MAX_TRIES;
 use super::{solved_by, BlameArgs, BlameRecord, PositionBlame, SolveRecord};
-use crate::lab::Lab;
+use crate::lab::table::Table;
+use crate::lab::Pair;
 use crate::measure::suites::Suite;
 
 /// A technique and its features, as tables show them: ``razoring `razor-r1`, `razor-r2` ``.
@@ -59,10 +60,10 @@ pub fn counts<'a>(blames: impl Iterator<Item = &'a PositionBlame>) -> Counts {
             continue;
         };
         *counts.verdicts.entry(verdict.name().to_string()).or_default() += 1;
-        if matches!(verdict, Verdict::Unproven(_)) {
+        if matches!(verdict, Finding::Unproven(_)) {
             continue;
         }
-        let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Verdict::Cause);
+        let cause = blame.tries.iter().find(|tried| tried.solved).filter(|_| verdict == Finding::Cause);
         if let Some(cause) = cause {
             *counts.causes.entry(technique_features(&cause.what.technique, &cause.what.features)).or_default() += 1;
         }
@@ -117,20 +118,20 @@ pub(super) fn verdict_cell(blame: &PositionBlame, b: &str) -> String {
     }
     let (Some(verdict), Some(analysis)) = (blame.verdict, &blame.analysis) else { return "-".to_string() };
     match verdict {
-        Verdict::Cause => {
+        Finding::Cause => {
             let cause = blame.tries.iter().find(|tried| tried.solved).expect("a cause is a solving replay");
             format!("**cause**: without {}, {b} plays {}", cause.what.suppressed, cause.played)
         }
-        Verdict::NotSufficient => {
+        Finding::NotSufficient => {
             let tried: Vec<String> =
                 blame.tries.iter().map(|tried| format!("{} ({})", tried.what.suppressed, tried.played)).collect();
             format!("**not sufficient**: without {}", tried.join(", without "))
         }
-        Verdict::NotAPruningLoss => {
+        Finding::NotAPruningLoss => {
             let at = analysis.reason_event.as_ref().map_or(String::new(), |event| format!(" at ply {}", event.ply));
             format!("**not a pruning loss**: {}{at}", analysis.reason.name())
         }
-        Verdict::Unproven(why) => format!("**unproven**: {}", unproven_reason(blame, why, b)),
+        Finding::Unproven(why) => format!("**unproven**: {}", unproven_reason(blame, why, b)),
     }
 }
 
@@ -156,19 +157,8 @@ pub(super) struct Summary {
     pub(super) json: serde_json::Value,
 }
 
-/// The features one variant has and the other lacks, as `+x` / `-y`.
-fn feature_difference(lab: &Lab, a: &str, b: &str) -> Vec<String> {
-    let features = |name: &str| lab.variant(name).map(|variant| variant.features.clone()).unwrap_or_default();
-    let (a_features, b_features) = (features(a), features(b));
-    let added =
-        b_features.iter().filter(|feature| !a_features.contains(feature)).map(|feature| format!("`+{feature}`"));
-    let removed =
-        a_features.iter().filter(|feature| !b_features.contains(feature)).map(|feature| format!("`-{feature}`"));
-    added.chain(removed).collect()
-}
-
 /// The run's summary: the markdown page and its JSON.
-pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]) -> Summary {
+pub(super) fn summarize(pair: Pair, args: &BlameArgs, suite: &Suite, records: &[BlameRecord]) -> Summary {
     let (a, b) = (&args.a, &args.b);
     let (a_solves, b_solves) = (solved_by(records, a), solved_by(records, b));
     let mut blames: Vec<&PositionBlame> = records
@@ -187,7 +177,7 @@ pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[B
         "# lab blame: {b} against {a}, {} at {} per position, Hash {}\n",
         suite.name,
         args.limit_text(),
-        args.hash
+        args.hash.mb
     )
     .unwrap();
     match &args.position {
@@ -203,7 +193,7 @@ pub(super) fn summarize(lab: &Lab, args: &BlameArgs, suite: &Suite, records: &[B
         .unwrap(),
     }
     if !blames.is_empty() {
-        write_method(&mut out, lab, a, b);
+        write_method(&mut out, pair);
         write_table(&mut out, &blames, a, b);
         write_counts(&mut out, &counts, a, b);
         writeln!(out, "\n## Positions").unwrap();
@@ -227,7 +217,7 @@ fn summary_json(
         "b": args.b,
         "suite": suite.name,
         "limit": args.limit_text(),
-        "hash": args.hash,
+        "hash": args.hash.mb,
         "position": args.position,
         "positions": suite.positions.len(),
         "solved": { args.a.as_str(): solved[0], args.b.as_str(): solved[1] },
@@ -282,8 +272,9 @@ fn write_position_outcome(
 }
 
 /// The features that differ, and how the positions were blamed.
-fn write_method(out: &mut String, lab: &Lab, a: &str, b: &str) {
-    let difference = feature_difference(lab, a, b);
+fn write_method(out: &mut String, pair: Pair) {
+    let (a, b) = pair.names();
+    let difference: Vec<String> = pair.feature_difference().iter().map(|feature| format!("`{feature}`")).collect();
     let difference = if difference.is_empty() { "none".to_string() } else { difference.join(", ") };
     writeln!(
         out,
@@ -305,12 +296,13 @@ fn write_method(out: &mut String, lab: &Lab, a: &str, b: &str) {
 
 /// One row a blamed position.
 fn write_table(out: &mut String, blames: &[&PositionBlame], a: &str, b: &str) {
-    writeln!(
-        out,
-        "| position | {a} plays | {b} plays | {a}'s solution from depth / {b}'s last | decision named first | verdict |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---|---|---|---|---|").unwrap();
+    let mut table = Table::new()
+        .left("position")
+        .left(format!("{a} plays"))
+        .left(format!("{b} plays"))
+        .left(format!("{a}'s solution from depth / {b}'s last"))
+        .left("decision named first")
+        .left("verdict");
     for blame in blames {
         let depths = blame.analysis.as_ref().map_or("-".to_string(), |analysis| {
             format!(
@@ -319,17 +311,16 @@ fn write_table(out: &mut String, blames: &[&PositionBlame], a: &str, b: &str) {
                 analysis.completed_depth
             )
         });
-        writeln!(
-            out,
-            "| {} | {} | {} | {depths} | {} | {} |",
-            blame.id,
-            blame.a_played,
-            blame.b_played,
+        table.push([
+            blame.id.clone(),
+            blame.a_played.clone(),
+            blame.b_played.clone(),
+            depths,
             named_cell(blame, a),
-            verdict_cell(blame, b)
-        )
-        .unwrap();
+            verdict_cell(blame, b),
+        ]);
     }
+    write!(out, "{table}").unwrap();
     writeln!(
         out,
         "\n{a}'s solution from depth: the first iteration from which {a}'s move stayed the solution to the end \
@@ -338,33 +329,48 @@ fn write_table(out: &mut String, blames: &[&PositionBlame], a: &str, b: &str) {
     .unwrap();
 }
 
+/// `| heading | positions |`: a count a key, the largest first.
+fn count_table(heading: &str, counts: &BTreeMap<String, usize>) -> Table {
+    let mut table = Table::new().left(heading).right("positions");
+    for (key, count) in sorted(counts, |count| *count) {
+        table.push([key.clone(), count.to_string()]);
+    }
+    table
+}
+
+/// The decisions named first: each with its positions and causes, and,
+/// with `differs`, whether it is B's and not A's.
+fn named_table(counts: &Counts, differs: Option<(&str, &str)>) -> Table {
+    let mut table = Table::new().left("decision named first");
+    if let Some((a, b)) = differs {
+        table = table.left(format!("{b}'s and not {a}'s"));
+    }
+    let cause = if differs.is_some() { "cause: not taking it solves" } else { "cause" };
+    let mut table = table.right("positions").right(cause);
+    for (key, named) in sorted(&counts.named, |named| named.positions) {
+        let mut row = vec![key.clone()];
+        if differs.is_some() {
+            row.push(if named.differs { "yes" } else { "no" }.to_string());
+        }
+        row.extend([named.positions.to_string(), named.causes.to_string()]);
+        table.push(row);
+    }
+    table
+}
+
 /// The count tables: by verdict, by the decision named first, by cause and
 /// by reason.
 fn write_counts(out: &mut String, counts: &Counts, a: &str, b: &str) {
     writeln!(out, "\n## Counts\n").unwrap();
-    writeln!(out, "| verdict | positions |\n|---|---:|").unwrap();
-    for (verdict, count) in sorted(&counts.verdicts, |count| *count) {
-        writeln!(out, "| {verdict} | {count} |").unwrap();
-    }
+    write!(out, "{}", count_table("verdict", &counts.verdicts)).unwrap();
     if !counts.named.is_empty() {
-        writeln!(
-            out,
-            "\n| decision named first | {b}'s and not {a}'s | positions | cause: not taking it solves |\n|---|---|---:|---:|"
-        )
-        .unwrap();
-        for (key, named) in sorted(&counts.named, |named| named.positions) {
-            let differs = if named.differs { "yes" } else { "no" };
-            writeln!(out, "| {key} | {differs} | {} | {} |", named.positions, named.causes).unwrap();
-        }
+        write!(out, "\n{}", named_table(counts, Some((a, b)))).unwrap();
     }
     for (heading, map) in
         [("cause: the decision not taken", &counts.causes), ("not a pruning loss: reason", &counts.reasons)]
     {
         if !map.is_empty() {
-            writeln!(out, "\n| {heading} | positions |\n|---|---:|").unwrap();
-            for (key, count) in sorted(map, |count| *count) {
-                writeln!(out, "| {key} | {count} |").unwrap();
-            }
+            write!(out, "\n{}", count_table(heading, map)).unwrap();
         }
     }
 }
@@ -452,15 +458,9 @@ pub fn report_section(results: &Path) -> Option<String> {
     )
     .ok()?;
     if blames > 0 {
-        writeln!(out, "| verdict | positions |\n|---|---:|").ok()?;
-        for (verdict, count) in sorted(&counts.verdicts, |count| *count) {
-            writeln!(out, "| {verdict} | {count} |").ok()?;
-        }
+        write!(out, "{}", count_table("verdict", &counts.verdicts)).ok()?;
         if !counts.named.is_empty() {
-            writeln!(out, "\n| decision named first | positions | cause |\n|---|---:|---:|").ok()?;
-            for (key, named) in sorted(&counts.named, |named| named.positions) {
-                writeln!(out, "| {key} | {} | {} |", named.positions, named.causes).ok()?;
-            }
+            write!(out, "\n{}", named_table(&counts, None)).ok()?;
         }
     }
     Some(out)

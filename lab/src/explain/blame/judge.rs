@@ -1,13 +1,13 @@
-//! The verdict the replays give on one position.
+//! The finding the replays give on one position (its `verdict` in the pages).
 //!
 //! The first replay in which B plays a solution makes the verdict
-//! [`Verdict::Cause`] when it met the decision and did not take it (a
-//! `not-taken` event), else [`Verdict::Unproven`]; when none does,
-//! [`Verdict::NotSufficient`].
+//! [`Finding::Cause`] when it met the decision and did not take it (a
+//! `not-taken` event), else [`Finding::Unproven`]; when none does,
+//! [`Finding::NotSufficient`].
 //! Every verdict rests on the replay suppressing nothing being B's search
 //! (B's move after B's node count): when it is not, the verdict is
-//! [`Verdict::Unproven`] and no decision is tried. When B made no pruning
-//! decision against the line, the verdict is [`Verdict::NotAPruningLoss`],
+//! [`Finding::Unproven`] and no decision is tried. When B made no pruning
+//! decision against the line, the verdict is [`Finding::NotAPruningLoss`],
 //! with the reason that can be seen in B's last completed iteration: B's
 //! budget ended before the depth at which A's solution appeared; else the
 //! non-pruning cut nearest the root (LMR, ordering, a TT cutoff, stand pat,
@@ -22,7 +22,7 @@ use super::replays::Try;
 /// What the replays prove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum Finding {
     /// B solves the position once the solving try's decision is not taken,
     /// and the replay suppressing nothing searched as B did.
     Cause,
@@ -47,29 +47,29 @@ pub enum Unproven {
     NotTaken,
 }
 
-impl Verdict {
+impl Finding {
     pub fn name(self) -> &'static str {
         match self {
-            Verdict::Cause => "cause",
-            Verdict::NotSufficient => "not sufficient",
-            Verdict::NotAPruningLoss => "not a pruning loss",
-            Verdict::Unproven(_) => "unproven",
+            Finding::Cause => "cause",
+            Finding::NotSufficient => "not sufficient",
+            Finding::NotAPruningLoss => "not a pruning loss",
+            Finding::Unproven(_) => "unproven",
         }
     }
 }
 
 /// The verdict of the replays tried on the decisions of `analysis`, when
 /// the replay suppressing nothing searched as B did (`reproduced`) or not.
-pub fn judge(analysis: &Analysis, tries: &[Try], reproduced: bool) -> Verdict {
+pub fn judge(analysis: &Analysis, tries: &[Try], reproduced: bool) -> Finding {
     if !reproduced {
-        return Verdict::Unproven(Unproven::ReplayDiffers);
+        return Finding::Unproven(Unproven::ReplayDiffers);
     }
     if analysis.decisions.is_empty() {
-        return Verdict::NotAPruningLoss;
+        return Finding::NotAPruningLoss;
     }
     match tries.iter().find(|tried| tried.solved) {
-        Some(solving) if solving.not_taken == 0 => Verdict::Unproven(Unproven::NotTaken),
-        Some(_) => Verdict::Cause,
-        None => Verdict::NotSufficient,
+        Some(solving) if solving.not_taken == 0 => Finding::Unproven(Unproven::NotTaken),
+        Some(_) => Finding::Cause,
+        None => Finding::NotSufficient,
     }
 }

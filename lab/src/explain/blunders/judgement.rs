@@ -38,8 +38,9 @@ impl Default for Thresholds {
     }
 }
 
+/// How far a move fell short, worst first (Lichess's words).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Judgement {
+pub enum MoveError {
     Blunder,
     Mistake,
     Inaccuracy,
@@ -70,7 +71,7 @@ pub struct JudgedMove {
     pub cp_loss: i32,
     /// The winning chances lost (negative when they rose).
     pub chances_lost: f64,
-    pub judgement: Option<Judgement>,
+    pub judgement: Option<MoveError>,
 }
 
 /// Judges a move from the referee's score `before` it (the mover to move)
@@ -80,11 +81,11 @@ pub fn judge(before: Score, after: Score, thresholds: &Thresholds) -> JudgedMove
     let cp_after = -capped_cp(after);
     let chances_lost = winning_chances(cp_before) - winning_chances(cp_after);
     let judgement = if chances_lost >= thresholds.blunder {
-        Some(Judgement::Blunder)
+        Some(MoveError::Blunder)
     } else if chances_lost >= thresholds.mistake {
-        Some(Judgement::Mistake)
+        Some(MoveError::Mistake)
     } else if chances_lost >= thresholds.inaccuracy {
-        Some(Judgement::Inaccuracy)
+        Some(MoveError::Inaccuracy)
     } else {
         None
     };
@@ -95,7 +96,7 @@ pub fn judge(before: Score, after: Score, thresholds: &Thresholds) -> JudgedMove
 mod tests {
     use super::*;
 
-    fn judged(before: Score, after: Score) -> Option<Judgement> {
+    fn judged(before: Score, after: Score) -> Option<MoveError> {
         judge(before, after, &Thresholds::default()).judgement
     }
 
@@ -120,11 +121,11 @@ mod tests {
         let level = Score::Cp(0);
         // The opponent's score after the move is the mover's, negated.
         assert_eq!(judged(level, Score::Cp(54)), None);
-        assert_eq!(judged(level, Score::Cp(55)), Some(Judgement::Inaccuracy));
-        assert_eq!(judged(level, Score::Cp(110)), Some(Judgement::Inaccuracy));
-        assert_eq!(judged(level, Score::Cp(111)), Some(Judgement::Mistake));
-        assert_eq!(judged(level, Score::Cp(168)), Some(Judgement::Mistake));
-        assert_eq!(judged(level, Score::Cp(169)), Some(Judgement::Blunder));
+        assert_eq!(judged(level, Score::Cp(55)), Some(MoveError::Inaccuracy));
+        assert_eq!(judged(level, Score::Cp(110)), Some(MoveError::Inaccuracy));
+        assert_eq!(judged(level, Score::Cp(111)), Some(MoveError::Mistake));
+        assert_eq!(judged(level, Score::Cp(168)), Some(MoveError::Mistake));
+        assert_eq!(judged(level, Score::Cp(169)), Some(MoveError::Blunder));
         let move_169 = judge(level, Score::Cp(169), &Thresholds::default());
         assert_eq!((move_169.cp_before, move_169.cp_after, move_169.cp_loss), (0, -169, 169));
     }
@@ -134,7 +135,7 @@ mod tests {
         // +8 to +6 is a drop of 0.098 in winning chances: nothing; +5 to
         // +3 (0.224) is a mistake.
         assert_eq!(judged(Score::Cp(800), Score::Cp(-600)), None);
-        assert_eq!(judged(Score::Cp(500), Score::Cp(-300)), Some(Judgement::Mistake));
+        assert_eq!(judged(Score::Cp(500), Score::Cp(-300)), Some(MoveError::Mistake));
         // The cap: +25 to +10 is no loss at all, but the cp loss is 0 too.
         let capped = judge(Score::Cp(2500), Score::Cp(-1000), &Thresholds::default());
         assert_eq!((capped.cp_loss, capped.judgement), (0, None));
@@ -145,13 +146,13 @@ mod tests {
     #[test]
     fn mates_are_the_largest_score() {
         // Mate in 3 given away for +2: 0.951 to 0.352 (a drop of 0.598).
-        assert_eq!(judged(Score::Mate(3), Score::Cp(-200)), Some(Judgement::Blunder));
+        assert_eq!(judged(Score::Mate(3), Score::Cp(-200)), Some(MoveError::Blunder));
         // Mate in 3 given away for +6: 0.951 to 0.802 (0.149), an inaccuracy.
-        assert_eq!(judged(Score::Mate(3), Score::Cp(-600)), Some(Judgement::Inaccuracy));
+        assert_eq!(judged(Score::Mate(3), Score::Cp(-600)), Some(MoveError::Inaccuracy));
         // Mate in 5 to mate in 2 (the opponent is mated in 2): no loss.
         assert_eq!(judged(Score::Mate(5), Score::Mate(-2)), None);
         // Level into a forced mate against the mover: a blunder.
-        assert_eq!(judged(Score::Cp(0), Score::Mate(4)), Some(Judgement::Blunder));
+        assert_eq!(judged(Score::Cp(0), Score::Mate(4)), Some(MoveError::Blunder));
         // Already mated in 2, mated in 1 now: lost either way.
         assert_eq!(judged(Score::Mate(-2), Score::Mate(1)), None);
         // Checkmate delivered: the opponent is mated (mate 0) after the move.
@@ -162,7 +163,7 @@ mod tests {
     #[test]
     fn thresholds_are_options() {
         let strict = Thresholds { blunder: 0.2, mistake: 0.1, inaccuracy: 0.05 };
-        assert_eq!(judge(Score::Cp(0), Score::Cp(111), &strict).judgement, Some(Judgement::Blunder));
-        assert_eq!(judge(Score::Cp(0), Score::Cp(30), &strict).judgement, Some(Judgement::Inaccuracy));
+        assert_eq!(judge(Score::Cp(0), Score::Cp(111), &strict).judgement, Some(MoveError::Blunder));
+        assert_eq!(judge(Score::Cp(0), Score::Cp(30), &strict).judgement, Some(MoveError::Inaccuracy));
     }
 }

@@ -17,10 +17,11 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Verdict, Wdl};
+use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtState, SprtStatus, Wdl};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::verdicts::evidence::GamesSay;
 /// Where the atlas lives, from the repository's root.
 pub const ATLAS_FILE: &str = "atlas/atlas.jsonl";
 
@@ -79,39 +80,6 @@ pub struct AtlasEntry {
 /// records the pair with 0 games).
 pub const STOP_IDENTICAL: &str = "identical";
 
-/// What an atlas entry's games decide.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Decision {
-    /// The Elo interval lies above 0, or an SPRT for a gain (ELO0 ≥ 0)
-    /// accepted H1.
-    Gain,
-    /// The Elo interval lies below 0.
-    Loss,
-    /// An SPRT whose H0 is no gain (ELO0 ≤ 0) accepted it: a loss or no
-    /// gain, which the calibration counts with the losses.
-    NoGain,
-}
-
-impl Decision {
-    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
-    /// against.
-    pub fn sign(self) -> i8 {
-        match self {
-            Decision::Gain => 1,
-            Decision::Loss | Decision::NoGain => -1,
-        }
-    }
-
-    /// `won`, `lost`, `no gain`.
-    pub fn text(self) -> &'static str {
-        match self {
-            Decision::Gain => "won",
-            Decision::Loss => "lost",
-            Decision::NoGain => "no gain",
-        }
-    }
-}
-
 impl AtlasEntry {
     /// Whether the match was played to its end: to the SPRT's verdict or
     /// its games. One still running or stopped early (a line merged from a
@@ -126,19 +94,19 @@ impl AtlasEntry {
     /// H1 is a gain and H0 "no gain"; an SPRT whose bounds straddle
     /// neither way (H1 of [-5, 0] is "no loss", H0 of [2, 7] "less than a
     /// clear gain") decides no sign.
-    pub fn decision(&self) -> Option<Decision> {
+    pub fn decision(&self) -> Option<GamesSay> {
         if !self.finished() {
             return None;
         }
         match self.elo {
-            Some(elo) if elo.low > 0.0 => return Some(Decision::Gain),
-            Some(elo) if elo.high < 0.0 => return Some(Decision::Loss),
+            Some(elo) if elo.low > 0.0 => return Some(GamesSay::Gain),
+            Some(elo) if elo.high < 0.0 => return Some(GamesSay::Loss),
             _ => {}
         }
         let (settings, status) = self.sprt.zip(self.sprt_status)?;
         match status.verdict {
-            Verdict::AcceptH1 if settings.elo0 >= 0.0 => Some(Decision::Gain),
-            Verdict::AcceptH0 if settings.elo0 <= 0.0 => Some(Decision::NoGain),
+            SprtState::AcceptH1 if settings.elo0 >= 0.0 => Some(GamesSay::Gain),
+            SprtState::AcceptH0 if settings.elo0 <= 0.0 => Some(GamesSay::NoGain),
             _ => None,
         }
     }
@@ -245,7 +213,7 @@ pub mod tests {
     }
 
     /// An even match whose SPRT ended as `verdict` with these bounds.
-    fn sprt_ended(bounds: (f64, f64), verdict: Verdict) -> AtlasEntry {
+    fn sprt_ended(bounds: (f64, f64), verdict: SprtState) -> AtlasEntry {
         let model = games::statistics::Model::Normalized;
         let settings = SprtSettings { elo0: bounds.0, elo1: bounds.1, alpha: 0.05, beta: 0.05, model };
         AtlasEntry {
@@ -259,23 +227,23 @@ pub mod tests {
     #[test]
     fn decided_means_an_interval_off_zero_either_way_or_an_accepted_sprt() {
         // With the plans' bounds [0, 5]: H1 a gain, H0 no gain.
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH1).decision(), Some(Decision::Gain));
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
-        assert_eq!(Decision::NoGain.sign(), -1);
-        assert_eq!(sprt_ended((0.0, 5.0), Verdict::Continue).decision(), None);
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH1).decision(), Some(GamesSay::Gain));
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
+        assert_eq!(GamesSay::NoGain.sign(), Some(-1));
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::Continue).decision(), None);
         // H1 of a non-regression test is "no loss", H0 of [2, 7] "less
         // than a clear gain": neither has a sign.
-        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH1).decision(), None);
-        assert_eq!(sprt_ended((2.0, 7.0), Verdict::AcceptH0).decision(), None);
-        assert_eq!(sprt_ended((-5.0, 0.0), Verdict::AcceptH0).decision(), Some(Decision::NoGain));
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH1).decision(), None);
+        assert_eq!(sprt_ended((2.0, 7.0), SprtState::AcceptH0).decision(), None);
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
         // A clear loss whose SPRT also accepted H0 is a loss.
-        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), Verdict::AcceptH0) };
+        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), SprtState::AcceptH0) };
         let lost = AtlasEntry { elo: entry("b", (20, 60, 20), [8, 12, 20, 8, 2]).elo, ..lost };
-        assert_eq!(lost.decision(), Some(Decision::Loss));
+        assert_eq!(lost.decision(), Some(GamesSay::Loss));
         // A match still running or stopped early decides nothing, however
         // far its interval is from 0; nor does an identical pair.
         let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
-        assert_eq!(won.decision(), Some(Decision::Gain));
+        assert_eq!(won.decision(), Some(GamesSay::Gain));
         assert_eq!(AtlasEntry { stop: "running".into(), ..won.clone() }.decision(), None);
         assert_eq!(AtlasEntry { stop: "stopped".into(), ..won.clone() }.decision(), None);
         let identical = AtlasEntry { stop: STOP_IDENTICAL.into(), ..entry("same", (0, 0, 0), [0; 5]) };
@@ -297,8 +265,8 @@ pub mod tests {
         assert_eq!(find(&entries, &won.key).map(|e| e.variant.as_str()), Some("a"));
         let other_nodes = AtlasKey { nodes: 25_000, ..won.key.clone() };
         assert!(find(&entries, &other_nodes).is_none());
-        assert_eq!(entries[0].decision(), Some(Decision::Gain));
-        assert_eq!(entries[1].decision(), Some(Decision::Loss));
+        assert_eq!(entries[0].decision(), Some(GamesSay::Gain));
+        assert_eq!(entries[1].decision(), Some(GamesSay::Loss));
         assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decision(), None);
         // FNV-1a's published vector for "a".
         assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");

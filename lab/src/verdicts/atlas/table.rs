@@ -8,6 +8,7 @@ use games::statistics::{fixed, format_penta, Estimate};
 
 use super::entries::{self, AtlasEntry};
 use super::Phase;
+use crate::lab::table::Table;
 
 /// `+12.3 ± 8.1 [+4.2, +20.4]`, or `n/a` before a pair.
 pub fn estimate_text(estimate: Option<Estimate>) -> String {
@@ -46,10 +47,22 @@ fn sprt_text(entry: &AtlasEntry) -> String {
 /// pair that played no game.
 pub fn decided_text(entry: &AtlasEntry) -> &'static str {
     match entry.decision() {
-        Some(decision) => decision.text(),
+        Some(decision) => decision.outcome(),
         None if entry.is_identical() => "identical search",
         None => "undecided",
     }
+}
+
+/// What an entry's games came to: its pentanomial, Elo and nElo with their
+/// intervals, its SPRT and what the games decide.
+fn outcome_cells(entry: &AtlasEntry) -> [String; 5] {
+    [
+        format_penta(&entry.penta),
+        estimate_text(entry.elo),
+        estimate_text(entry.nelo),
+        sprt_text(entry),
+        decided_text(entry).to_string(),
+    ]
 }
 
 /// One line: `razor-r1 against p003-3 at N=10000: 1000 games, W 300 L 280 D 420, ...`.
@@ -60,58 +73,44 @@ pub fn entry_line(entry: &AtlasEntry) -> String {
             entry.variant, entry.parent, entry.key.nodes
         );
     }
+    let [penta, elo, nelo, sprt, decided] = outcome_cells(entry);
     format!(
-        "{} against {} at N={}: {} games, W {} L {} D {}, penta {}, Elo {}, nElo {}, SPRT {}: {}",
-        entry.variant,
-        entry.parent,
-        entry.key.nodes,
-        entry.games,
-        entry.wdl.wins,
-        entry.wdl.losses,
-        entry.wdl.draws,
-        format_penta(&entry.penta),
-        estimate_text(entry.elo),
-        estimate_text(entry.nelo),
-        sprt_text(entry),
-        decided_text(entry)
+        "{} against {} at N={}: {} games, W {} L {} D {}, penta {penta}, Elo {elo}, nElo {nelo}, SPRT {sprt}: {decided}",
+        entry.variant, entry.parent, entry.key.nodes, entry.games, entry.wdl.wins, entry.wdl.losses, entry.wdl.draws,
     )
 }
 
 /// The atlas's table: each entry's settings, counts, Elo and nElo with
 /// their 95% intervals, SPRT and what the games decide.
 pub fn atlas_table(entries: &[&AtlasEntry]) -> String {
-    let mut out = String::new();
-    writeln!(
-        out,
-        "| variant | parent | nodes | book | games | W / L / D | pentanomial | Elo (95%) | nElo (95%) | SPRT | games \
-         decide | failures | commit | wall |"
-    )
-    .unwrap();
-    writeln!(out, "|---|---|---:|---|---:|---|---|---|---|---|---|---:|---|---:|").unwrap();
+    let mut table = Table::new()
+        .left("variant")
+        .left("parent")
+        .right("nodes")
+        .left("book")
+        .right("games")
+        .left("W / L / D")
+        .left("pentanomial")
+        .left("Elo (95%)")
+        .left("nElo (95%)")
+        .left("SPRT")
+        .left("games decide")
+        .right("failures")
+        .left("commit")
+        .right("wall");
     for entry in entries {
-        writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} / {} / {} | {} | {} | {} | {} | {} | {} | {} | {} s |",
-            entry.variant,
-            entry.parent,
-            entry.key.nodes,
-            entry.key.book,
-            entry.games,
-            entry.wdl.wins,
-            entry.wdl.losses,
-            entry.wdl.draws,
-            format_penta(&entry.penta),
-            estimate_text(entry.elo),
-            estimate_text(entry.nelo),
-            sprt_text(entry),
-            decided_text(entry),
-            entry.failures,
-            entry.commit,
-            entry.wall_seconds
-        )
-        .unwrap();
+        let counts = [
+            entry.variant.clone(),
+            entry.parent.clone(),
+            entry.key.nodes.to_string(),
+            entry.key.book.clone(),
+            entry.games.to_string(),
+            format!("{} / {} / {}", entry.wdl.wins, entry.wdl.losses, entry.wdl.draws),
+        ];
+        let run = [entry.failures.to_string(), entry.commit.clone(), format!("{} s", entry.wall_seconds)];
+        table.push(counts.into_iter().chain(outcome_cells(entry)).chain(run));
     }
-    out
+    table.to_string()
 }
 
 /// A run's summary: the phases it names with their results at its node

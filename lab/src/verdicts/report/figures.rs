@@ -8,9 +8,10 @@ use plotters::prelude::*;
 
 use crate::measure::ratio::RatioEstimate;
 use crate::plots::{self, padded_range, Mark};
-use crate::verdicts::atlas::entries::{AtlasEntry, Decision};
+use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::calibration::{self, fit, Measure, Row};
 use crate::verdicts::chain::PhaseRecord;
+use crate::verdicts::evidence::GamesSay;
 
 /// One row of an interval plot: a name on the axis, a point with its
 /// interval, and a shaded span behind it (a claimed range, a waterfall's
@@ -113,7 +114,7 @@ pub fn atlas_forest(latest: &[&AtlasEntry]) -> Option<Result<String>> {
                 name: format!("{} ← {}", entry.variant, entry.parent),
                 mark: Mark::new(&entry.variant)
                     .text("parent", &entry.parent)
-                    .text("decision", decision.map_or("undecided", Decision::text)),
+                    .text("decision", decision.map_or("undecided", GamesSay::outcome)),
                 value: elo.value,
                 interval: Some((elo.low, elo.high)),
                 colour: sign_colour(elo.value, false),
@@ -193,7 +194,7 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
                 let decided = row.decision.is_some();
                 let mut mark = Mark::new(&row.variant)
                     .text("parent", &row.parent)
-                    .text("decision", row.decision.map_or("undecided", Decision::text))
+                    .text("decision", row.decision.map_or("undecided", GamesSay::outcome))
                     .value("measure", x[0])
                     .value("value", row.elo);
                 if let Some(predicted) = left_out.as_ref().map(|predicted| predicted[index]) {
