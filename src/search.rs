@@ -390,6 +390,18 @@ pub(crate) struct Candidate {
     pub child_is_pv: bool,
 }
 
+/// A beta cutoff in the main search, which the histories learn from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cutoff<'a> {
+    pub ply: usize,
+    pub depth: i32,
+    /// The move that cut.
+    pub cut: &'a ScoredMove,
+    /// The moves picked before it, pruned ones included (as the butterfly
+    /// history counts them).
+    pub tried_before: &'a [ScoredMove],
+}
+
 /// One search in progress, monomorphized over its technique set.
 pub(crate) struct Worker<'a, T: TechniqueSet> {
     pub tt: &'a mut TranspositionTable,
@@ -701,7 +713,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 child_is_pv: NT::PV && searched_moves == 0,
             };
             // The late move reduction step 12c would search it with (lmr.rs).
-            candidate.reduction = LateMoveReductions::reduce_move::<T, NT>(self, &node, &candidate);
+            candidate.reduction = LateMoveReductions::reduce_move::<T, NT>(&node, &candidate);
 
             // Step 12a. Move pruning (futility.rs, move_count.rs,
             // history_pruning.rs, quiet_see.rs). Never at the root, never
@@ -805,7 +817,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    self.record_cutoff(board, &entry, depth, ply, picker.tried_before(), searched_moves == 1);
+                    let cutoff = Cutoff { ply, depth, cut: &entry, tried_before: picker.tried_before() };
+                    self.record_cutoff(board, &cutoff, searched_moves == 1);
                     if self.traces(ply) {
                         self.trace_cut_before(board, ply, depth, mv, score, picker.picked_moves());
                     }
@@ -826,13 +839,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
         // Step 14. Store the result.
         if excluded_move.is_none() {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of_score(best_score, original_alpha, beta);
             self.tt.store(hash, best_move, best_score, static_eval, depth, bound, ply);
         }
         best_score
@@ -934,9 +941,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 12d, at a beta cutoff: the capture and continuation histories
     /// learn from it.
     #[inline(always)]
-    fn update_histories(&mut self, board: &Board, ply: usize, depth: i32, cut: &ScoredMove, tried: &[ScoredMove]) {
-        CaptureHistory::update_histories::<T>(self, board, ply, depth, cut, tried);
-        ContinuationHistory::update_histories::<T>(self, board, ply, depth, cut, tried);
+    fn update_histories(&mut self, board: &Board, cutoff: &Cutoff) {
+        CaptureHistory::update_histories::<T>(self, board, cutoff);
+        ContinuationHistory::update_histories::<T>(self, board, cutoff);
     }
 
     /// Step Q3, after stand pat: delta pruning's coarse filter; the score
@@ -1059,15 +1066,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// A beta cutoff: counters, the techniques' histories, then killers,
     /// countermove and butterfly history.
-    fn record_cutoff(
-        &mut self,
-        board: &Board,
-        cut: &ScoredMove,
-        depth: i32,
-        ply: usize,
-        tried_before: &[ScoredMove],
-        first_move: bool,
-    ) {
+    fn record_cutoff(&mut self, board: &Board, cutoff: &Cutoff, first_move: bool) {
+        let Cutoff { ply, depth, cut, tried_before } = *cutoff;
         let counted_as = match cut.kind {
             MoveKind::TtMove => CutoffKind::TtMove,
             MoveKind::Killer => CutoffKind::Killer,
@@ -1076,7 +1076,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             _ => CutoffKind::Capture,
         };
         self.stats.record_cutoff(counted_as, first_move);
-        self.update_histories(board, ply, depth, cut, tried_before);
+        self.update_histories(board, cutoff);
 
         if !cut.is_quiet() {
             return;
@@ -1262,13 +1262,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if in_check && picked == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of_score(best_score, original_alpha, beta);
         self.tt.store(hash, best_move, best_score, static_eval, 0, bound, ply);
         best_score
     }

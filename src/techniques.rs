@@ -30,7 +30,7 @@ use cozy_chess::{Board, Move};
 use crate::features::{self, CATALOGUE};
 use crate::movepick::ScoredMove;
 pub use crate::prune::{TechniqueCounters, Techniques};
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::search::{Candidate, Cutoff, Node, NodeType, Worker};
 
 /// One Cargo feature of the pruning catalogue, as its technique declares it.
 #[derive(Clone, Copy, Debug)]
@@ -188,11 +188,7 @@ pub(crate) trait Hooks {
     /// Reductions, in the move loop: the plies the move's search is reduced
     /// by when it is not the node's first (0 for a move that is not reduced).
     #[inline(always)]
-    fn reduce_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> i32 {
+    fn reduce_move<T: TechniqueSet, NT: NodeType>(node: &Node, candidate: &Candidate) -> i32 {
         0
     }
 
@@ -222,22 +218,12 @@ pub(crate) trait Hooks {
         0
     }
 
-    /// The best-move update, at a beta cutoff in the main search: the technique's own
-    /// statistics learn from it. `cut` is the move that cut, `tried_before`
-    /// the moves picked before it (pruned ones included, as the baseline's
-    /// butterfly history counts them). The search counts the cutoff and
-    /// updates the baseline's killers, countermove and butterfly history
-    /// itself.
+    /// The best-move update, at a beta cutoff in the main search: the
+    /// technique's own statistics learn from it. The search counts the
+    /// cutoff and updates the baseline's killers, countermove and butterfly
+    /// history itself.
     #[inline(always)]
-    fn update_histories<T: TechniqueSet>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
-        depth: i32,
-        cut: &ScoredMove,
-        tried_before: &[ScoredMove],
-    ) {
-    }
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {}
 
     /// Quiescence pruning after stand pat (not in check): the score to
     /// return when the node is hopeless.

@@ -18,6 +18,21 @@ pub enum Bound {
     Exact,
 }
 
+impl Bound {
+    /// What a node's best score says of its value, searched with the window
+    /// `alpha..beta`: at least it when it reached beta, exactly it when it
+    /// raised alpha, at most it otherwise.
+    pub fn of_score(best_score: i32, alpha: i32, beta: i32) -> Bound {
+        if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 /// What a probe returns.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
@@ -286,6 +301,17 @@ fn unpack_move(packed: u16) -> Option<Move> {
 mod tests {
     use super::*;
     use crate::score::MATE;
+
+    #[test]
+    fn a_best_score_bounds_the_value_by_where_it_falls_in_the_window() {
+        let (alpha, beta) = (-10, 20);
+        assert_eq!(Bound::of_score(20, alpha, beta), Bound::Lower);
+        assert_eq!(Bound::of_score(35, alpha, beta), Bound::Lower);
+        assert_eq!(Bound::of_score(19, alpha, beta), Bound::Exact);
+        assert_eq!(Bound::of_score(-9, alpha, beta), Bound::Exact);
+        assert_eq!(Bound::of_score(-10, alpha, beta), Bound::Upper);
+        assert_eq!(Bound::of_score(-50, alpha, beta), Bound::Upper);
+    }
 
     #[test]
     fn an_impossible_size_is_an_error_not_an_abort() {

@@ -49,7 +49,7 @@ use cozy_chess::{Board, Color, Piece, Square};
 
 use crate::eval::PIECE_VALUES;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
-use crate::search::{Node, NodeType, Worker};
+use crate::search::{Cutoff, Node, NodeType, Worker};
 use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::Tunable;
@@ -142,14 +142,8 @@ impl Hooks for CaptureHistory {
 
     /// The best-move update: a capture's cutoff; it earns the bonus, the
     /// captures picked before it the malus.
-    fn update_histories<T: TechniqueSet>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        _ply: usize,
-        depth: i32,
-        cut: &ScoredMove,
-        tried_before: &[ScoredMove],
-    ) {
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {
+        let Cutoff { depth, cut, tried_before, .. } = *cutoff;
         if !T::TECHNIQUES.capture_history.enabled || cut.captured.is_none() {
             return;
         }

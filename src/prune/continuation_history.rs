@@ -57,7 +57,7 @@
 use cozy_chess::{Board, Color, Piece, Square};
 
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
-use crate::search::{Node, NodeType, Worker};
+use crate::search::{Cutoff, Node, NodeType, Worker};
 use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::{counters, technique};
@@ -205,14 +205,8 @@ impl Hooks for ContinuationHistory {
 
     /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
     /// before it the malus.
-    fn update_histories<T: TechniqueSet>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
-        depth: i32,
-        cut: &ScoredMove,
-        tried_before: &[ScoredMove],
-    ) {
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {
+        let Cutoff { ply, depth, cut, tried_before } = *cutoff;
         if !T::TECHNIQUES.continuation_history.is_on() || !cut.is_quiet() {
             return;
         }

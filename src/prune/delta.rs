@@ -154,6 +154,7 @@ impl Hooks for DeltaPruning {
 
 impl Technique for DeltaPruning {
     type Counters = DeltaCounters;
+    const ALWAYS_ON: bool = true;
 
     /// `delta: pruned=N`, always (a baseline technique); with
     /// `delta-enhanced`, `delta_enh: coarse_att=X cut=Y cut%=Z.Z% halved_prunes=H`.
@@ -172,8 +173,6 @@ impl Technique for DeltaPruning {
     fn snapshot_counters(counters: &DeltaCounters) -> Vec<(&'static str, u64, u64)> {
         vec![("delta_enh", counters.coarse_attempts, counters.coarse_cutoffs)]
     }
-
-    const ALWAYS_ON: bool = true;
 
     fn tunable_list() -> &'static [&'static Tunable] {
         TUNABLES

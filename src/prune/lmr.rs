@@ -53,7 +53,7 @@
 //! values.
 
 use crate::movepick::MoveKind;
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::search::{Candidate, Node, NodeType};
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::tune::{Tunable, TUNING};
 use crate::{counters, technique, tunables};
@@ -104,11 +104,7 @@ tunables! {
 /// move-level hooks, which may judge a move at its reduced depth).
 impl Hooks for LateMoveReductions {
     /// The reduction the move would get (0 for moves that are not reduced).
-    fn reduce_move<T: TechniqueSet, NT: NodeType>(
-        _worker: &mut Worker<'_, T>,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> i32 {
+    fn reduce_move<T: TechniqueSet, NT: NodeType>(node: &Node, candidate: &Candidate) -> i32 {
         let reducible = node.depth >= LMR_MIN_DEPTH
             && candidate.move_number > LMR_MIN_MOVES
             && !node.in_check

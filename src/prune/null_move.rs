@@ -265,6 +265,7 @@ impl Hooks for NullMovePruning {
 
 impl Technique for NullMovePruning {
     type Counters = NullMoveCounters;
+    const ALWAYS_ON: bool = true;
 
     /// `null: att=X cut=Y cut%=Z.Z%`, always (a baseline technique); with
     /// verification, then `verify=V verify_fail=F`; with
@@ -289,8 +290,6 @@ impl Technique for NullMovePruning {
             ("nmp_verify", counters.verifications, counters.verifications - counters.verify_fails),
         ]
     }
-
-    const ALWAYS_ON: bool = true;
 
     fn tunable_list() -> &'static [&'static Tunable] {
         TUNABLES

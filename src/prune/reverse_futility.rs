@@ -238,6 +238,7 @@ impl Hooks for ReverseFutility {
 
 impl Technique for ReverseFutility {
     type Counters = ReverseFutilityCounters;
+    const ALWAYS_ON: bool = true;
 
     /// `rfp: att=X cut=Y cut%=Z.Z%`, always (a baseline technique).
     fn report(&self, counters: &ReverseFutilityCounters) -> Vec<String> {
@@ -247,8 +248,6 @@ impl Technique for ReverseFutility {
     fn snapshot_counters(counters: &ReverseFutilityCounters) -> Vec<(&'static str, u64, u64)> {
         vec![("rfp", counters.attempts, counters.cutoffs)]
     }
-
-    const ALWAYS_ON: bool = true;
 
     fn tunable_list() -> &'static [&'static Tunable] {
         TUNABLES
