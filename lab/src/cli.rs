@@ -11,9 +11,9 @@ use games::{interrupt, matches, pgn_clocks};
 use crate::engines::builder;
 use crate::explain::{blame, blunders, interactions};
 use crate::lab::{GlobalArgs, Lab};
-use crate::measure::{endgame_book, nodes, play, speed, tactics, ttd};
+use crate::measure::{endgame_book, nodes, speed, tactics, ttd};
 use crate::verdicts::verdict::Standing;
-use crate::verdicts::{ab, atlas, chain, list, report, snapdiff};
+use crate::verdicts::{ab, atlas, chain, list, play, report, snapdiff};
 use crate::{develop, openbench, spsa, tune};
 
 /// `lab`'s command line.

@@ -38,4 +38,5 @@ pub mod plots;
 pub mod spsa;
 pub mod tools;
 pub mod tune;
+pub mod variants;
 pub mod verdicts;

@@ -26,6 +26,7 @@ mod lab_openbench;
 mod lab_telemetry;
 mod lab_tune;
 mod lab_uci_options;
+mod layout;
 
 use common::{executable, lab, lab_command, records, run_folder, scratch, stdout, target_dir};
 

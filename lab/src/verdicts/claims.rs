@@ -25,17 +25,15 @@
 
 use std::fmt;
 
-pub mod grammar;
-
 use games::matches::clock::TimeControl;
 use prunelab::variants::Variant;
 
-use self::grammar::{Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 use crate::lab::Lab;
 use crate::measure::nodes::ITERATIONS;
 use crate::measure::ratio::signed_percent;
 use crate::measure::suites::{self, Suite, SuiteContent};
 use crate::measure::telemetry::Telemetry;
+use crate::variants::grammar::{self, Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// What a claim came to.
@@ -259,7 +257,7 @@ fn scope_options(scope: &Scope) -> String {
 /// variant's `[sprt]` tc, else the match's default.
 fn games_tc(variant: &Variant, scope: &Scope) -> Result<TimeControl, String> {
     let plan_tc = variant.plan().sprt.map(|plan| plan.tc);
-    let tc = scope.tc.clone().or(plan_tc).unwrap_or_else(|| crate::verdicts::ab::DEFAULT_TC.to_string());
+    let tc = scope.tc.clone().or(plan_tc).unwrap_or_else(|| grammar::DEFAULT_TC.to_string());
     tc.parse().map_err(|error| format!("the claim's time control: {error}"))
 }
 
@@ -478,7 +476,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Ju
                 let parent = parent.unwrap_or("-");
                 let book_option = scoped.scope.book.as_ref().map_or(String::new(), |book| format!(" --book {book}"));
                 let (at, tc_option) = match &tc {
-                    Ok(tc) if tc.to_string() == crate::verdicts::ab::DEFAULT_TC => (format!(" at {tc}"), String::new()),
+                    Ok(tc) if tc.to_string() == grammar::DEFAULT_TC => (format!(" at {tc}"), String::new()),
                     Ok(tc) => (format!(" at {tc}"), format!(" --tc {tc}")),
                     Err(why) => return Judgement::NotMeasured(why.clone()),
                 };

@@ -13,7 +13,7 @@ use games::statistics::{SprtSettings, SprtStatus};
 use serde::{Deserialize, Serialize};
 
 use crate::measure::ratio::RatioEstimate;
-use crate::verdicts::ab::sections::GAMES;
+use verdict_page::GAMES;
 
 /// The run folders `lab openbench status` writes.
 pub const STATUS_COMMAND: &str = "openbench-status";

@@ -43,10 +43,10 @@ use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
+use crate::variants::grammar::{self, Planned, Scope};
 use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
-use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, Evidence, Judgement, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::evidence::{self, ratio_signal};
@@ -576,7 +576,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 depth: 10,
                 hash: 16,
                 first: None,
-                run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
+                run: crate::measure::runner::RunArgs { concurrency: args.concurrency, resume: None },
             };
             crate::measure::nodes::run(lab, &nodes_args)?;
         }
@@ -1013,7 +1013,7 @@ done
         use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("prunelab-report-other-engines-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let folder = dir.join(crate::engines::external::FOLDER);
+        let folder = dir.join(crate::variants::external::FOLDER);
         std::fs::create_dir_all(folder.join("x")).unwrap();
         std::fs::create_dir_all(folder.join("y")).unwrap();
         let claim = "[expect]\nnodes_pct = [-12, -8]\n";
@@ -1045,7 +1045,7 @@ done
         .unwrap();
 
         let mut lab = Lab::for_tests().nested(&dir.join("results"));
-        lab.externals = crate::engines::external::load(&dir, &lab.variants).unwrap();
+        lab.externals = crate::variants::external::load(&dir, &lab.variants).unwrap();
         lab.global.engine_paths = vec![format!("x={}", engine.display())];
         let nodes_args = crate::measure::nodes::NodesArgs {
             variants: vec!["x-off".into(), "x-on".into()],
@@ -1053,7 +1053,7 @@ done
             depth: 10,
             hash: 16,
             first: None,
-            run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
+            run: crate::measure::runner::RunArgs { concurrency: 1, resume: None },
         };
         crate::measure::nodes::run(&lab, &nodes_args).unwrap();
         command(&lab, &ReportArgs { measure: false, concurrency: 1, figures: None }).unwrap();

@@ -126,6 +126,10 @@ pub fn check_plans(variants: &[Variant]) -> Result<()> {
     Ok(())
 }
 
+/// The time control of a variant's games when neither `lab ab --tc` nor
+/// the variant file (its claim's scope, its `[sprt]`) gives one.
+pub const DEFAULT_TC: &str = "10+0.1";
+
 /// A plan's SPRT for a phase: normalized-Elo bounds, time control, hash.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtPlan {
