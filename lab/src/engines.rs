@@ -1,10 +1,8 @@
-//! Building and running engines: a variant's binary (`builder`), variants
-//! of other engines (`external`), what takes part in a run, a variant or
-//! any `uci:` engine (`participant`), and the pool that runs searches on
-//! them (`runner`). An engine process and its UCI options are the games
-//! crate's (`games::engine`, `games::uci_options`).
+//! Building and starting engines: a variant's binary (`builder`), and what
+//! takes part in a run, a variant or any `uci:` engine (`participant`). An
+//! engine process and its UCI options are the games crate's
+//! (`games::engine`, `games::uci_options`); the pool that runs a suite's
+//! searches on them is `crate::measure::runner`.
 
 pub mod builder;
-pub mod external;
 pub mod participant;
-pub mod runner;

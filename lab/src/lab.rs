@@ -13,8 +13,8 @@ use games::session::Session;
 use indicatif::ProgressBar;
 use prunelab::variants::{self, Variant};
 
-use crate::engines::external::{self, External};
-use crate::verdicts::atlas::ablations;
+use crate::variants::ablations;
+use crate::variants::external::{self, External};
 
 #[derive(Args, Clone, Debug)]
 pub struct GlobalArgs {
@@ -119,7 +119,7 @@ impl Lab {
         let root = find_root()?;
         variants::check_up_to_date(&root)?;
         let variants = variants::load()?;
-        crate::verdicts::claims::grammar::check_plans(&variants)?;
+        crate::variants::grammar::check_plans(&variants)?;
         let externals = external::load(&root, &variants)?;
         Ok(Lab { root, variants, externals, global, ablations: Arc::default() })
     }

@@ -50,7 +50,7 @@ use self::create::{commit, create_tests, other_engine, plan_markdown, refuse_dup
 use self::server::Server;
 use self::status::status;
 use crate::lab::Lab;
-use crate::verdicts::claims::grammar::Planned;
+use crate::variants::grammar::Planned;
 
 /// The run folders of created tests.
 const TESTS_COMMAND: &str = "openbench-tests";
@@ -325,7 +325,7 @@ impl TestPlan {
             // OpenBench's form takes `N=<nodes>` (fixed nodes, which workers
             // play without scaling) or `<base>+<increment>`, as `[sprt]` does.
             Some(tc) => {
-                crate::verdicts::claims::grammar::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
+                crate::variants::grammar::check_time_control(tc).map_err(|error| anyhow!("--tc {error}"))?;
                 Ok(TestPlan { tc: tc.clone(), ..self })
             }
             None => Ok(self),

@@ -25,3 +25,29 @@ pub fn git(root: &Path, args: &[&str]) -> Result<String> {
     }
     Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }
+
+/// The commit the engines are built from, `+dirty` when a tracked file the
+/// engines are built from differs from it; `unknown` outside git.
+pub fn commit(root: &Path) -> String {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
+    };
+    let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) else { return "unknown".to_string() };
+    // The atlas file changes as the run goes, and the lab and the README are
+    // not in the engines: none of them makes the engines dirty.
+    let outside_engines = [":(exclude)atlas", ":(exclude)lab", ":(exclude)README.md"];
+    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--", "."];
+    status.extend(outside_engines);
+    let changes = git(&status);
+    if changes.is_some_and(|changes| !changes.is_empty()) {
+        format!("{head}+dirty")
+    } else {
+        head
+    }
+}

@@ -1,6 +1,7 @@
 //! Verdicts and reports: a variant against its parent (`ab`), a plan's
-//! phases in a row (`chain`), the claims of the variant files and how they
-//! are judged (`claims`, `verdict`), the game results a verdict reads first
+//! phases in a row (`chain`), a match's standing (`play`: `lab match`), the
+//! claims of the variant files and how they are judged (`claims`,
+//! `verdict`; their grammar is `crate::variants::grammar`), the game results a verdict reads first
 //! (`evidence`), the atlas of every variant against its parent at fixed
 //! nodes (`atlas`), how far the fast measures agree with the atlas's games
 //! (`calibration`), the report of every variant (`report`)
@@ -16,6 +17,7 @@ pub mod claims;
 pub mod evidence;
 pub mod list;
 pub mod plan_criteria;
+pub mod play;
 pub mod report;
 pub mod snapdiff;
 pub mod verdict;

@@ -26,6 +26,7 @@ mod lab_openbench;
 mod lab_telemetry;
 mod lab_tune;
 mod lab_uci_options;
+mod layout;
 
 use common::{executable, lab, lab_command, records, run_folder, scratch, stdout, target_dir};
 
@@ -567,16 +568,18 @@ fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+// The library's snapdiff, not the binary: the page and the error are what
+// `lab snapdiff` prints.
 #[test]
 fn snapdiff_reads_the_repositorys_snapshots_and_refuses_an_unknown_revision() {
-    let dir = scratch("snapdiff");
-    let text = stdout(&lab(&["snapdiff"], &dir));
+    use lab::verdicts::snapdiff;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = snapdiff::markdown("HEAD", &snapdiff::diffs(&root, "HEAD").unwrap());
     assert!(text.starts_with("## Snapshots against `HEAD`\n\n"), "{text}");
-    let unknown = lab(&["snapdiff", "no-such-revision"], &dir);
-    assert!(!unknown.status.success());
-    let message = String::from_utf8_lossy(&unknown.stderr);
+    let unknown = snapdiff::diffs(&root, "no-such-revision");
+    assert!(unknown.is_err());
+    let message = format!("{:#}", unknown.unwrap_err());
     assert!(message.contains("`no-such-revision` is not a revision of this repository"), "{message}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

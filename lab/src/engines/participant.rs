@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use games::engine::{Engine, Launch};
+use games::matches::MatchArgs;
 use games::uci_options::{self, Setting};
 
 use crate::engines::builder;
@@ -127,6 +128,22 @@ pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
     }
     bar.finish_and_clear();
     Ok(launches)
+}
+
+/// How to start `name`: `--binary NAME=PATH`, else the variant's build, or
+/// the engine of `uci:PATH` (or of another engine's variant) with its
+/// options once it has passed the UCI handshake.
+pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<Launch> {
+    match args.binary_override(name)? {
+        Some(path) => {
+            let path = lab.resolve(&path);
+            if !path.is_file() {
+                bail!("--binary {name}={}: no such file", path.display());
+            }
+            Ok(Launch::from(path))
+        }
+        None => launch(lab, name),
+    }
 }
 
 #[cfg(test)]

@@ -55,11 +55,12 @@ use replays::{replay_searches, Try};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
-use crate::engines::runner::{
+use crate::lab::options::HashOption;
+use crate::lab::Lab;
+use crate::lab::Pair;
+use crate::measure::runner::{
     self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
 };
-use crate::lab::options::HashOption;
-use crate::lab::{Lab, Pair};
 use crate::measure::suites::{self, Suite, SuitePosition};
 use crate::measure::tactics::{self, TacticsRecord};
 

@@ -39,11 +39,11 @@ use serde::{Deserialize, Serialize};
 
 use self::judgement::{judge, MoveError, Thresholds, CP_CAP};
 use crate::engines::participant;
-use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT};
 use crate::lab::options::HashOption;
 use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::bootstrap_interval_of_mean;
+use crate::measure::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct BlundersArgs {

@@ -30,10 +30,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
-use crate::engines::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::options::SearchOptions;
 use crate::lab::table::Table;
 use crate::lab::Lab;
+use crate::measure::runner::{self, suite_jobs, Contestant, RunArgs, Settings, DEPTH_SEARCH_TIMEOUT};
 use crate::measure::suites;
 
 /// The heat map's file in the run folder.

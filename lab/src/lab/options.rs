@@ -15,15 +15,14 @@ use games::options::clap_default;
 pub use games::options::HashOption;
 use serde::Serialize;
 
-use crate::measure::suites;
-use crate::verdicts::claims::grammar::CLAIM_TACTICS_NODES;
+use crate::variants::grammar::{self, CLAIM_TACTICS_NODES};
 
 /// `--suite`, `--depth`, `--hash`: what a count or a timing searches,
 /// to what depth, with what hash.
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct SearchOptions {
     /// The positions: `verdict` (54 positions), `seeds`, `bench`, `node-suite`, `startpos`, `wac`, `arasan`, `zugzwang` or an EPD file.
-    #[arg(long, value_name = "SUITE", default_value = suites::VERDICT)]
+    #[arg(long, value_name = "SUITE", default_value = grammar::VERDICT_SUITE)]
     pub suite: String,
     /// Search each position to this depth (the plans' claims are at depth 10).
     #[arg(long, value_name = "DEPTH", default_value_t = 10)]

@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn razor_r3_claims_games_on_the_repositorys_endgame_book() {
-        use crate::verdicts::claims::grammar::Planned;
+        use crate::variants::grammar::Planned;
         let lab = Lab::for_tests();
         let variant = lab.variant("razor-r3").unwrap();
         let plan = variant.plan();

@@ -12,9 +12,9 @@ use games::engine::{Score, SearchOutput};
 use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::options::SearchOptions;
 use crate::lab::Lab;
+use crate::measure::runner::{self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT};
 use crate::measure::suites::{self, Suite};
 use crate::measure::telemetry::Telemetry;
 
@@ -397,7 +397,7 @@ pub fn run(lab: &Lab, args: &NodesArgs) -> Result<NodesRun> {
     let builds: serde_json::Map<String, serde_json::Value> =
         args.variants.iter().map(|variant| (variant.clone(), build_of(lab, variant).into())).collect();
     let summary = serde_json::json!({
-        COMMIT: crate::verdicts::atlas::commit(&lab.root),
+        COMMIT: crate::tools::commit(&lab.root),
         BUILDS: builds,
         "suite": suite.name,
         "depth": args.search.depth,

@@ -44,10 +44,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::engines::builder;
 use crate::engines::participant::Participant;
-use crate::engines::runner::RunArgs;
 use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::{median, student_ratio, RatioEstimate};
+use crate::measure::runner::RunArgs;
 use crate::measure::suites;
 
 /// A bench at the default depth takes seconds; this only catches a hung engine.

@@ -11,6 +11,7 @@ use prunelab::epd::{parse_epd_line, read_epd_file, EpdRecord};
 use prunelab::position::move_to_uci;
 
 use crate::lab::Lab;
+use crate::variants::grammar::VERDICT_SUITE;
 
 /// One position of a suite, with its `bm`/`am` moves in UCI.
 #[derive(Clone, Debug)]
@@ -73,7 +74,7 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
         "seeds" => in_data(data::SEEDS)?,
         "node-suite" => lab.root.join(prunelab::matrix::SUITE_PATH),
         "bench" => return bench_suite(),
-        VERDICT => return verdict_suite(lab),
+        VERDICT_SUITE => return verdict_suite(lab),
         STARTPOS => return startpos_suite(),
         _ => {
             let path = lab.resolve(Path::new(spec));
@@ -93,9 +94,6 @@ pub fn load(lab: &Lab, spec: &str) -> Result<Suite> {
 pub fn name(spec: &str) -> String {
     Path::new(spec).file_stem().and_then(|stem| stem.to_str()).unwrap_or("suite").to_string()
 }
-
-/// The name of the verdicts' node suite.
-pub const VERDICT: &str = "verdict";
 
 /// The positions the verdict suite adds to the node suite and the bench,
 /// relative to the repository.
@@ -166,8 +164,8 @@ impl Suite {
 /// position counted twice would weigh twice in the geometric mean and
 /// narrow its interval with no new evidence.
 fn verdict_suite(lab: &Lab) -> Result<Suite> {
-    let mut suite = from_file(&lab.root.join(prunelab::matrix::SUITE_PATH), VERDICT)?;
-    let extra = from_file(&lab.root.join(VERDICT_EXTRA_PATH), VERDICT)?;
+    let mut suite = from_file(&lab.root.join(prunelab::matrix::SUITE_PATH), VERDICT_SUITE)?;
+    let extra = from_file(&lab.root.join(VERDICT_EXTRA_PATH), VERDICT_SUITE)?;
     let more = bench_suite()?.positions.into_iter().chain(extra.positions);
     for position in more {
         let key = position_key(&position.fen);
@@ -220,7 +218,7 @@ mod tests {
 
     #[test]
     fn the_verdict_suite_has_each_position_once_and_no_shared_data() {
-        let suite = load(&lab(), VERDICT).unwrap();
+        let suite = load(&lab(), VERDICT_SUITE).unwrap();
         assert!(suite.skipped.is_empty(), "{:?}", suite.skipped);
         // 24 of the node suite, 25 bench positions it lacks, 5 perft positions.
         assert_eq!(suite.positions.len(), 54);
@@ -255,13 +253,13 @@ mod tests {
     #[test]
     fn a_suite_is_known_by_its_positions_not_its_name() {
         let lab = lab();
-        let verdict = load(&lab, VERDICT).unwrap().content();
+        let verdict = load(&lab, VERDICT_SUITE).unwrap().content();
         assert_eq!(verdict.positions, 54);
-        assert_eq!(load_for_run(&lab, VERDICT, None).unwrap().content(), verdict);
-        assert_ne!(load_for_run(&lab, VERDICT, Some(10)).unwrap().content(), verdict);
+        assert_eq!(load_for_run(&lab, VERDICT_SUITE, None).unwrap().content(), verdict);
+        assert_ne!(load_for_run(&lab, VERDICT_SUITE, Some(10)).unwrap().content(), verdict);
         // The same positions in another order, with other move counters and
         // ids, under any name: the same suite.
-        let fens: Vec<String> = load(&lab, VERDICT).unwrap().positions.iter().map(|p| p.fen.clone()).collect();
+        let fens: Vec<String> = load(&lab, VERDICT_SUITE).unwrap().positions.iter().map(|p| p.fen.clone()).collect();
         let renumbered: Vec<String> = fens.iter().rev().map(|fen| format!("{} 7 70", position_key(fen))).collect();
         assert_eq!(SuiteContent::of_fens(renumbered.iter().map(String::as_str)), verdict);
         assert_ne!(load(&lab, "seeds").unwrap().content(), verdict);

@@ -12,12 +12,12 @@ use games::engine::SearchOutput;
 use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
-use crate::engines::runner::{
-    self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
-};
 use crate::lab::options::HashOption;
 use crate::lab::table::Table;
 use crate::lab::Lab;
+use crate::measure::runner::{
+    self, impl_suite_record, RunArgs, Settings, SuiteRun, SuiteSearch, DEPTH_SEARCH_TIMEOUT, NODES_SEARCH_TIMEOUT,
+};
 use crate::measure::suites::{self, Suite, SuitePosition};
 
 #[derive(Args, Clone, Debug, Serialize)]

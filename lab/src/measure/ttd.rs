@@ -34,13 +34,16 @@ use games::results::print_summary;
 use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
-use crate::engines::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::lab::options::SearchOptions;
 use crate::lab::table::Table;
 use crate::lab::Lab;
 use crate::measure::ratio::{crossed_ratio, median, RatioEstimate};
+use crate::measure::runner::{RunArgs, DEPTH_SEARCH_TIMEOUT};
 use crate::measure::suites::{self, Suite};
-use crate::verdicts::verdict::IDENTICAL_SEARCH;
+
+/// What a verdict says of two identical searches (docs/verdicts.md,
+/// "Identical searches"): their time to depth is noise.
+pub const IDENTICAL_SEARCH: &str = "identical search";
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct TtdArgs {

@@ -617,7 +617,7 @@ fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
 #[test]
 fn another_engines_test_is_refused_saying_what_is_missing() {
     let (results, mut lab) = results_folder("other-engine-refused");
-    let folder = results.join(crate::engines::external::FOLDER).join("x");
+    let folder = results.join(crate::variants::external::FOLDER).join("x");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("x-off.toml"), "name = \"x-off\"\nengine = \"x\"\n[options]\nA = 1\n").unwrap();
     let sprt = "[sprt]\nbounds = [0, 5]\ntc = \"10+0.1\"\n";
@@ -631,7 +631,7 @@ fn another_engines_test_is_refused_saying_what_is_missing() {
         format!("name = \"x-wide\"\nengine = \"x\"\nextends = \"x-off\"\n[options]\nMode = \"very wide\"\n{sprt}"),
     )
     .unwrap();
-    lab.externals = crate::engines::external::load(&results, &lab.variants).unwrap();
+    lab.externals = crate::variants::external::load(&results, &lab.variants).unwrap();
     let dry = |variants: &[&str], edit: fn(OpenbenchArgs) -> OpenbenchArgs| {
         let args =
             OpenbenchArgs { variants: variants.iter().map(|name| name.to_string()).collect(), dry_run: true, ..args() };

@@ -27,23 +27,21 @@ use serde::Serialize;
 pub use verdict_page as sections;
 
 use crate::engines::participant;
-use crate::engines::runner::RunArgs;
-use crate::lab::options::{GamesOption, HashOption, SearchOptions, TacticsOptions};
+use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
 use crate::lab::{Lab, Pair, Side};
 use crate::measure::nodes::{self, percent_change, NodesArgs, NodesRun};
+use crate::measure::runner::RunArgs;
 use crate::measure::suites;
-use crate::measure::tactics::{self, TacticsArgs};
+use crate::measure::tactics;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
+use crate::variants::grammar::{Planned, Scope, ScopedClaim, DEFAULT_TC};
+use crate::verdicts::atlas::fast_measures::{FastMeasures, MeasuredAt};
 use crate::verdicts::atlas::{entries, fast_measures};
-use crate::verdicts::calibration::{self, FastMeasures};
-use crate::verdicts::claims::grammar::{Planned, Scope, ScopedClaim};
+use crate::verdicts::calibration;
 use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
-use crate::verdicts::verdict::{self, Comparison, Standing, TacticsData, TacticsOutcome};
-
-/// The match's time control when neither `--tc` nor the variant file gives one.
-pub const DEFAULT_TC: &str = "10+0.1";
+use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
 #[derive(Args, Clone, Debug, Serialize)]
 pub struct AbArgs {
@@ -127,32 +125,6 @@ fn tactics_suites(args: &AbArgs, pair: Pair) -> Vec<String> {
         }
     }
     suites
-}
-
-/// Runs one tactical suite for `variants`.
-pub fn run_tactics(
-    lab: &Lab,
-    suite: &str,
-    variants: &[String],
-    nodes: u64,
-    first: Option<usize>,
-    run: RunArgs,
-) -> Result<TacticsOutcome> {
-    let tactics_args = TacticsArgs {
-        variants: variants.to_vec(),
-        suite: suite.to_string(),
-        movetime: None,
-        nodes: Some(nodes),
-        depth: None,
-        hash: HashOption::default(),
-        first,
-        run,
-    };
-    let limit = tactics_args.limit_text();
-    lab.say(&format!("tactics: {suite} at {limit}"));
-    let run = tactics::run(lab, &tactics_args)?;
-    let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
-    Ok(TacticsOutcome { suite: suite.to_string(), limit, first, result: Ok(data) })
 }
 
 /// What the verdict measured, for the page.
@@ -252,7 +224,7 @@ fn summary_table(out: &mut String, args: &AbArgs, m: &Measurements, judgements: 
         c.total_nodes.0,
         c.total_nodes.1,
         c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text()),
-        claim_of(&[crate::verdicts::claims::grammar::NODES_PCT, crate::verdicts::claims::grammar::NODES])
+        claim_of(&[crate::variants::grammar::NODES_PCT, crate::variants::grammar::NODES])
     )
     .unwrap();
     let (time_a, time_b) = ttd_totals(&m.ttd);
@@ -483,7 +455,7 @@ fn page(
     let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
-    let measured_at = calibration::MeasuredAt {
+    let measured_at = MeasuredAt {
         suite: args.search.suite.clone(),
         depth: args.search.depth,
         tactics_nodes: args.tactics.nodes,

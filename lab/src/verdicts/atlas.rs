@@ -18,7 +18,7 @@
 //! its recorded feature set, so `lab report` can set their fixed-nodes Elo
 //! beside the Elo on the clock.
 
-pub mod ablations;
+pub mod ablation_phases;
 pub mod entries;
 pub mod fast_measures;
 pub mod identical;
@@ -26,7 +26,6 @@ pub mod table;
 pub mod time_controls;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
@@ -45,12 +44,13 @@ use self::fast_measures::FastEntry;
 use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
 use crate::engines::builder;
+use crate::engines::participant;
 use crate::lab::options::HashOption;
 use crate::lab::Lab;
-use crate::measure::play;
-use crate::verdicts::calibration::{self, FastMeasures, LocalComparison};
+use crate::tools;
+use crate::variants::grammar::Planned;
+use crate::verdicts::atlas::fast_measures::{latest_comparisons, FastMeasures, LocalComparison, TACTICS_SUITE};
 use crate::verdicts::chain;
-use crate::verdicts::claims::grammar::Planned;
 
 /// Games a phase plays when `--games` is not given: with `--sprt`, the cap.
 const DEFAULT_GAMES: u64 = 1000;
@@ -221,7 +221,7 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
     }
     phases.extend(pairs);
     for base in &args.ablate {
-        phases.extend(ablations::phases(lab, base)?);
+        phases.extend(ablation_phases::phases(lab, base)?);
     }
     Ok(phases)
 }
@@ -298,32 +298,6 @@ fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<Atl
     })
 }
 
-/// The commit the engines are built from, `+dirty` when a tracked file the
-/// engines are built from differs from it; `unknown` outside git.
-pub(crate) fn commit(root: &Path) -> String {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .current_dir(root)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|output| output.status.success())
-            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_string())
-    };
-    let Some(head) = git(&["rev-parse", "--short=12", "HEAD"]) else { return "unknown".to_string() };
-    // The atlas file changes as the run goes, and the lab and the README are
-    // not in the engines: none of them makes the engines dirty.
-    let outside_engines = [":(exclude)atlas", ":(exclude)lab", ":(exclude)README.md"];
-    let mut status = vec!["status", "--porcelain", "--untracked-files=no", "--", "."];
-    status.extend(outside_engines);
-    let changes = git(&status);
-    if changes.is_some_and(|changes| !changes.is_empty()) {
-        format!("{head}+dirty")
-    } else {
-        head
-    }
-}
-
 /// The atlas run's folder: a new one, or the one `--resume` names with the
 /// phases it has finished.
 fn open_run(lab: &Lab, args: &AtlasArgs) -> Result<(RunDir, Vec<PhaseRecord>)> {
@@ -384,10 +358,10 @@ fn phase_sprt(lab: &Lab, args: &AtlasArgs, phase: &Phase) -> Result<SprtOptions>
 /// a time-control pair's side that is no variant with the same features is
 /// built from its feature set.
 fn side_binary(lab: &Lab, settings: &MatchArgs, name: &str, features: Option<&[String]>) -> Result<Launch> {
-    let Some(features) = features else { return play::engine_binary(lab, settings, name) };
+    let Some(features) = features else { return participant::engine_binary(lab, settings, name) };
     let is_that_variant = lab.own_variant(name).is_ok() && sorted_features(lab, name)? == features;
     if is_that_variant || settings.binary_override(name)?.is_some() {
-        return play::engine_binary(lab, settings, name);
+        return participant::engine_binary(lab, settings, name);
     }
     let features: Vec<&str> = features.iter().map(String::as_str).collect();
     builder::ensure_built_features(lab, name, &features).map(Launch::from)
@@ -413,7 +387,7 @@ fn play(
     ];
     // Before the match: the commit the engines are built from, not the one
     // the tree has reached when it ends.
-    let commit = commit(&lab.root);
+    let commit = tools::commit(&lab.root);
     let started = Instant::now();
     let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
     let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
@@ -558,10 +532,10 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
 fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let phases = phases(lab, args)?;
     let path = fast_measures::beside(&lab.resolve(&args.atlas));
-    let local = calibration::latest_comparisons(&lab.results_root());
-    let commit = commit(&lab.root);
+    let local = latest_comparisons(&lab.results_root());
+    let commit = tools::commit(&lab.root);
     let mut out = format!("# Fast measures kept in {}\n\n", path.display());
-    let mut table = calibration::fast_measures_table().left("from");
+    let mut table = fast_measures::fast_measures_table().left("from");
     let mut kept = fast_measures::read(&path);
     let mut missing = Vec::new();
     let mut kept_before = Vec::new();
@@ -591,7 +565,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             kept.push(entry.clone());
             entry.source.clone()
         };
-        let cells = calibration::fast_measure_cells(&phase.variant, &phase.parent, &entry.fast);
+        let cells = fast_measures::fast_measure_cells(&phase.variant, &phase.parent, &entry.fast);
         table.push(cells.into_iter().chain([from]));
     }
     out.push_str(&table.to_string());
@@ -622,7 +596,7 @@ fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str
         bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
     };
     let (features, parent_features) = phase_features(lab, phase)?;
-    let wac = comparison.solved.iter().find(|solved| solved.suite == calibration::TACTICS_SUITE);
+    let wac = comparison.solved.iter().find(|solved| solved.suite == TACTICS_SUITE);
     let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
     Ok(FastEntry {
         variant: phase.variant.clone(),

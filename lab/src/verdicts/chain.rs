@@ -45,19 +45,18 @@ use prunelab::variants::{self, Variant};
 use serde::{Deserialize, Serialize};
 
 use crate::engines::participant;
-use crate::engines::runner::RunArgs;
 use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};
 use crate::lab::table::Table;
 use crate::lab::{Lab, Side};
 use crate::measure::nodes::{self, NodesArgs, NodesRecord};
 use crate::measure::ratio::RatioEstimate;
+use crate::measure::runner::RunArgs;
 use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
-use crate::verdicts::ab::run_tactics;
-use crate::verdicts::claims::grammar::{Claim, Planned};
+use crate::variants::grammar::{Claim, Planned};
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::evidence::GamesSay;
-use crate::verdicts::verdict::{self, Comparison, Standing, TacticsOutcome};
+use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
 pub const CHAINS: [(&str, &str, &str, &str); 4] = [

@@ -25,17 +25,15 @@
 
 use std::fmt;
 
-pub mod grammar;
-
 use games::matches::clock::TimeControl;
 use prunelab::variants::Variant;
 
-use self::grammar::{Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 use crate::lab::Lab;
 use crate::measure::nodes::ITERATIONS;
 use crate::measure::ratio::signed_percent;
 use crate::measure::suites::{self, Suite, SuiteContent};
 use crate::measure::telemetry::Telemetry;
+use crate::variants::grammar::{self, Claim, Direction, GamesClaim, Planned, Scope, ScopedClaim, SIMILAR_NODES_PCT};
 use crate::verdicts::evidence::{GameResult, GamesSay};
 
 /// What a claim came to.
@@ -195,7 +193,7 @@ impl NodeSetting {
     /// The suite and depth `scope` claims: its own, else the verdict suite
     /// at depth 10, as the lab reads that suite now.
     pub fn claimed(lab: &Lab, scope: &Scope) -> Result<NodeSetting, String> {
-        let spec = scope.suite.as_deref().unwrap_or(suites::VERDICT);
+        let spec = scope.suite.as_deref().unwrap_or(grammar::VERDICT_SUITE);
         let suite = suites::load(lab, spec).map_err(|error| format!("{error:#}"))?;
         Ok(NodeSetting { suite: suites::name(spec), ..NodeSetting::of(&suite, scope.search_depth()) })
     }
@@ -269,7 +267,7 @@ fn scope_options(scope: &Scope) -> String {
 /// variant's `[sprt]` tc, else the match's default.
 fn games_tc(variant: &Variant, scope: &Scope) -> Result<TimeControl, String> {
     let plan_tc = variant.plan().sprt.map(|plan| plan.tc);
-    let tc = scope.tc.clone().or(plan_tc).unwrap_or_else(|| crate::verdicts::ab::DEFAULT_TC.to_string());
+    let tc = scope.tc.clone().or(plan_tc).unwrap_or_else(|| grammar::DEFAULT_TC.to_string());
     tc.parse().map_err(|error| format!("the claim's time control: {error}"))
 }
 
@@ -343,7 +341,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Cl
         let (claimed_text, scope) = if same_positions {
             (format!("at depth {}", claimed.depth), Scope { depth: Some(claimed.depth), ..scoped.scope.clone() })
         } else {
-            let suite = scoped.scope.suite.clone().unwrap_or_else(|| suites::VERDICT.to_string());
+            let suite = scoped.scope.suite.clone().unwrap_or_else(|| grammar::VERDICT_SUITE.to_string());
             (format!("on {claimed}"), Scope { suite: Some(suite), depth: Some(claimed.depth), ..scoped.scope.clone() })
         };
         Some(ClaimStanding::NotMeasured(format!(
@@ -454,7 +452,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Cl
                         "measured on {}, {claimed_text}: run `lab nodes {} --suite {} --depth {}`",
                         own.setting,
                         variant.name(),
-                        scoped.scope.suite.as_deref().unwrap_or(suites::VERDICT),
+                        scoped.scope.suite.as_deref().unwrap_or(grammar::VERDICT_SUITE),
                         scoped.scope.search_depth()
                     ));
                 }
@@ -492,7 +490,7 @@ pub fn judge(variant: &Variant, scoped: &ScopedClaim, evidence: &Evidence) -> Cl
                 let parent = parent.unwrap_or("-");
                 let book_option = scoped.scope.book.as_ref().map_or(String::new(), |book| format!(" --book {book}"));
                 let (at, tc_option) = match &tc {
-                    Ok(tc) if tc.to_string() == crate::verdicts::ab::DEFAULT_TC => (format!(" at {tc}"), String::new()),
+                    Ok(tc) if tc.to_string() == grammar::DEFAULT_TC => (format!(" at {tc}"), String::new()),
                     Ok(tc) => (format!(" at {tc}"), format!(" --tc {tc}")),
                     Err(why) => return ClaimStanding::NotMeasured(why.clone()),
                 };

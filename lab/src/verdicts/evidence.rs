@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
-use crate::verdicts::ab::sections::GAMES;
+use verdict_page::GAMES;
 
 /// The run folders `lab openbench status` writes.
 pub const STATUS_COMMAND: &str = "openbench-status";

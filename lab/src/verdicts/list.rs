@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use crate::lab::table::Table;
 use crate::lab::Lab;
-use crate::verdicts::claims::grammar::Planned;
+use crate::variants::grammar::Planned;
 
 pub fn command(lab: &Lab) -> Result<()> {
     if lab.global.json {

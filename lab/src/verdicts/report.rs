@@ -45,10 +45,10 @@ use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
+use crate::variants::grammar::{self, Planned, Scope};
 use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
-use crate::verdicts::claims::grammar::{self, Planned, Scope};
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
 use crate::verdicts::evidence::{self, ratio_signal};
@@ -204,7 +204,7 @@ fn listed_name(lab: &Lab, side: Side) -> String {
 
 /// The settings a report prefers, in order: the verdicts' suite, then the
 /// seeds, at the plans' depth; then the latest.
-const PREFERRED_SETTINGS: [(&str, u64); 2] = [(crate::measure::suites::VERDICT, 10), ("seeds", 10)];
+const PREFERRED_SETTINGS: [(&str, u64); 2] = [(crate::variants::grammar::VERDICT_SUITE, 10), ("seeds", 10)];
 
 /// The setting a variant's row shows: the first it and its parent were both
 /// searched at, else the first it was, the preferred settings first.
@@ -576,7 +576,7 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
                 variants: missing,
                 search: SearchOptions::default(),
                 first: None,
-                run: crate::engines::runner::RunArgs { concurrency: args.concurrency, resume: None },
+                run: crate::measure::runner::RunArgs { concurrency: args.concurrency, resume: None },
             };
             crate::measure::nodes::run(lab, &nodes_args)?;
         }
@@ -824,7 +824,7 @@ mod tests {
     }
 
     fn change(data: &NodeData, scope: Scope) -> (Option<String>, Option<(f64, String)>) {
-        let suite = scope.suite.clone().unwrap_or_else(|| crate::measure::suites::VERDICT.to_string());
+        let suite = scope.suite.clone().unwrap_or_else(|| crate::variants::grammar::VERDICT_SUITE.to_string());
         let claimed = node_setting(&setting(&suite, u64::from(scope.search_depth())));
         let measured = scoped_measure(data, "child", Some("parent"), &scope, Some(&claimed));
         (measured.reference, measured.change.map(|(change, on)| ((change.percent * 10.0).round() / 10.0, on)))
@@ -1007,7 +1007,7 @@ done
         use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("prunelab-report-other-engines-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let folder = dir.join(crate::engines::external::FOLDER);
+        let folder = dir.join(crate::variants::external::FOLDER);
         std::fs::create_dir_all(folder.join("x")).unwrap();
         std::fs::create_dir_all(folder.join("y")).unwrap();
         let claim = "[expect]\nnodes_pct = [-12, -8]\n";
@@ -1039,13 +1039,13 @@ done
         .unwrap();
 
         let mut lab = Lab::for_tests().nested(&dir.join("results"));
-        lab.externals = crate::engines::external::load(&dir, &lab.variants).unwrap();
+        lab.externals = crate::variants::external::load(&dir, &lab.variants).unwrap();
         lab.global.engine_paths = vec![format!("x={}", engine.display())];
         let nodes_args = crate::measure::nodes::NodesArgs {
             variants: vec!["x-off".into(), "x-on".into()],
             search: SearchOptions { suite: suite.display().to_string(), ..SearchOptions::default() },
             first: None,
-            run: crate::engines::runner::RunArgs { concurrency: 1, resume: None },
+            run: crate::measure::runner::RunArgs { concurrency: 1, resume: None },
         };
         crate::measure::nodes::run(&lab, &nodes_args).unwrap();
         command(&lab, &ReportArgs { measure: false, concurrency: 1, figures: None }).unwrap();

@@ -5,16 +5,20 @@
 
 use std::fmt::Write;
 
+use anyhow::Result;
 use prunelab::variants::Variant;
 use serde::{Deserialize, Serialize};
 
+use crate::lab::options::HashOption;
 use crate::lab::{Lab, Pair};
 use crate::measure::nodes::NodesRecord;
 use crate::measure::ratio::{paired_ratio, RatioEstimate};
+use crate::measure::runner::RunArgs;
 use crate::measure::suites::Suite;
-use crate::measure::tactics::TacticsRecord;
+use crate::measure::tactics::{self, TacticsArgs, TacticsRecord};
 use crate::measure::telemetry::Telemetry;
-use crate::verdicts::claims::grammar::{Claim, Planned, Scope, ScopedClaim};
+use crate::measure::ttd::IDENTICAL_SEARCH;
+use crate::variants::grammar::{self, Claim, Planned, Scope, ScopedClaim};
 use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes, Solved};
 use crate::verdicts::evidence::{GameResult, GamesSay};
 
@@ -48,9 +52,35 @@ impl TacticsOutcome {
             parent: count(reference)?,
             variant: count(subject)?,
             positions: data.suite.positions.len(),
-            at_claim_budget: self.first.is_none() && self.limit == claims::grammar::claim_tactics_limit(),
+            at_claim_budget: self.first.is_none() && self.limit == grammar::claim_tactics_limit(),
         })
     }
+}
+
+/// Runs one tactical suite for `variants`.
+pub fn run_tactics(
+    lab: &Lab,
+    suite: &str,
+    variants: &[String],
+    nodes: u64,
+    first: Option<usize>,
+    run: RunArgs,
+) -> Result<TacticsOutcome> {
+    let tactics_args = TacticsArgs {
+        variants: variants.to_vec(),
+        suite: suite.to_string(),
+        movetime: None,
+        nodes: Some(nodes),
+        depth: None,
+        hash: HashOption::default(),
+        first,
+        run,
+    };
+    let limit = tactics_args.limit_text();
+    lab.say(&format!("tactics: {suite} at {limit}"));
+    let run = tactics::run(lab, &tactics_args)?;
+    let data = TacticsData { suite: run.suite, records: run.records, run_dir: run.run_dir };
+    Ok(TacticsOutcome { suite: suite.to_string(), limit, first, result: Ok(data) })
 }
 
 /// What was measured of `subject` against `reference`.
@@ -122,9 +152,8 @@ pub fn identical_search(records: &[NodesRecord], reference: &str, subject: &str)
     !pairs.is_empty() && pairs.iter().all(|(base, own)| base.nodes == own.nodes && base.best == own.best)
 }
 
-/// What a verdict says of two identical searches, and of a switch that
-/// changes no node (docs/verdicts.md, "Identical searches").
-pub const IDENTICAL_SEARCH: &str = "identical search";
+/// What a verdict says of a switch that changes no node (docs/verdicts.md,
+/// "Identical searches"); of two identical searches, `IDENTICAL_SEARCH`.
 pub const CHANGES_NO_NODE: &str =
     "changes no node here: a switch that is not read, or one that acts only beyond this depth";
 

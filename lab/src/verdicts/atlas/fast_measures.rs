@@ -1,4 +1,7 @@
-//! The atlas's fast measures, `atlas/fast.jsonl` in the repository: for
+//! The fast measures (`Measure`: node change, time-to-depth ratio, WAC
+//! change), where they were taken (`MeasuredAt`), the latest of each pair
+//! in the local runs (`latest_comparisons`), and the atlas's,
+//! `atlas/fast.jsonl` in the repository: for
 //! each variant of the atlas, its node change, time-to-depth ratio and WAC
 //! change against its parent, as a `lab ab` or `lab chain` run measured
 //! them, kept by `lab atlas --keep-fast`.
@@ -13,10 +16,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
 use super::entries;
-use crate::verdicts::calibration::{FastMeasures, MeasuredAt};
+use crate::lab::table::Table;
+use crate::variants::grammar;
+use crate::verdicts::chain::{self, PhaseRecord};
+use crate::verdicts::verdict::Comparison;
 
 /// Where the fast measures live, from the repository's root: beside the
 /// atlas.
@@ -81,6 +88,232 @@ pub fn find<'a>(
             && entry.features == features
             && entry.parent_features == parent_features
     })
+}
+
+/// The suite whose solve count is the calibration's tactics measure.
+pub const TACTICS_SUITE: &str = "wac";
+
+/// Where fast measures were taken: the node suite and depth (nodes and time
+/// to depth), WAC's budget, and the hash. A measure is set beside the
+/// atlas's only when it was taken where theirs were: the node change at
+/// depth 8 or WAC at 50,000 nodes is another measure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeasuredAt {
+    /// The node suite's name (`verdict`).
+    pub suite: String,
+    pub depth: u32,
+    pub tactics_nodes: u64,
+    /// Only the suite's first positions, when set.
+    #[serde(default)]
+    pub tactics_first: Option<usize>,
+    pub hash: u32,
+}
+
+impl MeasuredAt {
+    /// Where the atlas's fast measures were taken, and so what its fit
+    /// knows: `lab chain`'s defaults (the verdict suite at depth 10, the
+    /// whole of WAC at 25,000 nodes, hash 16), which measured every line of
+    /// `atlas/fast.jsonl`.
+    pub fn fitted() -> MeasuredAt {
+        MeasuredAt {
+            suite: grammar::VERDICT_SUITE.to_string(),
+            depth: 10,
+            tactics_nodes: chain::DEFAULT_TACTICS_NODES,
+            tactics_first: None,
+            hash: 16,
+        }
+    }
+
+    /// A `lab ab` or `lab chain` run's, from the arguments its run file
+    /// keeps (both name them alike); `None` when they do not say.
+    pub fn of_run(run: &Path) -> Option<MeasuredAt> {
+        let text = std::fs::read_to_string(run.join(RUN_FILE)).ok()?;
+        let run: serde_json::Value = serde_json::from_str(&text).ok()?;
+        serde_json::from_value(run["args"].clone()).ok()
+    }
+
+    /// Where `measure` was taken: `verdict at depth 10, hash 16`, `wac at
+    /// nodes 25000, hash 16`.
+    pub fn text(&self, measure: Measure) -> String {
+        match measure {
+            Measure::Nodes | Measure::TimeToDepth => {
+                format!("{} at depth {}, hash {}", self.suite, self.depth, self.hash)
+            }
+            Measure::Wac => {
+                let first = self.tactics_first.map_or(String::new(), |first| format!(", first {first}"));
+                format!("{TACTICS_SUITE} at nodes {}{first}, hash {}", self.tactics_nodes, self.hash)
+            }
+        }
+    }
+
+    /// Whether `measure` was taken where the atlas's were.
+    pub fn is_fitted(&self, measure: Measure) -> bool {
+        self.text(measure) == MeasuredAt::fitted().text(measure)
+    }
+
+    /// `measures`, less those not taken where the atlas's were.
+    pub fn comparable(&self, measures: &FastMeasures) -> FastMeasures {
+        FastMeasures {
+            node_change_pct: measures.node_change_pct.filter(|_| self.is_fitted(Measure::Nodes)),
+            ttd_ratio: measures.ttd_ratio.filter(|_| self.is_fitted(Measure::TimeToDepth)),
+            wac_change: measures.wac_change.filter(|_| self.is_fitted(Measure::Wac)),
+        }
+    }
+}
+
+/// A variant's fast measures against its parent, each when measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FastMeasures {
+    /// Node change in percent (geometric mean of the per-position ratios).
+    pub node_change_pct: Option<f64>,
+    /// Time to depth, the variant's over its parent's.
+    pub ttd_ratio: Option<f64>,
+    /// WAC positions solved, the variant's less its parent's.
+    pub wac_change: Option<i64>,
+}
+
+/// The measures by name, as the tables list them, and the sign each points
+/// to (+1 a gain, -1 a loss, `None` no change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    Nodes,
+    TimeToDepth,
+    Wac,
+}
+
+impl Measure {
+    pub const ALL: [Measure; 3] = [Measure::Nodes, Measure::TimeToDepth, Measure::Wac];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Nodes => "node change",
+            Measure::TimeToDepth => "time-to-depth ratio",
+            Measure::Wac => "WAC change",
+        }
+    }
+
+    /// The measure as a number for the fit: percent for nodes and time to
+    /// depth, positions for WAC.
+    pub fn value(self, fast: &FastMeasures) -> Option<f64> {
+        match self {
+            Measure::Nodes => fast.node_change_pct,
+            Measure::TimeToDepth => fast.ttd_ratio.map(|ratio| (ratio - 1.0) * 100.0),
+            Measure::Wac => fast.wac_change.map(|change| change as f64),
+        }
+    }
+
+    /// The way it points: fewer nodes, less time or more solved is a gain.
+    pub fn points(self, fast: &FastMeasures) -> Option<i8> {
+        let value = self.value(fast)?;
+        let gain_when_negative = !matches!(self, Measure::Wac);
+        match value.partial_cmp(&0.0)? {
+            std::cmp::Ordering::Equal => None,
+            std::cmp::Ordering::Less => Some(if gain_when_negative { 1 } else { -1 }),
+            std::cmp::Ordering::Greater => Some(if gain_when_negative { -1 } else { 1 }),
+        }
+    }
+
+    /// What a variant whose measure points to a gain did: `searched fewer
+    /// nodes`.
+    pub fn gain_deed(self) -> &'static str {
+        match self {
+            Measure::Nodes => "searched fewer nodes",
+            Measure::TimeToDepth => "reached the depth faster",
+            Measure::Wac => "solved more WAC positions",
+        }
+    }
+
+    /// `-12.3%`, `x0.912`, `+3`.
+    pub fn text(self, fast: &FastMeasures) -> String {
+        match self {
+            Measure::Nodes => fast.node_change_pct.map_or("-".into(), |pct| format!("{pct:+.1}%")),
+            Measure::TimeToDepth => fast.ttd_ratio.map_or("-".into(), |ratio| format!("x{ratio:.3}")),
+            Measure::Wac => fast.wac_change.map_or("-".into(), |change| format!("{change:+}")),
+        }
+    }
+}
+
+impl FastMeasures {
+    pub fn of(comparison: &Comparison) -> FastMeasures {
+        FastMeasures {
+            node_change_pct: comparison.nodes.map(|ratio| ratio.percent()),
+            ttd_ratio: comparison.time_to_depth.map(|ratio| ratio.ratio),
+            wac_change: comparison
+                .solved
+                .iter()
+                .find(|solved| solved.suite == TACTICS_SUITE)
+                .map(|solved| solved.variant as i64 - solved.parent as i64),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        Measure::ALL.iter().all(|measure| measure.value(self).is_none())
+    }
+}
+
+/// A `lab ab` run's summary, as much as its fast measures need.
+#[derive(Deserialize)]
+struct AbSummary {
+    a: String,
+    b: String,
+    comparison: Comparison,
+}
+
+/// A comparison measured by a local run.
+#[derive(Clone, Debug)]
+pub struct LocalComparison {
+    /// The run's folder name (`20261127T021500Z-chain`).
+    pub run: String,
+    /// Where the run measured, if its arguments say.
+    pub measured_at: Option<MeasuredAt>,
+    pub comparison: Comparison,
+}
+
+/// The latest comparison of each (reference, subject) pair under
+/// `results`, with the run it came from: `lab ab` verdicts and `lab chain`
+/// phases, the newest run winning.
+pub fn latest_comparisons(results: &Path) -> Vec<LocalComparison> {
+    let mut runs: Vec<(String, Option<MeasuredAt>, Vec<Comparison>)> = Vec::new();
+    for run in runs_of_nested(results, "ab") {
+        let summary = std::fs::read_to_string(run.join("summary.json")).ok();
+        if let Some(summary) = summary.and_then(|text| serde_json::from_str::<AbSummary>(&text).ok()) {
+            let mut comparison = summary.comparison;
+            (comparison.reference, comparison.subject) = (summary.a, summary.b);
+            runs.push((folder_name(&run), MeasuredAt::of_run(&run), vec![comparison]));
+        }
+    }
+    for run in runs_of_nested(results, "chain") {
+        let phases = read_records::<PhaseRecord>(&run);
+        let comparisons = phases.into_iter().filter(|phase| !phase.beside).map(|phase| phase.comparison).collect();
+        runs.push((folder_name(&run), MeasuredAt::of_run(&run), comparisons));
+    }
+    // Timestamped names: sorted, the latest comes last and wins.
+    runs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut latest: Vec<LocalComparison> = Vec::new();
+    for (run, measured_at, comparisons) in runs {
+        for comparison in comparisons {
+            latest.retain(|seen| {
+                (&seen.comparison.reference, &seen.comparison.subject) != (&comparison.reference, &comparison.subject)
+            });
+            latest.push(LocalComparison { run: run.clone(), measured_at: measured_at.clone(), comparison });
+        }
+    }
+    latest
+}
+
+fn folder_name(run: &Path) -> String {
+    run.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// A table of pairs and their fast measures, for more columns after them.
+pub fn fast_measures_table() -> Table {
+    Table::new().left("variant").left("parent").right("node change").right("time to depth").right("WAC change")
+}
+
+/// A row's first cells in [`fast_measures_table`]: the pair and its measures.
+pub fn fast_measure_cells(variant: &str, parent: &str, fast: &FastMeasures) -> [String; 5] {
+    let [nodes, ttd, wac] = [Measure::Nodes, Measure::TimeToDepth, Measure::Wac].map(|measure| measure.text(fast));
+    [variant.to_string(), parent.to_string(), nodes, ttd, wac]
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use crate::lab::Lab;
 use crate::plots::{self, Mark};
 use crate::verdicts::atlas::entries;
 use crate::verdicts::atlas::fast_measures;
-use crate::verdicts::calibration::{self, Measure};
+use crate::verdicts::atlas::fast_measures::Measure;
+use crate::verdicts::calibration;
 
 /// The clock the time figure follows: the plans' 10+0.1, in milliseconds.
 const CLOCK_MS: u64 = 10_000;

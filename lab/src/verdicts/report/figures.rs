@@ -9,7 +9,8 @@ use plotters::prelude::*;
 use crate::measure::ratio::RatioEstimate;
 use crate::plots::{self, padded_range, Mark};
 use crate::verdicts::atlas::entries::AtlasEntry;
-use crate::verdicts::calibration::{self, fit, Measure, Row};
+use crate::verdicts::atlas::fast_measures::Measure;
+use crate::verdicts::calibration::{self, fit, Row};
 use crate::verdicts::chain::PhaseRecord;
 use crate::verdicts::evidence::GamesSay;
 

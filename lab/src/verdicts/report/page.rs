@@ -13,7 +13,8 @@ use crate::plots::escape;
 use crate::tune::spsa::{Parameter, Schedule};
 use crate::tune::IterationRecord;
 use crate::verdicts::atlas::entries::AtlasEntry;
-use crate::verdicts::calibration::{Measure, Row};
+use crate::verdicts::atlas::fast_measures::Measure;
+use crate::verdicts::calibration::Row;
 use crate::verdicts::chain::PhaseRecord;
 
 /// Where the page goes, under the results folder.

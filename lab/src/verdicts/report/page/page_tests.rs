@@ -78,7 +78,7 @@ fn fixture(name: &str) -> Fixture {
     // Every position of the verdict suite at depth 10, so the claim is
     // measured where it is claimed: p002-2.1 searches 88% to 96% of its
     // parent's nodes.
-    let suite = crate::measure::suites::load(&lab, crate::measure::suites::VERDICT).unwrap();
+    let suite = crate::measure::suites::load(&lab, crate::variants::grammar::VERDICT_SUITE).unwrap();
     let args = serde_json::json!({"suite": "verdict", "depth": 10, "hash": 16});
     let mut nodes = RunDir::create(&results, "nodes", &args).unwrap();
     for (index, position) in suite.positions.iter().enumerate() {

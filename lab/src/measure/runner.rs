@@ -209,7 +209,7 @@ pub trait SuiteRecord: Serialize + DeserializeOwned {
 /// `error` say it.
 macro_rules! impl_suite_record {
     ($record:ty) => {
-        impl $crate::engines::runner::SuiteRecord for $record {
+        impl $crate::measure::runner::SuiteRecord for $record {
             fn variant(&self) -> &str {
                 &self.variant
             }

@@ -126,6 +126,10 @@ pub fn check_plans(variants: &[Variant]) -> Result<()> {
     Ok(())
 }
 
+/// The time control of a variant's games when neither `lab ab --tc` nor
+/// the variant file (its claim's scope, its `[sprt]`) gives one.
+pub const DEFAULT_TC: &str = "10+0.1";
+
 /// A plan's SPRT for a phase: normalized-Elo bounds, time control, hash.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SprtPlan {
@@ -321,6 +325,10 @@ impl ScopedClaim {
 
 /// The depth node claims are judged at unless scoped to another.
 pub const CLAIM_DEPTH: u32 = 10;
+
+/// The verdicts' node suite, and where a claim that names no suite is
+/// measured.
+pub const VERDICT_SUITE: &str = "verdict";
 
 /// The nodes per position a solved claim is judged at, over its whole
 /// suite (`lab ab`'s `--tactics-nodes`).

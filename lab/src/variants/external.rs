@@ -133,7 +133,7 @@ fn parse_file(text: &str, path: &str) -> Result<ExternalFile> {
         entries.into_iter().filter(|(name, _)| !ENGINE_KEYS.contains(&name.as_str())).collect();
     let file = variants::parse_table(&Value::Table(ours))?;
     // Its claims and SPRT are checked here, as ours are when the lab opens.
-    crate::verdicts::claims::grammar::parse_plan(&file)?;
+    crate::variants::grammar::parse_plan(&file)?;
     if !file.tunables.is_empty() {
         bail!("`tunables`: a variant of engine `{engine}` sets its spin options in `options`; tunables are prunelab's");
     }
@@ -245,7 +245,7 @@ fn resolve(file: &ExternalFile, all: &[ExternalFile]) -> Result<External> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::verdicts::claims::grammar::Planned;
+    use crate::variants::grammar::Planned;
 
     fn write(dir: &Path, name: &str, text: &str) {
         std::fs::create_dir_all(dir.join(FOLDER).join("other")).unwrap();

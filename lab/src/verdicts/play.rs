@@ -3,8 +3,7 @@
 //! build, `uci:PATH`, another engine's variant, or `--binary`); the match's
 //! standing is the command's exit status.
 
-use anyhow::{bail, Result};
-use games::engine::Launch;
+use anyhow::Result;
 use games::matches::{check_book, run_match, summary_markdown, MatchArgs};
 use games::statistics::{SprtState, SprtStatus};
 
@@ -18,9 +17,12 @@ use crate::verdicts::verdict::Standing;
 pub fn command(lab: &Lab, args: &MatchArgs) -> Result<Standing> {
     // A book that cannot be read is an error now, not after the builds.
     check_book(&lab.session(), args.book.as_deref())?;
-    let binary_a = engine_binary(lab, args, &args.engine_a)?;
-    let binary_b =
-        if args.engine_b == args.engine_a { binary_a.clone() } else { engine_binary(lab, args, &args.engine_b)? };
+    let binary_a = participant::engine_binary(lab, args, &args.engine_a)?;
+    let binary_b = if args.engine_b == args.engine_a {
+        binary_a.clone()
+    } else {
+        participant::engine_binary(lab, args, &args.engine_b)?
+    };
     let outcome = run_match(&lab.session(), (&args.engine_a, &binary_a), (&args.engine_b, &binary_b), args)?;
     lab.say(&format!("results: {}", outcome.run_dir.display()));
     if lab.global.json {
@@ -36,22 +38,6 @@ fn standing_of(sprt: Option<&SprtStatus>) -> Standing {
     match sprt.map(|status| status.verdict) {
         Some(SprtState::AcceptH0) => Standing::Contradicted,
         _ => Standing::Stands,
-    }
-}
-
-/// How to start `name`: `--binary NAME=PATH`, else the variant's build, or
-/// the engine of `uci:PATH` (or of another engine's variant) with its
-/// options once it has passed the UCI handshake.
-pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<Launch> {
-    match args.binary_override(name)? {
-        Some(path) => {
-            let path = lab.resolve(&path);
-            if !path.is_file() {
-                bail!("--binary {name}={}: no such file", path.display());
-            }
-            Ok(Launch::from(path))
-        }
-        None => participant::launch(lab, name),
     }
 }
 
