@@ -390,6 +390,18 @@ pub(crate) struct Candidate {
     pub child_is_pv: bool,
 }
 
+/// What the quiescence hooks know about the node they run in (not in
+/// check): its position, its stand pat, the window's lower bound so far,
+/// and the game phase (24 in the opening, 0 in a pawn ending).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct QNode<'a> {
+    pub board: &'a Board,
+    pub ply: usize,
+    pub stand_pat: i32,
+    pub alpha: i32,
+    pub phase: i32,
+}
+
 /// A beta cutoff in the main search, which the histories learn from.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Cutoff<'a> {
@@ -949,30 +961,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q3, after stand pat: delta pruning's coarse filter; the score
     /// to return when the node is hopeless.
     #[inline(always)]
-    fn prune_qnode<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
-        self.qnode_pruned_by::<NT, DeltaPruning>(board, ply, stand_pat, alpha, phase)
+    fn prune_qnode<NT: NodeType>(&mut self, qnode: &QNode) -> Option<i32> {
+        self.qnode_pruned_by::<NT, DeltaPruning>(qnode)
     }
 
     /// The score technique `H` ends the quiescence node with, if any (a
     /// `lab blame` replay may not let it, trace builds only).
     #[inline(always)]
-    fn qnode_pruned_by<NT: NodeType, H: Hooks + Registered>(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
-        let score = H::prune_qnode::<T, NT>(self, board, ply, stand_pat, alpha, phase)?;
-        (!self.overrules(H::NAME, ply)).then_some(score)
+    fn qnode_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, qnode: &QNode) -> Option<i32> {
+        let score = H::prune_qnode::<T, NT>(self, qnode)?;
+        (!self.overrules(H::NAME, qnode.ply)).then_some(score)
     }
 
     /// Step Q4, move ordering: the TT move first (`qsearch_order.rs`).
@@ -984,34 +982,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q4, move pruning: delta pruning, then SEE pruning; the first
     /// that skips the capture decides.
     #[inline(always)]
-    fn prunes_capture<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> bool {
-        self.capture_pruned_by::<NT, DeltaPruning>(board, ply, entry, stand_pat, alpha, phase)
-            || self.capture_pruned_by::<NT, SeePruning>(board, ply, entry, stand_pat, alpha, phase)
+    fn prunes_capture<NT: NodeType>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
+        self.capture_pruned_by::<NT, DeltaPruning>(qnode, entry)
+            || self.capture_pruned_by::<NT, SeePruning>(qnode, entry)
     }
 
     /// Whether technique `H` skips the capture (a `lab blame` replay may not
     /// let it, trace builds only).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn capture_pruned_by<NT: NodeType, H: Hooks + Registered>(
-        &mut self,
-        board: &Board,
-        ply: usize,
-        entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> bool {
-        H::prunes_capture::<T, NT>(self, board, ply, entry, stand_pat, alpha, phase)
-            && !self.overrules_move(H::NAME, ply, entry.mv)
+    fn capture_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
+        H::prunes_capture::<T, NT>(self, qnode, entry) && !self.overrules_move(H::NAME, qnode.ply, entry.mv)
     }
 
     /// The first move of a node: a PV node's first child is a PV node.
@@ -1201,9 +1181,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
         }
         alpha = alpha.max(best_score);
-        let phase = game_phase(board);
+        let qnode = QNode { board, ply, stand_pat: static_eval, alpha, phase: game_phase(board) };
         if !in_check {
-            if let Some(score) = self.prune_qnode::<NT>(board, ply, static_eval, alpha, phase) {
+            if let Some(score) = self.prune_qnode::<NT>(&qnode) {
                 return score;
             }
         }
@@ -1228,8 +1208,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             picked += 1;
             let mv = entry.mv;
             let is_quiet_check = entry.kind == MoveKind::Quiet;
-            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(board, ply, &entry, static_eval, alpha, phase)
-            {
+            // The window's lower bound rises as captures beat it.
+            let qnode = QNode { alpha, ..qnode };
+            if !in_check && !is_quiet_check && self.prunes_capture::<NT>(&qnode, &entry) {
                 continue;
             }
             let mut child = board.clone();

@@ -30,7 +30,7 @@ use cozy_chess::{Board, Move};
 use crate::features::{self, CATALOGUE};
 use crate::movepick::ScoredMove;
 pub use crate::prune::{TechniqueCounters, Techniques};
-use crate::search::{Candidate, Cutoff, Node, NodeType, Worker};
+use crate::search::{Candidate, Cutoff, Node, NodeType, QNode, Worker};
 
 /// One Cargo feature of the pruning catalogue, as its technique declares it.
 #[derive(Clone, Copy, Debug)]
@@ -228,14 +228,7 @@ pub(crate) trait Hooks {
     /// Quiescence pruning after stand pat (not in check): the score to
     /// return when the node is hopeless.
     #[inline(always)]
-    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, qnode: &QNode) -> Option<i32> {
         None
     }
 
@@ -253,12 +246,8 @@ pub(crate) trait Hooks {
     #[inline(always)]
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
+        qnode: &QNode,
         entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
     ) -> bool {
         false
     }

@@ -17,11 +17,11 @@
 //!   victims worth a minor piece or less ("deltaMargin / 2"; major pieces
 //!   keep the stage's margin).
 
-use cozy_chess::{Board, Piece};
+use cozy_chess::Piece;
 
 use crate::eval::PIECE_VALUES;
 use crate::position::Stage;
-use crate::search::{NodeType, Worker};
+use crate::search::{NodeType, QNode, Worker};
 use crate::movepick::ScoredMove;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -92,14 +92,8 @@ impl DeltaPruning {
 
 impl Hooks for DeltaPruning {
     /// Quiescence pruning after stand pat: the enhanced coarse filter; returns stand pat when hopeless.
-    fn prune_qnode<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &Board,
-        ply: usize,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
-    ) -> Option<i32> {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, qnode: &QNode) -> Option<i32> {
+        let QNode { ply, stand_pat, alpha, phase, .. } = *qnode;
         let delta = T::TECHNIQUES.delta;
         if !delta.enhanced {
             return None;
@@ -120,13 +114,10 @@ impl Hooks for DeltaPruning {
     /// Quiescence move pruning: whether a capture is skipped by delta pruning.
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        _board: &Board,
-        ply: usize,
+        qnode: &QNode,
         entry: &ScoredMove,
-        stand_pat: i32,
-        alpha: i32,
-        phase: i32,
     ) -> bool {
+        let QNode { ply, stand_pat, alpha, phase, .. } = *qnode;
         let mv = entry.mv;
         if mv.promotion.is_some() {
             return false;

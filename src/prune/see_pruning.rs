@@ -12,9 +12,7 @@
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 
-use cozy_chess::Board;
-
-use crate::search::{NodeType, Worker};
+use crate::search::{NodeType, QNode, Worker};
 use crate::movepick::ScoredMove;
 use crate::see::see_ge_of;
 use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
@@ -63,12 +61,8 @@ impl Hooks for SeePruning {
     /// Quiescence move pruning: whether a capture is skipped for losing material.
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
-        ply: usize,
+        qnode: &QNode,
         entry: &ScoredMove,
-        _stand_pat: i32,
-        _alpha: i32,
-        _phase: i32,
     ) -> bool {
         let see = T::TECHNIQUES.see_pruning;
         let Some(threshold) = see.threshold() else {
@@ -76,13 +70,13 @@ impl Hooks for SeePruning {
         };
         worker.stats.techniques.see_pruning.attempts += 1;
         let threshold = SEE_PRUNE_THRESHOLD.value_or(threshold);
-        if see_ge_of(board, entry.mv, entry.piece, entry.captured, threshold) {
+        if see_ge_of(qnode.board, entry.mv, entry.piece, entry.captured, threshold) {
             return false;
         }
         worker.stats.techniques.see_pruning.cutoffs += 1;
-        if worker.traces_move(ply, entry.mv) {
+        if worker.traces_move(qnode.ply, entry.mv) {
             let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
-            worker.trace(ply, 0, TraceKind::MoveSkipped, "see_pruning", feature, format!("SEE below {threshold}"));
+            worker.trace(qnode.ply, 0, TraceKind::MoveSkipped, "see_pruning", feature, format!("SEE below {threshold}"));
         }
         true
     }

@@ -266,18 +266,12 @@ fn step_call(hook: Hook, type_name: &str) -> (&'static str, Vec<String>) {
             vec![call("+ self.move_extension::<NT, __Type__>(board, child, node, candidate)", "            ")],
         ),
         Hook::PruneQnode => (
-            "self.qnode_pruned_by::<NT, DeltaPruning>(board, ply, stand_pat, alpha, phase)",
-            vec![call(
-                ".or_else(|| self.qnode_pruned_by::<NT, __Type__>(board, ply, stand_pat, alpha, phase))",
-                "            ",
-            )],
+            "self.qnode_pruned_by::<NT, DeltaPruning>(qnode)",
+            vec![call(".or_else(|| self.qnode_pruned_by::<NT, __Type__>(qnode))", "            ")],
         ),
         Hook::PrunesCapture => (
-            "|| self.capture_pruned_by::<NT, SeePruning>(board, ply, entry, stand_pat, alpha, phase)",
-            vec![call(
-                "|| self.capture_pruned_by::<NT, __Type__>(board, ply, entry, stand_pat, alpha, phase)",
-                "            ",
-            )],
+            "|| self.capture_pruned_by::<NT, SeePruning>(qnode, entry)",
+            vec![call("|| self.capture_pruned_by::<NT, __Type__>(qnode, entry)", "            ")],
         ),
     }
 }
@@ -415,12 +409,15 @@ fn hook_uses(hook: &str) -> String {
             .collect()
     };
     let mut uses = String::new();
+    if !names(&["Board"]).is_empty() {
+        uses.push_str("use cozy_chess::Board;\n\n");
+    }
     if !names(&["ScoredMove"]).is_empty() {
         uses.push_str("use crate::movepick::ScoredMove;\n");
     }
     uses.push_str(&format!(
         "use crate::search::{{{}}};\n",
-        names(&["Candidate", "Node", "NodeType", "Worker"]).join(", ")
+        names(&["Candidate", "Node", "NodeType", "QNode", "Worker"]).join(", ")
     ));
     let mut techniques = vec!["Hooks"];
     techniques.extend(names(&["NodeVerdict"]));
@@ -528,15 +525,15 @@ __count_cutoff__
         }
 __count_attempt__
         let margin = __PREFIX___MARGIN.get();
-        // (to write) The technique's test, from `board`, `stand_pat`,
-        // `alpha`, `phase` (24 in the opening, 0 in a pawn ending) and
-        // `margin`: Some(score) returns that score from the node.
+        // (to write) The technique's test, from the node (`board`,
+        // `stand_pat`, `alpha`, `phase`: 24 in the opening, 0 in a pawn
+        // ending) and `margin`: Some(score) returns that score from the node.
         let score: Option<i32> = None;
         let score = score?;
 __count_cutoff__
-        if worker.traces(ply) {
+        if worker.traces(qnode.ply) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; returns {score}");
-            worker.trace(ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
+            worker.trace(qnode.ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
         }
         Some(score)
     }
@@ -552,17 +549,17 @@ __count_cutoff__
         }
 __count_attempt__
         let margin = __PREFIX___MARGIN.get();
-        // (to write) The technique's test, from `board`, `entry` (`mv`,
-        // `piece`, `captured`), `stand_pat`, `alpha`, `phase` and `margin`:
-        // true skips the move.
+        // (to write) The technique's test, from the node (`board`,
+        // `stand_pat`, `alpha`, `phase`), `entry` (`mv`, `piece`,
+        // `captured`) and `margin`: true skips the move.
         let prunes = false;
         if !prunes {
             return false;
         }
 __count_cutoff__
-        if worker.traces_move(ply, entry.mv) {
+        if worker.traces_move(qnode.ply, entry.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
-            worker.trace(ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
+            worker.trace(qnode.ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
         }
         true
     }
@@ -597,8 +594,6 @@ fn technique_file(names: &Names, hook: Hook, hooks_trait: &str, source: &str, su
 //!
 //! Telemetry: `__module__: att=X cut=Y cut%=Z.Z%{bucket_doc}`: an attempt
 //! is {attempt} that met every condition but the technique's test.
-
-use cozy_chess::Board;
 
 {uses}
 use crate::trace::TraceKind;
@@ -935,6 +930,9 @@ mod tests {
             assert!(signature.starts_with(&format!("    fn {name}<T: TechniqueSet")), "{signature}");
             assert!(hooks_trait.contains(&format!("    #[inline(always)]\n{signature}")), "{signature}");
             assert!(file.contains(&format!("impl Hooks for XY {{\n{signature}")), "{hook:?}");
+            // A quiescence hook reads the position from its `QNode`: its
+            // file imports `Board` only where the signature names it.
+            assert_eq!(file.contains("use cozy_chess::Board;\n"), signature.contains("&Board"), "{hook:?}");
         }
         assert!(hook_signature("pub(crate) trait Hooks {\n}\n", Hook::PruneNode)
             .unwrap_err()
