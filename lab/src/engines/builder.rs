@@ -208,9 +208,11 @@ impl Build<'_> {
 struct Job<'a> {
     build: Build<'a>,
     destination: PathBuf,
-    /// Refuses a binary that is not the build's.
-    check: Box<dyn Fn(&Path) -> Result<()> + Sync + 'a>,
+    check: Check<'a>,
 }
+
+/// Refuses a binary that is not the build's.
+type Check<'a> = Box<dyn Fn(&Path) -> Result<()> + Sync + 'a>;
 
 /// What the lab builds with: cargo, the profile and the build slots.
 struct Workshop {
