@@ -108,26 +108,20 @@ pub fn launch(lab: &Lab, spec: &str) -> Result<Launch> {
     }
 }
 
-/// Every participant's launch, in order, with a progress bar; every one is
-/// checked before any is built.
+/// Every participant's launch, in order; every one is checked before any is
+/// built, and the variants are built at the same time (`builder::build_all`).
 pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
     let mut checked = Vec::new();
     for spec in specs {
         checked.push(check(lab, spec)?);
     }
-    let bar = lab.progress(specs.len() as u64, "building");
-    let mut launches = Vec::new();
-    for (spec, checked) in specs.iter().zip(checked) {
-        bar.set_message(format!("preparing {spec}"));
-        let launch = match checked {
-            Some(launch) => Ok(launch),
-            None => builder::ensure_built(lab, spec).map(Launch::from),
-        };
-        bar.inc(1);
-        launches.push(launch.inspect_err(|_| bar.abandon())?);
-    }
-    bar.finish_and_clear();
-    Ok(launches)
+    let variants: Vec<String> =
+        specs.iter().zip(&checked).filter(|(_, checked)| checked.is_none()).map(|(spec, _)| spec.clone()).collect();
+    let mut built = builder::build_all(lab, &variants)?.into_iter();
+    Ok(checked
+        .into_iter()
+        .map(|checked| checked.unwrap_or_else(|| built.next().expect("a build each").into()))
+        .collect())
 }
 
 /// How to start `name`: `--binary NAME=PATH`, else the variant's build, or
