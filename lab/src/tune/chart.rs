@@ -84,6 +84,7 @@ pub fn parameter_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::spsa::tests::margin;
     use crate::tune::spsa::Perturbation;
 
     /// `iterations` records whose θ after iteration k is 90 + k/100.
@@ -104,18 +105,10 @@ mod tests {
             .collect()
     }
 
+    /// The path of plan 002's margin from 90 after `iterations` of `planned`.
     fn chart(iterations: u64, planned: u64) -> String {
-        let parameter = Parameter {
-            name: "ReverseFutilityDepthMargin".into(),
-            is_float: false,
-            start: 90.0,
-            min: 50.0,
-            max: 200.0,
-            c_end: 10.0,
-            r_end: 0.002,
-        };
         let schedule = Schedule { iterations: planned, alpha: 0.602, gamma: 0.101, a_ratio: 0.1 };
-        parameter_path(&parameter, &schedule, 0, &history(iterations)).unwrap()
+        parameter_path(&margin(), &schedule, 0, &history(iterations)).unwrap()
     }
 
     /// The marks' (iteration, θ) and the count of grey dots.
