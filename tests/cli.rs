@@ -237,12 +237,15 @@ fn variant_features_resolves_parents_and_implications() {
 #[test]
 fn variant_tunables_prints_what_prunelab_tunables_takes() {
     let variants = prunelab::variants::load().unwrap();
-    for name in ["baseline", "p002-1.5"] {
+    for name in ["baseline", "p002-1.5", "p002-1.6"] {
         let output = prunelab(&["variant-tunables", name]);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let variant = prunelab::variants::find(&variants, name).unwrap();
         assert_eq!(stdout_lines(&output), [variant.tunables_variable()]);
     }
+    // Plan 002's phase 1.6: the margin SPSA tuned, where its parent has none of its own.
+    assert_eq!(stdout_lines(&prunelab(&["variant-tunables", "p002-1.6"])), ["ReverseFutilityDepthMargin=93"]);
+    assert_eq!(stdout_lines(&prunelab(&["variant-tunables", "p002-1.5"])), [""]);
     assert_refused(&prunelab(&["variant-tunables", "razor-r9"]));
     assert_refused(&prunelab(&["variant-tunables"]));
 }
