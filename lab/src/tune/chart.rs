@@ -94,7 +94,13 @@ mod tests {
                 let value = 90.0 + iteration as f64 / 100.0;
                 IterationRecord {
                     iteration,
-                    perturbation: vec![Perturbation { flip: 1.0, c: 10.0, r: 0.002, dev: value + 10.0, base: value - 10.0 }],
+                    perturbation: vec![Perturbation {
+                        flip: 1.0,
+                        c: 10.0,
+                        r: 0.002,
+                        dev: value + 10.0,
+                        base: value - 10.0,
+                    }],
                     wdl: Default::default(),
                     penta: Default::default(),
                     result: 0,
