@@ -510,7 +510,8 @@ mod tests {
     /// is given in `$CARGO_TARGET_DIR/<profile>/prunelab`, and fails as a
     /// compile error for a feature named `broken...`. With `rendezvous`, a
     /// build waits up to 10 s for another to start beside it, and fails
-    /// without one.
+    /// without one; a broken build fails only then, so the build beside it
+    /// has started whatever the threads' timing.
     fn stand_in_cargo(dir: &Path, rendezvous: Option<&Path>) -> Workshop {
         let rendezvous = rendezvous.map_or(String::new(), |folder| folder.display().to_string());
         let body = format!(
@@ -519,7 +520,6 @@ while [ $# -gt 0 ]; do
     case $1 in --features) features=$2; shift ;; --profile) profile=$2; shift ;; esac
     shift
 done
-case $features in broken*) echo "error[E0425]: cannot find value in $features" >&2; exit 101 ;; esac
 if [ -n "$rendezvous" ]; then
     touch "$rendezvous/$features"
     waited=0
@@ -529,6 +529,7 @@ if [ -n "$rendezvous" ]; then
         sleep 0.05
     done
 fi
+case $features in broken*) echo "error[E0425]: cannot find value in $features" >&2; exit 101 ;; esac
 mkdir -p "$CARGO_TARGET_DIR/$profile"
 binary=$CARGO_TARGET_DIR/$profile/prunelab
 printf '#!/bin/sh\necho %s\n' "'{{\"version\":\"0\",\"variants\":[],\"features\":[\"$features\"]}}'" > "$binary"
@@ -593,7 +594,9 @@ echo "{{\"reason\":\"compiler-artifact\",\"target\":{{\"name\":\"prunelab\"}},\"
     fn a_failed_build_is_named_and_the_other_binary_is_whole() {
         let lab = Lab::for_tests();
         let dir = scratch("failed");
-        let workshop = stand_in_cargo(&dir, None);
+        // Both builds start before the broken one fails: a failure stops
+        // only the builds not yet started.
+        let workshop = stand_in_cargo(&dir, Some(&dir.join("rendezvous")));
         let jobs = vec![stand_in_job(&dir, "alpha"), stand_in_job(&dir, "broken")];
         let error = format!("{:#}", workshop.build(&lab, jobs, &|_| ()).unwrap_err());
         assert!(
@@ -607,6 +610,9 @@ echo "{{\"reason\":\"compiler-artifact\",\"target\":{{\"name\":\"prunelab\"}},\"
         // No binary, and no half copy, where the failed build's would go.
         assert_eq!(std::fs::read_dir(dir.join("broken")).unwrap().count(), 0);
         // Two failures at once: both named, in the command's order.
+        let second = dir.join("second");
+        std::fs::create_dir_all(second.join("rendezvous")).unwrap();
+        let workshop = stand_in_cargo(&second, Some(&second.join("rendezvous")));
         let jobs = vec![stand_in_job(&dir, "broken-a"), stand_in_job(&dir, "broken-b")];
         let error = format!("{:#}", workshop.build(&lab, jobs, &|_| ()).unwrap_err());
         assert!(error.starts_with("2 builds failed:\nbuilding `broken-a` (features: broken-a) failed"), "{error}");
