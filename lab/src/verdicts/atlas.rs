@@ -275,15 +275,15 @@ fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
 }
 
 /// The variant's and its parent's searches: the phase's own feature sets
-/// for a time-control pair or an ablation (built from features alone, no
-/// tunable values), else the variant files' features and tunable values.
+/// for a time-control pair or an ablation, else the variant files'; each
+/// side's tunable values those of the variant it is built as.
 fn phase_searches(lab: &Lab, phase: &Phase) -> Result<PairSearches> {
     Ok(match &phase.searches {
         Some(searches) => PairSearches {
+            tunables: side_tunables(lab, &phase.variant, &searches.features)?,
+            parent_tunables: side_tunables(lab, &phase.parent, &searches.parent_features)?,
             features: searches.features.clone(),
             parent_features: searches.parent_features.clone(),
-            tunables: String::new(),
-            parent_tunables: String::new(),
         },
         None => PairSearches {
             features: sorted_features(lab, &phase.variant)?,
@@ -291,6 +291,16 @@ fn phase_searches(lab: &Lab, phase: &Phase) -> Result<PairSearches> {
             tunables: lab.variant(&phase.variant)?.tunables_variable(),
             parent_tunables: lab.variant(&phase.parent)?.tunables_variable(),
         },
+    })
+}
+
+/// The tunable values a side of a time-control pair or an ablation is
+/// built with: its variant's when [`side_binary`] builds that variant, none
+/// when it builds the bare feature set.
+fn side_tunables(lab: &Lab, name: &str, features: &[String]) -> Result<String> {
+    Ok(match lab.own_variant(name) {
+        Ok(variant) if sorted_features(lab, name)? == features => variant.tunables_variable(),
+        _ => String::new(),
     })
 }
 
