@@ -64,15 +64,23 @@ pub struct PairSearches {
     pub parent_tunables: String,
 }
 
+impl PairSearches {
+    /// The searches of a line's fields: features, then tunable values,
+    /// each the variant's then its parent's.
+    pub fn of(features: [&[String]; 2], tunables: [&str; 2]) -> PairSearches {
+        PairSearches {
+            features: features[0].to_vec(),
+            parent_features: features[1].to_vec(),
+            tunables: tunables[0].to_string(),
+            parent_tunables: tunables[1].to_string(),
+        }
+    }
+}
+
 impl AtlasKey {
     /// The searches its games were played between.
     pub fn searches(&self) -> PairSearches {
-        PairSearches {
-            features: self.features.clone(),
-            parent_features: self.parent_features.clone(),
-            tunables: self.tunables.clone(),
-            parent_tunables: self.parent_tunables.clone(),
-        }
+        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
     }
 }
 

@@ -84,12 +84,7 @@ pub fn append(path: &Path, entry: &FastEntry) -> Result<()> {
 impl FastEntry {
     /// The two searches it measured.
     pub fn searches(&self) -> PairSearches {
-        PairSearches {
-            features: self.features.clone(),
-            parent_features: self.parent_features.clone(),
-            tunables: self.tunables.clone(),
-            parent_tunables: self.parent_tunables.clone(),
-        }
+        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
     }
 }
 
@@ -381,18 +376,14 @@ mod tests {
     /// A pair's searches with these features and no parent features, the
     /// variant's tunable values `tunables`.
     fn searches(features: &[String], tunables: &str) -> PairSearches {
-        PairSearches {
-            features: features.to_vec(),
-            parent_features: Vec::new(),
-            tunables: tunables.into(),
-            parent_tunables: String::new(),
-        }
+        PairSearches::of([features, &[]], [tunables, ""])
     }
 
     #[test]
     fn a_tuned_pair_has_measures_of_its_own_and_old_lines_read_as_untuned() {
         let untuned = entry("lmp", &["lmp"], -10.0);
-        let tuned = FastEntry { variant: "lmp-tuned".into(), tunables: "LmpBase=4".into(), ..entry("lmp", &["lmp"], -11.0) };
+        let tuned =
+            FastEntry { variant: "lmp-tuned".into(), tunables: "LmpBase=4".into(), ..entry("lmp", &["lmp"], -11.0) };
         // The untuned line is written as before tuned variants, the tuned
         // one with its values after the feature sets.
         let untuned_line = serde_json::to_string(&untuned).unwrap();
@@ -410,7 +401,10 @@ mod tests {
         // (a renamed file), is not taken as measured.
         let kept = [untuned, tuned];
         let lmp = ["lmp".to_string()];
-        assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=4")).unwrap().fast.node_change_pct, Some(-11.0));
+        assert_eq!(
+            find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=4")).unwrap().fast.node_change_pct,
+            Some(-11.0)
+        );
         assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=5")), None);
         assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "")), None);
         assert_eq!(find(&kept, ("lmp", "baseline"), &searches(&lmp, "")).unwrap().fast.node_change_pct, Some(-10.0));
