@@ -164,6 +164,13 @@ fn bad_input_gets_a_clear_error() {
         listed.contains("| razor-r1 | p003-3 | razor-r1 | plan 000, R1 | -5% to -3% nodes at depth 10;"),
         "{listed}"
     );
+    // A tuned variant adds its tunable values, not `-`.
+    let tuned = listed.lines().find(|line| line.starts_with("| p002-1.6 ")).unwrap();
+    assert_eq!(
+        tuned.split('|').map(str::trim).take(5).collect::<Vec<_>>(),
+        ["", "p002-1.6", "p002-1.5", "ReverseFutilityDepthMargin=93", "plan 002, phase 1.6"],
+        "{tuned}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -85,6 +85,13 @@ impl Variant {
         let pairs: Vec<String> = self.tunables.iter().map(|(name, value)| format!("{name}={value}")).collect();
         pairs.join(",")
     }
+
+    /// What its own file adds to its parent: its features, then its
+    /// tunables' values as the file writes them (`NAME=value`).
+    pub fn adds(&self) -> Vec<String> {
+        let values = self.file.tunables.iter().map(|(name, value)| format!("{name}={value}"));
+        self.file.features.iter().cloned().chain(values).collect()
+    }
 }
 
 fn string(value: &Value, what: &str) -> Result<String> {

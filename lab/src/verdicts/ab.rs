@@ -183,9 +183,9 @@ fn heading(out: &mut String, pair: Pair, identical: Option<String>) {
                 format!("adds options {}; engine `{}` with {}", own.join(" "), external.engine, all.join(" "))
             }
             None => {
-                let features = variant.file.features.join(" ");
-                let features = if features.is_empty() { "none".to_string() } else { features };
-                format!("adds {features}; {} features in all", variant.features.len())
+                let adds = variant.adds().join(" ");
+                let adds = if adds.is_empty() { "none".to_string() } else { adds };
+                format!("adds {adds}; {} features in all", variant.features.len())
             }
         };
         writeln!(
@@ -589,6 +589,22 @@ mod tests {
 
     fn lab() -> Lab {
         Lab::for_tests()
+    }
+
+    #[test]
+    fn the_heading_names_the_tunable_values_a_variant_adds() {
+        let lab = lab();
+        let mut out = String::new();
+        heading(&mut out, pair(&lab, &["p002-1.6".to_string()]).unwrap(), None);
+        let tuned = out.lines().find(|line| line.starts_with("- `p002-1.6`")).unwrap();
+        assert_eq!(
+            tuned,
+            "- `p002-1.6`: Plan 002 chain: SPSA tuning of the static null-move margin, 93 cp a ply as tuned \
+             (a leaf of p002-1.5). (extends `p002-1.5`, adds ReverseFutilityDepthMargin=93; 7 features in all; \
+             source: plan 002, phase 1.6)"
+        );
+        let parent = out.lines().find(|line| line.starts_with("- `p002-1.5`")).unwrap();
+        assert!(parent.contains("(extends `p002-1.4`, adds nmp-verify-10; 7 features in all;"), "{parent}");
     }
 
     #[test]

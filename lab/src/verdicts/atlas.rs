@@ -39,7 +39,7 @@ use games::statistics::sprt::options::SprtOptions;
 use games::statistics::SprtSettings;
 use serde::{Deserialize, Serialize};
 
-use self::entries::{AtlasEntry, AtlasKey, ATLAS_FILE};
+use self::entries::{AtlasEntry, AtlasKey, PairSearches, ATLAS_FILE};
 use self::fast_measures::FastEntry;
 use self::identical::Sameness;
 use self::time_controls::TimeControlMatch;
@@ -274,22 +274,45 @@ fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
     Ok(features)
 }
 
-/// The variant's and its parent's feature sets, sorted: the phase's own
-/// for a time-control pair or an ablation, else the variant files'.
-fn phase_features(lab: &Lab, phase: &Phase) -> Result<(Vec<String>, Vec<String>)> {
+/// The variant's and its parent's searches: the phase's own feature sets
+/// for a time-control pair or an ablation, else the variant files'; each
+/// side's tunable values those of the variant it is built as.
+fn phase_searches(lab: &Lab, phase: &Phase) -> Result<PairSearches> {
     Ok(match &phase.searches {
-        Some(searches) => (searches.features.clone(), searches.parent_features.clone()),
-        None => (sorted_features(lab, &phase.variant)?, sorted_features(lab, &phase.parent)?),
+        Some(searches) => PairSearches {
+            tunables: side_tunables(lab, &phase.variant, &searches.features)?,
+            parent_tunables: side_tunables(lab, &phase.parent, &searches.parent_features)?,
+            features: searches.features.clone(),
+            parent_features: searches.parent_features.clone(),
+        },
+        None => PairSearches {
+            features: sorted_features(lab, &phase.variant)?,
+            parent_features: sorted_features(lab, &phase.parent)?,
+            tunables: lab.variant(&phase.variant)?.tunables_variable(),
+            parent_tunables: lab.variant(&phase.parent)?.tunables_variable(),
+        },
+    })
+}
+
+/// The tunable values a side of a time-control pair or an ablation is
+/// built with: its variant's when [`side_binary`] builds that variant, none
+/// when it builds the bare feature set.
+fn side_tunables(lab: &Lab, name: &str, features: &[String]) -> Result<String> {
+    Ok(match lab.own_variant(name) {
+        Ok(variant) if sorted_features(lab, name)? == features => variant.tunables_variable(),
+        _ => String::new(),
     })
 }
 
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
-    let (features, parent_features) = phase_features(lab, phase)?;
+    let PairSearches { features, parent_features, tunables, parent_tunables } = phase_searches(lab, phase)?;
     Ok(AtlasKey {
         features,
         parent_features,
+        tunables,
+        parent_tunables,
         nodes: args.nodes_a_move(),
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
@@ -545,8 +568,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             .find(|local| (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent))
         else {
             // Kept from another results folder: not missing.
-            let (features, parent_features) = phase_features(lab, phase)?;
-            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), (&features, &parent_features));
+            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), &phase_searches(lab, phase)?);
             if known.is_some() {
                 kept_before.push(phase.variant.as_str());
             } else {
@@ -555,8 +577,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             continue;
         };
         let entry = fast_entry(lab, phase, measured, &commit)?;
-        let known =
-            fast_measures::find(&kept, (&entry.variant, &entry.parent), (&entry.features, &entry.parent_features));
+        let known = fast_measures::find(&kept, (&entry.variant, &entry.parent), &entry.searches());
         // The same run measured the same two searches: kept already.
         let from = if known.is_some_and(|known| known.source == entry.source) {
             "kept already".to_string()
@@ -595,7 +616,7 @@ fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str
     let Some(measured_at) = measured.measured_at.clone() else {
         bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
     };
-    let (features, parent_features) = phase_features(lab, phase)?;
+    let PairSearches { features, parent_features, tunables, parent_tunables } = phase_searches(lab, phase)?;
     let wac = comparison.solved.iter().find(|solved| solved.suite == TACTICS_SUITE);
     let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
     Ok(FastEntry {
@@ -603,6 +624,8 @@ fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str
         parent: phase.parent.clone(),
         features,
         parent_features,
+        tunables,
+        parent_tunables,
         fast: FastMeasures::of(comparison),
         node_setting: comparison.node_setting.clone(),
         measured_at,

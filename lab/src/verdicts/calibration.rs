@@ -22,7 +22,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::lab::table::Table;
-use crate::verdicts::atlas::entries::{self, AtlasEntry};
+use crate::verdicts::atlas::entries::{self, AtlasEntry, PairSearches};
 use crate::verdicts::atlas::fast_measures::{self, latest_comparisons, FastEntry, FastMeasures, Measure, MeasuredAt};
 use crate::verdicts::evidence::GamesSay;
 
@@ -39,9 +39,9 @@ pub struct MeasuredPair {
     /// Where they were taken; `None` when a local run's arguments do not
     /// say (then none is set beside the atlas's).
     pub measured_at: Option<MeasuredAt>,
-    /// The variant's and the parent's feature sets when they were measured,
+    /// The variant's and the parent's searches when they were measured,
     /// if known (the atlas's file keeps them; a local run does not).
-    pub features: Option<(Vec<String>, Vec<String>)>,
+    pub searches: Option<PairSearches>,
 }
 
 /// The fast measures the calibration can use: the atlas's file
@@ -50,18 +50,18 @@ pub struct MeasuredPair {
 /// same on every clone) are preferred to this machine's.
 pub fn measured_pairs(fast_file: &Path, results: &Path) -> Vec<MeasuredPair> {
     let kept = fast_measures::read(fast_file).into_iter().rev().map(|entry: FastEntry| MeasuredPair {
+        searches: Some(entry.searches()),
         variant: entry.variant,
         parent: entry.parent,
         fast: entry.fast,
         measured_at: Some(entry.measured_at),
-        features: Some((entry.features, entry.parent_features)),
     });
     let local = latest_comparisons(results).into_iter().map(|local| MeasuredPair {
         fast: FastMeasures::of(&local.comparison),
         variant: local.comparison.subject,
         parent: local.comparison.reference,
         measured_at: local.measured_at,
-        features: None,
+        searches: None,
     });
     kept.chain(local).collect()
 }
@@ -98,9 +98,7 @@ pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
             let pair = pairs.iter().find(|pair| {
                 pair.variant == entry.variant
                     && pair.parent == entry.parent
-                    && pair.features.as_ref().is_none_or(|(features, parent_features)| {
-                        (features, parent_features) == (&entry.key.features, &entry.key.parent_features)
-                    })
+                    && pair.searches.as_ref().is_none_or(|searches| searches == &entry.key.searches())
             })?;
             let fast = pair.measured_at.as_ref().map(|at| at.comparable(&pair.fast)).unwrap_or_default();
             let elo = entry.elo.filter(|_| entry.games > 0)?;
@@ -616,7 +614,7 @@ mod tests {
             parent: "parent".into(),
             fast: measures,
             measured_at,
-            features: None,
+            searches: None,
         };
         let at_50000 = MeasuredAt { tactics_nodes: 50_000, ..MeasuredAt::fitted() };
         let rows =

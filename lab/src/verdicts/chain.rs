@@ -214,12 +214,12 @@ fn mirrored_pair((parent, phase): (Side, Side)) -> Option<(String, String)> {
     Some((mirror(parent)?, mirror(phase)?)).filter(|(ours_parent, ours)| ours_parent != ours)
 }
 
-/// What a phase adds to its parent: the features of ours, the UCI options
-/// of another engine's variant.
+/// What a phase adds to its parent: the features and tunable values of
+/// ours, the UCI options of another engine's variant.
 fn adds(phase: Side) -> Vec<String> {
     match phase.external {
         Some(external) => external.own.iter().map(ToString::to_string).collect(),
-        None => phase.variant.file.features.clone(),
+        None => phase.variant.adds(),
     }
 }
 

@@ -30,7 +30,8 @@ pub fn command(lab: &Lab) -> Result<()> {
     let mut table =
         Table::new().left("variant").left("extends").left("adds").left("source").left("claimed effect").left("SPRT");
     for variant in &lab.variants {
-        let adds = if variant.file.features.is_empty() { "-".to_string() } else { variant.file.features.join(" ") };
+        let adds = variant.adds();
+        let adds = if adds.is_empty() { "-".to_string() } else { adds.join(" ") };
         let claims: Vec<String> = variant.plan().claims.iter().map(|claim| claim.text()).collect();
         table.push([
             variant.name().to_string(),

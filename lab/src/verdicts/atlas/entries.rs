@@ -32,6 +32,15 @@ pub struct AtlasKey {
     pub features: Vec<String>,
     /// Every feature its parent compiles in, sorted.
     pub parent_features: Vec<String>,
+    /// The variant's tunable values as `$PRUNELAB_TUNABLES` takes them
+    /// (`NAME=value,...`), its build's constants; left out of the line when
+    /// it has none, so the lines written before tuned variants read and are
+    /// written back as they were.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tunables: String,
+    /// Its parent's tunable values, likewise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parent_tunables: String,
     /// Nodes a move (`go nodes N`).
     pub nodes: u64,
     /// The book's file name, e.g. `UHO_4060_v2-4000.epd`.
@@ -42,6 +51,37 @@ pub struct AtlasKey {
     /// The seed of the openings' order.
     pub seed: u64,
     pub hash_mb: u32,
+}
+
+/// A pair's two searches as the atlas's files name them: each side's
+/// sorted features and tunable values. Two pairs with the same searches
+/// play the same games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairSearches {
+    pub features: Vec<String>,
+    pub parent_features: Vec<String>,
+    pub tunables: String,
+    pub parent_tunables: String,
+}
+
+impl PairSearches {
+    /// The searches of a line's fields: features, then tunable values,
+    /// each the variant's then its parent's.
+    pub fn of(features: [&[String]; 2], tunables: [&str; 2]) -> PairSearches {
+        PairSearches {
+            features: features[0].to_vec(),
+            parent_features: features[1].to_vec(),
+            tunables: tunables[0].to_string(),
+            parent_tunables: tunables[1].to_string(),
+        }
+    }
+}
+
+impl AtlasKey {
+    /// The searches its games were played between.
+    pub fn searches(&self) -> PairSearches {
+        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
+    }
 }
 
 /// One finished match of the atlas: the variant (first engine) against its
@@ -191,6 +231,8 @@ pub mod tests {
             key: AtlasKey {
                 features: vec![variant.into()],
                 parent_features: Vec::new(),
+                tunables: String::new(),
+                parent_tunables: String::new(),
                 nodes: 10_000,
                 book: "book.epd".into(),
                 book_hash: "0".into(),
@@ -271,5 +313,60 @@ pub mod tests {
         // FNV-1a's published vector for "a".
         assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_key_carries_tunable_values_and_a_tuned_pair_is_not_its_untuned_siblings() {
+        let untuned = entry("leaf", (40, 20, 40), [5, 10, 20, 10, 5]);
+        let untuned_key = untuned.key.clone();
+        let key = |tunables: &str| AtlasKey { tunables: tunables.into(), ..untuned_key.clone() };
+        let tuned = AtlasEntry { key: key("ReverseFutilityDepthMargin=93"), ..untuned.clone() };
+        // A line without tunables is written as before they were keyed; a
+        // tuned one has its values after the feature sets.
+        let untuned_line = serde_json::to_string(&untuned).unwrap();
+        assert!(
+            untuned_line.starts_with(
+                "{\"variant\":\"leaf\",\"parent\":\"parent\",\"features\":[\"leaf\"],\"parent_features\":[],\"nodes\":10000,"
+            ),
+            "{untuned_line}"
+        );
+        let tuned_line = serde_json::to_string(&tuned).unwrap();
+        assert!(
+            tuned_line.starts_with(
+                "{\"variant\":\"leaf\",\"parent\":\"parent\",\"features\":[\"leaf\"],\"parent_features\":[],\
+                 \"tunables\":\"ReverseFutilityDepthMargin=93\",\"nodes\":10000,"
+            ),
+            "{tuned_line}"
+        );
+        assert_eq!(serde_json::from_str::<AtlasEntry>(&untuned_line).unwrap(), untuned);
+        assert_eq!(serde_json::from_str::<AtlasEntry>(&tuned_line).unwrap(), tuned);
+        // The untuned sibling's result is not the tuned pair's, nor is
+        // another value's.
+        let played = [untuned.clone()];
+        assert!(find(&played, &tuned.key).is_none());
+        assert!(find(&played, &untuned.key).is_some());
+        let both = [untuned, tuned.clone()];
+        assert_eq!(find(&both, &tuned.key), Some(&tuned));
+        assert!(find(&both, &key("ReverseFutilityDepthMargin=94")).is_none());
+        assert!(find(&both, &AtlasKey { parent_tunables: "ReverseFutilityDepthMargin=93".into(), ..key("") }).is_none());
+    }
+
+    #[test]
+    fn the_repositorys_atlas_keys_read_and_write_back_byte_for_byte() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(ATLAS_FILE);
+        let text = std::fs::read_to_string(&path).unwrap();
+        // The key is all before the games (serde_json's reading of a float
+        // may move its last digit, so the estimates are not compared).
+        let key_part = |line: &str| line[..line.find(",\"games\":").unwrap()].to_string();
+        for line in text.lines() {
+            let entry: AtlasEntry = serde_json::from_str(line).unwrap();
+            assert_eq!(key_part(&serde_json::to_string(&entry).unwrap()), key_part(line));
+        }
+        let tuned: Vec<(String, String)> = read(&path)
+            .into_iter()
+            .filter(|entry| !entry.key.tunables.is_empty() || !entry.key.parent_tunables.is_empty())
+            .map(|entry| (entry.variant, entry.key.tunables))
+            .collect();
+        assert_eq!(tuned, [("p002-1.6".to_string(), "ReverseFutilityDepthMargin=93".to_string())]);
     }
 }

@@ -19,7 +19,7 @@ use anyhow::Result;
 use games::results::{read_records, runs_of_nested, RUN_FILE};
 use serde::{Deserialize, Serialize};
 
-use super::entries;
+use super::entries::{self, PairSearches};
 use crate::lab::table::Table;
 use crate::variants::grammar;
 use crate::verdicts::chain::{self, PhaseRecord};
@@ -38,6 +38,12 @@ pub struct FastEntry {
     pub features: Vec<String>,
     /// Every feature its parent compiles in, sorted.
     pub parent_features: Vec<String>,
+    /// The variant's and its parent's tunable values, as the atlas's lines
+    /// keep them ([`entries::AtlasKey`]): left out when none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tunables: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parent_tunables: String,
     #[serde(flatten)]
     pub fast: FastMeasures,
     /// Where the nodes were counted (`verdict at depth 10`).
@@ -75,19 +81,24 @@ pub fn append(path: &Path, entry: &FastEntry) -> Result<()> {
     entries::append(path, entry)
 }
 
-/// The latest entry of a pair whose feature sets are these: the measures of
-/// the same two searches.
+impl FastEntry {
+    /// The two searches it measured.
+    pub fn searches(&self) -> PairSearches {
+        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
+    }
+}
+
+/// The latest entry of a pair with these searches: the measures of the
+/// same two searches.
 pub fn find<'a>(
     entries: &'a [FastEntry],
     (variant, parent): (&str, &str),
-    (features, parent_features): (&[String], &[String]),
+    searches: &PairSearches,
 ) -> Option<&'a FastEntry> {
-    entries.iter().rev().find(|entry| {
-        entry.variant == variant
-            && entry.parent == parent
-            && entry.features == features
-            && entry.parent_features == parent_features
-    })
+    entries
+        .iter()
+        .rev()
+        .find(|entry| entry.variant == variant && entry.parent == parent && &entry.searches() == searches)
 }
 
 /// The suite whose solve count is the calibration's tactics measure.
@@ -326,6 +337,8 @@ mod tests {
             parent: "baseline".into(),
             features: features.iter().map(|feature| feature.to_string()).collect(),
             parent_features: Vec::new(),
+            tunables: String::new(),
+            parent_tunables: String::new(),
             fast: FastMeasures { node_change_pct: Some(nodes), ttd_ratio: Some(0.95), wac_change: Some(-2) },
             node_setting: "verdict at depth 10".into(),
             measured_at: MeasuredAt::fitted(),
@@ -350,13 +363,50 @@ mod tests {
         let kept = read(&path);
         assert_eq!(kept.len(), 3);
         let lmp = ["lmp".to_string()];
-        let found = find(&kept, ("lmp", "baseline"), (&lmp, &[])).unwrap();
+        let found = find(&kept, ("lmp", "baseline"), &searches(&lmp, "")).unwrap();
         assert_eq!(found.fast.node_change_pct, Some(-12.0));
-        assert_eq!(find(&kept, ("lmp", "p003-3"), (&lmp, &[])), None);
-        assert_eq!(find(&kept, ("lmp", "baseline"), (&["lmp-history".to_string()], &[])), None);
+        assert_eq!(find(&kept, ("lmp", "p003-3"), &searches(&lmp, "")), None);
+        assert_eq!(find(&kept, ("lmp", "baseline"), &searches(&["lmp-history".to_string()], "")), None);
         // The line reads back as it was written, measures at the top level.
         let line = std::fs::read_to_string(&path).unwrap().lines().next().unwrap().to_string();
         assert!(line.contains("\"node_change_pct\":-10.0,\"ttd_ratio\":0.95,\"wac_change\":-2"), "{line}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A pair's searches with these features and no parent features, the
+    /// variant's tunable values `tunables`.
+    fn searches(features: &[String], tunables: &str) -> PairSearches {
+        PairSearches::of([features, &[]], [tunables, ""])
+    }
+
+    #[test]
+    fn a_tuned_pair_has_measures_of_its_own_and_old_lines_read_as_untuned() {
+        let untuned = entry("lmp", &["lmp"], -10.0);
+        let tuned =
+            FastEntry { variant: "lmp-tuned".into(), tunables: "LmpBase=4".into(), ..entry("lmp", &["lmp"], -11.0) };
+        // The untuned line is written as before tuned variants, the tuned
+        // one with its values after the feature sets.
+        let untuned_line = serde_json::to_string(&untuned).unwrap();
+        assert!(untuned_line.starts_with(
+            "{\"variant\":\"lmp\",\"parent\":\"baseline\",\"features\":[\"lmp\"],\"parent_features\":[],\"node_change_pct\""
+        ), "{untuned_line}");
+        let tuned_line = serde_json::to_string(&tuned).unwrap();
+        assert!(tuned_line.starts_with(
+            "{\"variant\":\"lmp-tuned\",\"parent\":\"baseline\",\"features\":[\"lmp\"],\"parent_features\":[],\"tunables\":\"LmpBase=4\",\"node_change_pct\""
+        ), "{tuned_line}");
+        let read_back: FastEntry = serde_json::from_str(&untuned_line).unwrap();
+        assert_eq!(read_back, untuned);
+        assert_eq!(serde_json::from_str::<FastEntry>(&tuned_line).unwrap(), tuned);
+        // A second tuned leaf of the same parent, named like the first
+        // (a renamed file), is not taken as measured.
+        let kept = [untuned, tuned];
+        let lmp = ["lmp".to_string()];
+        assert_eq!(
+            find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=4")).unwrap().fast.node_change_pct,
+            Some(-11.0)
+        );
+        assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=5")), None);
+        assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "")), None);
+        assert_eq!(find(&kept, ("lmp", "baseline"), &searches(&lmp, "")).unwrap().fast.node_change_pct, Some(-10.0));
     }
 }
