@@ -265,18 +265,21 @@ fn print_features(all: bool, json: bool) -> Result<()> {
     let (variants, compiled) = identity()?;
     if json {
         // `{"version":..,"variants":[..],"features":[..],"selectable":[..],
-        // "tunables":{"Name":value,..}}`: the lab reads this shape.
+        // "tunables":{"Name":value,..},"variants_digest":N}`: the lab reads
+        // this shape (the digest of the `variants/` folder it was built from
+        // tells the lab whether a variants build knows its variants).
         let selectable: Vec<&str> = selectable::all().iter().map(|variant| variant.name).collect();
         let tunables: Vec<String> =
             identity_tunables()?.iter().map(|(name, value)| format!("{}:{value}", json_string(name))).collect();
         writeln!(
             out,
-            "{{\"version\":{},\"variants\":{},\"features\":{},\"selectable\":{},\"tunables\":{{{}}}}}",
+            "{{\"version\":{},\"variants\":{},\"features\":{},\"selectable\":{},\"tunables\":{{{}}},\"variants_digest\":{}}}",
             json_string(env!("CARGO_PKG_VERSION")),
             json_list(&variants),
             json_list(&compiled),
             json_list(&selectable),
-            tunables.join(",")
+            tunables.join(","),
+            prunelab::variants::SOURCES_DIGEST
         )?;
         return Ok(());
     }

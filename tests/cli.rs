@@ -203,7 +203,7 @@ fn a_reader_that_closed_its_pipe_is_no_error() {
 }
 
 #[test]
-fn features_json_is_one_object_of_version_variants_features_selectable_and_tunables() {
+fn features_json_is_one_object_of_version_variants_features_selectable_tunables_and_digest() {
     let output = prunelab(&["features", "--json"]);
     assert!(output.status.success());
     let lines = stdout_lines(&output);
@@ -211,7 +211,7 @@ fn features_json_is_one_object_of_version_variants_features_selectable_and_tunab
     let report: serde_json::Value = serde_json::from_str(&lines[0]).expect("valid JSON");
     let object = report.as_object().expect("a JSON object");
     let keys: Vec<&str> = object.keys().map(String::as_str).collect();
-    assert_eq!(keys, ["features", "selectable", "tunables", "variants", "version"]);
+    assert_eq!(keys, ["features", "selectable", "tunables", "variants", "variants_digest", "version"]);
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(report["variants"], serde_json::json!(["baseline"]));
     assert_eq!(report["features"], serde_json::json!([]));
@@ -219,6 +219,8 @@ fn features_json_is_one_object_of_version_variants_features_selectable_and_tunab
     assert_eq!(report["selectable"], serde_json::json!([]));
     // Built without `$PRUNELAB_TUNABLES`: no value but its techniques' own.
     assert_eq!(report["tunables"], serde_json::json!({}));
+    // The digest of the variants/ folder it was built from, as a u64.
+    assert_eq!(report["variants_digest"].as_u64(), Some(prunelab::variants::SOURCES_DIGEST));
     // The lab reads the fields in this order.
     assert!(lines[0].starts_with("{\"version\":") && lines[0].contains(",\"variants\":["), "{}", lines[0]);
 }

@@ -31,6 +31,9 @@ pub struct GlobalArgs {
     // Not `engines`: `lab ttd`'s positional argument has that id.
     #[arg(long = "engine-path", global = true, value_name = "NAME=PATH")]
     pub engine_paths: Vec<String>,
+    /// Search this repository's variants with this variants build (`make`'s binary, every variant's search in one, its UCI option Variant choosing it) instead of building each one's features: the node counts are the same, the times that binary's. Ablations are still built
+    #[arg(long, global = true, env = "PRUNELAB_LAB_VARIANTS_BUILD", value_name = "PATH")]
+    pub variants_build: Option<PathBuf>,
 }
 
 /// The repository the lab works in.
@@ -127,8 +130,13 @@ impl Lab {
     /// The repository's lab, quiet, as the unit tests open it.
     #[cfg(test)]
     pub fn for_tests() -> Lab {
-        let global =
-            GlobalArgs { quiet: true, json: false, results: PathBuf::from("lab-results"), engine_paths: Vec::new() };
+        let global = GlobalArgs {
+            quiet: true,
+            json: false,
+            results: PathBuf::from("lab-results"),
+            engine_paths: Vec::new(),
+            variants_build: None,
+        };
         Lab::open(global).expect("the tests run inside the repository")
     }
 

@@ -28,7 +28,7 @@ mod lab_tune;
 mod lab_uci_options;
 mod layout;
 
-use common::{executable, lab, lab_command, records, run_folder, scratch, stdout, target_dir};
+use common::{executable, lab, lab_command, lab_command_saying, records, run_folder, scratch, stdout, target_dir};
 
 const TWO_POSITIONS: &str = "\
 r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"open-game\";
@@ -125,14 +125,10 @@ fn tactics_counts_best_and_avoid_moves_and_skips_broken_lines() {
     )
     .unwrap();
     let results = dir.join("results");
-    let output = Command::new(env!("CARGO_BIN_EXE_lab"))
-        .args(["tactics", "baseline", "--suite", suite.to_str().unwrap(), "--nodes", "20000", "--results"])
-        .arg(&results)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("PRUNELAB_BUILD_PROFILE", "labtest")
-        .output()
-        .unwrap();
+    let output =
+        lab_command_saying(&["tactics", "baseline", "--suite", suite.to_str().unwrap(), "--nodes", "20000"], &results)
+            .output()
+            .unwrap();
     let text = stdout(&output);
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("line 2 skipped"),

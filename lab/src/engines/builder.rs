@@ -54,6 +54,10 @@ pub struct SelfReport {
     /// name; in the variants build, its default variant's.
     #[serde(default)]
     pub tunables: std::collections::BTreeMap<String, i32>,
+    /// The digest of the `variants/` folder it was built from (absent from
+    /// binaries older than the field).
+    #[serde(default)]
+    pub variants_digest: Option<u64>,
 }
 
 /// Asks a binary what it is.

@@ -59,7 +59,7 @@ impl Participant {
 /// Checks a participant: a variant of ours must exist; a UCI engine (a
 /// `uci:` one, or the engine of another engine's variant) must be a file,
 /// pass the UCI handshake and offer every option it is given with a value
-/// it takes. Returns how to start it, for a UCI engine.
+/// it takes. Returns how to start it, for a UCI engine; `None` for a variant of ours.
 pub fn check(lab: &Lab, spec: &str) -> Result<Option<Launch>> {
     let launch = match Participant::parse(spec)? {
         Participant::Variant(name) => match lab.external(&name) {
@@ -75,6 +75,53 @@ pub fn check(lab: &Lab, spec: &str) -> Result<Option<Launch>> {
     };
     handshake(&launch, spec)?;
     Ok(Some(launch))
+}
+
+/// Variant `name` of ours as `--variants-build` searches it: that binary
+/// with `Variant=name`, once its self-report says it was built from this
+/// lab's `variants/` folder and has the variant's search. `None` without
+/// the option, and for an ablation, which no variants build has: it is built.
+fn by_variants_build(lab: &Lab, name: &str) -> Result<Option<Launch>> {
+    let Some(path) = &lab.global.variants_build else { return Ok(None) };
+    if lab.ablation(name).is_some() {
+        return Ok(None);
+    }
+    let binary = lab.resolve(path);
+    if !binary.is_file() {
+        bail!("--variants-build {}: no such file (`make` builds the variants build)", binary.display());
+    }
+    let report = builder::self_report(&binary).with_context(|| format!("--variants-build {}", binary.display()))?;
+    if report.selectable.is_empty() {
+        bail!(
+            "--variants-build {}: a build of one feature set, not the variants build (`make` builds it)",
+            binary.display()
+        );
+    }
+    if report.variants_digest != Some(prunelab::variants::SOURCES_DIGEST) {
+        bail!(
+            "--variants-build {}: built from another variants/ folder than this lab's; rebuild it (`make`)",
+            binary.display()
+        );
+    }
+    if !report.selectable.iter().any(|selectable| selectable == name) {
+        bail!("--variants-build {}: has no search for `{name}`", binary.display());
+    }
+    say_once(name, &binary);
+    Ok(Some(Launch { binary, settings: vec![Setting { name: "Variant".into(), value: name.into() }] }))
+}
+
+/// Says which binary searches `name`, once a run: its times are that
+/// binary's, not those of a build of the variant's features.
+fn say_once(name: &str, binary: &Path) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if !said.iter().any(|known| known == name) {
+        said.push(name.to_string());
+        eprintln!(
+            "lab: `{name}` is searched by the variants build {} (--variants-build, Variant={name}): its times are that binary's",
+            binary.display()
+        );
+    }
 }
 
 /// The engine file of `uci:PATH`: the path from the current folder, else
@@ -99,12 +146,16 @@ pub fn handshake(launch: &Launch, spec: &str) -> Result<String> {
     Ok(engine.id_name().to_string())
 }
 
-/// How to start the participant: a variant's build (made if needed), or the
-/// UCI engine with its options once it has passed the handshake.
+/// How to start the participant: a variant's build (made if needed) or the
+/// variants build `--variants-build` names, or the UCI engine with its
+/// options once it has passed the handshake.
 pub fn launch(lab: &Lab, spec: &str) -> Result<Launch> {
     match check(lab, spec)? {
         Some(launch) => Ok(launch),
-        None => builder::ensure_built(lab, spec).map(Launch::from),
+        None => match by_variants_build(lab, spec)? {
+            Some(launch) => Ok(launch),
+            None => builder::ensure_built(lab, spec).map(Launch::from),
+        },
     }
 }
 
@@ -113,7 +164,10 @@ pub fn launch(lab: &Lab, spec: &str) -> Result<Launch> {
 pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
     let mut checked = Vec::new();
     for spec in specs {
-        checked.push(check(lab, spec)?);
+        checked.push(match check(lab, spec)? {
+            Some(launch) => Some(launch),
+            None => by_variants_build(lab, spec)?,
+        });
     }
     let variants: Vec<String> =
         specs.iter().zip(&checked).filter(|(_, checked)| checked.is_none()).map(|(spec, _)| spec.clone()).collect();
@@ -164,6 +218,45 @@ mod tests {
         assert!(bad.contains("`uci:/e/x@UseRazoring`: option `UseRazoring`: write Name=value"), "{bad}");
         let empty = Participant::parse("uci:").unwrap_err().to_string();
         assert!(empty.contains("give the engine binary's path"), "{empty}");
+    }
+
+    #[test]
+    fn the_variants_build_searches_a_variant_it_was_built_for_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("prunelab-variants-build-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // A stand-in's self-report (`features --json`), its digest and variants given.
+        let stand_in = |name: &str, selectable: &str, digest: u64| {
+            let report = format!(
+                r#"{{"version":"0.1.0","variants":["baseline"],"features":[],"selectable":[{selectable}],"tunables":{{}},"variants_digest":{digest}}}"#
+            );
+            script(&dir, name, &format!("echo '{report}'"))
+        };
+        let digest = prunelab::variants::SOURCES_DIGEST;
+        let mut lab = Lab::for_tests();
+        let launch_with = |lab: &mut Lab, binary: PathBuf, name: &str| {
+            lab.global.variants_build = Some(binary);
+            by_variants_build(lab, name).map_err(|error| format!("{error:#}"))
+        };
+
+        let ours = stand_in("ours.sh", r#""baseline","razor-r1""#, digest);
+        let launch = launch_with(&mut lab, ours.clone(), "razor-r1").unwrap().expect("the variants build's");
+        assert_eq!(launch.binary, ours);
+        assert_eq!(launch.settings, uci_options::parse_settings("Variant=razor-r1").unwrap());
+        // An ablation has no search in any variants build: it is built.
+        assert!(launch_with(&mut lab, ours, "full-without-razoring").unwrap().is_none());
+
+        let error = launch_with(&mut lab, stand_in("stale.sh", r#""razor-r1""#, digest ^ 1), "razor-r1").unwrap_err();
+        assert!(error.ends_with("stale.sh: built from another variants/ folder than this lab's; rebuild it (`make`)"), "{error}");
+        let error = launch_with(&mut lab, stand_in("one-set.sh", "", digest), "razor-r1").unwrap_err();
+        assert!(error.ends_with("one-set.sh: a build of one feature set, not the variants build (`make` builds it)"), "{error}");
+        let error = launch_with(&mut lab, stand_in("some.sh", r#""baseline""#, digest), "razor-r1").unwrap_err();
+        assert!(error.ends_with("some.sh: has no search for `razor-r1`"), "{error}");
+        let error = launch_with(&mut lab, dir.join("missing"), "razor-r1").unwrap_err();
+        assert!(error.ends_with("missing: no such file (`make` builds the variants build)"), "{error}");
+        // Without the option every variant is built.
+        lab.global.variants_build = None;
+        assert!(by_variants_build(&lab, "razor-r1").unwrap().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -51,9 +51,24 @@ pub fn lab_command_saying(args: &[&str], results: &Path) -> Command {
         .env("CARGO_TARGET_DIR", target_dir())
         // The repository's data/, whatever the environment names.
         .env_remove("PRUNELAB_DATA")
-        // Quicker builds of the same searches (see Cargo.toml's `labtest`).
-        .env("PRUNELAB_BUILD_PROFILE", "labtest");
+        // Quicker builds of the same searches (see Cargo.toml's `labtest`),
+        // for what the lab still builds: ablations, traced and tuning builds.
+        .env("PRUNELAB_BUILD_PROFILE", "labtest")
+        // Every variant searched by the one variants build the variant
+        // matrix searches with (`--variants-build`), not a build of each:
+        // the same nodes, without 13 engine builds (docs/ci.md). A test of
+        // the lab's own builds removes it (`building_each_variant`).
+        .env(VARIANTS_BUILD_VARIABLE, variants_build());
     command
+}
+
+/// The lab's `--variants-build` from the environment.
+pub const VARIANTS_BUILD_VARIABLE: &str = "PRUNELAB_LAB_VARIANTS_BUILD";
+
+/// `command` building each variant it runs with exactly its features, as
+/// the lab does without `--variants-build`.
+pub fn building_each_variant(command: &mut Command) -> &mut Command {
+    command.env_remove(VARIANTS_BUILD_VARIABLE)
 }
 
 /// What a successful run printed.
