@@ -149,40 +149,25 @@ pub trait NodeType {
     type NonPvChild: NodeType;
 }
 
-pub struct Root;
-pub struct Pv;
-pub struct NonPv;
-/// A null-window node in a null-move verification subtree.
-pub struct Verification;
+/// The node types: whether a node is searched with a full window (PV), is
+/// the root, and may try null move in its subtree. Its children's types
+/// follow from its own: a child is never the root, a PV node's full-window
+/// child is a PV node, and a verification subtree stays one.
+pub struct NodeKind<const PV: bool, const ROOT: bool, const NULL_MOVE: bool>;
 
-impl NodeType for Root {
-    const PV: bool = true;
-    const ROOT: bool = true;
-    const NULL_MOVE: bool = true;
-    type PvChild = Pv;
-    type NonPvChild = NonPv;
+impl<const PV: bool, const ROOT: bool, const NULL_MOVE: bool> NodeType for NodeKind<PV, ROOT, NULL_MOVE> {
+    const PV: bool = PV;
+    const ROOT: bool = ROOT;
+    const NULL_MOVE: bool = NULL_MOVE;
+    type PvChild = NodeKind<PV, false, NULL_MOVE>;
+    type NonPvChild = NodeKind<false, false, NULL_MOVE>;
 }
-impl NodeType for Pv {
-    const PV: bool = true;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = true;
-    type PvChild = Pv;
-    type NonPvChild = NonPv;
-}
-impl NodeType for NonPv {
-    const PV: bool = false;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = true;
-    type PvChild = NonPv;
-    type NonPvChild = NonPv;
-}
-impl NodeType for Verification {
-    const PV: bool = false;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = false;
-    type PvChild = Verification;
-    type NonPvChild = Verification;
-}
+
+pub type Root = NodeKind<true, true, true>;
+pub type Pv = NodeKind<true, false, true>;
+pub type NonPv = NodeKind<false, false, true>;
+/// A null-window node in a null-move verification subtree.
+pub type Verification = NodeKind<false, false, false>;
 
 /// What persists between searches of one game: the table and the histories
 /// (the catalogue's among them: a technique's table is read only by a
@@ -1259,5 +1244,26 @@ fn tt_score_cuts(hit: &TtHit, alpha: i32, beta: i32) -> bool {
         Bound::Exact => true,
         Bound::Lower => hit.score >= beta,
         Bound::Upper => hit.score <= alpha,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use super::*;
+
+    /// Each node type's flags and its children's types: the table the four
+    /// types were written out as, one `impl` each.
+    #[test]
+    fn node_types_and_their_children() {
+        fn row<NT: NodeType + 'static>() -> (bool, bool, bool, TypeId, TypeId) {
+            (NT::PV, NT::ROOT, NT::NULL_MOVE, TypeId::of::<NT::PvChild>(), TypeId::of::<NT::NonPvChild>())
+        }
+        let (pv, non_pv, verification) = (TypeId::of::<Pv>(), TypeId::of::<NonPv>(), TypeId::of::<Verification>());
+        assert_eq!(row::<Root>(), (true, true, true, pv, non_pv));
+        assert_eq!(row::<Pv>(), (true, false, true, pv, non_pv));
+        assert_eq!(row::<NonPv>(), (false, false, true, non_pv, non_pv));
+        assert_eq!(row::<Verification>(), (false, false, false, verification, verification));
     }
 }
