@@ -13,7 +13,7 @@
 //! the node and given back by `finish_picking` or `abandon_picking`) and
 //! where the node is in it; the stages' decisions are the technique's.
 
-use cozy_chess::{Board, Move};
+use cozy_chess::Move;
 
 use crate::movepick::{self, pick_next_settling, OrderingHints, PickMemo, ScoredMove};
 use crate::position::CheckInfo;
@@ -77,21 +77,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// The picker of a node: its TT move alone (`staged-tt-move`), or its
     /// moves generated and scored.
     #[inline(always)]
-    pub(crate) fn start_picking<NT: NodeType>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        excluded_move: Option<Move>,
-    ) -> MovePicker {
+    pub(crate) fn start_picking<NT: NodeType>(&mut self, node: &Node, excluded_move: Option<Move>) -> MovePicker {
         let mut moves = std::mem::take(&mut self.move_lists[node.ply]);
         let staged_tt_move = StagedPicking::tt_move_stage::<T>(node.tt_move, excluded_move);
         let mut quiets_pending = false;
         match staged_tt_move {
             Some(mv) => {
                 moves.clear();
-                moves.push(ScoredMove::tt_move(board, mv));
+                moves.push(ScoredMove::tt_move(node.board, mv));
             }
-            None => quiets_pending = self.generate_and_order::<NT>(board, node, &mut moves),
+            None => quiets_pending = self.generate_and_order::<NT>(node, &mut moves),
         }
         MovePicker {
             moves,
@@ -110,30 +105,25 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// The next move, generating a stage when it is due; `None` when every
     /// move is handed out.
     #[inline(always)]
-    pub(crate) fn next_move<NT: NodeType>(
-        &mut self,
-        picker: &mut MovePicker,
-        board: &Board,
-        node: &Node,
-    ) -> Option<ScoredMove> {
+    pub(crate) fn next_move<NT: NodeType>(&mut self, picker: &mut MovePicker, node: &Node) -> Option<ScoredMove> {
         if !picker.generated && picker.picked >= picker.in_order_until {
             // The staged TT move did not cut. It is the best move of the
             // list: picking it again puts every move where an unstaged node
             // has it after its first pick.
             picker.generated = true;
-            picker.quiets_pending = self.generate_and_order::<NT>(board, node, &mut picker.moves);
+            picker.quiets_pending = self.generate_and_order::<NT>(node, &mut picker.moves);
             let again = pick_next_settling(&mut picker.moves, 0, &mut picker.memo, |_| {});
             debug_assert_eq!(again.map(|entry| entry.mv), picker.staged_tt_move, "the TT move is picked first");
         }
-        if picker.quiets_pending && !self.scores_above_quiets::<NT>(picker, board, node) {
+        if picker.quiets_pending && !self.scores_above_quiets::<NT>(picker, node) {
             // Every move scored above the quiet moves is picked.
-            self.start_quiet_stage::<NT>(picker, board, node);
+            self.start_quiet_stage::<NT>(picker, node);
         }
         let entry = if picker.picked < picker.in_order_until {
             picker.moves.get(picker.picked).copied()
         } else {
             let MovePicker { moves, picked, memo, .. } = picker;
-            pick_next_settling(moves, *picked, memo, |entry| self.settle::<NT>(board, node, entry))
+            pick_next_settling(moves, *picked, memo, |entry| self.settle::<NT>(node, entry))
         }?;
         picker.picked += 1;
         if T::TECHNIQUES.staged_picking.skip_at_once && !entry.is_quiet() {
@@ -148,15 +138,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
     pub(crate) fn skip_quiet_moves<NT: NodeType>(
         &mut self,
         picker: &mut MovePicker,
-        board: &Board,
         node: &Node,
         check_info: &CheckInfo,
         excluded_move: Option<Move>,
         request: QuietDrop,
     ) -> usize {
         // Dropped before they came, they still count as moves.
-        self.start_quiet_stage::<NT>(picker, board, node);
-        self.drop_quiet_moves::<NT>(picker, board, node, QuietDropSite { check_info, excluded_move }, request)
+        self.start_quiet_stage::<NT>(picker, node);
+        self.drop_quiet_moves::<NT>(picker, node, QuietDropSite { check_info, excluded_move }, request)
     }
 
     /// The node's move loop is over: its list goes back to the ply, and the
@@ -178,49 +167,49 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// ordered by the techniques' hooks. With `staged-captures`, only the
     /// captures, the promotions and the TT move, and `true`: the quiet
     /// moves are due later (`append_quiets`).
-    fn generate_and_order<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
-        if StagedPicking::capture_stage(self, board, node, moves) {
+    fn generate_and_order<NT: NodeType>(&mut self, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
+        if StagedPicking::capture_stage(self, node, moves) {
             // The killers and the countermove are looked for among the
             // quiet moves, when they come.
             let hints = OrderingHints { tt_move: node.tt_move, ..OrderingHints::default() };
-            movepick::score_main_deferring_see(board, moves, &hints, self.history);
-            self.order_moves::<NT>(board, node, moves);
+            movepick::score_main_deferring_see(node.board, moves, &hints, self.history);
+            self.order_moves::<NT>(node, moves);
             return true;
         }
-        movepick::generate(board, false, moves);
+        movepick::generate(node.board, false, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
-        self.stats.rejected_hints += movepick::score_main_deferring_see(board, moves, &hints, self.history);
-        self.order_moves::<NT>(board, node, moves);
+        self.stats.rejected_hints += movepick::score_main_deferring_see(node.board, moves, &hints, self.history);
+        self.order_moves::<NT>(node, moves);
         false
     }
 
     /// `staged-captures`: whether the next move of the first stage's list,
     /// its score settled, scores above every quiet move: then the quiet
     /// moves are not due yet.
-    fn scores_above_quiets<NT: NodeType>(&mut self, picker: &mut MovePicker, board: &Board, node: &Node) -> bool {
+    fn scores_above_quiets<NT: NodeType>(&mut self, picker: &mut MovePicker, node: &Node) -> bool {
         if picker.picked < picker.in_order_until {
             return true; // the staged TT move, handed out in place
         }
         let MovePicker { moves, picked, memo, .. } = picker;
-        let next = movepick::settle_best(moves, *picked, memo, |entry| self.settle::<NT>(board, node, entry));
+        let next = movepick::settle_best(moves, *picked, memo, |entry| self.settle::<NT>(node, entry));
         next.is_some_and(|index| moves[index].score() > movepick::QUIET_SCORE_TOP)
     }
 
     /// The move loop: completes the score of `entry`, the best remaining move,
     /// before it is picked: a capture's SEE, or a technique's deferred term.
     #[inline]
-    fn settle<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
-        if !movepick::settle_capture(board, entry) {
-            self.settle_move::<NT>(board, node, entry);
+    fn settle<NT: NodeType>(&mut self, node: &Node, entry: &mut ScoredMove) {
+        if !movepick::settle_capture(node.board, entry) {
+            self.settle_move::<NT>(node, entry);
         }
     }
 
     /// The move loop, `staged-captures`: the quiet moves, if still pending, are
     /// appended to the list, and the next scan finds them.
-    fn start_quiet_stage<NT: NodeType>(&mut self, picker: &mut MovePicker, board: &Board, node: &Node) {
+    fn start_quiet_stage<NT: NodeType>(&mut self, picker: &mut MovePicker, node: &Node) {
         if std::mem::take(&mut picker.quiets_pending) {
             picker.quiet_stage_reached = true;
-            self.append_quiets::<NT>(board, node, &mut picker.moves);
+            self.append_quiets::<NT>(node, &mut picker.moves);
             picker.memo = PickMemo::default();
         }
     }
@@ -228,11 +217,11 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// The move loop, `staged-captures`: appends the quiet moves to a list of
     /// captures and promotions whose moves above them are all picked, scored
     /// and ordered as `generate_and_order` would have.
-    fn append_quiets<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut Vec<ScoredMove>) {
+    fn append_quiets<NT: NodeType>(&mut self, node: &Node, moves: &mut Vec<ScoredMove>) {
         let first_quiet = moves.len();
-        StagedPicking::take_quiets(self, board, node, moves);
+        StagedPicking::take_quiets(self, node, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
-        let rejected = movepick::score_main(board, &mut moves[first_quiet..], &hints, self.history);
+        let rejected = movepick::score_main(node.board, &mut moves[first_quiet..], &hints, self.history);
         // A killer may be a capture here: it is in the first stage's moves.
         let in_first_stage = [hints.killers[0], hints.killers[1], hints.counter_move]
             .into_iter()
@@ -240,7 +229,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             .filter(|&hint| moves[..first_quiet].iter().any(|entry| entry.mv == hint))
             .count() as u64;
         self.stats.rejected_hints += rejected - in_first_stage;
-        self.order_moves::<NT>(board, node, &mut moves[first_quiet..]);
+        self.order_moves::<NT>(node, &mut moves[first_quiet..]);
     }
 
     /// After a pruned move whose hook asked for it (`request`): drops the
@@ -256,7 +245,6 @@ impl<T: TechniqueSet> Worker<'_, T> {
     fn drop_quiet_moves<NT: NodeType>(
         &mut self,
         picker: &mut MovePicker,
-        board: &Board,
         node: &Node,
         site: QuietDropSite,
         request: QuietDrop,
@@ -264,7 +252,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let QuietDropSite { check_info, excluded_move } = site;
         let MovePicker { moves, in_order_until, removed_uncounted, picked, .. } = picker;
         let picked = *picked;
-        let kept = |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(board, entry.mv, entry.piece);
+        let kept =
+            |entry: &ScoredMove| request.keeps_checks && check_info.gives_check(node.board, entry.mv, entry.piece);
         // A move an earlier request marked is that request's.
         let dropped = |entry: &ScoredMove| entry.is_quiet() && !entry.is_dropped() && !kept(entry);
         let dropped_excluded = excluded_move
@@ -273,7 +262,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             if moves[picked..].iter().any(|entry| entry.mv == line_move && dropped(entry)) {
                 let detail = format!(
                     "{} dropped unpicked: move {} was pruned at depth {}",
-                    crate::position::move_to_uci(board, line_move),
+                    crate::position::move_to_uci(node.board, line_move),
                     picked,
                     node.depth
                 );
@@ -306,7 +295,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (credited, counted_now) = if quiet_move_stays {
             let stays = |entry: &ScoredMove| entry.is_dropped() || kept(entry);
             let (marked, end) =
-                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle::<NT>(board, node, entry));
+                movepick::mark_dropped_quiets(moves, picked, stays, |entry| self.settle::<NT>(node, entry));
             *in_order_until = (*in_order_until).max(end);
             (marked - usize::from(dropped_excluded), 0)
         } else {

@@ -149,40 +149,25 @@ pub trait NodeType {
     type NonPvChild: NodeType;
 }
 
-pub struct Root;
-pub struct Pv;
-pub struct NonPv;
-/// A null-window node in a null-move verification subtree.
-pub struct Verification;
+/// The node types: whether a node is searched with a full window (PV), is
+/// the root, and may try null move in its subtree. Its children's types
+/// follow from its own: a child is never the root, a PV node's full-window
+/// child is a PV node, and a verification subtree stays one.
+pub struct NodeKind<const PV: bool, const ROOT: bool, const NULL_MOVE: bool>;
 
-impl NodeType for Root {
-    const PV: bool = true;
-    const ROOT: bool = true;
-    const NULL_MOVE: bool = true;
-    type PvChild = Pv;
-    type NonPvChild = NonPv;
+impl<const PV: bool, const ROOT: bool, const NULL_MOVE: bool> NodeType for NodeKind<PV, ROOT, NULL_MOVE> {
+    const PV: bool = PV;
+    const ROOT: bool = ROOT;
+    const NULL_MOVE: bool = NULL_MOVE;
+    type PvChild = NodeKind<PV, false, NULL_MOVE>;
+    type NonPvChild = NodeKind<false, false, NULL_MOVE>;
 }
-impl NodeType for Pv {
-    const PV: bool = true;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = true;
-    type PvChild = Pv;
-    type NonPvChild = NonPv;
-}
-impl NodeType for NonPv {
-    const PV: bool = false;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = true;
-    type PvChild = NonPv;
-    type NonPvChild = NonPv;
-}
-impl NodeType for Verification {
-    const PV: bool = false;
-    const ROOT: bool = false;
-    const NULL_MOVE: bool = false;
-    type PvChild = Verification;
-    type NonPvChild = Verification;
-}
+
+pub type Root = NodeKind<true, true, true>;
+pub type Pv = NodeKind<true, false, true>;
+pub type NonPv = NodeKind<false, false, true>;
+/// A null-window node in a null-move verification subtree.
+pub type Verification = NodeKind<false, false, false>;
 
 /// What persists between searches of one game: the table and the histories
 /// (the catalogue's among them: a technique's table is read only by a
@@ -346,9 +331,11 @@ impl Default for PlyState {
     }
 }
 
-/// What the pruning hooks know about the node they run in.
+/// What the pruning hooks know about the node they run in: its position,
+/// and what the search has found out about it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Node {
+pub(crate) struct Node<'a> {
+    pub board: &'a Board,
     pub depth: i32,
     pub alpha: i32,
     pub beta: i32,
@@ -405,6 +392,8 @@ pub(crate) struct QNode<'a> {
 /// A beta cutoff in the main search, which the histories learn from.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Cutoff<'a> {
+    /// The node's position.
+    pub board: &'a Board,
     pub ply: usize,
     pub depth: i32,
     /// The move that cut.
@@ -640,6 +629,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let improving = !in_check && two_plies_back != NO_EVAL && static_eval > two_plies_back;
 
         let mut node = Node {
+            board,
             depth,
             alpha,
             beta,
@@ -661,28 +651,28 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // a reduction lowers `node.depth` for the steps after it.
         if !in_check && excluded_move.is_none() {
             // Step 6. Internal iterative reduction (iir.rs).
-            if let Some(score) = self.node_step::<NT, InternalIterativeReduction>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, InternalIterativeReduction>(&mut node) {
                 return score;
             }
             // Step 7. Razoring (razoring.rs), every style but `razor-crafty`,
             // which acts at step 12b.
-            if let Some(score) = self.node_step::<NT, Razoring>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, Razoring>(&mut node) {
                 return score;
             }
             // Step 8. Futility pruning at the node (futility.rs).
-            if let Some(score) = self.node_step::<NT, Futility>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, Futility>(&mut node) {
                 return score;
             }
             // Step 9. Reverse futility pruning (reverse_futility.rs).
-            if let Some(score) = self.node_step::<NT, ReverseFutility>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, ReverseFutility>(&mut node) {
                 return score;
             }
             // Step 10. Null move pruning, with its verification search (null_move.rs).
-            if let Some(score) = self.node_step::<NT, NullMovePruning>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, NullMovePruning>(&mut node) {
                 return score;
             }
             // Step 11. ProbCut (probcut.rs).
-            if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {
+            if let Some(score) = self.node_step::<NT, ProbCut>(&mut node) {
                 return score;
             }
             depth = node.depth;
@@ -692,7 +682,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // search's order, in stages where a staged feature is on
         // (staged_picking.rs), ordered by `order_moves` and `settle_move`
         // (capture_history.rs, continuation_history.rs, see_ordering.rs).
-        let mut picker = self.start_picking::<NT>(board, &node, excluded_move);
+        let mut picker = self.start_picking::<NT>(&node, excluded_move);
 
         let check_info = CheckInfo::new(board);
         let original_alpha = alpha;
@@ -700,7 +690,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let mut best_move = None;
         let mut legal_moves = 0;
         let mut searched_moves = 0;
-        while let Some(entry) = self.next_move::<NT>(&mut picker, board, &node) {
+        while let Some(entry) = self.next_move::<NT>(&mut picker, &node) {
             let ScoredMove { mv, kind, .. } = entry;
             if Some(mv) == excluded_move || (NT::ROOT && !self.limits.allows_at_root(mv)) {
                 continue;
@@ -733,14 +723,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // so far is a forced mate against us. A technique that prunes may
             // also have the node drop its quiet moves not yet picked; they
             // count as pruned moves in the move numbers that follow.
-            if !NT::ROOT
-                && searched_moves > 0
-                && best_score > -MATE_BOUND
-                && self.prunes_move::<NT>(board, &node, &candidate)
+            if !NT::ROOT && searched_moves > 0 && best_score > -MATE_BOUND && self.prunes_move::<NT>(&node, &candidate)
             {
                 if let Some(request) = self.stack[ply].skip_quiets.take() {
-                    legal_moves +=
-                        self.skip_quiet_moves::<NT>(&mut picker, board, &node, &check_info, excluded_move, request);
+                    legal_moves += self.skip_quiet_moves::<NT>(&mut picker, &node, &check_info, excluded_move, request);
                 }
                 continue;
             }
@@ -753,7 +739,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             child.play_unchecked(mv);
             self.tt.prefetch(child.hash());
             debug_assert_eq!(candidate.gives_check, !child.checkers().is_empty(), "gives_check {mv} in {board}");
-            let extension = self.extend_move::<NT>(board, &child, &node, &candidate);
+            let extension = self.extend_move::<NT>(&node, &candidate, &child);
             if self.aborted {
                 self.abandon_picking(picker, ply);
                 return 0;
@@ -829,8 +815,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
                     self.update_pv(ply, mv);
                 }
                 if score >= beta {
-                    let cutoff = Cutoff { ply, depth, cut: &entry, tried_before: picker.tried_before() };
-                    self.record_cutoff(board, &cutoff, searched_moves == 1);
+                    let cutoff = Cutoff { board, ply, depth, cut: &entry, tried_before: picker.tried_before() };
+                    self.record_cutoff(&cutoff, searched_moves == 1);
                     if self.traces(ply) {
                         self.trace_cut_before(board, ply, depth, mv, score, picker.picked_moves());
                     }
@@ -863,8 +849,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Otherwise a reduction lowers `node.depth`, and the later steps see
     /// the reduced depth.
     #[inline(always)]
-    fn node_step<NT: NodeType, H: Hooks + Registered>(&mut self, board: &Board, node: &mut Node) -> Option<i32> {
-        match H::prune_node::<T, NT>(self, board, node) {
+    fn node_step<NT: NodeType, H: Hooks + Registered>(&mut self, node: &mut Node) -> Option<i32> {
+        match H::prune_node::<T, NT>(self, node) {
             NodeVerdict::Continue => {}
             // A `lab blame` replay may not take it (trace builds only).
             _ if self.overrules(H::NAME, node.ply) => {}
@@ -873,7 +859,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 debug_assert!(plies > 0, "{} reduces by {plies} plies", H::NAME);
                 node.depth -= plies;
                 if node.depth <= 0 {
-                    return Some(self.qsearch::<NT>(board, node.alpha, node.beta, node.ply));
+                    return Some(self.qsearch::<NT>(node.board, node.alpha, node.beta, node.ply));
                 }
             }
         }
@@ -886,47 +872,42 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 12 (the picker), move ordering: the history orderings before
     /// SEE ordering, which reads the scores they leave.
     #[inline(always)]
-    pub(crate) fn order_moves<NT: NodeType>(&mut self, board: &Board, node: &Node, moves: &mut [ScoredMove]) {
-        CaptureHistory::order_moves::<T, NT>(self, board, node, moves);
-        ContinuationHistory::order_moves::<T, NT>(self, board, node, moves);
-        SeeOrdering::order_moves::<T, NT>(self, board, node, moves);
+    pub(crate) fn order_moves<NT: NodeType>(&mut self, node: &Node, moves: &mut [ScoredMove]) {
+        CaptureHistory::order_moves::<T, NT>(self, node, moves);
+        ContinuationHistory::order_moves::<T, NT>(self, node, moves);
+        SeeOrdering::order_moves::<T, NT>(self, node, moves);
     }
 
     /// Step 12 (the picker), a deferred ordering term: SEE ordering settles
     /// the best remaining move's score before it is picked.
     #[inline(always)]
-    pub(crate) fn settle_move<NT: NodeType>(&mut self, board: &Board, node: &Node, entry: &mut ScoredMove) {
-        SeeOrdering::settle_move::<T, NT>(self, board, node, entry);
+    pub(crate) fn settle_move<NT: NodeType>(&mut self, node: &Node, entry: &mut ScoredMove) {
+        SeeOrdering::settle_move::<T, NT>(self, node, entry);
     }
 
     /// Step 12a. Move pruning: futility, move count, history and quiet SEE
     /// pruning, in this order; the first that skips the move decides.
     #[inline(always)]
-    fn prunes_move<NT: NodeType>(&mut self, board: &Board, node: &Node, candidate: &Candidate) -> bool {
-        self.move_pruned_by::<NT, Futility>(board, node, candidate)
-            || self.move_pruned_by::<NT, MoveCountPruning>(board, node, candidate)
-            || self.move_pruned_by::<NT, HistoryPruning>(board, node, candidate)
-            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)
+    fn prunes_move<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+        self.move_pruned_by::<NT, Futility>(node, candidate)
+            || self.move_pruned_by::<NT, MoveCountPruning>(node, candidate)
+            || self.move_pruned_by::<NT, HistoryPruning>(node, candidate)
+            || self.move_pruned_by::<NT, QuietSee>(node, candidate)
     }
 
     /// Whether technique `H` skips the move (a `lab blame` replay may not
     /// let it, trace builds only).
     #[inline(always)]
-    fn move_pruned_by<NT: NodeType, H: Hooks + Registered>(
-        &mut self,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
-        H::prunes_move::<T, NT>(self, board, node, candidate) && !self.overrules_move(H::NAME, node.ply, candidate.mv)
+    fn move_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+        H::prunes_move::<T, NT>(self, node, candidate) && !self.overrules_move(H::NAME, node.ply, candidate.mv)
     }
 
     /// Step 12b. Extensions, once the move is made: Crafty's razoring
     /// (`razor-crafty`, one ply less), then the singular extension.
     #[inline(always)]
-    fn extend_move<NT: NodeType>(&mut self, board: &Board, child: &Board, node: &Node, candidate: &Candidate) -> i32 {
-        self.move_extension::<NT, Razoring>(board, child, node, candidate)
-            + self.move_extension::<NT, SingularExtension>(board, child, node, candidate)
+    fn extend_move<NT: NodeType>(&mut self, node: &Node, candidate: &Candidate, child: &Board) -> i32 {
+        self.move_extension::<NT, Razoring>(node, candidate, child)
+            + self.move_extension::<NT, SingularExtension>(node, candidate, child)
     }
 
     /// The plies technique `H` extends the move by (a `lab blame` replay may
@@ -935,15 +916,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
     #[inline(always)]
     fn move_extension<NT: NodeType, H: Hooks + Registered>(
         &mut self,
-        board: &Board,
-        child: &Board,
         node: &Node,
         candidate: &Candidate,
+        child: &Board,
     ) -> i32 {
         if self.aborted {
             return 0;
         }
-        match H::extend_move::<T, NT>(self, board, child, node, candidate) {
+        match H::extend_move::<T, NT>(self, node, candidate, child) {
             0 => 0,
             _ if self.overrules_move(H::NAME, node.ply, candidate.mv) => 0,
             plies => plies,
@@ -953,9 +933,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step 12d, at a beta cutoff: the capture and continuation histories
     /// learn from it.
     #[inline(always)]
-    fn update_histories(&mut self, board: &Board, cutoff: &Cutoff) {
-        CaptureHistory::update_histories::<T>(self, board, cutoff);
-        ContinuationHistory::update_histories::<T>(self, board, cutoff);
+    fn update_histories(&mut self, cutoff: &Cutoff) {
+        CaptureHistory::update_histories::<T>(self, cutoff);
+        ContinuationHistory::update_histories::<T>(self, cutoff);
     }
 
     /// Step Q3, after stand pat: delta pruning's coarse filter; the score
@@ -1005,20 +985,20 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// Whether the side to move has a capture that does not lose material,
     /// computed once per node (razoring and futility guards ask it).
-    pub(crate) fn has_safe_capture(&mut self, board: &Board, ply: usize) -> bool {
-        *self.stack[ply].safe_capture.get_or_insert_with(|| see::has_safe_capture(board))
+    pub(crate) fn has_safe_capture(&mut self, node: &Node) -> bool {
+        *self.stack[node.ply].safe_capture.get_or_insert_with(|| see::has_safe_capture(node.board))
     }
 
     /// The most valuable enemy piece the side to move can capture, computed
     /// once per node.
-    pub(crate) fn best_victim_value(&mut self, board: &Board, ply: usize) -> i32 {
-        *self.stack[ply].best_victim.get_or_insert_with(|| see::best_victim_value(board))
+    pub(crate) fn best_victim_value(&mut self, node: &Node) -> i32 {
+        *self.stack[node.ply].best_victim.get_or_insert_with(|| see::best_victim_value(node.board))
     }
 
     /// The squares the opponent attacks, computed once per node (SEE
     /// ordering asks it of every quiet move it tests).
-    pub(crate) fn attacked_by_opponent(&mut self, board: &Board, ply: usize) -> BitBoard {
-        *self.stack[ply].attacked_by_opponent.get_or_insert_with(|| see::attacked_by_opponent(board))
+    pub(crate) fn attacked_by_opponent(&mut self, node: &Node) -> BitBoard {
+        *self.stack[node.ply].attacked_by_opponent.get_or_insert_with(|| see::attacked_by_opponent(node.board))
     }
 
     pub(crate) fn probe_tt(&mut self, hash: u64, ply: usize) -> Option<TtHit> {
@@ -1046,8 +1026,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
 
     /// A beta cutoff: counters, the techniques' histories, then killers,
     /// countermove and butterfly history.
-    fn record_cutoff(&mut self, board: &Board, cutoff: &Cutoff, first_move: bool) {
-        let Cutoff { ply, depth, cut, tried_before } = *cutoff;
+    fn record_cutoff(&mut self, cutoff: &Cutoff, first_move: bool) {
+        let Cutoff { board, ply, depth, cut, tried_before } = *cutoff;
         let counted_as = match cut.kind {
             MoveKind::TtMove => CutoffKind::TtMove,
             MoveKind::Killer => CutoffKind::Killer,
@@ -1056,7 +1036,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             _ => CutoffKind::Capture,
         };
         self.stats.record_cutoff(counted_as, first_move);
-        self.update_histories(board, cutoff);
+        self.update_histories(cutoff);
 
         if !cut.is_quiet() {
             return;
@@ -1264,5 +1244,26 @@ fn tt_score_cuts(hit: &TtHit, alpha: i32, beta: i32) -> bool {
         Bound::Exact => true,
         Bound::Lower => hit.score >= beta,
         Bound::Upper => hit.score <= alpha,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::any::TypeId;
+
+    use super::*;
+
+    /// Each node type's flags and its children's types: the table the four
+    /// types were written out as, one `impl` each.
+    #[test]
+    fn node_types_and_their_children() {
+        fn row<NT: NodeType + 'static>() -> (bool, bool, bool, TypeId, TypeId) {
+            (NT::PV, NT::ROOT, NT::NULL_MOVE, TypeId::of::<NT::PvChild>(), TypeId::of::<NT::NonPvChild>())
+        }
+        let (pv, non_pv, verification) = (TypeId::of::<Pv>(), TypeId::of::<NonPv>(), TypeId::of::<Verification>());
+        assert_eq!(row::<Root>(), (true, true, true, pv, non_pv));
+        assert_eq!(row::<Pv>(), (true, false, true, pv, non_pv));
+        assert_eq!(row::<NonPv>(), (false, false, true, non_pv, non_pv));
+        assert_eq!(row::<Verification>(), (false, false, false, verification, verification));
     }
 }

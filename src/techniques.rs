@@ -155,35 +155,19 @@ pub(crate) trait Hooks {
     /// Node-level pruning, one step of `negamax` per technique, after the static eval and before any
     /// move is generated; never in check or in a singular-exclusion search.
     #[inline(always)]
-    fn prune_node<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-    ) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         NodeVerdict::Continue
     }
 
     /// Move ordering, in the move loop: adjusts the scores of the main search's
     /// scored move list before the first pick.
     #[inline(always)]
-    fn order_moves<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        moves: &mut [ScoredMove],
-    ) {
-    }
+    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {}
 
     /// Move ordering, a deferred term (see `ScoredMove::defer`): settles
     /// the score of `entry`, the best remaining move, before it is picked.
     #[inline(always)]
-    fn settle_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        entry: &mut ScoredMove,
-    ) {
-    }
+    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, entry: &mut ScoredMove) {}
 
     /// Reductions, in the move loop: the plies the move's search is reduced
     /// by when it is not the node's first (0 for a move that is not reduced).
@@ -198,7 +182,6 @@ pub(crate) trait Hooks {
     #[inline(always)]
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -210,10 +193,9 @@ pub(crate) trait Hooks {
     #[inline(always)]
     fn extend_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
-        child: &Board,
         node: &Node,
         candidate: &Candidate,
+        child: &Board,
     ) -> i32 {
         0
     }
@@ -223,7 +205,7 @@ pub(crate) trait Hooks {
     /// cutoff and updates the baseline's killers, countermove and butterfly
     /// history itself.
     #[inline(always)]
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {}
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {}
 
     /// Quiescence pruning after stand pat (not in check): the score to
     /// return when the node is hopeless.

@@ -416,6 +416,30 @@ fn prunelab() -> String {
     "prunelab".to_string()
 }
 
+impl Build {
+    /// `engine` built at `commit` of `repo`, with what its `bench` gives
+    /// (nodes, nps, and where the nps came from) searching as
+    /// `bench_variant`; its bench `make`'s own (another engine's says where
+    /// its bench came from in `bench_source`).
+    pub fn new(
+        engine: String,
+        (commit, repo): (String, String),
+        (bench, nps, nps_source): (u64, u64, String),
+        bench_variant: &str,
+    ) -> Build {
+        Build {
+            engine,
+            commit,
+            repo,
+            bench,
+            nps,
+            nps_source,
+            bench_variant: bench_variant.to_string(),
+            bench_source: String::new(),
+        }
+    }
+}
+
 /// A create whose request may have reached the server though no test
 /// number came back: a line of an `openbench-tests` run, until a test
 /// with its `info` is found (and recorded as created) or made.

@@ -45,7 +45,7 @@
 //! main search by a capture the history ordered (a good or bad capture, not
 //! the TT move), and how many of them by the first such capture picked.
 
-use cozy_chess::{Board, Color, Piece, Square};
+use cozy_chess::{Color, Piece, Square};
 
 use crate::eval::PIECE_VALUES;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
@@ -123,16 +123,11 @@ fn is_ordered_by_history(entry: &ScoredMove) -> bool {
 impl Hooks for CaptureHistory {
     /// Move ordering: orders the good and the bad captures by victim value and
     /// capture history, each group among itself.
-    fn order_moves<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        _node: &Node,
-        moves: &mut [ScoredMove],
-    ) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
         if !T::TECHNIQUES.capture_history.enabled {
             return;
         }
-        let us = board.side_to_move();
+        let us = node.board.side_to_move();
         for entry in moves.iter_mut().filter(|entry| is_ordered_by_history(entry)) {
             let victim = entry.captured.expect("a capture");
             let key = capture_order_key(victim, worker.capture_history.get(us, entry));
@@ -142,8 +137,8 @@ impl Hooks for CaptureHistory {
 
     /// The best-move update: a capture's cutoff; it earns the bonus, the
     /// captures picked before it the malus.
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {
-        let Cutoff { depth, cut, tried_before, .. } = *cutoff;
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {
+        let Cutoff { board, depth, cut, tried_before, .. } = *cutoff;
         if !T::TECHNIQUES.capture_history.enabled || cut.captured.is_none() {
             return;
         }
@@ -183,6 +178,8 @@ impl Technique for CaptureHistory {
 
 #[cfg(test)]
 mod tests {
+    use cozy_chess::Board;
+
     use super::*;
     use crate::movepick::{generate, pick_next, score_main, History, OrderingHints, HISTORY_MAX};
 

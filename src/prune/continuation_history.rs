@@ -54,7 +54,7 @@
 //! killer or the countermove), and how many of them by the first such move
 //! picked.
 
-use cozy_chess::{Board, Color, Piece, Square};
+use cozy_chess::{Color, Piece, Square};
 
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Cutoff, Node, NodeType, Worker};
@@ -185,16 +185,11 @@ fn continuation_blocks<T: TechniqueSet>(worker: &Worker<'_, T>, us: Color, ply: 
 
 impl Hooks for ContinuationHistory {
     /// Move ordering: adds the continuation histories to the history-ordered quiets.
-    fn order_moves<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        moves: &mut [ScoredMove],
-    ) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
         if !T::TECHNIQUES.continuation_history.is_on() {
             return;
         }
-        let blocks = continuation_blocks(worker, board.side_to_move(), node.ply);
+        let blocks = continuation_blocks(worker, node.board.side_to_move(), node.ply);
         if blocks == [None; 2] {
             return;
         }
@@ -205,8 +200,8 @@ impl Hooks for ContinuationHistory {
 
     /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
     /// before it the malus.
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, board: &Board, cutoff: &Cutoff) {
-        let Cutoff { ply, depth, cut, tried_before } = *cutoff;
+    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {
+        let Cutoff { board, ply, depth, cut, tried_before } = *cutoff;
         if !T::TECHNIQUES.continuation_history.is_on() || !cut.is_quiet() {
             return;
         }
@@ -245,6 +240,8 @@ impl Technique for ContinuationHistory {
 
 #[cfg(test)]
 mod tests {
+    use cozy_chess::Board;
+
     use super::*;
     use crate::movepick::{generate, HISTORY_MAX};
     use crate::techniques::Techniques;

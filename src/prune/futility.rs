@@ -152,8 +152,6 @@
 //! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
 //! dropped unpicked.
 
-use cozy_chess::Board;
-
 use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::score::{MATE_BOUND, NO_EVAL};
 use crate::stats::depth_bucket;
@@ -393,7 +391,7 @@ enum Rule {
 impl Hooks for Futility {
     /// The node futility step (`futility-node`), the plan's literal code:
     /// the node is pruned when its static eval and a margin stay at alpha.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         let futility = T::TECHNIQUES.futility;
         if NT::PV || !futility.node_level {
             return NodeVerdict::Continue;
@@ -424,12 +422,7 @@ impl Hooks for Futility {
     }
 
     /// Move pruning: whether futility skips this move.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
         let futility = T::TECHNIQUES.futility;
         if !futility.move_level() {
             return false;
@@ -466,7 +459,7 @@ impl Hooks for Futility {
         if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
             if futility.tactical_guards
                 && judged_depth > SAFE_CAPTURE_MAX_DEPTH
-                && worker.has_safe_capture(board, node.ply)
+                && worker.has_safe_capture(node)
             {
                 worker.stats.techniques.futility.capture_limited += 1;
             } else {
@@ -480,7 +473,7 @@ impl Hooks for Futility {
             if futility.victim_is_futile(node.static_eval, 0, node.alpha, node.depth)
                 && futility.victim_is_futile(
                     node.static_eval,
-                    worker.best_victim_value(board, node.ply),
+                    worker.best_victim_value(node),
                     node.alpha,
                     node.depth,
                 )
@@ -540,7 +533,7 @@ impl Hooks for Futility {
                         "victim futility at depth {}: eval {} + best victim {} + {} < alpha {}",
                         node.depth,
                         node.static_eval,
-                        worker.best_victim_value(board, node.ply),
+                        worker.best_victim_value(node),
                         futility.victim_margin(node.depth),
                         node.alpha
                     ),

@@ -78,12 +78,7 @@ impl Hooks for HistoryPruning {
     /// Move pruning: whether a quiet move with bad history is skipped. The
     /// caller has excluded the root, the first move and nodes with only
     /// mated scores.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &cozy_chess::Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
         if !T::TECHNIQUES.history_pruning.is_on() || NT::PV {
             return false;
         }

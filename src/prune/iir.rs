@@ -30,8 +30,6 @@
 //! attempt is a node that met every condition but the missing TT move, a
 //! cut a node reduced; the buckets count reductions by depth.
 
-use cozy_chess::Board;
-
 use crate::search::{Node, NodeType, Worker};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
 use crate::trace::TraceKind;
@@ -68,7 +66,7 @@ tunables! {
 impl Hooks for InternalIterativeReduction {
     /// The first of steps 6-11: a node without a TT move is searched
     /// shallower.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, _board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         let iir = T::TECHNIQUES.iir;
         if !iir.enabled || NT::ROOT || (iir.pv_only && !NT::PV) || node.depth < IIR_MIN_DEPTH.get() {
             return NodeVerdict::Continue;

@@ -216,12 +216,12 @@ mod tests {
             list.into_iter().filter(|name| *name != left_out).collect()
         }
         let prunes_move = calls(&search, "prunes_move");
-        let quiet_see = "\n            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)";
+        let quiet_see = "\n            || self.move_pruned_by::<NT, QuietSee>(node, candidate)";
         assert!(search.contains(quiet_see));
         assert_eq!(calls(&search.replace(quiet_see, ""), "prunes_move"), without(prunes_move, "QuietSee"));
 
         let order_moves = calls(&search, "order_moves");
-        let see_ordering = "SeeOrdering::order_moves::<T, NT>(self, board, node, moves);";
+        let see_ordering = "SeeOrdering::order_moves::<T, NT>(self, node, moves);";
         assert!(search.contains(see_ordering));
         assert_eq!(calls(&search.replace(see_ordering, ""), "order_moves"), without(order_moves, "SeeOrdering"));
 

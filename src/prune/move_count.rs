@@ -205,12 +205,7 @@ impl MoveCountPruning {
 impl Hooks for MoveCountPruning {
     /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        _board: &cozy_chess::Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
         let config = T::TECHNIQUES.move_count;
         if !config.is_on() || NT::PV {
             return false;

@@ -199,15 +199,15 @@ impl NullMovePruning {
 impl Hooks for NullMovePruning {
     /// The null move step: the node is pruned when the side to move, passing,
     /// still reaches beta.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         if NT::PV
             || !NT::NULL_MOVE
             || worker.stack[node.ply].null_move_played
-            || !null_move_applies(board, node.depth, node.static_eval, node.beta)
+            || !null_move_applies(node.board, node.depth, node.static_eval, node.beta)
         {
             return NodeVerdict::Continue;
         }
-        let Some(mut null_board) = board.null_move() else {
+        let Some(mut null_board) = node.board.null_move() else {
             return NodeVerdict::Continue;
         };
         // Nothing before a null move can repeat a position after it.
@@ -234,9 +234,9 @@ impl Hooks for NullMovePruning {
             worker.stats.techniques.null_move.verifications += 1;
             let verify_depth = depth - reduction - 1;
             let verified = if T::TECHNIQUES.null_move.no_null_verification {
-                worker.negamax::<Verification>(board, verify_depth, beta - 1, beta, ply)
+                worker.negamax::<Verification>(node.board, verify_depth, beta - 1, beta, ply)
             } else {
-                worker.negamax::<NT::NonPvChild>(board, verify_depth, beta - 1, beta, ply)
+                worker.negamax::<NT::NonPvChild>(node.board, verify_depth, beta - 1, beta, ply)
             };
             if worker.aborted {
                 return NodeVerdict::Continue;

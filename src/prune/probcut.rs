@@ -35,8 +35,6 @@
 //! conditions, `moves` counts captures played (`probcut-sf`), `deep` the
 //! depth − 4 searches, and the buckets count cutoffs by depth.
 
-use cozy_chess::Board;
-
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{Node, NodeType, Worker};
 use crate::score::MATE_BOUND;
@@ -108,15 +106,10 @@ fn bucket(depth: i32) -> usize {
 
 /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
 /// window (beta, rbeta); the score to return when it fails high.
-fn plan_probcut<T: TechniqueSet, NT: NodeType>(
-    worker: &mut Worker<'_, T>,
-    board: &Board,
-    node: &Node,
-    rbeta: i32,
-) -> NodeVerdict {
+fn plan_probcut<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, rbeta: i32) -> NodeVerdict {
     worker.stats.techniques.probcut.deep_searches += 1;
     let reduced_depth = node.depth - PROBCUT_REDUCTION.get();
-    let score = worker.negamax::<NT::NonPvChild>(board, reduced_depth, node.beta, rbeta, node.ply);
+    let score = worker.negamax::<NT::NonPvChild>(node.board, reduced_depth, node.beta, rbeta, node.ply);
     if worker.aborted || score < rbeta {
         return NodeVerdict::Continue;
     }
@@ -133,17 +126,17 @@ fn plan_probcut<T: TechniqueSet, NT: NodeType>(
 impl Hooks for ProbCut {
     /// The ProbCut step: the node is pruned when a capture's reduced search
     /// proves it fails high.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         if !T::TECHNIQUES.probcut.is_on() || NT::PV || !probcut_applies(node.depth, node.beta) {
             return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "probcut in check");
         debug_assert!(worker.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
-        let (depth, ply) = (node.depth, node.ply);
+        let (board, depth, ply) = (node.board, node.depth, node.ply);
         let rbeta = probcut_beta(node.beta);
         worker.stats.techniques.probcut.attempts += 1;
         if T::TECHNIQUES.probcut.plan {
-            return plan_probcut::<T, NT>(worker, board, node, rbeta);
+            return plan_probcut::<T, NT>(worker, node, rbeta);
         }
         let see_threshold = rbeta - node.static_eval;
 

@@ -19,8 +19,6 @@
 //! Telemetry: `see_quiet: att=X cut=Y cut%=Z.Z% sq_b=[d1-3,d4-6,d7-9]`: an
 //! attempt is a move that met every condition but the SEE test.
 
-use cozy_chess::Board;
-
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, Technique, TechniqueSet};
@@ -55,12 +53,7 @@ tunables! {
 }
 
 impl Hooks for QuietSee {
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        candidate: &Candidate,
-    ) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
         if !T::TECHNIQUES.quiet_see.enabled
             || NT::PV
             || node.in_check
@@ -73,7 +66,7 @@ impl Hooks for QuietSee {
         }
         let counters = &mut worker.stats.techniques.quiet_see;
         counters.attempts += 1;
-        if see_ge(board, candidate.mv, -SEE_QUIET_MARGIN.get() * node.depth) {
+        if see_ge(node.board, candidate.mv, -SEE_QUIET_MARGIN.get() * node.depth) {
             return false;
         }
         counters.cutoffs += 1;

@@ -266,8 +266,8 @@ impl Style {
     }
 
     /// The test the style makes at `node`, with its numbers, for traces.
-    fn test(self, board: &Board, node: &Node) -> String {
-        let (depth, alpha, beta, eval) = (node.depth, node.alpha, node.beta, node.static_eval);
+    fn test(self, node: &Node) -> String {
+        let (board, depth, alpha, beta, eval) = (node.board, node.depth, node.alpha, node.beta, node.static_eval);
         match self {
             Style::R1 | Style::R2 | Style::R2Skip | Style::R3 => {
                 let mut margin = Razoring::chain_margin(depth);
@@ -313,13 +313,14 @@ fn opponent_piece_count(board: &Board) -> u32 {
 impl Hooks for Razoring {
     /// The razoring step (step 7), every style but `razor-crafty`: the node
     /// is pruned or reduced when its eval falls far below the window.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         let style = T::TECHNIQUES.razoring.style();
         if style == Style::Off || NT::ROOT || (NT::PV && !style.razors_pv_nodes()) {
             return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "razoring in check");
-        let (depth, alpha, beta, eval, ply) = (node.depth, node.alpha, node.beta, node.static_eval, node.ply);
+        let (board, depth, alpha, beta, eval, ply) =
+            (node.board, node.depth, node.alpha, node.beta, node.static_eval, node.ply);
         let verdict = match style {
             Style::Off | Style::Crafty => NodeVerdict::Continue,
             Style::R1 | Style::R2 | Style::R2Skip | Style::R3 => {
@@ -338,7 +339,7 @@ impl Hooks for Razoring {
                 // Plan 000's R2 code asks for the capture before the margin
                 // test, at every node that may razor: that is what its
                 // razorTacticalSkips counts.
-                let tactical = style != Style::R1 && worker.has_safe_capture(board, ply);
+                let tactical = style != Style::R1 && worker.has_safe_capture(node);
                 if tactical {
                     worker.stats.techniques.razoring.tactical_skips += 1;
                 }
@@ -469,7 +470,7 @@ impl Hooks for Razoring {
                 NodeVerdict::Prune(score) => (TraceKind::NodePruned, format!("returns {score}")),
                 _ => (TraceKind::NodeReduced, "one ply shallower".to_string()),
             };
-            let detail = format!("{}: {outcome}", style.test(board, node));
+            let detail = format!("{}: {outcome}", style.test(node));
             worker.trace(ply, depth, kind, "razoring", style.feature(), detail);
         }
         verdict
@@ -479,10 +480,9 @@ impl Hooks for Razoring {
     /// move whose child evaluates far below alpha at a depth-2 node.
     fn extend_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        _board: &Board,
-        child: &Board,
         node: &Node,
         candidate: &Candidate,
+        child: &Board,
     ) -> i32 {
         if T::TECHNIQUES.razoring.style() != Style::Crafty || NT::ROOT {
             return 0;

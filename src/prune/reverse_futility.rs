@@ -212,9 +212,9 @@ fn non_pawn_value(board: &Board) -> i32 {
 impl Hooks for ReverseFutility {
     /// The reverse futility step: the node is pruned when its static eval
     /// less a margin reaches beta.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, board: &Board, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
         let rfp = T::TECHNIQUES.reverse_futility;
-        if NT::PV || !rfp.applies(board, node.depth, node.beta) {
+        if NT::PV || !rfp.applies(node.board, node.depth, node.beta) {
             return NodeVerdict::Continue;
         }
         worker.stats.techniques.reverse_futility.attempts += 1;

@@ -75,34 +75,24 @@ counters! {
 const LOSING_QUIET_PENALTY: i32 = 1_000_000;
 
 impl Hooks for SeeOrdering {
-    fn order_moves<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        _node: &Node,
-        moves: &mut [ScoredMove],
-    ) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
         let config = T::TECHNIQUES.see_ordering;
         if config.enabled {
             defer_quiet_see(moves);
         } else if config.all_moves {
-            let losing = order_by_see_value(board, moves);
+            let losing = order_by_see_value(node.board, moves);
             let counters = &mut worker.stats.techniques.see_ordering;
             counters.attempts += moves.iter().filter(|entry| entry.kind != MoveKind::TtMove).count() as u64;
             counters.cutoffs += losing;
         }
     }
 
-    fn settle_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
-        board: &Board,
-        node: &Node,
-        entry: &mut ScoredMove,
-    ) {
+    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, entry: &mut ScoredMove) {
         if !T::TECHNIQUES.see_ordering.enabled {
             return;
         }
-        let attacked = worker.attacked_by_opponent(board, node.ply);
-        let demoted = demote_if_losing(board, attacked, entry);
+        let attacked = worker.attacked_by_opponent(node);
+        let demoted = demote_if_losing(node.board, attacked, entry);
         let counters = &mut worker.stats.techniques.see_ordering;
         counters.attempts += 1;
         counters.cutoffs += u64::from(demoted);

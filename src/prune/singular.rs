@@ -106,10 +106,9 @@ impl Hooks for SingularExtension {
     /// current move afterwards and check `aborted`.
     fn extend_move<T: TechniqueSet, NT: NodeType>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
-        _child: &Board,
         node: &Node,
         candidate: &Candidate,
+        _child: &Board,
     ) -> i32 {
         if !T::TECHNIQUES.singular.is_on() || NT::ROOT || !candidate.is_tt_move {
             return 0;
@@ -125,7 +124,7 @@ impl Hooks for SingularExtension {
         let beta = singular_beta(hit.score, depth);
         worker.stats.techniques.singular.attempts += 1;
         worker.stack[ply].excluded_move = Some(candidate.mv);
-        let score = worker.negamax::<NT::NonPvChild>(board, singular_depth(depth), beta - 1, beta, ply);
+        let score = worker.negamax::<NT::NonPvChild>(node.board, singular_depth(depth), beta - 1, beta, ply);
         worker.stack[ply].excluded_move = None;
         if worker.aborted || score >= beta {
             return 0;

@@ -64,7 +64,7 @@
 //! `staged_skip: drops=X removed=Y kept=Z`: the requests served at once,
 //! the quiet moves they removed, and the checks they kept.
 
-use cozy_chess::{Board, Move};
+use cozy_chess::Move;
 
 use crate::movepick::{self, ScoredMove};
 use crate::search::{Node, Worker};
@@ -119,16 +119,15 @@ impl StagedPicking {
     /// aside, for `take_quiets`.
     pub(crate) fn capture_stage<T: TechniqueSet>(
         worker: &mut Worker<'_, T>,
-        board: &Board,
         node: &Node,
         moves: &mut Vec<ScoredMove>,
     ) -> bool {
         if !T::TECHNIQUES.staged_picking.capture_stage {
             return false;
         }
-        movepick::generate_split(board, moves, &mut worker.quiet_lists[node.ply]);
-        if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv)) {
-            moves.push(ScoredMove::tt_move(board, mv));
+        movepick::generate_split(node.board, moves, &mut worker.quiet_lists[node.ply]);
+        if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(node.board, mv)) {
+            moves.push(ScoredMove::tt_move(node.board, mv));
         }
         true
     }
@@ -137,11 +136,10 @@ impl StagedPicking {
     /// but the TT move, which the list holds already.
     pub(crate) fn take_quiets<T: TechniqueSet>(
         worker: &Worker<'_, T>,
-        board: &Board,
         node: &Node,
         moves: &mut Vec<ScoredMove>,
     ) {
-        let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(board, mv));
+        let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(node.board, mv));
         moves.extend(worker.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
     }
 

@@ -250,20 +250,20 @@ fn step_call(hook: Hook, type_name: &str) -> (&'static str, Vec<String>) {
     let call = |template: &str, indent: &str| format!("{indent}{}", template.replace("__Type__", type_name));
     match hook {
         Hook::PruneNode => (
-            "if let Some(score) = self.node_step::<NT, ProbCut>(board, &mut node) {",
+            "if let Some(score) = self.node_step::<NT, ProbCut>(&mut node) {",
             vec![
-                call("if let Some(score) = self.node_step::<NT, __Type__>(board, &mut node) {", "            "),
+                call("if let Some(score) = self.node_step::<NT, __Type__>(&mut node) {", "            "),
                 "                return score;".to_string(),
                 "            }".to_string(),
             ],
         ),
         Hook::PrunesMove => (
-            "|| self.move_pruned_by::<NT, QuietSee>(board, node, candidate)",
-            vec![call("|| self.move_pruned_by::<NT, __Type__>(board, node, candidate)", "            ")],
+            "|| self.move_pruned_by::<NT, QuietSee>(node, candidate)",
+            vec![call("|| self.move_pruned_by::<NT, __Type__>(node, candidate)", "            ")],
         ),
         Hook::ExtendMove => (
-            "+ self.move_extension::<NT, SingularExtension>(board, child, node, candidate)",
-            vec![call("+ self.move_extension::<NT, __Type__>(board, child, node, candidate)", "            ")],
+            "+ self.move_extension::<NT, SingularExtension>(node, candidate, child)",
+            vec![call("+ self.move_extension::<NT, __Type__>(node, candidate, child)", "            ")],
         ),
         Hook::PruneQnode => (
             "self.qnode_pruned_by::<NT, DeltaPruning>(qnode)",
@@ -439,8 +439,8 @@ fn hook_text(hook: Hook) -> HookText {
         }
 __count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
-        // (to write) The technique's test, from `board`, `node.static_eval`,
-        // `node.alpha`, `node.beta` and `margin`: NodeVerdict::Prune(score)
+        // (to write) The technique's test, from the node (`board`,
+        // `static_eval`, `alpha`, `beta`) and `margin`: NodeVerdict::Prune(score)
         // to return a score, NodeVerdict::Reduce(plies) to search shallower.
         let verdict = NodeVerdict::Continue;
         if verdict == NodeVerdict::Continue {
@@ -472,8 +472,8 @@ __count_cutoff__
         }
 __count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
-        // (to write) The technique's test, from `board`, the node
-        // (`static_eval`, `alpha`, `beta`), the candidate (`mv`, `kind`: a
+        // (to write) The technique's test, from the node (`board`,
+        // `static_eval`, `alpha`, `beta`), the candidate (`mv`, `kind`: a
         // capture is GoodCapture or BadCapture already, `quiet`,
         // `gives_check`, `history`, ...) and `margin`: true skips the move.
         let prunes = false;
@@ -499,9 +499,9 @@ __count_cutoff__
         }
 __count_attempt__
         let margin = __PREFIX___MARGIN.get() * node.depth;
-        // (to write) The technique's test, from `board`, `child`, the node,
-        // the candidate and `margin`: the plies added to the move's depth
-        // (negative to reduce it).
+        // (to write) The technique's test, from the node (its `board`), the
+        // candidate, `child` and `margin`: the plies added to the move's
+        // depth (negative to reduce it).
         let plies = 0;
         if plies == 0 {
             return 0;
@@ -748,11 +748,11 @@ mod tests {
         // search.rs gains the call at the move-pruning step, after quiet
         // SEE's, and the import beside the other techniques'.
         let search = text("src/search.rs");
-        let call = "            || self.move_pruned_by::<NT, SeeCapture>(board, node, candidate)";
+        let call = "            || self.move_pruned_by::<NT, SeeCapture>(node, candidate)";
         let import = "use crate::prune::see_capture::SeeCapture;";
-        assert!(search.contains(&format!(
-            "            || self.move_pruned_by::<NT, QuietSee>(board, node, candidate)\n{call}\n"
-        )));
+        assert!(
+            search.contains(&format!("            || self.move_pruned_by::<NT, QuietSee>(node, candidate)\n{call}\n"))
+        );
         assert!(search.contains(&format!("use crate::prune::reverse_futility::ReverseFutility;\n{import}\n")));
         let without: Vec<&str> = search.lines().filter(|line| *line != call && *line != import).collect();
         assert_eq!(without, original("src/search.rs").lines().collect::<Vec<_>>(), "search.rs gains two lines");
@@ -930,10 +930,18 @@ mod tests {
             assert!(signature.starts_with(&format!("    fn {name}<T: TechniqueSet")), "{signature}");
             assert!(hooks_trait.contains(&format!("    #[inline(always)]\n{signature}")), "{signature}");
             assert!(file.contains(&format!("impl Hooks for XY {{\n{signature}")), "{hook:?}");
-            // A quiescence hook reads the position from its `QNode`: its
-            // file imports `Board` only where the signature names it.
+            // A hook reads the node's position from its `Node` or `QNode`:
+            // its file imports `Board` only where the signature names it.
             assert_eq!(file.contains("use cozy_chess::Board;\n"), signature.contains("&Board"), "{hook:?}");
         }
+        // Only the extension hook is handed a position of its own: the child.
+        let given_a_board: Vec<Hook> = Hook::value_variants()
+            .iter()
+            .copied()
+            .filter(|hook| hook_signature(&hooks_trait, *hook).unwrap().contains("&Board"))
+            .collect();
+        assert_eq!(given_a_board, [Hook::ExtendMove]);
+        assert!(hook_signature(&hooks_trait, Hook::ExtendMove).unwrap().contains("child: &Board"));
         assert!(hook_signature("pub(crate) trait Hooks {\n}\n", Hook::PruneNode)
             .unwrap_err()
             .to_string()

@@ -39,17 +39,7 @@ pub(super) fn build(lab: &Lab, args: &OpenbenchArgs, plans: &[TestPlan], commit:
             &commit[..8]
         );
     }
-    let (bench, nps, nps_source) = bench_and_nps(lab, args, &binary)?;
-    Ok(Build {
-        engine,
-        commit,
-        repo,
-        bench,
-        nps,
-        nps_source,
-        bench_variant: report.variants.join("/"),
-        bench_source: String::new(),
-    })
+    Ok(Build::new(engine, (commit, repo), bench_and_nps(lab, args, &binary)?, &report.variants.join("/")))
 }
 
 /// The binary `make` builds at `commit`, as a worker builds it and names
@@ -207,16 +197,7 @@ pub(super) fn other_engine_build(
             (bench.0, bench.1, nps.0, nps.1)
         }
     };
-    Ok(Build {
-        engine,
-        commit,
-        repo,
-        bench,
-        nps,
-        nps_source,
-        bench_variant: "its default options".to_string(),
-        bench_source,
-    })
+    Ok(Build { bench_source, ..Build::new(engine, (commit, repo), (bench, nps, nps_source), "its default options") })
 }
 
 /// How long an engine may take to answer `go nodes` at the probe's budget

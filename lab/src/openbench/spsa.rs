@@ -104,17 +104,7 @@ pub fn command(lab: &Lab, args: &OpenbenchArgs, variant: &str) -> Result<()> {
     if !args.again {
         refuse_duplicate(lab, &server.url, &commit, variant, &parameters, &tc, args)?;
     }
-    let (bench, nps, nps_source) = bench_and_nps(lab, args, &binary)?;
-    let build = Build {
-        engine,
-        commit,
-        repo,
-        bench,
-        nps,
-        nps_source,
-        bench_variant: variant.to_string(),
-        bench_source: String::new(),
-    };
+    let build = Build::new(engine, (commit, repo), bench_and_nps(lab, args, &binary)?, variant);
     let schedule = Schedule::openbench(args.spsa.spsa_iterations);
     let info = tune_info(variant, &parameters, args, &tc, &format!("{}-{TUNES_COMMAND}", timestamp()));
     let fields = tune_fields(args, &build, &input_lines(&parameters), &schedule, &info);
@@ -157,16 +147,8 @@ fn dry_run(lab: &Lab, args: &OpenbenchArgs, variant: &str) -> Result<()> {
         .with_context(|| format!("cannot run {} bench", binary.display()))?;
     let (bench, nps) = openbench_bench(&String::from_utf8_lossy(&output.stdout))
         .with_context(|| format!("{} bench printed no node count and nps", binary.display()))?;
-    let build = Build {
-        engine: engine_name(args),
-        commit: commit(lab, args)?,
-        repo: repository(lab, args)?,
-        bench,
-        nps: args.nps.unwrap_or(nps),
-        nps_source: "one `bench` run of the lab's tuning build".to_string(),
-        bench_variant: variant.to_string(),
-        bench_source: String::new(),
-    };
+    let measured = (bench, args.nps.unwrap_or(nps), "one `bench` run of the lab's tuning build".to_string());
+    let build = Build::new(engine_name(args), (commit(lab, args)?, repository(lab, args)?), measured, variant);
     let tc = tune_tc(args);
     let info = tune_info(variant, &parameters, args, &tc, &format!("{}-{TUNES_COMMAND}", timestamp()));
     let fields =

@@ -307,12 +307,8 @@ fn side_tunables(lab: &Lab, name: &str, features: &[String]) -> Result<String> {
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
-    let PairSearches { features, parent_features, tunables, parent_tunables } = phase_searches(lab, phase)?;
     Ok(AtlasKey {
-        features,
-        parent_features,
-        tunables,
-        parent_tunables,
+        searches: phase_searches(lab, phase)?,
         nodes: args.nodes_a_move(),
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
@@ -577,7 +573,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             continue;
         };
         let entry = fast_entry(lab, phase, measured, &commit)?;
-        let known = fast_measures::find(&kept, (&entry.variant, &entry.parent), &entry.searches());
+        let known = fast_measures::find(&kept, (&entry.variant, &entry.parent), &entry.searches);
         // The same run measured the same two searches: kept already.
         let from = if known.is_some_and(|known| known.source == entry.source) {
             "kept already".to_string()
@@ -616,16 +612,12 @@ fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str
     let Some(measured_at) = measured.measured_at.clone() else {
         bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
     };
-    let PairSearches { features, parent_features, tunables, parent_tunables } = phase_searches(lab, phase)?;
     let wac = comparison.solved.iter().find(|solved| solved.suite == TACTICS_SUITE);
     let percent = |(low, high): (f64, f64)| ((low - 1.0) * 100.0, (high - 1.0) * 100.0);
     Ok(FastEntry {
         variant: phase.variant.clone(),
         parent: phase.parent.clone(),
-        features,
-        parent_features,
-        tunables,
-        parent_tunables,
+        searches: phase_searches(lab, phase)?,
         fast: FastMeasures::of(comparison),
         node_setting: comparison.node_setting.clone(),
         measured_at,

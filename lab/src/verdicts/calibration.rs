@@ -50,7 +50,7 @@ pub struct MeasuredPair {
 /// same on every clone) are preferred to this machine's.
 pub fn measured_pairs(fast_file: &Path, results: &Path) -> Vec<MeasuredPair> {
     let kept = fast_measures::read(fast_file).into_iter().rev().map(|entry: FastEntry| MeasuredPair {
-        searches: Some(entry.searches()),
+        searches: Some(entry.searches),
         variant: entry.variant,
         parent: entry.parent,
         fast: entry.fast,
@@ -98,7 +98,7 @@ pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
             let pair = pairs.iter().find(|pair| {
                 pair.variant == entry.variant
                     && pair.parent == entry.parent
-                    && pair.searches.as_ref().is_none_or(|searches| searches == &entry.key.searches())
+                    && pair.searches.as_ref().is_none_or(|searches| searches == &entry.key.searches)
             })?;
             let fast = pair.measured_at.as_ref().map(|at| at.comparable(&pair.fast)).unwrap_or_default();
             let elo = entry.elo.filter(|_| entry.games > 0)?;

@@ -28,19 +28,10 @@ pub const ATLAS_FILE: &str = "atlas/atlas.jsonl";
 /// The settings that decide an atlas result, none of them the commit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AtlasKey {
-    /// Every feature the variant compiles in, sorted.
-    pub features: Vec<String>,
-    /// Every feature its parent compiles in, sorted.
-    pub parent_features: Vec<String>,
-    /// The variant's tunable values as `$PRUNELAB_TUNABLES` takes them
-    /// (`NAME=value,...`), its build's constants; left out of the line when
-    /// it has none, so the lines written before tuned variants read and are
-    /// written back as they were.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub tunables: String,
-    /// Its parent's tunable values, likewise.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub parent_tunables: String,
+    /// The searches its games are played between, their fields first in
+    /// the line.
+    #[serde(flatten)]
+    pub searches: PairSearches,
     /// Nodes a move (`go nodes N`).
     pub nodes: u64,
     /// The book's file name, e.g. `UHO_4060_v2-4000.epd`.
@@ -55,12 +46,22 @@ pub struct AtlasKey {
 
 /// A pair's two searches as the atlas's files name them: each side's
 /// sorted features and tunable values. Two pairs with the same searches
-/// play the same games.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// play the same games. The atlas's lines and the fast measures' hold its
+/// fields in their own (flattened).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairSearches {
+    /// Every feature the variant compiles in, sorted.
     pub features: Vec<String>,
+    /// Every feature its parent compiles in, sorted.
     pub parent_features: Vec<String>,
+    /// The variant's tunable values as `$PRUNELAB_TUNABLES` takes them
+    /// (`NAME=value,...`), its build's constants; left out of the line when
+    /// it has none, so the lines written before tuned variants read and are
+    /// written back as they were.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub tunables: String,
+    /// Its parent's tunable values, likewise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub parent_tunables: String,
 }
 
@@ -74,13 +75,6 @@ impl PairSearches {
             tunables: tunables[0].to_string(),
             parent_tunables: tunables[1].to_string(),
         }
-    }
-}
-
-impl AtlasKey {
-    /// The searches its games were played between.
-    pub fn searches(&self) -> PairSearches {
-        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
     }
 }
 
@@ -229,10 +223,7 @@ pub mod tests {
             variant: variant.into(),
             parent: "parent".into(),
             key: AtlasKey {
-                features: vec![variant.into()],
-                parent_features: Vec::new(),
-                tunables: String::new(),
-                parent_tunables: String::new(),
+                searches: PairSearches::of([&[variant.to_string()], &[]], ["", ""]),
                 nodes: 10_000,
                 book: "book.epd".into(),
                 book_hash: "0".into(),
@@ -319,7 +310,11 @@ pub mod tests {
     fn a_key_carries_tunable_values_and_a_tuned_pair_is_not_its_untuned_siblings() {
         let untuned = entry("leaf", (40, 20, 40), [5, 10, 20, 10, 5]);
         let untuned_key = untuned.key.clone();
-        let key = |tunables: &str| AtlasKey { tunables: tunables.into(), ..untuned_key.clone() };
+        let key = |tunables: &str| {
+            let mut key = untuned_key.clone();
+            key.searches.tunables = tunables.into();
+            key
+        };
         let tuned = AtlasEntry { key: key("ReverseFutilityDepthMargin=93"), ..untuned.clone() };
         // A line without tunables is written as before they were keyed; a
         // tuned one has its values after the feature sets.
@@ -348,25 +343,40 @@ pub mod tests {
         let both = [untuned, tuned.clone()];
         assert_eq!(find(&both, &tuned.key), Some(&tuned));
         assert!(find(&both, &key("ReverseFutilityDepthMargin=94")).is_none());
-        assert!(find(&both, &AtlasKey { parent_tunables: "ReverseFutilityDepthMargin=93".into(), ..key("") }).is_none());
+        let mut parent_tuned = key("");
+        parent_tuned.searches.parent_tunables = "ReverseFutilityDepthMargin=93".into();
+        assert!(find(&both, &parent_tuned).is_none());
+    }
+
+    /// The lines of the repository's `file`, each read and written back:
+    /// all before `until` must come back byte for byte (serde_json's
+    /// reading of a float may move its last digit, so what follows is not
+    /// compared).
+    pub fn read_back_until<T: Serialize + DeserializeOwned>(file: &str, until: &str) -> Vec<T> {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(file)).unwrap();
+        let before = |line: &str| line[..line.find(until).unwrap()].to_string();
+        let lines = text.lines().map(|line| {
+            let entry: T = serde_json::from_str(line).unwrap();
+            assert_eq!(before(&serde_json::to_string(&entry).unwrap()), before(line), "{file}");
+            entry
+        });
+        lines.collect()
+    }
+
+    /// The variants whose searches have tunable values, with the variant's.
+    pub fn tuned<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a PairSearches)>) -> Vec<(String, String)> {
+        pairs
+            .into_iter()
+            .filter(|(_, searches)| !searches.tunables.is_empty() || !searches.parent_tunables.is_empty())
+            .map(|(variant, searches)| (variant.to_string(), searches.tunables.clone()))
+            .collect()
     }
 
     #[test]
     fn the_repositorys_atlas_keys_read_and_write_back_byte_for_byte() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(ATLAS_FILE);
-        let text = std::fs::read_to_string(&path).unwrap();
-        // The key is all before the games (serde_json's reading of a float
-        // may move its last digit, so the estimates are not compared).
-        let key_part = |line: &str| line[..line.find(",\"games\":").unwrap()].to_string();
-        for line in text.lines() {
-            let entry: AtlasEntry = serde_json::from_str(line).unwrap();
-            assert_eq!(key_part(&serde_json::to_string(&entry).unwrap()), key_part(line));
-        }
-        let tuned: Vec<(String, String)> = read(&path)
-            .into_iter()
-            .filter(|entry| !entry.key.tunables.is_empty() || !entry.key.parent_tunables.is_empty())
-            .map(|entry| (entry.variant, entry.key.tunables))
-            .collect();
+        // The key is all before the games.
+        let entries: Vec<AtlasEntry> = read_back_until(ATLAS_FILE, ",\"games\":");
+        let tuned = tuned(entries.iter().map(|entry| (entry.variant.as_str(), &entry.key.searches)));
         assert_eq!(tuned, [("p002-1.6".to_string(), "ReverseFutilityDepthMargin=93".to_string())]);
     }
 }

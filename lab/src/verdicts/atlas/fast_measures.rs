@@ -34,16 +34,9 @@ pub const FAST_FILE: &str = "atlas/fast.jsonl";
 pub struct FastEntry {
     pub variant: String,
     pub parent: String,
-    /// Every feature the variant compiles in, sorted.
-    pub features: Vec<String>,
-    /// Every feature its parent compiles in, sorted.
-    pub parent_features: Vec<String>,
-    /// The variant's and its parent's tunable values, as the atlas's lines
-    /// keep them ([`entries::AtlasKey`]): left out when none.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub tunables: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub parent_tunables: String,
+    /// The two searches it measured, as the atlas's lines keep them.
+    #[serde(flatten)]
+    pub searches: PairSearches,
     #[serde(flatten)]
     pub fast: FastMeasures,
     /// Where the nodes were counted (`verdict at depth 10`).
@@ -81,13 +74,6 @@ pub fn append(path: &Path, entry: &FastEntry) -> Result<()> {
     entries::append(path, entry)
 }
 
-impl FastEntry {
-    /// The two searches it measured.
-    pub fn searches(&self) -> PairSearches {
-        PairSearches::of([&self.features, &self.parent_features], [&self.tunables, &self.parent_tunables])
-    }
-}
-
 /// The latest entry of a pair with these searches: the measures of the
 /// same two searches.
 pub fn find<'a>(
@@ -95,10 +81,7 @@ pub fn find<'a>(
     (variant, parent): (&str, &str),
     searches: &PairSearches,
 ) -> Option<&'a FastEntry> {
-    entries
-        .iter()
-        .rev()
-        .find(|entry| entry.variant == variant && entry.parent == parent && &entry.searches() == searches)
+    entries.iter().rev().find(|entry| entry.variant == variant && entry.parent == parent && &entry.searches == searches)
 }
 
 /// The suite whose solve count is the calibration's tactics measure.
@@ -332,13 +315,11 @@ mod tests {
     use super::*;
 
     fn entry(variant: &str, features: &[&str], nodes: f64) -> FastEntry {
+        let features: Vec<String> = features.iter().map(|feature| feature.to_string()).collect();
         FastEntry {
             variant: variant.into(),
             parent: "baseline".into(),
-            features: features.iter().map(|feature| feature.to_string()).collect(),
-            parent_features: Vec::new(),
-            tunables: String::new(),
-            parent_tunables: String::new(),
+            searches: searches(&features, ""),
             fast: FastMeasures { node_change_pct: Some(nodes), ttd_ratio: Some(0.95), wac_change: Some(-2) },
             node_setting: "verdict at depth 10".into(),
             measured_at: MeasuredAt::fitted(),
@@ -382,8 +363,11 @@ mod tests {
     #[test]
     fn a_tuned_pair_has_measures_of_its_own_and_old_lines_read_as_untuned() {
         let untuned = entry("lmp", &["lmp"], -10.0);
-        let tuned =
-            FastEntry { variant: "lmp-tuned".into(), tunables: "LmpBase=4".into(), ..entry("lmp", &["lmp"], -11.0) };
+        let tuned = FastEntry {
+            variant: "lmp-tuned".into(),
+            searches: searches(&["lmp".to_string()], "LmpBase=4"),
+            ..entry("lmp", &["lmp"], -11.0)
+        };
         // The untuned line is written as before tuned variants, the tuned
         // one with its values after the feature sets.
         let untuned_line = serde_json::to_string(&untuned).unwrap();
@@ -408,5 +392,15 @@ mod tests {
         assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "LmpBase=5")), None);
         assert_eq!(find(&kept, ("lmp-tuned", "baseline"), &searches(&lmp, "")), None);
         assert_eq!(find(&kept, ("lmp", "baseline"), &searches(&lmp, "")).unwrap().fast.node_change_pct, Some(-10.0));
+    }
+
+    /// The repository's lines name both searches as they did before the
+    /// atlas's key and these lines shared `PairSearches`: all up to the
+    /// measures is written back byte for byte.
+    #[test]
+    fn the_repositorys_fast_lines_write_their_searches_back_byte_for_byte() {
+        let entries: Vec<FastEntry> = entries::tests::read_back_until(FAST_FILE, ",\"node_change_pct\":");
+        let tuned = entries::tests::tuned(entries.iter().map(|entry| (entry.variant.as_str(), &entry.searches)));
+        assert_eq!(tuned, [("p002-1.6".to_string(), "ReverseFutilityDepthMargin=93".to_string())]);
     }
 }

@@ -147,7 +147,7 @@ impl TimeControlMatch {
 
     /// Whether `entry` is a result of the same two searches.
     pub fn matches(&self, entry: &AtlasEntry) -> bool {
-        entry.key.features == self.features && entry.key.parent_features == self.parent_features
+        entry.key.searches.features == self.features && entry.key.searches.parent_features == self.parent_features
     }
 
     /// A record the atlas could not play or the report would misread is an
@@ -414,10 +414,10 @@ mod tests {
         let record = record("full", 10.0);
         assert_eq!(fixed_nodes_result(&record, std::slice::from_ref(&played)), Some(&played));
         let mut other_parent = played.clone();
-        other_parent.key.parent_features = vec!["razor-r1".into()];
+        other_parent.key.searches.parent_features = vec!["razor-r1".into()];
         assert_eq!(fixed_nodes_result(&record, &[other_parent]), None);
         let mut other_variant = played.clone();
-        other_variant.key.features = vec!["full".into(), "iir".into()];
+        other_variant.key.searches.features = vec!["full".into(), "iir".into()];
         assert_eq!(fixed_nodes_result(&record, &[other_variant]), None);
     }
 
