@@ -1,39 +1,99 @@
 #!/usr/bin/env bash
-# Every catalogue feature type-checks on its own, `tune` with `full`'s
+# Catalogue features type-check on their own, `tune` with `full`'s
 # features, and exclusive combinations fail to compile with a message
 # naming both.
+#
+# Usage:
+#   ci/check-features.sh          a rotating subset plus every feature the last commit could change
+#   ci/check-features.sh --all    every feature
+#   ci/check-features.sh NAME...  the named features
+#
+# What a feature alone compiles is decided by the catalogue alone: a
+# feature is read only by `technique!` (`cfg!(feature = ..)`, an exclusive
+# pair's `compile_error!`), so it type-checks on its own unless its
+# implications (Cargo.toml) reach an exclusive pair. The engine's tests
+# prove that premise for every feature in every run: tests/catalogue.rs
+# (Cargo.toml's implications are the catalogue's, every feature closes
+# inside a variant that resolves, and no source names a catalogue feature
+# in a `cfg` but the macros). This script checks it against the compiler:
+# CHECK_FEATURES_PER_RUN (10) features a run, in a row of the catalogue
+# starting where the commit count points, so consecutive commits cover
+# every feature (68 in 7), plus all of them when the last commit touched
+# what declares them (Cargo.toml, the macros, the generator) and a
+# technique file's own when it touched that file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-features=$(sed -n '/^\[features\]/,/^\[/p' Cargo.toml | grep -o '^"[^"]*"' | tr -d '"')
-# Two lanes, each with its own target folder, so both cores work: a check
-# is one crate, and cargo runs one build at a time in a target folder.
-check_lane() {
-    local target=$1 feature
-    shift
-    for feature in "$@"; do
-        if ! CARGO_TARGET_DIR=$target cargo check --quiet --lib --features "$feature"; then
-            echo "check-features: '$feature' does not type-check on its own" >&2
-            return 1
-        fi
+export LC_ALL=C
+read -r -a all_features <<<"$(sed -n '/^\[features\]/,/^\[/p' Cargo.toml | grep -o '^"[^"]*"' | tr -d '"' | tr '\n' ' ')"
+per_run=${CHECK_FEATURES_PER_RUN:-10}
+
+# A number that moves with every commit: the commit count, else 0.
+commit_number() {
+    git rev-list --count HEAD 2>/dev/null || echo 0
+}
+
+# The features the last commit could make fail on their own: every one when
+# it touched what declares them all, else those its technique files name.
+changed_features() {
+    local changed file feature
+    if ! changed=$(git diff --name-only HEAD~1 HEAD 2>/dev/null); then
+        echo "check-features: notice: no parent commit; no changed features added" >&2
+        return 0
+    fi
+    if grep -qE '^(Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs)' <<<"$changed"; then
+        printf '%s\n' "${all_features[@]}"
+        return 0
+    fi
+    for file in $(grep -E '^src/prune/.*\.rs$' <<<"$changed"); do
+        [ -e "$file" ] || continue
+        for feature in "${all_features[@]}"; do
+            grep -qF "\"$feature\"" "$file" && echo "$feature"
+        done
     done
 }
-read -r -a all_features <<<"$(echo $features)"
-half=$(((${#all_features[@]} + 1) / 2))
-# The first lane's first check also checks the dependencies and compiles
-# the build script's own (about 16 of its 18 CPU-s); the second lane starts
-# from a copy of that folder instead of doing the same again (on a fresh
-# clone: an existing folder keeps its own checks).
-check_lane target/check-features-a "${all_features[0]}"
-[ -d target/check-features-b ] || cp -a target/check-features-a target/check-features-b
-check_lane target/check-features-a "${all_features[@]:1:half-1}" &
-first_lane=$!
-lanes_passed=true
-check_lane target/check-features-b "${all_features[@]:half}" || lanes_passed=false
-wait "$first_lane" || lanes_passed=false
-$lanes_passed || exit 1
-echo "check-features: ${#all_features[@]} features type-check on their own"
-# The rest reuses the first lane's checked dependencies.
-export CARGO_TARGET_DIR=target/check-features-a
+
+selected=()
+add() {
+    [[ " ${selected[*]} " == *" $1 "* ]] || selected+=("$1")
+}
+case "${1:-}" in
+    --all)
+        selected=("${all_features[@]}")
+        ;;
+    "")
+        count=${#all_features[@]}
+        start=$(($(commit_number) * per_run % count))
+        for ((i = 0; i < per_run && i < count; i++)); do
+            add "${all_features[$(((start + i) % count))]}"
+        done
+        while read -r feature; do
+            [ -n "$feature" ] && add "$feature"
+        done < <(changed_features)
+        ;;
+    -*)
+        echo "usage: ci/check-features.sh [--all | FEATURE...]" >&2
+        exit 2
+        ;;
+    *)
+        for feature in "$@"; do
+            if [[ " ${all_features[*]} " != *" $feature "* ]]; then
+                echo "check-features: unknown feature '$feature'" >&2
+                exit 2
+            fi
+            add "$feature"
+        done
+        ;;
+esac
+
+# One target folder: the first check also checks the dependencies.
+export CARGO_TARGET_DIR=target/check-features
+for feature in "${selected[@]}"; do
+    if ! cargo check --quiet --lib --features "$feature"; then
+        echo "check-features: '$feature' does not type-check on its own" >&2
+        exit 1
+    fi
+done
+echo "check-features: ${#selected[@]} of ${#all_features[@]} features type-check on their own: ${selected[*]}"
 cargo check --quiet --lib --features tune,full
 echo "check-features: a tuning build of full type-checks"
 

@@ -27,7 +27,9 @@ source ci/background.sh
 background "make (the variants build)" bash ci/make-build.sh
 # Two checks run beside the others at the lowest priority, on whatever core
 # the steps above and below leave idle (a crate's serial end, a test binary
-# on one thread): every feature builds on its own and exclusive
+# on one thread): features type-check on their own (a rotating subset, and
+# every one the last commit's declarations could change: CHECK_FEATURES_PER_RUN
+# a run, tests/catalogue.rs proving the rest for all) and exclusive
 # combinations are refused, from the start; feature-built binaries
 # (release, fat LTO) print their snapshots' tables, a rotating subset of the
 # variants plus the ones the last commit changed (HONESTY_PER_RUN a run),

@@ -75,3 +75,37 @@ fn every_feature_is_in_a_variant() {
         );
     }
 }
+
+/// A catalogue feature is read only by the `technique!` macros
+/// (`cfg!(feature = $feature)`, an exclusive pair's `compile_error!`), never
+/// named in a `cfg` of its own: so a feature alone compiles whatever its
+/// implications reach, which the tests above resolve for every feature, and
+/// `ci/check-features.sh` need not type-check all 68 on every commit.
+#[test]
+fn no_source_names_a_catalogue_feature_in_a_cfg() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut folders = vec![root.join("src"), root.join("crates"), root.join("build.rs")];
+    while let Some(path) = folders.pop() {
+        if path.is_dir() {
+            folders.extend(std::fs::read_dir(&path).unwrap().map(|entry| entry.unwrap().path()));
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            files.push(path);
+        }
+    }
+    assert!(files.len() > 30, "{files:?}");
+    let mut named = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for feature in CATALOGUE {
+            // `feature = "razor-r1"`, with any spacing.
+            let quoted = format!("\"{}\"", feature.name);
+            for (at, _) in text.match_indices(&quoted) {
+                if text[..at].trim_end().strip_suffix('=').is_some_and(|before| before.trim_end().ends_with("feature")) {
+                    named.push(format!("{}: `{}`", file.strip_prefix(root).unwrap().display(), feature.name));
+                }
+            }
+        }
+    }
+    assert!(named.is_empty(), "catalogue features named in a cfg outside technique!: {named:?}");
+}
