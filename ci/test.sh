@@ -53,6 +53,17 @@ step "cargo test --workspace (build)" cargo test --workspace --profile ci --no-r
 await "make (the variants build)"
 PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
 export PRUNELAB_VARIANTS_BUILD
+# Two checks of what `make` builds, which need nothing but that binary, run
+# beside the tests: the bench of what `make` builds equals the last `Bench:
+# N` of the commit log; and it (the variants build, what OpenBench's
+# workers build) searches as every variant's snapshot says through UCI (its
+# `matrix` tables are the variant matrix's: cargo test runs it on this
+# binary).
+what_make_builds() {
+    bash ci/bench-signature.sh
+    bash ci/honesty.sh --variants-build --uci-only
+}
+background "bench signature, variants build" what_make_builds
 step "cargo test --workspace (run)" cargo test --workspace --profile ci
 # The trace feature (lab blame): a traced search visits the untraced nodes.
 # Selected from the whole workspace, so the dependencies resolve with the
@@ -61,12 +72,7 @@ step "cargo test --workspace (run)" cargo test --workspace --profile ci
 step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
 # The engine's rust-version is true for the committed lockfile.
 step "msrv" bash ci/msrv.sh
-# The bench of what `make` builds equals the last `Bench: N` of the commit log.
-step "bench signature" bash ci/bench-signature.sh
-# What `make` builds (the variants build, what OpenBench's workers build)
-# searches as every variant's snapshot says through UCI; its `matrix`
-# tables are the variant matrix's (cargo test ran it on this binary).
-step "variants build" bash ci/honesty.sh --variants-build --uci-only
+await "bench signature, variants build"
 await "check-features"
 await "honesty"
 
