@@ -50,6 +50,14 @@ background "honesty" honesty_after_the_variants_build
 # assertions in the hooks) are checked by every search of every test (the
 # variants build has them too).
 step "cargo test --workspace (build)" cargo test --workspace --profile ci --no-run
+# The trace feature (lab blame): a traced search visits the untraced nodes.
+# Selected from the whole workspace, so the dependencies resolve with the
+# step above's features and are not built again. Its build is mostly one
+# core's (the engine is one codegen unit), so it goes while the background
+# steps still have work for the other. It relinks the `ci` profile's
+# `target/ci/prunelab` with the feature; the next cargo command links the
+# test build's back, before any test runs it.
+step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
 await "make (the variants build)"
 PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
 export PRUNELAB_VARIANTS_BUILD
@@ -65,11 +73,6 @@ what_make_builds() {
 }
 background "bench signature, variants build" what_make_builds
 step "cargo test --workspace (run)" cargo test --workspace --profile ci
-# The trace feature (lab blame): a traced search visits the untraced nodes.
-# Selected from the whole workspace, so the dependencies resolve with the
-# step above's features and are not built again. (It relinks the `ci`
-# profile's prunelab, which the tests above run: after them.)
-step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
 # The engine's rust-version is true for the committed lockfile.
 step "msrv" bash ci/msrv.sh
 await "bench signature, variants build"
