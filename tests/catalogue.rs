@@ -101,7 +101,8 @@ fn no_source_names_a_catalogue_feature_in_a_cfg() {
             // `feature = "razor-r1"`, with any spacing.
             let quoted = format!("\"{}\"", feature.name);
             for (at, _) in text.match_indices(&quoted) {
-                if text[..at].trim_end().strip_suffix('=').is_some_and(|before| before.trim_end().ends_with("feature")) {
+                if text[..at].trim_end().strip_suffix('=').is_some_and(|before| before.trim_end().ends_with("feature"))
+                {
                     named.push(format!("{}: `{}`", file.strip_prefix(root).unwrap().display(), feature.name));
                 }
             }

@@ -246,9 +246,15 @@ mod tests {
         assert!(launch_with(&mut lab, ours, "full-without-razoring").unwrap().is_none());
 
         let error = launch_with(&mut lab, stand_in("stale.sh", r#""razor-r1""#, digest ^ 1), "razor-r1").unwrap_err();
-        assert!(error.ends_with("stale.sh: built from another variants/ folder than this lab's; rebuild it (`make`)"), "{error}");
+        assert!(
+            error.ends_with("stale.sh: built from another variants/ folder than this lab's; rebuild it (`make`)"),
+            "{error}"
+        );
         let error = launch_with(&mut lab, stand_in("one-set.sh", "", digest), "razor-r1").unwrap_err();
-        assert!(error.ends_with("one-set.sh: a build of one feature set, not the variants build (`make` builds it)"), "{error}");
+        assert!(
+            error.ends_with("one-set.sh: a build of one feature set, not the variants build (`make` builds it)"),
+            "{error}"
+        );
         let error = launch_with(&mut lab, stand_in("some.sh", r#""baseline""#, digest), "razor-r1").unwrap_err();
         assert!(error.ends_with("some.sh: has no search for `razor-r1`"), "{error}");
         let error = launch_with(&mut lab, dir.join("missing"), "razor-r1").unwrap_err();
