@@ -72,7 +72,10 @@ what_make_builds() {
     bash ci/honesty.sh --variants-build --uci-only
 }
 background "bench signature, variants build" what_make_builds
-step "cargo test --workspace (run)" cargo test --workspace --profile ci
+# Three test threads on two cores: a binary's last long tests (the variant
+# matrix, the lab's builds) would each leave a core idle once the
+# background steps are done.
+step "cargo test --workspace (run)" cargo test --workspace --profile ci -- --test-threads 3
 # The engine's rust-version is true for the committed lockfile.
 step "msrv" bash ci/msrv.sh
 await "bench signature, variants build"
