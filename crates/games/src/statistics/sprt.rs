@@ -281,6 +281,68 @@ mod tests {
         }
     }
 
+    // fishtest's own LLR (LLR_normalized and LLR_logistic, its published
+    // code at the commit the file names) on a grid: every pentanomial of up to
+    // 6 pairs, every trinomial of up to 10 games, the counts on which a
+    // Newton step from 0 lands on the secular equation's pole (LD = 3 WD + 8
+    // WW and its mirror), and lopsided samples, at bounds [0, 5], [-5, 0],
+    // [-3, 3] and [0, 3] in both models. tests/fishtest-llr/generate.py wrote
+    // it with fishtest's code; nothing of ours computed it.
+    #[test]
+    fn llr_matches_fishtest_on_a_grid_of_results() {
+        let fixture = include_str!("../../tests/fishtest-llr/llr.csv");
+        let mut lines = fixture.lines().filter(|line| !line.starts_with('#'));
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let hypotheses: Vec<(Model, f64, f64)> = header[2..]
+            .iter()
+            .map(|column| {
+                let fields: Vec<&str> = column.split(' ').collect();
+                let model = match fields[0] {
+                    "normalized" => Model::Normalized,
+                    "logistic" => Model::Logistic,
+                    other => panic!("model {other}"),
+                };
+                (model, fields[1].parse().unwrap(), fields[2].parse().unwrap())
+            })
+            .collect();
+        let (mut compared, mut failures) = (0, Vec::new());
+        for line in lines {
+            let fields: Vec<&str> = line.split(',').collect();
+            let counts: Vec<u64> = fields[1].split(' ').map(|count| count.parse().unwrap()).collect();
+            for ((model, elo0, elo1), expected) in hypotheses.iter().zip(&fields[2..]) {
+                let expected: f64 = expected.parse().expect("fishtest answered every row of the grid");
+                let llr = match counts.len() {
+                    5 => llr_penta(&penta(counts.clone().try_into().unwrap()), *elo0, *elo1, *model),
+                    3 => llr_wdl(&wdl(counts[2], counts[1], counts[0]), *elo0, *elo1, *model),
+                    other => panic!("{other} bins"),
+                };
+                compared += 1;
+                if !((llr - expected).abs() <= (0.01 * expected.abs()).max(0.02)) {
+                    failures
+                        .push(format!("{} {counts:?} {model} [{elo0}, {elo1}]: {llr} against {expected}", fields[0]));
+                }
+            }
+        }
+        assert!(compared > 7000, "{compared} values compared");
+        assert!(failures.is_empty(), "{} of {compared} differ from fishtest:\n{}", failures.len(), failures.join("\n"));
+    }
+
+    // The three results with which an independent check found the pole: the
+    // first Newton step from 0 landed on it (LD = 3 WD + 8 WW), and the SPRT
+    // decided the opposite of what fishtest decides.
+    #[test]
+    fn results_on_the_secular_equations_pole_get_fishtests_llr_and_decision() {
+        let regression = penta([25, 35, 20, 9, 1]);
+        let gain = penta([1, 6, 8, 26, 27]);
+        for (counts, elo0, elo1, expected) in
+            [(regression, -5.0, 0.0, -1.121), (gain, 0.0, 5.0, 0.964), (regression, 0.0, 5.0, -1.155)]
+        {
+            let status = sprt_penta(&counts, elo0, elo1, 0.05, 0.05, Model::Normalized);
+            assert_close(status.llr, expected, 0.001, &format!("{counts:?} [{elo0}, {elo1}]"));
+            assert_eq!(status.verdict, SprtState::Continue, "{counts:?} [{elo0}, {elo1}]");
+        }
+    }
+
     // Published, for the fallback: racetrack src/tests/sprt_tests.rs
     // (MortenLohne/racetrack, commit 4059b8219b9d78d282f9a2a9fad2653e1f9ec37d)
     // computes the normalized LLR with Van den Bergh's section 4.2
