@@ -9,7 +9,7 @@
 #   ci/check-features.sh NAME...  the named features
 #
 # What a feature alone compiles is decided by the catalogue alone: a
-# feature is read only by `technique!` (`cfg!(feature = ..)`, an exclusive
+# feature is read only by `features!` (`cfg!(feature = ..)`, an exclusive
 # pair's `compile_error!`), so it type-checks on its own unless its
 # implications (Cargo.toml) reach an exclusive pair. The engine's tests
 # prove that premise for every feature in every run: tests/catalogue.rs

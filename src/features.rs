@@ -3,32 +3,43 @@
 //! the Makefile (through `prunelab variant-features`) and the variant matrix
 //! all use.
 //!
-//! Each feature is declared in its technique's file (`technique!`), which is
+//! Each feature is declared in its technique's file (`features!`), which is
 //! also where the build's Cargo features are read (`cfg!`), so a binary
 //! always says what it is (`prunelab features`, the `id name` line).
 //! `implies` must match Cargo.toml's `[features]` table; a test checks it.
 
 pub use crate::techniques::{Exclusive, Feature};
+use crate::techniques::{Registration, REGISTRY};
 
 /// Every pruning feature, in registry order, then declaration order.
-pub const CATALOGUE: &[Feature] = &flatten::<{ crate::prune::FEATURE_COUNT }>(crate::prune::FEATURE_LISTS);
+pub const CATALOGUE: &[Feature] = &flatten::<{ feature_count(REGISTRY) }>(REGISTRY);
 
-const fn flatten<const N: usize>(lists: &[&[Feature]]) -> [Feature; N] {
+const fn feature_count(registry: &[Registration]) -> usize {
+    let mut count = 0;
+    let mut i = 0;
+    while i < registry.len() {
+        count += registry[i].features.len();
+        i += 1;
+    }
+    count
+}
+
+const fn flatten<const N: usize>(registry: &[Registration]) -> [Feature; N] {
     const EMPTY: Feature =
         Feature { name: "", compiled: false, implies: &[], technique: "", source: "", summary: "", witness: None };
     let mut all = [EMPTY; N];
     let mut count = 0;
-    let mut list = 0;
-    while list < lists.len() {
+    let mut technique = 0;
+    while technique < registry.len() {
+        let features = registry[technique].features;
         let mut i = 0;
-        while i < lists[list].len() {
-            all[count] = lists[list][i];
+        while i < features.len() {
+            all[count] = features[i];
             count += 1;
             i += 1;
         }
-        list += 1;
+        technique += 1;
     }
-    assert!(count == N, "FEATURE_COUNT disagrees with the feature lists");
     all
 }
 
@@ -73,7 +84,7 @@ pub fn close_over_implications(names: &[&str]) -> Result<Vec<&'static str>, Stri
 /// Refuses two features of one exclusive group, naming both (the same words
 /// as the `compile_error!` of a Cargo build).
 pub fn check_exclusive(features: &[&str]) -> Result<(), String> {
-    for group in crate::prune::EXCLUSIVE_LISTS.iter().copied().flatten() {
+    for group in REGISTRY.iter().flat_map(|technique| technique.exclusive) {
         let on: Vec<&str> = group.features.iter().copied().filter(|name| features.contains(name)).collect();
         if let [first, second, ..] = on.as_slice() {
             return Err(format!("{} are exclusive: `{first}` and `{second}` are both enabled", group.what));

@@ -46,7 +46,7 @@ use crate::prune::singular::SingularExtension;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
-use crate::techniques::{Compiled, Hooks, NodeVerdict, Registered, TechniqueCounters, TechniqueSet};
+use crate::techniques::{Compiled, Hooks, NodeVerdict, TechniqueCounters, TechniqueSet};
 use crate::trace::{SearchedMove, TraceEvent, TraceKind, TraceRequest, Tracer, TtCutoff};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
@@ -849,7 +849,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Otherwise a reduction lowers `node.depth`, and the later steps see
     /// the reduced depth.
     #[inline(always)]
-    fn node_step<NT: NodeType, H: Hooks + Registered>(&mut self, node: &mut Node) -> Option<i32> {
+    fn node_step<NT: NodeType, H: Hooks>(&mut self, node: &mut Node) -> Option<i32> {
         match H::prune_node::<T, NT>(self, node) {
             NodeVerdict::Continue => {}
             // A `lab blame` replay may not take it (trace builds only).
@@ -898,7 +898,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Whether technique `H` skips the move (a `lab blame` replay may not
     /// let it, trace builds only).
     #[inline(always)]
-    fn move_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+    fn move_pruned_by<NT: NodeType, H: Hooks>(&mut self, node: &Node, candidate: &Candidate) -> bool {
         H::prunes_move::<T, NT>(self, node, candidate) && !self.overrules_move(H::NAME, node.ply, candidate.mv)
     }
 
@@ -914,12 +914,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// not let it, trace builds only); none once the search is aborted,
     /// when `negamax` drops the move.
     #[inline(always)]
-    fn move_extension<NT: NodeType, H: Hooks + Registered>(
-        &mut self,
-        node: &Node,
-        candidate: &Candidate,
-        child: &Board,
-    ) -> i32 {
+    fn move_extension<NT: NodeType, H: Hooks>(&mut self, node: &Node, candidate: &Candidate, child: &Board) -> i32 {
         if self.aborted {
             return 0;
         }
@@ -948,7 +943,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// The score technique `H` ends the quiescence node with, if any (a
     /// `lab blame` replay may not let it, trace builds only).
     #[inline(always)]
-    fn qnode_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, qnode: &QNode) -> Option<i32> {
+    fn qnode_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode) -> Option<i32> {
         let score = H::prune_qnode::<T, NT>(self, qnode)?;
         (!self.overrules(H::NAME, qnode.ply)).then_some(score)
     }
@@ -970,7 +965,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Whether technique `H` skips the capture (a `lab blame` replay may not
     /// let it, trace builds only).
     #[inline(always)]
-    fn capture_pruned_by<NT: NodeType, H: Hooks + Registered>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
+    fn capture_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
         H::prunes_capture::<T, NT>(self, qnode, entry) && !self.overrules_move(H::NAME, qnode.ply, entry.mv)
     }
 

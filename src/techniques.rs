@@ -2,19 +2,22 @@
 //! the technique set a search runs with.
 //!
 //! A technique is one file under `src/prune/`. In that file, and nowhere
-//! else, it declares with [`technique!`](crate::technique) its features
-//! (each a Cargo feature: what it implies, its plan phase, a summary), which
-//! of them are exclusive, and where a feature is known to act; with
+//! else, it writes the struct of its feature flags (one `bool` per Cargo
+//! feature) and declares with [`features!`](crate::features) what each flag's
+//! feature is (what it implies, its plan phase, a summary), which of them are
+//! exclusive, and where a feature is known to act; with
 //! [`counters!`](crate::counters) its telemetry counters; with
-//! [`tunables!`](crate::tunables) its margins and limits; and by
-//! implementing [`Technique`] its telemetry lines and which of its tunables
-//! a configuration reads (by default all of them while any feature is on);
-//! and by implementing [`Hooks`] what it does at each step it acts at,
-//! where `search.rs` calls it by name.
-//! `src/prune/mod.rs` registers the file with one line of
-//! [`registry!`](crate::registry), which generates the rest: the
-//! [`Techniques`] set, its baseline, `with`, the catalogue
-//! (`features::CATALOGUE`) and the per-search counters.
+//! [`tunables!`](crate::tunables) its margins and limits; by implementing
+//! [`Technique`] its name, its place in the technique set and the counters,
+//! its telemetry lines and which of its tunables a configuration reads (by
+//! default all of them while any feature is on); and by implementing
+//! [`Hooks`] what it does at each step it acts at, where `search.rs` calls it
+//! by name.
+//! `src/prune/mod.rs` lists every technique, by hand, in pipeline order: its
+//! module, its field in the [`Techniques`] set and in the per-search
+//! [`TechniqueCounters`], and its [`Registration`] in `REGISTRY`, from which
+//! the catalogue (`features::CATALOGUE`), the telemetry and the matrix's
+//! counters are gathered.
 //!
 //! The search is generic over a [`TechniqueSet`], whose `TECHNIQUES` is a
 //! constant, so every disabled hook folds away at compile time. A Cargo
@@ -29,7 +32,7 @@ use cozy_chess::{Board, Move};
 
 use crate::features::{self, CATALOGUE};
 use crate::movepick::ScoredMove;
-pub use crate::prune::{TechniqueCounters, Techniques};
+pub use crate::prune::{TechniqueCounters, Techniques, REGISTRY};
 use crate::search::{Candidate, Cutoff, Node, NodeType, QNode, Worker};
 
 /// One Cargo feature of the pruning catalogue, as its technique declares it.
@@ -83,24 +86,48 @@ impl Tally for () {
     fn tally(&mut self, _: &Self) {}
 }
 
-/// What [`technique!`](crate::technique) generates for every technique, for
-/// [`Technique`]'s default methods.
+/// A technique's features, as [`features!`](crate::features) declares them
+/// beside the technique's struct of flags.
 pub trait Features {
+    /// The technique's catalogue entries, in declaration order.
+    const FEATURES: &'static [Feature];
+    /// Groups of its features that cannot be on together.
+    const EXCLUSIVE: &'static [Exclusive];
+    /// One search per feature (with what it implies), for the library's
+    /// tests: `prune::feature_searches()`.
+    #[cfg(test)]
+    const FEATURE_SEARCHES: &'static [(&'static str, crate::matrix::SearchFn)];
+
     /// Whether any feature of the technique is on.
     fn any_feature(&self) -> bool;
 }
 
 /// What a technique tells the rest of the engine about itself, beyond its
-/// features (`technique!`) and its steps ([`Hooks`]).
-pub trait Technique: Features + Copy + Debug + Eq {
+/// features ([`Features`]) and its steps ([`Hooks`]).
+pub trait Technique: Features + Copy + Debug + Eq + 'static {
+    /// The technique's file under `src/prune/`, without `.rs`: its field in
+    /// [`Techniques`] and [`TechniqueCounters`], and its name in traces and
+    /// in a replay's suppressions.
+    const NAME: &'static str;
+
     /// The telemetry counters the technique keeps in each search.
     type Counters: Tally + Copy + Debug + Default + Eq;
+
+    /// The technique's flags in a technique set.
+    fn of(set: &Techniques) -> &Self;
+
+    /// The technique's counters among every technique's.
+    fn counters(all: &TechniqueCounters) -> &Self::Counters;
+
+    /// The same, to count in.
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut Self::Counters;
 
     /// The technique's telemetry lines for a search, in the plans' formats;
     /// none when the technique is off.
     fn report(&self, counters: &Self::Counters) -> Vec<String>;
 
-    /// `(name, attempts, cutoffs)` for the variant matrix's counters column.
+    /// `(name, attempts, cutoffs)` for the variant matrix's counters column;
+    /// each name is the key of one of the technique's telemetry lines.
     fn snapshot_counters(_counters: &Self::Counters) -> Vec<(&'static str, u64, u64)> {
         Vec::new()
     }
@@ -127,10 +154,110 @@ pub trait Technique: Features + Copy + Debug + Eq {
     }
 }
 
-/// A registered technique's name: its file, as traces and a replay's
-/// suppressions spell it (the registry implements it).
-pub(crate) trait Registered {
-    const NAME: &'static str;
+/// A technique as the registry (`prune::REGISTRY`) lists it: its name and
+/// catalogue entries, and what the engine asks of every technique in turn
+/// (its telemetry, its matrix counters, its tunables), type-erased so the
+/// registry is one table.
+#[derive(Clone, Copy)]
+pub struct Registration {
+    /// Its file under `src/prune/`, without `.rs` ([`Technique::NAME`]).
+    pub name: &'static str,
+    pub features: &'static [Feature],
+    pub exclusive: &'static [Exclusive],
+    report: fn(&Techniques, &TechniqueCounters) -> Vec<String>,
+    snapshot_counters: fn(&TechniqueCounters) -> Vec<(&'static str, u64, u64)>,
+    tunables: fn(&Techniques) -> Vec<&'static crate::tune::Tunable>,
+    tally: fn(&mut TechniqueCounters, &TechniqueCounters),
+    counted: fn(&TechniqueCounters) -> bool,
+    #[cfg(test)]
+    pub(crate) feature_searches: &'static [(&'static str, crate::matrix::SearchFn)],
+}
+
+impl Registration {
+    /// Technique `H`'s entry.
+    pub const fn of<H: Technique>() -> Registration {
+        Registration {
+            name: H::NAME,
+            features: H::FEATURES,
+            exclusive: H::EXCLUSIVE,
+            report: report_of::<H>,
+            snapshot_counters: snapshot_counters_of::<H>,
+            tunables: tunables_of::<H>,
+            tally: tally_of::<H>,
+            counted: counted_of::<H>,
+            #[cfg(test)]
+            feature_searches: H::FEATURE_SEARCHES,
+        }
+    }
+}
+
+fn report_of<H: Technique>(set: &Techniques, counters: &TechniqueCounters) -> Vec<String> {
+    H::of(set).report(H::counters(counters))
+}
+
+fn snapshot_counters_of<H: Technique>(counters: &TechniqueCounters) -> Vec<(&'static str, u64, u64)> {
+    H::snapshot_counters(H::counters(counters))
+}
+
+fn tunables_of<H: Technique>(set: &Techniques) -> Vec<&'static crate::tune::Tunable> {
+    H::of(set).tunables()
+}
+
+fn tally_of<H: Technique>(all: &mut TechniqueCounters, other: &TechniqueCounters) {
+    H::counters_mut(all).tally(H::counters(other));
+}
+
+fn counted_of<H: Technique>(counters: &TechniqueCounters) -> bool {
+    *H::counters(counters) != H::Counters::default()
+}
+
+/// The techniques' names, in registry order.
+pub const fn technique_names<const N: usize>(registry: &[Registration]) -> [&'static str; N] {
+    assert!(registry.len() == N, "one name per technique");
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = registry[i].name;
+        i += 1;
+    }
+    names
+}
+
+impl Techniques {
+    /// The tunables of the techniques this set runs.
+    pub fn tunables(&self) -> Vec<&'static crate::tune::Tunable> {
+        REGISTRY.iter().flat_map(|technique| (technique.tunables)(self)).collect()
+    }
+}
+
+impl Tally for TechniqueCounters {
+    fn tally(&mut self, other: &Self) {
+        for technique in REGISTRY {
+            (technique.tally)(self, other);
+        }
+    }
+}
+
+impl TechniqueCounters {
+    /// The telemetry lines of the techniques `set` runs, in registry order.
+    pub fn report(&self, set: &Techniques) -> Vec<String> {
+        REGISTRY.iter().flat_map(|technique| (technique.report)(set, self)).collect()
+    }
+
+    /// `(name, attempts, cutoffs)` of every technique, registry order.
+    pub fn snapshot_counters(&self) -> Vec<(&'static str, u64, u64)> {
+        REGISTRY.iter().flat_map(|technique| (technique.snapshot_counters)(self)).collect()
+    }
+
+    /// Whether the technique of a file (`src/prune/<name>.rs`) counted anything.
+    pub fn counted_in(&self, technique_file: &str) -> bool {
+        REGISTRY
+            .iter()
+            .find(|technique| {
+                technique_file.rsplit('/').next().and_then(|file| file.strip_suffix(".rs")) == Some(technique.name)
+            })
+            .is_some_and(|technique| (technique.counted)(self))
+    }
 }
 
 /// What a node-level hook decided.
@@ -151,7 +278,7 @@ pub enum NodeVerdict {
 /// technique says otherwise, and reads its features from `T::TECHNIQUES`,
 /// so a build without them folds the call away.
 #[allow(unused_variables)]
-pub(crate) trait Hooks {
+pub(crate) trait Hooks: Technique {
     /// Node-level pruning, one step of `negamax` per technique, after the static eval and before any
     /// move is generated; never in check or in a singular-exclusion search.
     #[inline(always)]
@@ -235,12 +362,21 @@ pub(crate) trait Hooks {
     }
 }
 
-/// Declares a technique's features as a set of flags, one per Cargo feature:
+/// Declares what each flag of a technique's struct is: its Cargo feature,
+/// what it implies, the plan phase or engine it follows and a summary, and
+/// where it is known to act if seeds.epd at depth 10 is not the place; then
+/// the groups of features that are exclusive:
 ///
 /// ```ignore
-/// technique! {
-///     /// Which razoring features are on.
-///     pub struct Razoring {
+/// /// Which razoring features are on.
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// pub struct Razoring {
+///     pub r1: bool,
+///     pub r2: bool,
+/// }
+///
+/// features! {
+///     Razoring {
 ///         r1: "razor-r1" [] "plan 000, R1" => "razoring at depth <= 2";
 ///         r2: "razor-r2" ["razor-r1"] "plan 000, R2" => "tactical guard",
 ///             witness "8/8/..." depth 8;
@@ -249,51 +385,26 @@ pub(crate) trait Hooks {
 /// }
 /// ```
 ///
-/// It generates the struct, its `BASELINE` (nothing on), `with(feature)`,
-/// `any()`, `FEATURES` (the catalogue entries) and `EXCLUSIVE`, and a
-/// `compile_error!` for every exclusive pair a Cargo build enables.
+/// This is the one place a feature is read (`cfg!`). It implements, on the
+/// struct, `BASELINE` (nothing on), `with(feature)` and `any()`, and
+/// [`Features`] (the catalogue entries, the exclusive groups, a search per
+/// feature for the library's tests); and it writes a `compile_error!` for
+/// every exclusive pair a Cargo build enables. A flag the struct has and the
+/// list lacks (or the other way round) does not compile.
 #[macro_export]
-macro_rules! technique {
+macro_rules! features {
     (
-        $(#[$meta:meta])*
-        pub struct $name:ident {
+        $name:ident {
             $(
-                $(#[$field_meta:meta])*
                 $field:ident: $feature:literal [$($implied:literal),*] $source:literal => $summary:literal
                 $(, witness $fen:literal depth $depth:literal)?;
             )*
         }
         $( exclusive $what:literal: [$($exclusive:literal),+ $(,)?]; )*
     ) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct $name {
-            $( $(#[$field_meta])* pub $field: bool, )*
-        }
-
         impl $name {
             /// Nothing on.
             pub const BASELINE: Self = Self { $( $field: false, )* };
-
-            /// The technique's features, in declaration order.
-            pub const FEATURES: &'static [$crate::techniques::Feature] = &[
-                $(
-                    $crate::techniques::Feature {
-                        name: $feature,
-                        compiled: cfg!(feature = $feature),
-                        implies: &[$($implied),*],
-                        technique: file!(),
-                        source: $source,
-                        summary: $summary,
-                        witness: $crate::technique!(@witness $($fen, $depth)?),
-                    },
-                )*
-            ];
-
-            /// Groups of features that cannot be on together.
-            pub const EXCLUSIVE: &'static [$crate::techniques::Exclusive] = &[
-                $( $crate::techniques::Exclusive { what: $what, features: &[$($exclusive),+] }, )*
-            ];
 
             /// Switches one feature on (implications are the resolver's).
             pub const fn with(self, feature: &str) -> Self {
@@ -310,6 +421,27 @@ macro_rules! technique {
         }
 
         impl $crate::techniques::Features for $name {
+            const FEATURES: &'static [$crate::techniques::Feature] = &[
+                $(
+                    $crate::techniques::Feature {
+                        name: $feature,
+                        compiled: cfg!(feature = $feature),
+                        implies: &[$($implied),*],
+                        technique: file!(),
+                        source: $source,
+                        summary: $summary,
+                        witness: $crate::features!(@witness $($fen, $depth)?),
+                    },
+                )*
+            ];
+
+            const EXCLUSIVE: &'static [$crate::techniques::Exclusive] = &[
+                $( $crate::techniques::Exclusive { what: $what, features: &[$($exclusive),+] }, )*
+            ];
+
+            #[cfg(test)]
+            const FEATURE_SEARCHES: &'static [(&'static str, $crate::matrix::SearchFn)] = feature_searches::ALL;
+
             fn any_feature(&self) -> bool {
                 self.any()
             }
@@ -323,7 +455,7 @@ macro_rules! technique {
         #[cfg(test)]
         #[allow(non_camel_case_types)]
         #[cfg_attr(prunelab_feature_searches_only, allow(dead_code))]
-        pub(crate) mod feature_searches {
+        mod feature_searches {
             $( $crate::technique_set!($field, [$feature]); )*
             pub(crate) const ALL: &[(&str, $crate::matrix::SearchFn)] = &[
                 $(
@@ -370,104 +502,6 @@ macro_rules! counters {
         impl $crate::techniques::Tally for $name {
             fn tally(&mut self, other: &Self) {
                 $( $crate::techniques::Tally::tally(&mut self.$field, &other.$field); )*
-            }
-        }
-    };
-}
-
-/// The technique registry: one line per technique file, `module: Type,`.
-/// Generates the module declarations, the [`Techniques`] set and the
-/// per-search [`TechniqueCounters`], in registry order (which is the order
-/// of telemetry lines and of the matrix's counters column). It generates no
-/// search step: `search.rs` calls each technique's hooks by name.
-#[macro_export]
-macro_rules! registry {
-    ($( $(#[$meta:meta])* $module:ident: $name:ident, )*) => {
-        $( $(#[$meta])* pub mod $module; )*
-
-        /// A technique set: which features of each technique are on.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub struct Techniques {
-            $( pub $module: $module::$name, )*
-        }
-
-        impl Techniques {
-            /// The baseline search: no catalogue feature on.
-            pub const BASELINE: Techniques = Techniques { $( $module: $module::$name::BASELINE, )* };
-
-            /// Switches one feature on; each technique recognises its own
-            /// names. Implications must already be resolved.
-            pub const fn with(self, feature: &str) -> Techniques {
-                Techniques { $( $module: self.$module.with(feature), )* }
-            }
-
-            /// The tunables of the techniques this set runs.
-            pub fn tunables(&self) -> Vec<&'static $crate::tune::Tunable> {
-                let mut list = Vec::new();
-                $( list.extend($crate::techniques::Technique::tunables(&self.$module)); )*
-                list
-            }
-        }
-
-        // Each technique's name, for a replay's suppressions at its steps.
-        $( impl $crate::techniques::Registered for $module::$name {
-            const NAME: &'static str = stringify!($module);
-        } )*
-
-        /// The techniques' names, as traces and a replay's suppressions
-        /// spell them: their files, in registry order.
-        pub const TECHNIQUE_NAMES: &[&str] = &[ $( stringify!($module), )* ];
-
-        /// How many features the catalogue has.
-        pub const FEATURE_COUNT: usize = 0 $( + $module::$name::FEATURES.len() )*;
-        /// Every technique's features, in registry order.
-        pub const FEATURE_LISTS: &[&[$crate::techniques::Feature]] = &[ $( $module::$name::FEATURES, )* ];
-        /// Every technique's exclusive groups.
-        pub const EXCLUSIVE_LISTS: &[&[$crate::techniques::Exclusive]] = &[ $( $module::$name::EXCLUSIVE, )* ];
-
-        /// Every feature's name and a search with it (and what it implies) on.
-        #[cfg(test)]
-        pub(crate) fn feature_searches() -> Vec<(&'static str, $crate::matrix::SearchFn)> {
-            let mut all = Vec::new();
-            $( all.extend_from_slice($module::feature_searches::ALL); )*
-            all
-        }
-
-        /// Every technique's counters for one search.
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct TechniqueCounters {
-            $( pub $module: <$module::$name as $crate::techniques::Technique>::Counters, )*
-        }
-
-        impl $crate::techniques::Tally for TechniqueCounters {
-            fn tally(&mut self, other: &Self) {
-                $( $crate::techniques::Tally::tally(&mut self.$module, &other.$module); )*
-            }
-        }
-
-        impl TechniqueCounters {
-            /// The telemetry lines of the techniques `set` runs.
-            pub fn report(&self, set: &Techniques) -> Vec<String> {
-                let mut lines = Vec::new();
-                $( lines.extend($crate::techniques::Technique::report(&set.$module, &self.$module)); )*
-                lines
-            }
-
-            /// `(name, attempts, cutoffs)` of every technique, registry order.
-            pub fn snapshot_counters(&self) -> Vec<(&'static str, u64, u64)> {
-                let mut list = Vec::new();
-                $( list.extend(<$module::$name as $crate::techniques::Technique>::snapshot_counters(&self.$module)); )*
-                list
-            }
-
-            /// Whether the technique of a file (`src/prune/<name>.rs`) counted anything.
-            pub fn counted_in(&self, technique_file: &str) -> bool {
-                $(
-                    if technique_file.ends_with(concat!("/", stringify!($module), ".rs")) {
-                        return self.$module != Default::default();
-                    }
-                )*
-                false
             }
         }
     };

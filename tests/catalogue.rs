@@ -1,4 +1,4 @@
-//! The registry (each technique file's `technique!`) and Cargo.toml's
+//! The registry (each technique file's `features!`) and Cargo.toml's
 //! `[features]` table describe the same features with the same
 //! implications, so a variant resolved in-process means what `cargo build
 //! --features` means. Each failure names the feature.
@@ -26,7 +26,7 @@ fn every_cargo_feature_is_in_the_registry_with_the_same_implications() {
             continue;
         }
         let feature = find(name).unwrap_or_else(|| {
-            panic!("Cargo.toml declares `{name}`, which no technique file declares (technique! in src/prune/)")
+            panic!("Cargo.toml declares `{name}`, which no technique file declares (features! in src/prune/)")
         });
         assert_eq!(
             strings(implies),
@@ -76,7 +76,7 @@ fn every_feature_is_in_a_variant() {
     }
 }
 
-/// A catalogue feature is read only by the `technique!` macros
+/// A catalogue feature is read only by the `features!` macros
 /// (`cfg!(feature = $feature)`, an exclusive pair's `compile_error!`), never
 /// named in a `cfg` of its own: so a feature alone compiles whatever its
 /// implications reach, which the tests above resolve for every feature, and
@@ -108,5 +108,5 @@ fn no_source_names_a_catalogue_feature_in_a_cfg() {
             }
         }
     }
-    assert!(named.is_empty(), "catalogue features named in a cfg outside technique!: {named:?}");
+    assert!(named.is_empty(), "catalogue features named in a cfg outside features!: {named:?}");
 }

@@ -79,7 +79,7 @@ pub enum Command {
     Blame(blame::BlameArgs),
     /// Node change of each feature and each pair added to a variant, and how the pairs interact.
     Interactions(interactions::InteractionsArgs),
-    /// The skeleton of a new technique: its file, registry line, Cargo feature, variant and variants-table row.
+    /// The skeleton of a new technique: its file, registry lines, Cargo feature, variant and variants-table row.
     NewTechnique(develop::new_technique::NewTechniqueArgs),
 }
 

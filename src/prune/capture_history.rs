@@ -51,13 +51,19 @@ use crate::eval::PIECE_VALUES;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Cutoff, Node, NodeType, Worker};
 use crate::stats::first_rate;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Whether captures are ordered by capture history.
-    pub struct CaptureHistory {
+/// Whether captures are ordered by capture history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaptureHistory {
+    /// `capture-history`
+    pub enabled: bool,
+}
+
+features! {
+    CaptureHistory {
         enabled: "capture-history" [] "Stockfish (capture history), Ethereal"
             => "captures ordered by victim value * 16 + capture history instead of MVV-LVA";
     }
@@ -157,7 +163,20 @@ impl Hooks for CaptureHistory {
 }
 
 impl Technique for CaptureHistory {
+    const NAME: &'static str = "capture_history";
     type Counters = CaptureHistoryCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.capture_history
+    }
+
+    fn counters(all: &TechniqueCounters) -> &CaptureHistoryCounters {
+        &all.capture_history
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut CaptureHistoryCounters {
+        &mut all.capture_history
+    }
 
     /// `capt_hist: cut=X first=Y first%=Z.Z%`.
     fn report(&self, counters: &CaptureHistoryCounters) -> Vec<String> {

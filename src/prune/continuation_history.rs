@@ -59,12 +59,20 @@ use cozy_chess::{Color, Piece, Square};
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
 use crate::search::{Cutoff, Node, NodeType, Worker};
 use crate::stats::first_rate;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::{counters, technique};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
+use crate::{counters, features};
 
-technique! {
-    /// How many plies back quiet moves are ordered by continuation history.
-    pub struct ContinuationHistory {
+/// How many plies back quiet moves are ordered by continuation history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContinuationHistory {
+    /// `continuation-history-1ply`
+    pub one_ply: bool,
+    /// `continuation-history`
+    pub two_plies: bool,
+}
+
+features! {
+    ContinuationHistory {
         one_ply: "continuation-history-1ply" [] "Ethereal (counter-move history), Stockfish"
             => "quiet moves ordered by butterfly + one-ply continuation history";
         two_plies: "continuation-history" ["continuation-history-1ply"]
@@ -223,7 +231,20 @@ impl Hooks for ContinuationHistory {
 }
 
 impl Technique for ContinuationHistory {
+    const NAME: &'static str = "continuation_history";
     type Counters = ContinuationHistoryCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.continuation_history
+    }
+
+    fn counters(all: &TechniqueCounters) -> &ContinuationHistoryCounters {
+        &all.continuation_history
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut ContinuationHistoryCounters {
+        &mut all.continuation_history
+    }
 
     /// `cont_hist: cut=X first=Y first%=Z.Z%`.
     fn report(&self, counters: &ContinuationHistoryCounters) -> Vec<String> {

@@ -20,18 +20,24 @@
 use cozy_chess::Piece;
 
 use crate::eval::PIECE_VALUES;
+use crate::movepick::ScoredMove;
 use crate::position::Stage;
 use crate::search::{NodeType, QNode, Worker};
-use crate::movepick::ScoredMove;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which delta pruning features are on (the per-move test is always on:
-    /// it is part of the baseline).
-    pub struct DeltaPruning {
+/// Which delta pruning features are on (the per-move test is always on:
+/// it is part of the baseline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeltaPruning {
+    /// `delta-enhanced`
+    pub enhanced: bool,
+}
+
+features! {
+    DeltaPruning {
         enhanced: "delta-enhanced" [] "plan 003, 1.3"
             => "coarse qsearch delta filter; halved delta for minor or smaller victims";
     }
@@ -103,7 +109,8 @@ impl Hooks for DeltaPruning {
         if stand_pat + delta.coarse_margin(phase) < alpha {
             counters.coarse_cutoffs += 1;
             if worker.traces(ply) {
-                let detail = format!("coarse delta: stand pat {stand_pat} + {} < alpha {alpha}", delta.coarse_margin(phase));
+                let detail =
+                    format!("coarse delta: stand pat {stand_pat} + {} < alpha {alpha}", delta.coarse_margin(phase));
                 worker.trace(ply, 0, TraceKind::NodePruned, "delta", "delta-enhanced", detail);
             }
             return Some(stand_pat);
@@ -135,7 +142,8 @@ impl Hooks for DeltaPruning {
             worker.stats.techniques.delta.halved_prunes += 1;
         }
         if worker.traces_move(ply, mv) {
-            let detail = format!("delta: stand pat {stand_pat} + victim {captured_value} + margin {margin} < alpha {alpha}");
+            let detail =
+                format!("delta: stand pat {stand_pat} + victim {captured_value} + margin {margin} < alpha {alpha}");
             let feature = if halved { "delta-enhanced" } else { "baseline" };
             worker.trace(ply, 0, TraceKind::MoveSkipped, "delta", feature, detail);
         }
@@ -144,7 +152,20 @@ impl Hooks for DeltaPruning {
 }
 
 impl Technique for DeltaPruning {
+    const NAME: &'static str = "delta";
     type Counters = DeltaCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.delta
+    }
+
+    fn counters(all: &TechniqueCounters) -> &DeltaCounters {
+        &all.delta
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut DeltaCounters {
+        &mut all.delta
+    }
     const ALWAYS_ON: bool = true;
 
     /// `delta: pruned=N`, always (a baseline technique); with

@@ -152,17 +152,47 @@
 //! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
 //! dropped unpicked.
 
-use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::score::{MATE_BOUND, NO_EVAL};
+use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::stats::depth_bucket;
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which futility features are on.
-    pub struct Futility {
+/// Which futility features are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Futility {
+    /// `futility-2.1`
+    pub phase_2_1: bool,
+    /// `futility-2.2`
+    pub phase_2_2: bool,
+    /// `futility-2.3`
+    pub phase_2_3: bool,
+    /// `futility-2.4`
+    pub phase_2_4: bool,
+    /// `futility-node`
+    pub node_level: bool,
+    /// `futility-progressive`
+    pub progressive: bool,
+    /// `futility-progressive-75`
+    pub progressive_75: bool,
+    /// `futility-keep-checks`
+    pub keep_checks: bool,
+    /// `futility-effective-depth`
+    pub effective_depth: bool,
+    /// `futility-tactical-guards`
+    pub tactical_guards: bool,
+    /// `futility-victim`
+    pub victim: bool,
+    /// `futility-victim-100`
+    pub victim_100: bool,
+    /// `futility-skip-quiets`
+    pub skip_quiets: bool,
+}
+
+features! {
+    Futility {
         phase_2_1: "futility-2.1" [] "plan 002, 2.1" => "move-level futility, margin 150 + 60 d, depth <= 4";
         phase_2_2: "futility-2.2" ["futility-2.1"] "plan 002, 2.2" => "futility margin 130 + 75 d";
         phase_2_3: "futility-2.3" ["futility-2.2"] "plan 002, 2.3" => "futility up to depth 6";
@@ -327,8 +357,7 @@ impl Futility {
             // Half the base per ply beyond the cap: 675, 750, 825.
             base * capped + base / 2 * (depth - PROGRESSIVE_CAP_DEPTH).max(0)
         } else {
-            FUTILITY_BASE.value_or(self.margin_base())
-                + FUTILITY_DEPTH_MARGIN.value_or(self.depth_margin()) * depth
+            FUTILITY_BASE.value_or(self.margin_base()) + FUTILITY_DEPTH_MARGIN.value_or(self.depth_margin()) * depth
         }
     }
 
@@ -380,7 +409,6 @@ impl Futility {
     }
 }
 
-
 /// Which move-level test pruned a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rule {
@@ -422,7 +450,11 @@ impl Hooks for Futility {
     }
 
     /// Move pruning: whether futility skips this move.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         let futility = T::TECHNIQUES.futility;
         if !futility.move_level() {
             return false;
@@ -457,10 +489,7 @@ impl Hooks for Futility {
 
         let mut pruned_by = None;
         if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
-            if futility.tactical_guards
-                && judged_depth > SAFE_CAPTURE_MAX_DEPTH
-                && worker.has_safe_capture(node)
-            {
+            if futility.tactical_guards && judged_depth > SAFE_CAPTURE_MAX_DEPTH && worker.has_safe_capture(node) {
                 worker.stats.techniques.futility.capture_limited += 1;
             } else {
                 pruned_by = Some(Rule::Phase);
@@ -471,12 +500,7 @@ impl Hooks for Futility {
             // The victim's value is never negative: no capture can help
             // when the eval and the margin alone reach alpha.
             if futility.victim_is_futile(node.static_eval, 0, node.alpha, node.depth)
-                && futility.victim_is_futile(
-                    node.static_eval,
-                    worker.best_victim_value(node),
-                    node.alpha,
-                    node.depth,
-                )
+                && futility.victim_is_futile(node.static_eval, worker.best_victim_value(node), node.alpha, node.depth)
             {
                 pruned_by = Some(Rule::Victim);
             }
@@ -546,7 +570,20 @@ impl Hooks for Futility {
 }
 
 impl Technique for Futility {
+    const NAME: &'static str = "futility";
     type Counters = FutilityCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.futility
+    }
+
+    fn counters(all: &TechniqueCounters) -> &FutilityCounters {
+        &all.futility
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut FutilityCounters {
+        &mut all.futility
+    }
 
     /// `fut: att=X cut=Y cut%=Z.Z% fut_b=[d1-3,d4-6,d7-9,d10+]` plus the
     /// features' fields, when a move-level test is on; `fut_node: ...` for
@@ -604,8 +641,8 @@ mod tests {
 
     use super::*;
     use crate::position::Position;
-    use crate::search::{SearchLimits, SearchResult, Searcher};
     use crate::score::uci_score;
+    use crate::search::{SearchLimits, SearchResult, Searcher};
     use crate::techniques::Techniques;
 
     fn set(features: &[&str]) -> Futility {

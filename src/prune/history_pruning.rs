@@ -27,14 +27,20 @@
 //! should `HistoryPruningMaxDepth` be raised).
 
 use crate::search::{Candidate, Node, NodeType, Worker};
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Whether history pruning is on.
-    pub struct HistoryPruning {
+/// Whether history pruning is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryPruning {
+    /// `history-pruning`
+    pub enabled: bool,
+}
+
+features! {
+    HistoryPruning {
         enabled: "history-pruning" [] "plan 003, 3.3 (plan 002, 5.2)"
             => "prune quiet moves with history below -threshold * depth at depth <= 3";
     }
@@ -78,7 +84,11 @@ impl Hooks for HistoryPruning {
     /// Move pruning: whether a quiet move with bad history is skipped. The
     /// caller has excluded the root, the first move and nodes with only
     /// mated scores.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         if !T::TECHNIQUES.history_pruning.is_on() || NT::PV {
             return false;
         }
@@ -113,7 +123,20 @@ impl Hooks for HistoryPruning {
 }
 
 impl Technique for HistoryPruning {
+    const NAME: &'static str = "history_pruning";
     type Counters = HistoryPruningCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.history_pruning
+    }
+
+    fn counters(all: &TechniqueCounters) -> &HistoryPruningCounters {
+        &all.history_pruning
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut HistoryPruningCounters {
+        &mut all.history_pruning
+    }
 
     /// `history_prune: att=X cut=Y cut%=Z.Z% hp_b=[d1,d2,d3]`.
     fn report(&self, counters: &HistoryPruningCounters) -> Vec<String> {

@@ -31,14 +31,22 @@
 //! cut a node reduced; the buckets count reductions by depth.
 
 use crate::search::{Node, NodeType, Worker};
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which internal iterative reduction is on.
-    pub struct InternalIterativeReduction {
+/// Which internal iterative reduction is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InternalIterativeReduction {
+    /// `iir`
+    pub enabled: bool,
+    /// `iir-pv`
+    pub pv_only: bool,
+}
+
+features! {
+    InternalIterativeReduction {
         enabled: "iir" [] "Weiss (Rebel's idea)"
             => "a node of depth >= 4 without a TT move is searched a ply shallower";
         pv_only: "iir-pv" ["iir"] "Weiss (later), Stockfish" => "internal iterative reduction at PV nodes only";
@@ -90,7 +98,20 @@ impl Hooks for InternalIterativeReduction {
 }
 
 impl Technique for InternalIterativeReduction {
+    const NAME: &'static str = "iir";
     type Counters = IirCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.iir
+    }
+
+    fn counters(all: &TechniqueCounters) -> &IirCounters {
+        &all.iir
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut IirCounters {
+        &mut all.iir
+    }
 
     fn report(&self, counters: &IirCounters) -> Vec<String> {
         if !self.enabled {

@@ -54,14 +54,24 @@
 
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType};
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::tune::{Tunable, TUNING};
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which late move reduction features are on (LMR itself is always on:
-    /// it is part of the baseline).
-    pub struct LateMoveReductions {
+/// Which late move reduction features are on (LMR itself is always on:
+/// it is part of the baseline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LateMoveReductions {
+    /// `lmr-history`
+    pub history: bool,
+    /// `lmr-log-sf`
+    pub log_sf: bool,
+    /// `improving-lmr`
+    pub not_improving: bool,
+}
+
+features! {
+    LateMoveReductions {
         history: "lmr-history" [] "plan 003, priority 3" => "LMR adjusted by history, more for late quiets with bad history";
         log_sf: "lmr-log-sf" [] "Stockfish 9" => "LMR table round(ln d * ln m / 1.95) instead of 0.75 + ln d * ln m / 2.25";
         not_improving: "improving-lmr" [] "Ethereal"
@@ -127,7 +137,20 @@ impl Hooks for LateMoveReductions {
 }
 
 impl Technique for LateMoveReductions {
+    const NAME: &'static str = "lmr";
     type Counters = LmrCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.lmr
+    }
+
+    fn counters(all: &TechniqueCounters) -> &LmrCounters {
+        &all.lmr
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut LmrCounters {
+        &mut all.lmr
+    }
 
     /// `lmr: reduced=X re=Y`, always (a baseline technique).
     fn report(&self, counters: &LmrCounters) -> Vec<String> {

@@ -76,14 +76,32 @@
 
 use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
 use crate::stats::depth_bucket;
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
-use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which move-count pruning features are on.
-    pub struct MoveCountPruning {
+/// Which move-count pruning features are on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveCountPruning {
+    /// `lmp`
+    pub enabled: bool,
+    /// `lmp-keep-checks`
+    pub keep_checks: bool,
+    /// `lmp-history`
+    pub history_bonus: bool,
+    /// `lmp-history-1000`
+    pub history_1000: bool,
+    /// `lmp-countermove`
+    pub keep_countermove: bool,
+    /// `lmp-depth-10`
+    pub depth_10: bool,
+    /// `lmp-skip-quiets`
+    pub skip_quiets: bool,
+}
+
+features! {
+    MoveCountPruning {
         enabled: "lmp" [] "plan 002, 3.1" => "late move pruning with limits 3..50 for depths 1-8";
         keep_checks: "lmp-keep-checks" ["lmp"] "this repository's guard (not a plan phase)"
             => "late move pruning never prunes a check or the TT move";
@@ -201,11 +219,14 @@ impl MoveCountPruning {
     }
 }
 
-
 impl Hooks for MoveCountPruning {
     /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         let config = T::TECHNIQUES.move_count;
         if !config.is_on() || NT::PV {
             return false;
@@ -221,8 +242,8 @@ impl Hooks for MoveCountPruning {
             return false;
         };
         worker.stats.techniques.move_count.attempts += 1;
-        let good_history =
-            config.history_bonus && candidate.history > MOVE_COUNT_HISTORY_LOWER_LIMIT.value_or(config.history_threshold());
+        let good_history = config.history_bonus
+            && candidate.history > MOVE_COUNT_HISTORY_LOWER_LIMIT.value_or(config.history_threshold());
         worker.stats.techniques.move_count.history_above += u64::from(good_history);
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
@@ -270,7 +291,20 @@ impl Hooks for MoveCountPruning {
 }
 
 impl Technique for MoveCountPruning {
+    const NAME: &'static str = "move_count";
     type Counters = MoveCountCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.move_count
+    }
+
+    fn counters(all: &TechniqueCounters) -> &MoveCountCounters {
+        &all.move_count
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut MoveCountCounters {
+        &mut all.move_count
+    }
 
     /// `mcp: att=X cut=Y cut%=Z.Z% mcp_b=[d1-3,d4-6,d7-9,d10+]`, then the
     /// phases' own counters.
@@ -389,7 +423,6 @@ mod tests {
         assert_eq!(MoveCountPruning::BASELINE.limit(3, true), None);
     }
 
-
     crate::technique_set!(Lmp, ["lmp"]);
     crate::technique_set!(LmpSkippingQuiets, ["lmp-skip-quiets"]);
 
@@ -405,7 +438,8 @@ mod tests {
         for (id, plain, skipping) in crate::matrix::suite_with_both::<Lmp, LmpSkippingQuiets>(8) {
             let outcome = |result: &SearchResult| (result.nodes, result.best_move, result.score);
             assert_eq!(outcome(&skipping), outcome(&plain), "{id}");
-            let (counters, plain_counters) = (&skipping.stats.techniques.move_count, &plain.stats.techniques.move_count);
+            let (counters, plain_counters) =
+                (&skipping.stats.techniques.move_count, &plain.stats.techniques.move_count);
             assert!(counters.skipped > 0 && counters.attempts < plain_counters.attempts, "{id}");
             assert_eq!(counters.cutoffs + counters.skipped, plain_counters.cutoffs, "{id}");
         }

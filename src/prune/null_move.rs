@@ -62,17 +62,33 @@
 use cozy_chess::Board;
 
 use crate::position::non_pawn_material;
-use crate::search::{Node, NodeType, Verification, Worker};
 use crate::score::MATE_BOUND;
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
+use crate::search::{Node, NodeType, Verification, Worker};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which null-move features are on (null move itself is always on: it is
-    /// part of the baseline).
-    pub struct NullMovePruning {
+/// Which null-move features are on (null move itself is always on: it is
+/// part of the baseline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NullMovePruning {
+    /// `nmp-r3-eval`
+    pub r3_eval: bool,
+    /// `nmp-r3-steps`
+    pub r3_steps: bool,
+    /// `nmp-verify-12`
+    pub verify_12: bool,
+    /// `nmp-verify-10`
+    pub verify_10: bool,
+    /// `nmp-verify-no-null`
+    pub no_null_verification: bool,
+    /// `nmp-mate-searched`
+    pub mate_searched: bool,
+}
+
+features! {
+    NullMovePruning {
         r3_eval: "nmp-r3-eval" [] "plan 003, 2.3 (Stockfish's shape)"
             => "null-move R = 3 + depth/4 + up to 3 for eval above beta (R = 2 before)";
         r3_steps: "nmp-r3-steps" [] "plan 003, 2.3 (as written, with its engine's eval term)"
@@ -253,7 +269,8 @@ impl Hooks for NullMovePruning {
         }
         if worker.traces(ply) {
             let null_move = T::TECHNIQUES.null_move;
-            let verified = if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
+            let verified =
+                if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
             let feature = if verified.is_empty() { null_move.feature() } else { null_move.verify_feature() };
             let detail = format!("null move at depth {depth}, R {reduction}: score {score} >= beta {beta}{verified}");
             worker.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
@@ -264,7 +281,20 @@ impl Hooks for NullMovePruning {
 }
 
 impl Technique for NullMovePruning {
+    const NAME: &'static str = "null_move";
     type Counters = NullMoveCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.null_move
+    }
+
+    fn counters(all: &TechniqueCounters) -> &NullMoveCounters {
+        &all.null_move
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut NullMoveCounters {
+        &mut all.null_move
+    }
     const ALWAYS_ON: bool = true;
 
     /// `null: att=X cut=Y cut%=Z.Z%`, always (a baseline technique); with

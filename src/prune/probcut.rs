@@ -36,18 +36,26 @@
 //! depth − 4 searches, and the buckets count cutoffs by depth.
 
 use crate::movepick::{self, pick_next, ScoredMove};
-use crate::search::{Node, NodeType, Worker};
 use crate::score::MATE_BOUND;
+use crate::search::{Node, NodeType, Worker};
 use crate::see::see_ge;
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tt::Bound;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which ProbCut is on.
-    pub struct ProbCut {
+/// Which ProbCut is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbCut {
+    /// `probcut`
+    pub plan: bool,
+    /// `probcut-sf`
+    pub stockfish: bool,
+}
+
+features! {
+    ProbCut {
         plan: "probcut" [] "plan 003, 3.2 (plan 002, 5.1)"
             => "a depth - 4 search of the node beating beta + 100 cuts it";
         stockfish: "probcut-sf" [] "Stockfish"
@@ -204,7 +212,20 @@ impl Hooks for ProbCut {
 }
 
 impl Technique for ProbCut {
+    const NAME: &'static str = "probcut";
     type Counters = ProbCutCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.probcut
+    }
+
+    fn counters(all: &TechniqueCounters) -> &ProbCutCounters {
+        &all.probcut
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut ProbCutCounters {
+        &mut all.probcut
+    }
 
     /// `probcut: att=X cut=Y cut%=Z.Z% moves=M deep=D pc_b=[d5-6,d7-8,d9-10,d11+]`.
     fn report(&self, counters: &ProbCutCounters) -> Vec<String> {

@@ -30,12 +30,18 @@ use cozy_chess::Move;
 
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::search::{NodeType, Worker};
-use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::{counters, technique};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
+use crate::{counters, features};
 
-technique! {
-    /// Whether quiescence tries the TT move first.
-    pub struct QsearchOrder {
+/// Whether quiescence tries the TT move first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QsearchOrder {
+    /// `qsearch-tt-first`
+    pub tt_move_first: bool,
+}
+
+features! {
+    QsearchOrder {
         tt_move_first: "qsearch-tt-first" [] "plan 003, priority 1" => "the TT move first in quiescence";
     }
 }
@@ -73,7 +79,20 @@ impl Hooks for QsearchOrder {
 }
 
 impl Technique for QsearchOrder {
+    const NAME: &'static str = "qsearch_order";
     type Counters = QsearchOrderCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.qsearch_order
+    }
+
+    fn counters(all: &TechniqueCounters) -> &QsearchOrderCounters {
+        &all.qsearch_order
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut QsearchOrderCounters {
+        &mut all.qsearch_order
+    }
 
     /// `qs_order: tt_first=N`.
     fn report(&self, counters: &QsearchOrderCounters) -> Vec<String> {

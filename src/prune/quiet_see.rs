@@ -21,14 +21,20 @@
 
 use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::see::see_ge;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Whether quiet moves are SEE-pruned.
-    pub struct QuietSee {
+/// Whether quiet moves are SEE-pruned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuietSee {
+    /// `see-quiet`
+    pub enabled: bool,
+}
+
+features! {
+    QuietSee {
         enabled: "see-quiet" [] "Ethereal (SEE pruning of quiets)"
             => "prune quiet moves with SEE below -64 * depth at depth <= 9";
     }
@@ -53,7 +59,11 @@ tunables! {
 }
 
 impl Hooks for QuietSee {
-    fn prunes_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, candidate: &Candidate) -> bool {
+    fn prunes_move<T: TechniqueSet, NT: NodeType>(
+        worker: &mut Worker<'_, T>,
+        node: &Node,
+        candidate: &Candidate,
+    ) -> bool {
         if !T::TECHNIQUES.quiet_see.enabled
             || NT::PV
             || node.in_check
@@ -80,7 +90,20 @@ impl Hooks for QuietSee {
 }
 
 impl Technique for QuietSee {
+    const NAME: &'static str = "quiet_see";
     type Counters = QuietSeeCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.quiet_see
+    }
+
+    fn counters(all: &TechniqueCounters) -> &QuietSeeCounters {
+        &all.quiet_see
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut QuietSeeCounters {
+        &mut all.quiet_see
+    }
 
     fn report(&self, counters: &QuietSeeCounters) -> Vec<String> {
         if !self.enabled {

@@ -91,18 +91,46 @@ use cozy_chess::{Board, Piece};
 
 use crate::eval::{evaluate, material_balance};
 use crate::position::{game_phase, Stage};
-use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::score::MATE_BOUND;
+use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::stats::{percent, rate};
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tt::Bound;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which razoring features are on; [`Razoring::style`] is what runs.
-    pub struct Razoring {
+/// Which razoring features are on; [`Razoring::style`] is what runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Razoring {
+    /// `razor-r1`
+    pub r1: bool,
+    /// `razor-r2`
+    pub r2: bool,
+    /// `razor-r2-skip`
+    pub r2_skip: bool,
+    /// `razor-r3`
+    pub r3: bool,
+    /// `razor-plan-4.1`
+    pub plan_4_1: bool,
+    /// `razor-p003`
+    pub plan_003: bool,
+    /// `razor-sf`
+    pub stockfish: bool,
+    /// `razor-heinz`
+    pub heinz: bool,
+    /// `razor-hyatt`
+    pub hyatt: bool,
+    /// `razor-strelka`
+    pub strelka: bool,
+    /// `razor-crafty`
+    pub crafty: bool,
+    /// `razor-crafty-node`
+    pub crafty_node: bool,
+}
+
+features! {
+    Razoring {
         r1: "razor-r1" [] "plan 000 R1" => "razoring at depth <= 2, margins 300/500, null-window qsearch";
         r2: "razor-r2" ["razor-r1"] "plan 000 R2" => "razoring tactical guard: +150 with a capture of SEE >= 0";
         r2_skip: "razor-r2-skip" ["razor-r1"] "plan 000 R2 (skip reading)"
@@ -276,7 +304,9 @@ impl Style {
                 }
                 format!("razor d{depth}: eval {eval} + margin {margin} <= alpha {alpha}; qsearch(alpha, alpha + 1) <= alpha")
             }
-            Style::Plan41 => format!("razor d{depth}: eval {eval} + {} < alpha {alpha}; qsearch <= alpha", RAZOR_PLAN_MARGIN.get()),
+            Style::Plan41 => {
+                format!("razor d{depth}: eval {eval} + {} < alpha {alpha}; qsearch <= alpha", RAZOR_PLAN_MARGIN.get())
+            }
             Style::Plan003 => {
                 format!("razor d{depth}: eval {eval} + {} < alpha {alpha}", RAZOR_P003_DEPTH_MARGIN.get() * depth)
             }
@@ -290,10 +320,15 @@ impl Style {
                 RAZOR_HEINZ_MARGIN.get()
             ),
             Style::Hyatt => {
-                format!("razor d{depth}: eval {eval} + {} < beta {beta}; qsearch with checks < beta", RAZOR_HYATT_MARGIN.get())
+                format!(
+                    "razor d{depth}: eval {eval} + {} < beta {beta}; qsearch with checks < beta",
+                    RAZOR_HYATT_MARGIN.get()
+                )
             }
             Style::Strelka => format!("strelka razor d{depth}: eval {eval} + margins < beta {beta}"),
-            Style::CraftyNode => format!("crafty razor d2: eval {eval} + {} < alpha {alpha}", RAZOR_CRAFTY_MARGIN.get()),
+            Style::CraftyNode => {
+                format!("crafty razor d2: eval {eval} + {} < alpha {alpha}", RAZOR_CRAFTY_MARGIN.get())
+            }
             Style::Crafty | Style::Off => String::new(),
         }
     }
@@ -529,7 +564,20 @@ fn count_razoring<T: TechniqueSet>(worker: &mut Worker<'_, T>, depth: i32) {
 }
 
 impl Technique for Razoring {
+    const NAME: &'static str = "razoring";
     type Counters = RazorCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.razoring
+    }
+
+    fn counters(all: &TechniqueCounters) -> &RazorCounters {
+        &all.razoring
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut RazorCounters {
+        &mut all.razoring
+    }
 
     fn report(&self, counters: &RazorCounters) -> Vec<String> {
         let style = self.style();
@@ -612,7 +660,10 @@ mod tests {
         );
         assert_eq!([1, 2, 3].map(Razoring::stockfish_margin), [805, 1684, 3149]);
         // Plan 000's UCI ranges.
-        assert_eq!((RAZOR_MARGIN_1.min, RAZOR_MARGIN_1.max, RAZOR_MARGIN_2.min, RAZOR_MARGIN_2.max), (100, 800, 200, 1200));
+        assert_eq!(
+            (RAZOR_MARGIN_1.min, RAZOR_MARGIN_1.max, RAZOR_MARGIN_2.min, RAZOR_MARGIN_2.max),
+            (100, 800, 200, 1200)
+        );
     }
 
     #[test]

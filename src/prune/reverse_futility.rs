@@ -54,17 +54,37 @@
 use cozy_chess::{Board, Piece};
 
 use crate::eval::{material_balance, PIECE_VALUES};
-use crate::search::{Node, NodeType, Worker};
 use crate::score::MATE_BOUND;
+use crate::search::{Node, NodeType, Worker};
+use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
-use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueSet, COMPILED};
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which reverse futility features are on (the technique itself is
-    /// always on: it is part of the baseline).
-    pub struct ReverseFutility {
+/// Which reverse futility features are on (the technique itself is
+/// always on: it is part of the baseline).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReverseFutility {
+    /// `nmp-margin-90`
+    pub margin_90: bool,
+    /// `rfp-depth-6`
+    pub depth_6: bool,
+    /// `rfp-no-material-gate`
+    pub no_material_gate: bool,
+    /// `rfp-simple`
+    pub simple: bool,
+    /// `rfp-material-ahead`
+    pub material_ahead: bool,
+    /// `rfp-progressive`
+    pub progressive: bool,
+    /// `rfp-progressive-formula`
+    pub progressive_formula: bool,
+    /// `improving-rfp`
+    pub improving: bool,
+}
+
+features! {
+    ReverseFutility {
         margin_90: "nmp-margin-90" [] "plan 002, 1.1" => "static null move margin 90 cp per ply instead of 120";
         depth_6: "rfp-depth-6" [] "plan 002, 1.2a" => "static null move up to depth 6 instead of 3";
         no_material_gate: "rfp-no-material-gate" [] "plan 002, 1.2b"
@@ -195,7 +215,8 @@ impl ReverseFutility {
         depth > 0
             && depth <= self.max_depth()
             && beta.abs() < MATE_BOUND
-            && (!self.material_gate() || material_balance(board, us) - beta > REVERSE_FUTILITY_MATERIAL_LOWER_LIMIT.get())
+            && (!self.material_gate()
+                || material_balance(board, us) - beta > REVERSE_FUTILITY_MATERIAL_LOWER_LIMIT.get())
             && (!self.zugzwang_gate() || non_pawn_value(board) > REVERSE_FUTILITY_ZUGZWANG_LOWER_LIMIT.get())
             && (!self.material_ahead || material_balance(board, us) >= 0)
     }
@@ -237,7 +258,20 @@ impl Hooks for ReverseFutility {
 }
 
 impl Technique for ReverseFutility {
+    const NAME: &'static str = "reverse_futility";
     type Counters = ReverseFutilityCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.reverse_futility
+    }
+
+    fn counters(all: &TechniqueCounters) -> &ReverseFutilityCounters {
+        &all.reverse_futility
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut ReverseFutilityCounters {
+        &mut all.reverse_futility
+    }
     const ALWAYS_ON: bool = true;
 
     /// `rfp: att=X cut=Y cut%=Z.Z%`, always (a baseline technique).
@@ -316,7 +350,10 @@ mod tests {
         assert_eq!([1, 2, 3].map(|d| set(&[]).node_margin(d, true)), [120, 240, 360]);
         assert_eq!(improving.max_depth(), 3);
         let table = set(&["rfp-progressive", "improving-rfp"]);
-        assert_eq!((1..=8).map(|d| table.node_margin(d, true)).collect::<Vec<_>>(), [0, 85, 170, 255, 320, 375, 420, 455]);
+        assert_eq!(
+            (1..=8).map(|d| table.node_margin(d, true)).collect::<Vec<_>>(),
+            [0, 85, 170, 255, 320, 375, 420, 455]
+        );
         assert_eq!(table.node_margin(5, false), 375);
     }
 

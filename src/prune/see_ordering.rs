@@ -45,12 +45,20 @@ use crate::movepick::{mvv_lva, MoveKind, ScoredMove, QUIET_SCORE_TOP, TT_MOVE_SC
 use crate::search::{Node, NodeType, Worker};
 use crate::see::{quiet_see_ge_zero, see_value};
 use crate::stats::rate;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
-use crate::{counters, technique};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
+use crate::{counters, features};
 
-technique! {
-    /// Whether moves are ordered by SEE beyond the baseline's captures.
-    pub struct SeeOrdering {
+/// Whether moves are ordered by SEE beyond the baseline's captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeeOrdering {
+    /// `see-ordering`
+    pub enabled: bool,
+    /// `see-ordering-all`
+    pub all_moves: bool,
+}
+
+features! {
+    SeeOrdering {
         enabled: "see-ordering" [] "plan 002, 5.3 (quiet-move reading)"
             => "quiet moves that lose material by SEE are ordered after the rest";
         all_moves: "see-ordering-all" [] "plan 002, 5.3 (as written)"
@@ -160,7 +168,20 @@ pub fn demote_if_losing(board: &Board, attacked: BitBoard, entry: &mut ScoredMov
 }
 
 impl Technique for SeeOrdering {
+    const NAME: &'static str = "see_ordering";
     type Counters = SeeOrderingCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.see_ordering
+    }
+
+    fn counters(all: &TechniqueCounters) -> &SeeOrderingCounters {
+        &all.see_ordering
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut SeeOrderingCounters {
+        &mut all.see_ordering
+    }
 
     fn report(&self, counters: &SeeOrderingCounters) -> Vec<String> {
         if !self.any() {

@@ -12,17 +12,25 @@
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 
-use crate::search::{NodeType, QNode, Worker};
 use crate::movepick::ScoredMove;
+use crate::search::{NodeType, QNode, Worker};
 use crate::see::see_ge_of;
-use crate::techniques::{Hooks, Technique, TechniqueSet, COMPILED};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Which SEE pruning threshold is on.
-    pub struct SeePruning {
+/// Which SEE pruning threshold is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeePruning {
+    /// `see-prune-conservative`
+    pub conservative: bool,
+    /// `see-prune-aggressive`
+    pub aggressive: bool,
+}
+
+features! {
+    SeePruning {
         conservative: "see-prune-conservative" [] "plan 002, 1.3" => "quiescence skips captures with SEE < -100";
         aggressive: "see-prune-aggressive" [] "plan 002, 1.3 (aggressive)" => "quiescence skips captures with SEE < -75";
     }
@@ -76,14 +84,34 @@ impl Hooks for SeePruning {
         worker.stats.techniques.see_pruning.cutoffs += 1;
         if worker.traces_move(qnode.ply, entry.mv) {
             let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
-            worker.trace(qnode.ply, 0, TraceKind::MoveSkipped, "see_pruning", feature, format!("SEE below {threshold}"));
+            worker.trace(
+                qnode.ply,
+                0,
+                TraceKind::MoveSkipped,
+                "see_pruning",
+                feature,
+                format!("SEE below {threshold}"),
+            );
         }
         true
     }
 }
 
 impl Technique for SeePruning {
+    const NAME: &'static str = "see_pruning";
     type Counters = SeePruningCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.see_pruning
+    }
+
+    fn counters(all: &TechniqueCounters) -> &SeePruningCounters {
+        &all.see_pruning
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut SeePruningCounters {
+        &mut all.see_pruning
+    }
 
     /// `see_qs: att=X cut=Y cut%=Z.Z%`.
     fn report(&self, counters: &SeePruningCounters) -> Vec<String> {

@@ -33,18 +33,24 @@
 
 use cozy_chess::Board;
 
-use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::score::MATE_BOUND;
+use crate::search::{Candidate, Node, NodeType, Worker};
 use crate::stats::percent;
-use crate::techniques::{Hooks, Technique, TechniqueSet};
+use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tt::{Bound, TtHit};
 use crate::tune::Tunable;
-use crate::{counters, technique, tunables};
+use crate::{counters, features, tunables};
 
-technique! {
-    /// Whether singular extension is on.
-    pub struct SingularExtension {
+/// Whether singular extension is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SingularExtension {
+    /// `singular-ext`
+    pub enabled: bool,
+}
+
+features! {
+    SingularExtension {
         enabled: "singular-ext" [] "plan 003, priority 4" => "singular extension of the TT move";
     }
 }
@@ -133,7 +139,8 @@ impl Hooks for SingularExtension {
         counters.extensions += 1;
         counters.by_depth[bucket(depth)] += 1;
         if worker.traces_move(ply, candidate.mv) {
-            let detail = format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
+            let detail =
+                format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
             worker.trace(ply, depth, TraceKind::MoveDepth, "singular", "singular-ext", detail);
         }
         SINGULAR_EXTENSION
@@ -141,7 +148,20 @@ impl Hooks for SingularExtension {
 }
 
 impl Technique for SingularExtension {
+    const NAME: &'static str = "singular";
     type Counters = SingularCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.singular
+    }
+
+    fn counters(all: &TechniqueCounters) -> &SingularCounters {
+        &all.singular
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut SingularCounters {
+        &mut all.singular
+    }
 
     /// `singular: att=X ext=Y ext%=Z.Z% sing_b=[d8-9,d10-11,d12-13,d14+]`.
     fn report(&self, counters: &SingularCounters) -> Vec<String> {

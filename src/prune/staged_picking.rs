@@ -69,12 +69,22 @@ use cozy_chess::Move;
 use crate::movepick::{self, ScoredMove};
 use crate::search::{Node, Worker};
 use crate::stats::rate;
-use crate::techniques::{Technique, TechniqueSet};
-use crate::{counters, technique};
+use crate::techniques::{Technique, TechniqueCounters, TechniqueSet, Techniques};
+use crate::{counters, features};
 
-technique! {
-    /// Whether the TT move is searched before the moves are generated.
-    pub struct StagedPicking {
+/// Whether the TT move is searched before the moves are generated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StagedPicking {
+    /// `staged-tt-move`
+    pub tt_move_stage: bool,
+    /// `staged-captures`
+    pub capture_stage: bool,
+    /// `staged-skip`
+    pub skip_at_once: bool,
+}
+
+features! {
+    StagedPicking {
         tt_move_stage: "staged-tt-move" [] "Stockfish, Ethereal (staged move picker, TT stage)" => "the TT move searched before the moves are generated; the rest scored after its search";
         capture_stage: "staged-captures" [] "Stockfish, Ethereal (staged move picker, capture stage)"
             => "captures and promotions generated and picked before the quiet moves are generated and scored";
@@ -134,11 +144,7 @@ impl StagedPicking {
 
     /// The move loop (`staged-captures`): appends the quiet moves set aside,
     /// but the TT move, which the list holds already.
-    pub(crate) fn take_quiets<T: TechniqueSet>(
-        worker: &Worker<'_, T>,
-        node: &Node,
-        moves: &mut Vec<ScoredMove>,
-    ) {
+    pub(crate) fn take_quiets<T: TechniqueSet>(worker: &Worker<'_, T>, node: &Node, moves: &mut Vec<ScoredMove>) {
         let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(node.board, mv));
         moves.extend(worker.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
     }
@@ -165,7 +171,20 @@ impl StagedPicking {
 }
 
 impl Technique for StagedPicking {
+    const NAME: &'static str = "staged_picking";
     type Counters = StagedPickingCounters;
+
+    fn of(set: &Techniques) -> &Self {
+        &set.staged_picking
+    }
+
+    fn counters(all: &TechniqueCounters) -> &StagedPickingCounters {
+        &all.staged_picking
+    }
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut StagedPickingCounters {
+        &mut all.staged_picking
+    }
 
     fn report(&self, counters: &StagedPickingCounters) -> Vec<String> {
         let mut lines = Vec::new();
@@ -199,8 +218,8 @@ mod tests {
 
     use cozy_chess::{Board, Color, Move, Square};
 
-    use crate::movepick::{self, pick_next, pick_next_settling, History, OrderingHints, PickMemo, ScoredMove};
     use crate::matrix::{load_suite, search_as, SUITE_PATH};
+    use crate::movepick::{self, pick_next, pick_next_settling, History, OrderingHints, PickMemo, ScoredMove};
     use crate::position::Position;
     use crate::search::{SearchLimits, SearchResult, Searcher};
     use crate::techniques::TechniqueSet;
@@ -208,8 +227,14 @@ mod tests {
     crate::technique_set!(Baseline, []);
     crate::technique_set!(Staged, ["staged-tt-move"]);
     crate::technique_set!(Pruning, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering"]);
-    crate::technique_set!(PruningStaged, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-tt-move"]);
-    crate::technique_set!(CapturesFirst, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures"]);
+    crate::technique_set!(
+        PruningStaged,
+        ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-tt-move"]
+    );
+    crate::technique_set!(
+        CapturesFirst,
+        ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures"]
+    );
     crate::technique_set!(
         BothStages,
         ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering", "staged-captures", "staged-tt-move"]
@@ -220,7 +245,14 @@ mod tests {
     );
     crate::technique_set!(
         SkippingAtOnce,
-        ["futility-2.1", "futility-tactical-guards", "futility-skip-quiets", "lmp-skip-quiets", "see-ordering", "staged-skip"]
+        [
+            "futility-2.1",
+            "futility-tactical-guards",
+            "futility-skip-quiets",
+            "lmp-skip-quiets",
+            "see-ordering",
+            "staged-skip"
+        ]
     );
 
     fn outcome(result: &SearchResult) -> (u64, Option<cozy_chess::Move>, i32) {
@@ -255,7 +287,8 @@ mod tests {
 
     /// The node suite's positions and every position one move from them.
     fn suite_and_children() -> Vec<Position> {
-        let suite = load_suite(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH)).expect("the node-count suite loads");
+        let suite =
+            load_suite(&Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_PATH)).expect("the node-count suite loads");
         let mut positions = Vec::new();
         for (_, pos) in suite {
             pos.board().generate_moves(|moves| {

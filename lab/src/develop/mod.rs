@@ -1,5 +1,5 @@
 //! Tools for developing the engine itself: `new-technique` writes the
-//! skeleton of a technique (its file, registry line, Cargo feature, variant
+//! skeleton of a technique (its file, registry lines, Cargo feature, variant
 //! and the row of the book's variants table), which `ci/check-technique.sh` then checks and measures.
 
 pub mod new_technique;

@@ -1,10 +1,11 @@
 //! `lab new-technique NAME --hook HOOK --parent VARIANT`: the skeleton of a
 //! new technique, in the six places a technique lives:
 //!
-//! - `src/prune/<name>.rs`: its doc comment, `technique!`, `counters!`,
+//! - `src/prune/<name>.rs`: its doc comment, its struct of flags and
+//!   `features!`, `counters!`,
 //!   `tunables!`, the hook it plugs into (its signature read from the
 //!   `Hooks` trait in `src/techniques.rs`) and its telemetry line;
-//! - its line in the registry (`src/prune/mod.rs`), where its step runs,
+//! - its lines in the registry's lists (`src/prune/mod.rs`), where its step runs,
 //!   and its call at that step in `src/search.rs`, after the techniques
 //!   already there;
 //! - its Cargo feature (`Cargo.toml`);
@@ -92,16 +93,19 @@ const RUST_KEYWORDS: [&str; 52] = [
 
 /// Names the skeleton's file and the registry already use: a technique
 /// named so would not compile.
-const TAKEN_TYPES: [&str; 12] = [
+const TAKEN_TYPES: [&str; 15] = [
     "Board",
     "Candidate",
     "Hooks",
     "Node",
     "NodeType",
     "NodeVerdict",
+    "Registration",
     "ScoredMove",
     "Technique",
+    "TechniqueCounters",
     "TechniqueSet",
+    "Techniques",
     "TraceKind",
     "Tunable",
     "Worker",
@@ -197,7 +201,7 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
         Edit { path: VARIANTS_TABLE.into(), text: with_variant_row(&read(VARIANTS_TABLE)?, &names, &summary)? },
         Edit {
             path: "src/prune/mod.rs".into(),
-            text: with_registry_line(&read("src/prune/mod.rs")?, &names, args.hook)?,
+            text: with_registry_lines(&read("src/prune/mod.rs")?, &read("src/search.rs")?, &names, args.hook)?,
         },
         Edit { path: "src/search.rs".into(), text: with_step(&read("src/search.rs")?, &names, args.hook)? },
         Edit { path: file, text: technique_file(&names, args.hook, &read(HOOKS_TRAIT)?, &source, &summary)? },
@@ -221,83 +225,145 @@ fn with_feature(cargo: &str, names: &Names) -> Result<String> {
     Ok(out.join("\n") + "\n")
 }
 
-/// The registry line `module: Type,` goes after this one, where its step
-/// runs (the registry's order is the pipeline's).
-fn registry_anchor(hook: Hook) -> &'static str {
+/// The call of a hook's step in `src/search.rs`, `__Type__` standing for
+/// the technique: the new technique's call has this form, after the step's
+/// last.
+fn call_template(hook: Hook) -> &'static str {
     match hook {
-        Hook::PruneNode => "probcut: ProbCut,",
-        Hook::PrunesMove => "quiet_see: QuietSee,",
-        Hook::ExtendMove => "singular: SingularExtension,",
-        Hook::PruneQnode => "delta: DeltaPruning,",
-        Hook::PrunesCapture => "see_pruning: SeePruning,",
+        Hook::PruneNode => "if let Some(score) = self.node_step::<NT, __Type__>(&mut node) {",
+        Hook::PrunesMove => "self.move_pruned_by::<NT, __Type__>(node, candidate)",
+        Hook::ExtendMove => "self.move_extension::<NT, __Type__>(node, candidate, child)",
+        Hook::PruneQnode => "self.qnode_pruned_by::<NT, __Type__>(qnode)",
+        Hook::PrunesCapture => "self.capture_pruned_by::<NT, __Type__>(qnode, entry)",
     }
 }
 
-fn with_registry_line(registry: &str, names: &Names, hook: Hook) -> Result<String> {
-    let anchor = registry_anchor(hook);
-    let Some(at) = registry.lines().position(|line| line.trim() == anchor) else {
-        bail!("src/prune/mod.rs: the registry has no line `{anchor}` to add `{}` after", names.module);
-    };
+/// The step's last technique in `src/search.rs`: the line of its call, and
+/// its type.
+fn last_call(search: &str, hook: Hook) -> Result<(usize, String)> {
+    let (before, after) = call_template(hook).split_once("__Type__").unwrap();
+    search
+        .lines()
+        .enumerate()
+        .filter_map(|(at, line)| {
+            let rest = &line[line.find(before)? + before.len()..];
+            let type_name = &rest[..rest.find(after)?];
+            type_name.chars().all(|c| c.is_alphanumeric()).then(|| (at, type_name.to_string()))
+        })
+        .last()
+        .with_context(|| format!("src/search.rs: no call `{}`", call_template(hook).replace("__Type__", "..")))
+}
+
+/// The registry's lines for the new technique: after each line of the
+/// step's last technique (`anchor`, its type) in `Techniques`, `BASELINE`,
+/// `with`, `TechniqueCounters` and `REGISTRY`, its own (the registry's
+/// order is the pipeline's); and its `pub mod` and `use` lines among the
+/// others, in the order rustfmt keeps them.
+fn registry_lines(registry: &str, names: &Names, anchor_type: &str) -> Result<(Vec<(String, String)>, [String; 2])> {
+    let (module, type_name) = (&names.module, &names.type_name);
+    fn field(line: &str) -> Option<(&str, &str)> {
+        line.strip_prefix("    pub ")?.split_once(": ")
+    }
+    let anchor = registry
+        .lines()
+        .filter_map(field)
+        .find(|(_, ty)| ty.strip_suffix(',') == Some(anchor_type))
+        .map(|(anchor, _)| anchor)
+        .with_context(|| format!("src/prune/mod.rs: no field of type {anchor_type} in Techniques"))?;
+    let anchor_counters = registry
+        .lines()
+        .filter_map(field)
+        .filter(|(name, _)| *name == anchor)
+        .nth(1)
+        .and_then(|(_, ty)| ty.strip_suffix(','))
+        .with_context(|| format!("src/prune/mod.rs: no field {anchor} in TechniqueCounters"))?;
+    let after = vec![
+        (format!("    pub {anchor}: {anchor_type},"), format!("    pub {module}: {type_name},")),
+        (format!("        {anchor}: {anchor_type}::BASELINE,"), format!("        {module}: {type_name}::BASELINE,")),
+        (
+            format!("            {anchor}: self.{anchor}.with(feature),"),
+            format!("            {module}: self.{module}.with(feature),"),
+        ),
+        (format!("    pub {anchor}: {anchor_counters},"), format!("    pub {module}: {type_name}Counters,")),
+        (format!("    Registration::of::<{anchor_type}>(),"), format!("    Registration::of::<{type_name}>(),")),
+    ];
+    let sorted = [format!("pub mod {module};"), format!("use {module}::{{{type_name}, {type_name}Counters}};")];
+    Ok((after, sorted))
+}
+
+fn with_registry_lines(registry: &str, search: &str, names: &Names, hook: Hook) -> Result<String> {
+    let (_, anchor_type) = last_call(search, hook)?;
+    let (after, sorted) = registry_lines(registry, names, &anchor_type)?;
     let mut out: Vec<String> = registry.lines().map(str::to_string).collect();
-    out.insert(at + 1, format!("    {}: {},", names.module, names.type_name));
+    for (anchor, line) in after {
+        let Some(at) = out.iter().position(|existing| *existing == anchor) else {
+            bail!("src/prune/mod.rs: no line `{}` to add `{}` after", anchor.trim(), line.trim());
+        };
+        out.insert(at + 1, line);
+    }
+    for line in sorted {
+        // Among the lines of its kind (`pub mod `, or a technique's `use`).
+        let kind = if line.starts_with("pub mod ") { "pub mod " } else { "use " };
+        let of_kind = |existing: &String| existing.starts_with(kind) && !existing.starts_with("use crate::");
+        let Some(last) = out.iter().rposition(of_kind) else {
+            bail!("src/prune/mod.rs: no `{kind}` line to add `{line}` beside");
+        };
+        let at = out.iter().position(|existing| of_kind(existing) && *existing > line).unwrap_or(last + 1);
+        out.insert(at, line);
+    }
     Ok(out.join("\n") + "\n")
 }
 
-/// How `src/search.rs` calls a technique at a hook's step: the call of the
-/// step's last technique, which the new technique's call follows, and that
-/// call for the new technique's type (the one or two lines it adds).
-fn step_call(hook: Hook, type_name: &str) -> (&'static str, Vec<String>) {
-    let call = |template: &str, indent: &str| format!("{indent}{}", template.replace("__Type__", type_name));
-    match hook {
-        Hook::PruneNode => (
-            "if let Some(score) = self.node_step::<NT, ProbCut>(&mut node) {",
-            vec![
-                call("if let Some(score) = self.node_step::<NT, __Type__>(&mut node) {", "            "),
-                "                return score;".to_string(),
-                "            }".to_string(),
-            ],
-        ),
-        Hook::PrunesMove => (
-            "|| self.move_pruned_by::<NT, QuietSee>(node, candidate)",
-            vec![call("|| self.move_pruned_by::<NT, __Type__>(node, candidate)", "            ")],
-        ),
-        Hook::ExtendMove => (
-            "+ self.move_extension::<NT, SingularExtension>(node, candidate, child)",
-            vec![call("+ self.move_extension::<NT, __Type__>(node, candidate, child)", "            ")],
-        ),
-        Hook::PruneQnode => (
-            "self.qnode_pruned_by::<NT, DeltaPruning>(qnode)",
-            vec![call(".or_else(|| self.qnode_pruned_by::<NT, __Type__>(qnode))", "            ")],
-        ),
-        Hook::PrunesCapture => (
-            "|| self.capture_pruned_by::<NT, SeePruning>(qnode, entry)",
-            vec![call("|| self.capture_pruned_by::<NT, __Type__>(qnode, entry)", "            ")],
-        ),
-    }
-}
-
 /// `src/search.rs` with the technique called at its hook's step, after the
-/// techniques already there (a node-level technique gets a step of its
-/// own after ProbCut's, numbered as a part of it, `Step 11b`, so no later
-/// step is renumbered), and its type imported beside theirs.
+/// techniques already there, and its type imported beside theirs. A
+/// node-level technique gets a step of its own after the last node-level
+/// step, numbered as a part of it (`Step 11b` after `Step 11`, `11c` after
+/// `11b`), so no later step is renumbered.
 fn with_step(search: &str, names: &Names, hook: Hook) -> Result<String> {
-    let (last_call, new_call) = step_call(hook, &names.type_name);
+    let (at, _) = last_call(search, hook)?;
     let lines: Vec<&str> = search.lines().collect();
-    let Some(at) = lines.iter().position(|line| line.trim() == last_call) else {
-        bail!("src/search.rs: no call `{last_call}` to add `{}` after", names.module);
-    };
-    let mut added = new_call;
+    let indent = &lines[at][..lines[at].len() - lines[at].trim_start().len()];
+    let call = call_template(hook).replace("__Type__", &names.type_name);
+    let mut added = Vec::new();
     // After the call; a node step's after its `return score;` and closing brace.
     let mut after = at + 1;
-    if hook == Hook::PruneNode {
-        let number = at
-            .checked_sub(1)
-            .and_then(|comment| lines[comment].trim().strip_prefix("// Step "))
-            .and_then(|rest| rest.split_once('.'))
-            .map(|(number, _)| number.to_string())
-            .with_context(|| "src/search.rs: ProbCut's step has no `// Step N.` comment above it")?;
-        added.insert(0, format!("            // Step {number}b. {} ({}.rs).", names.type_name, names.module));
-        after = at + 3;
+    match hook {
+        Hook::PruneNode => {
+            let number = lines[..at]
+                .iter()
+                .rev()
+                .find_map(|line| line.trim().strip_prefix("// Step "))
+                .and_then(|rest| rest.split_once('.'))
+                .map(|(number, _)| number.to_string())
+                .with_context(|| "src/search.rs: the last node-level step has no `// Step N.` comment above it")?;
+            let next = match number.chars().last() {
+                Some(letter) if letter.is_ascii_lowercase() => {
+                    format!("{}{}", &number[..number.len() - 1], (letter as u8 + 1) as char)
+                }
+                _ => format!("{number}b"),
+            };
+            added.push(format!("{indent}// Step {next}. {} ({}.rs).", names.type_name, names.module));
+            added.push(format!("{indent}{call}"));
+            added.push(format!("{indent}    return score;"));
+            added.push(format!("{indent}}}"));
+            after = at + 3;
+        }
+        // The first call of a step's chain is not joined to anything before it.
+        Hook::PrunesMove | Hook::PrunesCapture => {
+            let continued =
+                if lines[at].trim_start().starts_with("||") { indent.to_string() } else { format!("{indent}    ") };
+            added.push(format!("{continued}|| {call}"));
+        }
+        Hook::ExtendMove => {
+            let continued =
+                if lines[at].trim_start().starts_with('+') { indent.to_string() } else { format!("{indent}    ") };
+            added.push(format!("{continued}+ {call}"));
+        }
+        Hook::PruneQnode => {
+            let continued =
+                if lines[at].trim_start().starts_with('.') { indent.to_string() } else { format!("{indent}    ") };
+            added.push(format!("{continued}.or_else(|| {call})"));
+        }
     }
     let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
     out.splice(after..after, added);
@@ -384,10 +450,11 @@ const HOOKS_TRAIT: &str = "src/techniques.rs";
 fn hook_signature(hooks_trait: &str, hook: Hook) -> Result<String> {
     let name = hook.to_possible_value().expect("every hook has a name").get_name().to_string();
     let body = hooks_trait
-        .split("pub(crate) trait Hooks {")
+        .split("pub(crate) trait Hooks")
         .nth(1)
-        .and_then(|rest| rest.split("\n}\n").next())
-        .with_context(|| format!("{HOOKS_TRAIT}: no `pub(crate) trait Hooks {{`"))?;
+        .and_then(|rest| rest.split_once("{\n"))
+        .and_then(|(_, rest)| rest.split("\n}\n").next())
+        .with_context(|| format!("{HOOKS_TRAIT}: no `pub(crate) trait Hooks`"))?;
     let start =
         body.find(&format!("    fn {name}<")).with_context(|| format!("{HOOKS_TRAIT}: the trait has no `{name}`"))?;
     let end = body[start..].find("{\n").with_context(|| format!("{HOOKS_TRAIT}: `{name}` has no body"))?;
@@ -421,7 +488,7 @@ fn hook_uses(hook: &str) -> String {
     ));
     let mut techniques = vec!["Hooks"];
     techniques.extend(names(&["NodeVerdict"]));
-    techniques.extend(["Technique", "TechniqueSet"]);
+    techniques.extend(["Technique", "TechniqueCounters", "TechniqueSet", "Techniques"]);
     uses.push_str(&format!("use crate::techniques::{{{}}};", techniques.join(", ")));
     uses
 }
@@ -598,11 +665,17 @@ fn technique_file(names: &Names, hook: Hook, hooks_trait: &str, source: &str, su
 {uses}
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
-use crate::{{counters, technique, tunables}};
+use crate::{{counters, features, tunables}};
 
-technique! {{
-    /// Whether `__feature__` is on.
-    pub struct __Type__ {{
+/// Whether `__feature__` is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct __Type__ {{
+    /// `__feature__`
+    pub enabled: bool,
+}}
+
+features! {{
+    __Type__ {{
         enabled: "__feature__" [] "{source}" => "{summary}";
     }}
 }}
@@ -625,7 +698,20 @@ impl Hooks for __Type__ {{
 {body}}}
 
 impl Technique for __Type__ {{
+    const NAME: &'static str = "__module__";
     type Counters = __Type__Counters;
+
+    fn of(set: &Techniques) -> &Self {{
+        &set.__module__
+    }}
+
+    fn counters(all: &TechniqueCounters) -> &__Type__Counters {{
+        &all.__module__
+    }}
+
+    fn counters_mut(all: &mut TechniqueCounters) -> &mut __Type__Counters {{
+        &mut all.__module__
+    }}
 
     fn report(&self, counters: &__Type__Counters) -> Vec<String> {{
         if !self.enabled {{
@@ -730,12 +816,10 @@ mod tests {
         );
         let text = |path: &str| &edits.iter().find(|edit| edit.path == Path::new(path)).unwrap().text;
         let original = |path: &str| std::fs::read_to_string(repository.join(path)).unwrap();
-        // Each existing file gains exactly one line.
-        for (path, line) in [
-            ("Cargo.toml", "\"see-capture\" = []"),
-            ("docs/variants.md", "| `see-capture` | (to write) |"),
-            ("src/prune/mod.rs", "    see_capture: SeeCapture,"),
-        ] {
+        // Cargo.toml and the variants table gain exactly one line.
+        for (path, line) in
+            [("Cargo.toml", "\"see-capture\" = []"), ("docs/variants.md", "| `see-capture` | (to write) |")]
+        {
             let original = original(path);
             let mut before: Vec<&str> = original.lines().collect();
             let after: Vec<&str> = text(path).lines().collect();
@@ -743,8 +827,35 @@ mod tests {
             before.insert(at, line);
             assert_eq!(after, before, "{path}");
         }
+        // The registry gains a line in each of its lists, after quiet SEE's
+        // where the order is the pipeline's.
         let registry = text("src/prune/mod.rs");
-        assert!(registry.contains("    quiet_see: QuietSee,\n    see_capture: SeeCapture,\n"), "after quiet_see");
+        for (after, line) in [
+            ("    pub quiet_see: QuietSee,", "    pub see_capture: SeeCapture,"),
+            ("        quiet_see: QuietSee::BASELINE,", "        see_capture: SeeCapture::BASELINE,"),
+            (
+                "            quiet_see: self.quiet_see.with(feature),",
+                "            see_capture: self.see_capture.with(feature),",
+            ),
+            ("    pub quiet_see: QuietSeeCounters,", "    pub see_capture: SeeCaptureCounters,"),
+            ("    Registration::of::<QuietSee>(),", "    Registration::of::<SeeCapture>(),"),
+            ("pub mod see_capture;", "pub mod see_ordering;"),
+            (
+                "use see_capture::{SeeCapture, SeeCaptureCounters};",
+                "use see_ordering::{SeeOrdering, SeeOrderingCounters};",
+            ),
+        ] {
+            assert!(registry.contains(&format!("{after}\n{line}\n")), "src/prune/mod.rs: no `{line}` after `{after}`");
+        }
+        let added: Vec<&str> =
+            registry.lines().filter(|line| line.contains("see_capture") || line.contains("SeeCapture")).collect();
+        assert_eq!(added.len(), 7, "{added:?}");
+        let without: Vec<&str> = registry.lines().filter(|line| !added.contains(line)).collect();
+        assert_eq!(
+            without,
+            original("src/prune/mod.rs").lines().collect::<Vec<_>>(),
+            "src/prune/mod.rs gains seven lines"
+        );
         // search.rs gains the call at the move-pruning step, after quiet
         // SEE's, and the import beside the other techniques'.
         let search = text("src/search.rs");
@@ -770,7 +881,10 @@ mod tests {
         );
         let file = text("src/prune/see_capture.rs");
         for expected in [
-            "pub struct SeeCapture {\n        enabled: \"see-capture\" [] \"Ethereal (SEE pruning of captures)\" => \"(to write)\";",
+            "pub struct SeeCapture {\n    /// `see-capture`\n    pub enabled: bool,\n}",
+            "    SeeCapture {\n        enabled: \"see-capture\" [] \"Ethereal (SEE pruning of captures)\" => \"(to write)\";",
+            "const NAME: &'static str = \"see_capture\";",
+            "fn counters_mut(all: &mut TechniqueCounters) -> &mut SeeCaptureCounters {\n        &mut all.see_capture\n    }",
             "fn prunes_move<T: TechniqueSet, NT: NodeType>(",
             "if !T::TECHNIQUES.see_capture.enabled",
             "SEE_CAPTURE_MAX_DEPTH: 6, 1, 12, 1;",
