@@ -5,6 +5,7 @@
 //! layered on top of it (see `prune/`).
 
 pub mod bench;
+pub(crate) mod context;
 pub mod data;
 pub mod epd;
 pub mod eval;

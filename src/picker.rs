@@ -154,7 +154,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         let (staged, generated, quiet_stage_reached) =
             (picker.staged_tt_move.is_some(), picker.generated, picker.quiet_stage_reached);
         self.move_lists[ply] = picker.moves;
-        StagedPicking::count_stages(self, staged, generated, quiet_stage_reached);
+        StagedPicking::count_stages(&mut self.context(), staged, generated, quiet_stage_reached);
     }
 
     /// The search stopped in the node's move loop: its list goes back to
@@ -168,7 +168,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// captures, the promotions and the TT move, and `true`: the quiet
     /// moves are due later (`append_quiets`).
     fn generate_and_order<NT: NodeType>(&mut self, node: &Node, moves: &mut Vec<ScoredMove>) -> bool {
-        if StagedPicking::capture_stage(self, node, moves) {
+        if StagedPicking::capture_stage(&mut self.context(), node, moves) {
             // The killers and the countermove are looked for among the
             // quiet moves, when they come.
             let hints = OrderingHints { tt_move: node.tt_move, ..OrderingHints::default() };
@@ -219,7 +219,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// and ordered as `generate_and_order` would have.
     fn append_quiets<NT: NodeType>(&mut self, node: &Node, moves: &mut Vec<ScoredMove>) {
         let first_quiet = moves.len();
-        StagedPicking::take_quiets(self, node, moves);
+        StagedPicking::take_quiets(&mut self.context(), node, moves);
         let hints = OrderingHints { tt_move: node.tt_move, killers: node.killers, counter_move: node.counter_move };
         let rejected = movepick::score_main(node.board, &mut moves[first_quiet..], &hints, self.history);
         // A killer may be a capture here: it is in the first stage's moves.
@@ -282,10 +282,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             *in_order_until = (*in_order_until).min(picked);
             let counted = removed - usize::from(dropped_excluded);
             *(request.dropped)(&mut self.stats.techniques) += counted as u64;
-            let counters = &mut self.stats.techniques.staged_picking;
-            counters.skip_drops += 1;
-            counters.skip_removed += removed as u64;
-            counters.skip_kept += kept_checks as u64;
+            StagedPicking::count_skip(&mut self.context(), removed, kept_checks);
             // Counted after the kept checks: each keeps the move number it
             // would have had right after the pruned move.
             *removed_uncounted += counted;

@@ -278,7 +278,7 @@ pub(crate) struct PlyState {
     /// That move's number in the node's move loop (0 for a null move or a
     /// probcut capture): the nodes below it are counted by it.
     pub move_number: usize,
-    /// The plies that move was extended by (step 11b; 0 for a null move).
+    /// The plies that move was extended by (step 12b; 0 for a null move).
     pub extension: i32,
     pub moved_piece: Option<Piece>,
     /// This node was reached by a null move.
@@ -347,7 +347,7 @@ pub(crate) struct Node<'a> {
     /// is known too (plan 002, 3.1).
     pub improving: bool,
     /// The node's depth was extended: it is in check (the check
-    /// extension), or the move that led to it was extended (step 11b).
+    /// extension), or the move that led to it was extended (step 12b).
     pub extended: bool,
     pub tt_hit: Option<TtHit>,
     /// The TT move, when legal here.
@@ -765,13 +765,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
                 }
                 let mut score;
                 if reduction > 0 {
-                    self.stats.techniques.lmr.reductions += 1;
                     score = -self.negamax::<NT::NonPvChild>(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1);
-                    if score > alpha && !self.aborted {
-                        self.stats.techniques.lmr.researches += 1;
-                        researched_full_depth = true;
+                    researched_full_depth = score > alpha && !self.aborted;
+                    if researched_full_depth {
                         score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                     }
+                    LateMoveReductions::count_reduced_search(&mut self.context(), researched_full_depth);
                 } else {
                     score = -self.negamax::<NT::NonPvChild>(&child, new_depth, -alpha - 1, -alpha, ply + 1);
                 }
@@ -850,7 +849,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// the reduced depth.
     #[inline(always)]
     fn node_step<NT: NodeType, H: Hooks>(&mut self, node: &mut Node) -> Option<i32> {
-        match H::prune_node::<T, NT>(self, node) {
+        match H::prune_node::<T, NT>(&mut self.context(), node) {
             NodeVerdict::Continue => {}
             // A `lab blame` replay may not take it (trace builds only).
             _ if self.overrules(H::NAME, node.ply) => {}
@@ -873,16 +872,16 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// SEE ordering, which reads the scores they leave.
     #[inline(always)]
     pub(crate) fn order_moves<NT: NodeType>(&mut self, node: &Node, moves: &mut [ScoredMove]) {
-        CaptureHistory::order_moves::<T, NT>(self, node, moves);
-        ContinuationHistory::order_moves::<T, NT>(self, node, moves);
-        SeeOrdering::order_moves::<T, NT>(self, node, moves);
+        CaptureHistory::order_moves::<T, NT>(&mut self.context(), node, moves);
+        ContinuationHistory::order_moves::<T, NT>(&mut self.context(), node, moves);
+        SeeOrdering::order_moves::<T, NT>(&mut self.context(), node, moves);
     }
 
     /// Step 12 (the picker), a deferred ordering term: SEE ordering settles
     /// the best remaining move's score before it is picked.
     #[inline(always)]
     pub(crate) fn settle_move<NT: NodeType>(&mut self, node: &Node, entry: &mut ScoredMove) {
-        SeeOrdering::settle_move::<T, NT>(self, node, entry);
+        SeeOrdering::settle_move::<T, NT>(&mut self.context(), node, entry);
     }
 
     /// Step 12a. Move pruning: futility, move count, history and quiet SEE
@@ -899,7 +898,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// let it, trace builds only).
     #[inline(always)]
     fn move_pruned_by<NT: NodeType, H: Hooks>(&mut self, node: &Node, candidate: &Candidate) -> bool {
-        H::prunes_move::<T, NT>(self, node, candidate) && !self.overrules_move(H::NAME, node.ply, candidate.mv)
+        H::prunes_move::<T, NT>(&mut self.context(), node, candidate)
+            && !self.overrules_move(H::NAME, node.ply, candidate.mv)
     }
 
     /// Step 12b. Extensions, once the move is made: Crafty's razoring
@@ -918,7 +918,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         if self.aborted {
             return 0;
         }
-        match H::extend_move::<T, NT>(self, node, candidate, child) {
+        match H::extend_move::<T, NT>(&mut self.context(), node, candidate, child) {
             0 => 0,
             _ if self.overrules_move(H::NAME, node.ply, candidate.mv) => 0,
             plies => plies,
@@ -929,8 +929,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// learn from it.
     #[inline(always)]
     fn update_histories(&mut self, cutoff: &Cutoff) {
-        CaptureHistory::update_histories::<T>(self, cutoff);
-        ContinuationHistory::update_histories::<T>(self, cutoff);
+        CaptureHistory::update_histories::<T>(&mut self.context(), cutoff);
+        ContinuationHistory::update_histories::<T>(&mut self.context(), cutoff);
     }
 
     /// Step Q3, after stand pat: delta pruning's coarse filter; the score
@@ -944,14 +944,14 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// `lab blame` replay may not let it, trace builds only).
     #[inline(always)]
     fn qnode_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode) -> Option<i32> {
-        let score = H::prune_qnode::<T, NT>(self, qnode)?;
+        let score = H::prune_qnode::<T, NT>(&mut self.context(), qnode)?;
         (!self.overrules(H::NAME, qnode.ply)).then_some(score)
     }
 
     /// Step Q4, move ordering: the TT move first (`qsearch_order.rs`).
     #[inline(always)]
     fn order_captures<NT: NodeType>(&mut self, moves: &mut [ScoredMove], tt_move: Option<Move>) {
-        QsearchOrder::order_captures::<T, NT>(self, moves, tt_move);
+        QsearchOrder::order_captures::<T, NT>(&mut self.context(), moves, tt_move);
     }
 
     /// Step Q4, move pruning: delta pruning, then SEE pruning; the first
@@ -966,7 +966,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// let it, trace builds only).
     #[inline(always)]
     fn capture_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
-        H::prunes_capture::<T, NT>(self, qnode, entry) && !self.overrules_move(H::NAME, qnode.ply, entry.mv)
+        H::prunes_capture::<T, NT>(&mut self.context(), qnode, entry)
+            && !self.overrules_move(H::NAME, qnode.ply, entry.mv)
     }
 
     /// The first move of a node: a PV node's first child is a PV node.

@@ -30,10 +30,11 @@ use std::fmt::Debug;
 
 use cozy_chess::{Board, Move};
 
+use crate::context::Context;
 use crate::features::{self, CATALOGUE};
 use crate::movepick::ScoredMove;
 pub use crate::prune::{TechniqueCounters, Techniques, REGISTRY};
-use crate::search::{Candidate, Cutoff, Node, NodeType, QNode, Worker};
+use crate::search::{Candidate, Cutoff, Node, NodeType, QNode};
 
 /// One Cargo feature of the pruning catalogue, as its technique declares it.
 #[derive(Clone, Copy, Debug)]
@@ -277,24 +278,38 @@ pub enum NodeVerdict {
 /// quiescence's step functions the others). Each does nothing unless the
 /// technique says otherwise, and reads its features from `T::TECHNIQUES`,
 /// so a build without them folds the call away.
+///
+/// A hook is given what it judges (the node, the move) and its technique's
+/// [`Context`]: what it may read and do in the search (its own counters,
+/// the stack, traces, the searches it runs), never the search's `Worker`.
 #[allow(unused_variables)]
 pub(crate) trait Hooks: Technique {
     /// Node-level pruning, one step of `negamax` per technique, after the static eval and before any
     /// move is generated; never in check or in a singular-exclusion search.
     #[inline(always)]
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         NodeVerdict::Continue
     }
 
     /// Move ordering, in the move loop: adjusts the scores of the main search's
     /// scored move list before the first pick.
     #[inline(always)]
-    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {}
+    fn order_moves<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        moves: &mut [ScoredMove],
+    ) {
+    }
 
     /// Move ordering, a deferred term (see `ScoredMove::defer`): settles
     /// the score of `entry`, the best remaining move, before it is picked.
     #[inline(always)]
-    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, entry: &mut ScoredMove) {}
+    fn settle_move<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        entry: &mut ScoredMove,
+    ) {
+    }
 
     /// Reductions, in the move loop: the plies the move's search is reduced
     /// by when it is not the node's first (0 for a move that is not reduced).
@@ -308,7 +323,7 @@ pub(crate) trait Hooks: Technique {
     /// whose every move so far is mated.
     #[inline(always)]
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -319,7 +334,7 @@ pub(crate) trait Hooks: Technique {
     /// reduce it). `child` is the position after the move.
     #[inline(always)]
     fn extend_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
         child: &Board,
@@ -332,19 +347,19 @@ pub(crate) trait Hooks: Technique {
     /// cutoff and updates the baseline's killers, countermove and butterfly
     /// history itself.
     #[inline(always)]
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {}
+    fn update_histories<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Self>, cutoff: &Cutoff) {}
 
     /// Quiescence pruning after stand pat (not in check): the score to
     /// return when the node is hopeless.
     #[inline(always)]
-    fn prune_qnode<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, qnode: &QNode) -> Option<i32> {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, qnode: &QNode) -> Option<i32> {
         None
     }
 
     /// Quiescence move ordering (not in check), after MVV-LVA.
     #[inline(always)]
     fn order_captures<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         moves: &mut [ScoredMove],
         tt_move: Option<Move>,
     ) {
@@ -354,7 +369,7 @@ pub(crate) trait Hooks: Technique {
     /// or promotion `entry` is skipped.
     #[inline(always)]
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         qnode: &QNode,
         entry: &ScoredMove,
     ) -> bool {

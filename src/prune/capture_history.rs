@@ -47,9 +47,10 @@
 
 use cozy_chess::{Color, Piece, Square};
 
+use crate::context::Context;
 use crate::eval::PIECE_VALUES;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
-use crate::search::{Cutoff, Node, NodeType, Worker};
+use crate::search::{Cutoff, Node, NodeType};
 use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::tune::Tunable;
@@ -129,35 +130,39 @@ fn is_ordered_by_history(entry: &ScoredMove) -> bool {
 impl Hooks for CaptureHistory {
     /// Move ordering: orders the good and the bad captures by victim value and
     /// capture history, each group among itself.
-    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        moves: &mut [ScoredMove],
+    ) {
         if !T::TECHNIQUES.capture_history.enabled {
             return;
         }
         let us = node.board.side_to_move();
         for entry in moves.iter_mut().filter(|entry| is_ordered_by_history(entry)) {
             let victim = entry.captured.expect("a capture");
-            let key = capture_order_key(victim, worker.capture_history.get(us, entry));
+            let key = capture_order_key(victim, cx.table().get(us, entry));
             entry.set_capture_key(key);
         }
     }
 
     /// The best-move update: a capture's cutoff; it earns the bonus, the
     /// captures picked before it the malus.
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {
+    fn update_histories<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Self>, cutoff: &Cutoff) {
         let Cutoff { board, depth, cut, tried_before, .. } = *cutoff;
         if !T::TECHNIQUES.capture_history.enabled || cut.captured.is_none() {
             return;
         }
         if is_ordered_by_history(cut) {
-            let counters = &mut worker.stats.techniques.capture_history;
+            let counters = cx.counters();
             counters.cutoffs += 1;
             counters.first += u64::from(!tried_before.iter().any(is_ordered_by_history));
         }
         let us = board.side_to_move();
         let bonus = history_bonus(depth);
-        worker.capture_history.update(us, cut, bonus);
+        cx.table().update(us, cut, bonus);
         for tried in tried_before.iter().filter(|tried| tried.captured.is_some()) {
-            worker.capture_history.update(us, tried, -bonus);
+            cx.table().update(us, tried, -bonus);
         }
     }
 }

@@ -56,8 +56,9 @@
 
 use cozy_chess::{Color, Piece, Square};
 
+use crate::context::Context;
 use crate::movepick::{gravity, history_bonus, MoveKind, ScoredMove};
-use crate::search::{Cutoff, Node, NodeType, Worker};
+use crate::search::{Cutoff, Node, NodeType};
 use crate::stats::first_rate;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::{counters, features};
@@ -178,12 +179,16 @@ impl Default for ContinuationHistoryTables {
 /// The blocks of the moves one and two plies before a move by `us` at
 /// `ply`, of the tables `T` reads: none above the root nor for a null
 /// move.
-fn continuation_blocks<T: TechniqueSet>(worker: &Worker<'_, T>, us: Color, ply: usize) -> [Option<Block>; 2] {
+fn continuation_blocks<T: TechniqueSet>(
+    cx: &mut Context<'_, '_, T, ContinuationHistory>,
+    us: Color,
+    ply: usize,
+) -> [Option<Block>; 2] {
     let tables = T::TECHNIQUES.continuation_history.tables();
-    debug_assert!(worker.continuation_history.entries.len() >= tables * TABLE, "continuation history unallocated");
+    debug_assert!(cx.tables().entries.len() >= tables * TABLE, "continuation history unallocated");
     let mut blocks = [None; 2];
     for (index, (block, back)) in blocks.iter_mut().zip(PLIES_BACK).enumerate().take(tables) {
-        let Some(earlier) = ply.checked_sub(back).map(|earlier| &worker.stack[earlier]) else { continue };
+        let Some(earlier) = ply.checked_sub(back).map(|earlier| cx.entry(earlier)) else { continue };
         if let (Some(mv), Some(piece)) = (earlier.current_move, earlier.moved_piece) {
             *block = Some(ContinuationHistoryTables::block(index, us, piece, mv.to));
         }
@@ -193,39 +198,43 @@ fn continuation_blocks<T: TechniqueSet>(worker: &Worker<'_, T>, us: Color, ply: 
 
 impl Hooks for ContinuationHistory {
     /// Move ordering: adds the continuation histories to the history-ordered quiets.
-    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        moves: &mut [ScoredMove],
+    ) {
         if !T::TECHNIQUES.continuation_history.is_on() {
             return;
         }
-        let blocks = continuation_blocks(worker, node.board.side_to_move(), node.ply);
+        let blocks = continuation_blocks(cx, node.board.side_to_move(), node.ply);
         if blocks == [None; 2] {
             return;
         }
         for entry in moves.iter_mut().filter(|entry| entry.kind == MoveKind::Quiet) {
-            entry.add_to_score(worker.continuation_history.get(&blocks, entry));
+            entry.add_to_score(cx.tables().get(&blocks, entry));
         }
     }
 
     /// The best-move update: a quiet cutoff's move earns the bonus, the quiets picked
     /// before it the malus.
-    fn update_histories<T: TechniqueSet>(worker: &mut Worker<'_, T>, cutoff: &Cutoff) {
+    fn update_histories<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Self>, cutoff: &Cutoff) {
         let Cutoff { board, ply, depth, cut, tried_before } = *cutoff;
         if !T::TECHNIQUES.continuation_history.is_on() || !cut.is_quiet() {
             return;
         }
         if cut.kind == MoveKind::Quiet {
-            let counters = &mut worker.stats.techniques.continuation_history;
+            let counters = cx.counters();
             counters.cutoffs += 1;
             counters.first += u64::from(!tried_before.iter().any(|tried| tried.kind == MoveKind::Quiet));
         }
-        let blocks = continuation_blocks(worker, board.side_to_move(), ply);
+        let blocks = continuation_blocks(cx, board.side_to_move(), ply);
         if blocks == [None; 2] {
             return;
         }
         let bonus = history_bonus(depth);
-        worker.continuation_history.update(&blocks, cut, bonus);
+        cx.tables().update(&blocks, cut, bonus);
         for tried in tried_before.iter().filter(|tried| tried.is_quiet()) {
-            worker.continuation_history.update(&blocks, tried, -bonus);
+            cx.tables().update(&blocks, tried, -bonus);
         }
     }
 }

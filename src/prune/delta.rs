@@ -19,10 +19,11 @@
 
 use cozy_chess::Piece;
 
+use crate::context::Context;
 use crate::eval::PIECE_VALUES;
 use crate::movepick::ScoredMove;
 use crate::position::Stage;
-use crate::search::{NodeType, QNode, Worker};
+use crate::search::{NodeType, QNode};
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -98,20 +99,20 @@ impl DeltaPruning {
 
 impl Hooks for DeltaPruning {
     /// Quiescence pruning after stand pat: the enhanced coarse filter; returns stand pat when hopeless.
-    fn prune_qnode<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, qnode: &QNode) -> Option<i32> {
+    fn prune_qnode<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, qnode: &QNode) -> Option<i32> {
         let QNode { ply, stand_pat, alpha, phase, .. } = *qnode;
         let delta = T::TECHNIQUES.delta;
         if !delta.enhanced {
             return None;
         }
-        let counters = &mut worker.stats.techniques.delta;
+        let counters = cx.counters();
         counters.coarse_attempts += 1;
         if stand_pat + delta.coarse_margin(phase) < alpha {
             counters.coarse_cutoffs += 1;
-            if worker.traces(ply) {
+            if cx.traces(ply) {
                 let detail =
                     format!("coarse delta: stand pat {stand_pat} + {} < alpha {alpha}", delta.coarse_margin(phase));
-                worker.trace(ply, 0, TraceKind::NodePruned, "delta", "delta-enhanced", detail);
+                cx.trace(ply, 0, TraceKind::NodePruned, "delta-enhanced", detail);
             }
             return Some(stand_pat);
         }
@@ -120,7 +121,7 @@ impl Hooks for DeltaPruning {
 
     /// Quiescence move pruning: whether a capture is skipped by delta pruning.
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         qnode: &QNode,
         entry: &ScoredMove,
     ) -> bool {
@@ -135,17 +136,17 @@ impl Hooks for DeltaPruning {
         if stand_pat + captured_value + margin >= alpha {
             return false;
         }
-        worker.stats.techniques.delta.prunes += 1;
+        cx.counters().prunes += 1;
         // Pruned only thanks to the halved margin: what the enhancement adds.
         let halved = stand_pat + captured_value + DeltaPruning::stage_margin(phase) >= alpha;
         if halved {
-            worker.stats.techniques.delta.halved_prunes += 1;
+            cx.counters().halved_prunes += 1;
         }
-        if worker.traces_move(ply, mv) {
+        if cx.traces_move(ply, mv) {
             let detail =
                 format!("delta: stand pat {stand_pat} + victim {captured_value} + margin {margin} < alpha {alpha}");
             let feature = if halved { "delta-enhanced" } else { "baseline" };
-            worker.trace(ply, 0, TraceKind::MoveSkipped, "delta", feature, detail);
+            cx.trace(ply, 0, TraceKind::MoveSkipped, feature, detail);
         }
         true
     }

@@ -152,8 +152,9 @@
 //! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
 //! dropped unpicked.
 
+use crate::context::{Context, DropsQuiets};
 use crate::score::{MATE_BOUND, NO_EVAL};
-use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
+use crate::search::{Candidate, Node, NodeType};
 use crate::stats::depth_bucket;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
@@ -419,7 +420,7 @@ enum Rule {
 impl Hooks for Futility {
     /// The node futility step (`futility-node`), the plan's literal code:
     /// the node is pruned when its static eval and a margin stay at alpha.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         let futility = T::TECHNIQUES.futility;
         if NT::PV || !futility.node_level {
             return NodeVerdict::Continue;
@@ -428,15 +429,15 @@ impl Hooks for Futility {
         if !futility.node_applies(node.depth, node.alpha, node.beta) {
             return NodeVerdict::Continue;
         }
-        worker.stats.techniques.futility.node_attempts += 1;
+        cx.counters().node_attempts += 1;
         if !futility.is_futile(node.static_eval, node.alpha, node.depth) {
             return NodeVerdict::Continue;
         }
         debug_assert!(!NT::PV && node.alpha.abs() < MATE_BOUND);
-        let counters = &mut worker.stats.techniques.futility;
+        let counters = cx.counters();
         counters.node_cutoffs += 1;
         counters.node_by_depth[depth_bucket(node.depth)] += 1;
-        if worker.traces(node.ply) {
+        if cx.traces(node.ply) {
             let detail = format!(
                 "node futility at depth {}: eval {} + margin {} <= alpha {}: returns the eval",
                 node.depth,
@@ -444,14 +445,14 @@ impl Hooks for Futility {
                 futility.margin(node.depth),
                 node.alpha
             );
-            worker.trace(node.ply, node.depth, TraceKind::NodePruned, "futility", "futility-node", detail);
+            cx.trace(node.ply, node.depth, TraceKind::NodePruned, "futility-node", detail);
         }
         NodeVerdict::Prune(node.static_eval)
     }
 
     /// Move pruning: whether futility skips this move.
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -478,29 +479,29 @@ impl Hooks for Futility {
         }
         let guarded_move = candidate.is_tt_move || candidate.is_killer || candidate.is_counter_move;
         if futility.tactical_guards && (guarded_move || candidate.gives_check) {
-            worker.stats.techniques.futility.guarded += 1;
+            cx.counters().guarded += 1;
             return false;
         }
         if futility.keep_checks && candidate.gives_check {
             return false;
         }
         debug_assert!(node.static_eval != NO_EVAL, "futility without a static eval");
-        worker.stats.techniques.futility.attempts += 1;
+        cx.counters().attempts += 1;
 
         let mut pruned_by = None;
         if phase_applies && futility.is_futile(node.static_eval, node.alpha, judged_depth) {
-            if futility.tactical_guards && judged_depth > SAFE_CAPTURE_MAX_DEPTH && worker.has_safe_capture(node) {
-                worker.stats.techniques.futility.capture_limited += 1;
+            if futility.tactical_guards && judged_depth > SAFE_CAPTURE_MAX_DEPTH && cx.has_safe_capture(node) {
+                cx.counters().capture_limited += 1;
             } else {
                 pruned_by = Some(Rule::Phase);
             }
         }
         if pruned_by.is_none() && victim_applies {
-            worker.stats.techniques.futility.victim_attempts += 1;
+            cx.counters().victim_attempts += 1;
             // The victim's value is never negative: no capture can help
             // when the eval and the margin alone reach alpha.
             if futility.victim_is_futile(node.static_eval, 0, node.alpha, node.depth)
-                && futility.victim_is_futile(node.static_eval, worker.best_victim_value(node), node.alpha, node.depth)
+                && futility.victim_is_futile(node.static_eval, cx.best_victim_value(node), node.alpha, node.depth)
             {
                 pruned_by = Some(Rule::Victim);
             }
@@ -520,7 +521,7 @@ impl Hooks for Futility {
                 node.depth
             }
         };
-        let counters = &mut worker.stats.techniques.futility;
+        let counters = cx.counters();
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
         counters.by_effective_depth[depth_bucket(bucket_depth)] += 1;
@@ -533,14 +534,10 @@ impl Hooks for Futility {
             }
         }
         if futility.skip_quiets {
-            worker.stack[node.ply].skip_quiets = Some(QuietDrop {
-                technique: "futility",
-                feature: "futility-skip-quiets",
-                keeps_checks: futility.tactical_guards || futility.keep_checks,
-                dropped: |counters| &mut counters.futility.skipped,
-            });
+            let keeps_checks = futility.tactical_guards || futility.keep_checks;
+            cx.drop_quiet_moves(node, "futility-skip-quiets", keeps_checks);
         }
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let (feature, detail) = match rule {
                 Rule::Phase => (
                     futility.phase_feature(),
@@ -557,15 +554,23 @@ impl Hooks for Futility {
                         "victim futility at depth {}: eval {} + best victim {} + {} < alpha {}",
                         node.depth,
                         node.static_eval,
-                        worker.best_victim_value(node),
+                        cx.best_victim_value(node),
                         futility.victim_margin(node.depth),
                         node.alpha
                     ),
                 ),
             };
-            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "futility", feature, detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveSkipped, feature, detail);
         }
         true
+    }
+}
+
+/// The quiet moves a node drops after this technique pruned a move count
+/// as its `skipped`.
+impl DropsQuiets for Futility {
+    fn dropped(counters: &mut FutilityCounters) -> &mut u64 {
+        &mut counters.skipped
     }
 }
 

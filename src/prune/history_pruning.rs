@@ -26,7 +26,8 @@
 //! and the buckets count cutoffs by depth (the last one is depth 3 and up,
 //! should `HistoryPruningMaxDepth` be raised).
 
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::context::Context;
+use crate::search::{Candidate, Node, NodeType};
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -85,7 +86,7 @@ impl Hooks for HistoryPruning {
     /// caller has excluded the root, the first move and nodes with only
     /// mated scores.
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -102,21 +103,21 @@ impl Hooks for HistoryPruning {
         {
             return false;
         }
-        worker.stats.techniques.history_pruning.attempts += 1;
+        cx.counters().attempts += 1;
         if candidate.history >= history_pruning_limit(node.depth) {
             return false;
         }
-        let counters = &mut worker.stats.techniques.history_pruning;
+        let counters = cx.counters();
         counters.cutoffs += 1;
         counters.by_depth[bucket(node.depth)] += 1;
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let detail = format!(
                 "history {} < {} at depth {}",
                 candidate.history,
                 history_pruning_limit(node.depth),
                 node.depth
             );
-            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "history_pruning", "history-pruning", detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveSkipped, "history-pruning", detail);
         }
         true
     }

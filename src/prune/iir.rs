@@ -30,7 +30,8 @@
 //! attempt is a node that met every condition but the missing TT move, a
 //! cut a node reduced; the buckets count reductions by depth.
 
-use crate::search::{Node, NodeType, Worker};
+use crate::context::Context;
+use crate::search::{Node, NodeType};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -74,13 +75,13 @@ tunables! {
 impl Hooks for InternalIterativeReduction {
     /// The first of steps 6-11: a node without a TT move is searched
     /// shallower.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         let iir = T::TECHNIQUES.iir;
         if !iir.enabled || NT::ROOT || (iir.pv_only && !NT::PV) || node.depth < IIR_MIN_DEPTH.get() {
             return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "internal iterative reduction in check");
-        let counters = &mut worker.stats.techniques.iir;
+        let counters = cx.counters();
         counters.attempts += 1;
         if node.tt_move.is_some() {
             return NodeVerdict::Continue;
@@ -88,10 +89,10 @@ impl Hooks for InternalIterativeReduction {
         counters.cutoffs += 1;
         counters.by_depth[((node.depth - 4) / 3).clamp(0, 2) as usize] += 1;
         let reduction = IIR_REDUCTION.get();
-        if worker.traces(node.ply) {
+        if cx.traces(node.ply) {
             let feature = if iir.pv_only { "iir-pv" } else { "iir" };
             let detail = format!("no TT move at depth {}: {reduction} ply shallower", node.depth);
-            worker.trace(node.ply, node.depth, TraceKind::NodeReduced, "iir", feature, detail);
+            cx.trace(node.ply, node.depth, TraceKind::NodeReduced, feature, detail);
         }
         NodeVerdict::Reduce(reduction)
     }

@@ -52,6 +52,7 @@
 //! computes `lmr-log-sf`'s entries from the same logarithms and the options'
 //! values.
 
+use crate::context::Context;
 use crate::movepick::MoveKind;
 use crate::search::{Candidate, Node, NodeType};
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
@@ -284,6 +285,16 @@ pub fn log_sf_reduction(depth: i32, move_number: usize, is_pv: bool) -> i32 {
 }
 
 impl LateMoveReductions {
+    /// Step 12c, after a move's reduced search: counted (`lmr: reduced=
+    /// re=`), with whether it was repeated at full depth. The search calls
+    /// it by name, as `picker.rs` calls staged picking's stages: a step of
+    /// the search's own, not a hook a technique may act at.
+    pub(crate) fn count_reduced_search<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Self>, researched: bool) {
+        let counters = cx.counters();
+        counters.reductions += 1;
+        counters.researches += u64::from(researched);
+    }
+
     /// The table's reduction, before any adjustment: the baseline's, or
     /// Stockfish's with `lmr-log-sf`.
     pub fn table_reduction(&self, depth: i32, move_number: usize, is_pv: bool) -> i32 {

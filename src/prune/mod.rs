@@ -569,7 +569,7 @@ mod tests {
         assert_eq!(calls(&search.replace(quiet_see, ""), "prunes_move"), without(prunes_move, "QuietSee"));
 
         let order_moves = calls(&search, "order_moves");
-        let see_ordering = "SeeOrdering::order_moves::<T, NT>(self, node, moves);";
+        let see_ordering = "SeeOrdering::order_moves::<T, NT>(&mut self.context(), node, moves);";
         assert!(search.contains(see_ordering));
         assert_eq!(calls(&search.replace(see_ordering, ""), "order_moves"), without(order_moves, "SeeOrdering"));
 

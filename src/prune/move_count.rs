@@ -74,7 +74,8 @@
 //! countermoves that would have been pruned; with `lmp-skip-quiets`,
 //! `skipped=` quiet moves dropped unpicked.
 
-use crate::search::{Candidate, Node, NodeType, QuietDrop, Worker};
+use crate::context::{Context, DropsQuiets};
+use crate::search::{Candidate, Node, NodeType};
 use crate::stats::depth_bucket;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
@@ -223,7 +224,7 @@ impl Hooks for MoveCountPruning {
     /// Move pruning: whether a late quiet move is skipped. The caller has
     /// excluded the root, the first move and nodes with only mated scores.
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -241,10 +242,10 @@ impl Hooks for MoveCountPruning {
         let Some(mut limit) = config.limit(node.depth, node.improving) else {
             return false;
         };
-        worker.stats.techniques.move_count.attempts += 1;
+        cx.counters().attempts += 1;
         let good_history = config.history_bonus
             && candidate.history > MOVE_COUNT_HISTORY_LOWER_LIMIT.value_or(config.history_threshold());
-        worker.stats.techniques.move_count.history_above += u64::from(good_history);
+        cx.counters().history_above += u64::from(good_history);
         let over = |limit: usize| candidate.move_number > limit;
         if !over(limit) {
             return false;
@@ -252,23 +253,18 @@ impl Hooks for MoveCountPruning {
         if good_history {
             limit += MOVE_COUNT_HISTORY_BONUS.get() as usize;
             if !over(limit) {
-                worker.stats.techniques.move_count.history_kept += 1;
+                cx.counters().history_kept += 1;
                 return false;
             }
         }
         if config.keep_countermove && candidate.is_counter_move {
-            worker.stats.techniques.move_count.countermove_kept += 1;
+            cx.counters().countermove_kept += 1;
             return false;
         }
         if config.skip_quiets {
-            worker.stack[node.ply].skip_quiets = Some(QuietDrop {
-                technique: "move_count",
-                feature: "lmp-skip-quiets",
-                keeps_checks: config.keep_checks,
-                dropped: |counters| &mut counters.move_count.skipped,
-            });
+            cx.drop_quiet_moves(node, "lmp-skip-quiets", config.keep_checks);
         }
-        let counters = &mut worker.stats.techniques.move_count;
+        let counters = cx.counters();
         counters.cutoffs += 1;
         counters.by_depth[depth_bucket(node.depth)] += 1;
         match node.depth {
@@ -276,7 +272,7 @@ impl Hooks for MoveCountPruning {
             10 => counters.depth_10 += 1,
             _ => {}
         }
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let feature = if node.depth > 8 { "lmp-depth-10" } else { "lmp" };
             let detail = format!(
                 "move {} > limit {limit} at depth {} ({}improving)",
@@ -284,9 +280,17 @@ impl Hooks for MoveCountPruning {
                 node.depth,
                 if node.improving { "" } else { "not " }
             );
-            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "move_count", feature, detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveSkipped, feature, detail);
         }
         true
+    }
+}
+
+/// The quiet moves a node drops after this technique pruned a move count
+/// as its `skipped`.
+impl DropsQuiets for MoveCountPruning {
+    fn dropped(counters: &mut MoveCountCounters) -> &mut u64 {
+        &mut counters.skipped
     }
 }
 

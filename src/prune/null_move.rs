@@ -61,9 +61,10 @@
 
 use cozy_chess::Board;
 
+use crate::context::Context;
 use crate::position::non_pawn_material;
 use crate::score::MATE_BOUND;
-use crate::search::{Node, NodeType, Verification, Worker};
+use crate::search::{Node, NodeType, Verification};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -215,10 +216,10 @@ impl NullMovePruning {
 impl Hooks for NullMovePruning {
     /// The null move step: the node is pruned when the side to move, passing,
     /// still reaches beta.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         if NT::PV
             || !NT::NULL_MOVE
-            || worker.stack[node.ply].null_move_played
+            || cx.entry(node.ply).null_move_played
             || !null_move_applies(node.board, node.depth, node.static_eval, node.beta)
         {
             return NodeVerdict::Continue;
@@ -229,51 +230,46 @@ impl Hooks for NullMovePruning {
         // Nothing before a null move can repeat a position after it.
         null_board.set_halfmove_clock(0);
         let (depth, beta, ply) = (node.depth, node.beta, node.ply);
-        worker.stats.techniques.null_move.attempts += 1;
+        cx.counters().attempts += 1;
         let reduction = T::TECHNIQUES.null_move.reduction(depth, node.static_eval, beta);
-        worker.stack[ply].current_move = None;
-        worker.stack[ply].move_number = 0;
-        worker.stack[ply].moved_piece = None;
-        worker.stack[ply + 1].null_move_played = true;
-        worker.hash_path.push(node.hash);
-        let score = -worker.negamax::<NT::NonPvChild>(&null_board, depth - reduction - 1, -beta, -beta + 1, ply + 1);
-        worker.hash_path.pop();
-        worker.stack[ply + 1].null_move_played = false;
-        if worker.aborted || score < beta {
+        let score = cx.after_move(node, None, |cx| {
+            -cx.search::<NT::NonPvChild>(&null_board, depth - reduction - 1, -beta, -beta + 1, ply + 1)
+        });
+        if cx.aborted() || score < beta {
             return NodeVerdict::Continue;
         }
         // Plan 002's 1.4 code counts the cutoff here, before verification.
-        worker.stats.techniques.null_move.cutoffs += 1;
+        cx.counters().cutoffs += 1;
 
         let verify_min_depth = T::TECHNIQUES.null_move.verify_min_depth();
         if verify_min_depth > 0 && depth >= verify_min_depth {
-            worker.stats.techniques.null_move.verifications += 1;
+            cx.counters().verifications += 1;
             let verify_depth = depth - reduction - 1;
             let verified = if T::TECHNIQUES.null_move.no_null_verification {
-                worker.negamax::<Verification>(node.board, verify_depth, beta - 1, beta, ply)
+                cx.search::<Verification>(node.board, verify_depth, beta - 1, beta, ply)
             } else {
-                worker.negamax::<NT::NonPvChild>(node.board, verify_depth, beta - 1, beta, ply)
+                cx.search::<NT::NonPvChild>(node.board, verify_depth, beta - 1, beta, ply)
             };
-            if worker.aborted {
+            if cx.aborted() {
                 return NodeVerdict::Continue;
             }
             if verified < beta {
-                worker.stats.techniques.null_move.verify_fails += 1;
+                cx.counters().verify_fails += 1;
                 return NodeVerdict::Continue;
             }
         }
         let mate = score >= MATE_BOUND;
         if mate && T::TECHNIQUES.null_move.mate_searched {
-            worker.stats.techniques.null_move.mates_searched += 1;
+            cx.counters().mates_searched += 1;
             return NodeVerdict::Continue;
         }
-        if worker.traces(ply) {
+        if cx.traces(ply) {
             let null_move = T::TECHNIQUES.null_move;
             let verified =
                 if null_move.verifies() && depth >= null_move.verify_min_depth() { ", verified" } else { "" };
             let feature = if verified.is_empty() { null_move.feature() } else { null_move.verify_feature() };
             let detail = format!("null move at depth {depth}, R {reduction}: score {score} >= beta {beta}{verified}");
-            worker.trace(ply, depth, TraceKind::NodePruned, "null_move", feature, detail);
+            cx.trace(ply, depth, TraceKind::NodePruned, feature, detail);
         }
         // A null-move mate is not a proven mate.
         NodeVerdict::Prune(if mate { beta } else { score })

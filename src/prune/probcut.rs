@@ -35,9 +35,10 @@
 //! conditions, `moves` counts captures played (`probcut-sf`), `deep` the
 //! depth − 4 searches, and the buckets count cutoffs by depth.
 
+use crate::context::Context;
 use crate::movepick::{self, pick_next, ScoredMove};
 use crate::score::MATE_BOUND;
-use crate::search::{Node, NodeType, Worker};
+use crate::search::{Node, NodeType};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
@@ -114,19 +115,23 @@ fn bucket(depth: i32) -> usize {
 
 /// Plan 003's ProbCut: the node itself, searched at depth − 4 in the
 /// window (beta, rbeta); the score to return when it fails high.
-fn plan_probcut<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, rbeta: i32) -> NodeVerdict {
-    worker.stats.techniques.probcut.deep_searches += 1;
+fn plan_probcut<T: TechniqueSet, NT: NodeType>(
+    cx: &mut Context<'_, '_, T, ProbCut>,
+    node: &Node,
+    rbeta: i32,
+) -> NodeVerdict {
+    cx.counters().deep_searches += 1;
     let reduced_depth = node.depth - PROBCUT_REDUCTION.get();
-    let score = worker.negamax::<NT::NonPvChild>(node.board, reduced_depth, node.beta, rbeta, node.ply);
-    if worker.aborted || score < rbeta {
+    let score = cx.search::<NT::NonPvChild>(node.board, reduced_depth, node.beta, rbeta, node.ply);
+    if cx.aborted() || score < rbeta {
         return NodeVerdict::Continue;
     }
-    let counters = &mut worker.stats.techniques.probcut;
+    let counters = cx.counters();
     counters.cutoffs += 1;
     counters.by_depth[bucket(node.depth)] += 1;
-    if worker.traces(node.ply) {
+    if cx.traces(node.ply) {
         let detail = format!("probcut: depth {reduced_depth} search {score} >= beta {} + margin = {rbeta}", node.beta);
-        worker.trace(node.ply, node.depth, TraceKind::NodePruned, "probcut", "probcut", detail);
+        cx.trace(node.ply, node.depth, TraceKind::NodePruned, "probcut", detail);
     }
     NodeVerdict::Prune(score)
 }
@@ -134,77 +139,65 @@ fn plan_probcut<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node:
 impl Hooks for ProbCut {
     /// The ProbCut step: the node is pruned when a capture's reduced search
     /// proves it fails high.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         if !T::TECHNIQUES.probcut.is_on() || NT::PV || !probcut_applies(node.depth, node.beta) {
             return NodeVerdict::Continue;
         }
         debug_assert!(!node.in_check, "probcut in check");
-        debug_assert!(worker.stack[node.ply].excluded_move.is_none(), "probcut in a singular search");
+        debug_assert!(cx.entry(node.ply).excluded_move.is_none(), "probcut in a singular search");
         let (board, depth, ply) = (node.board, node.depth, node.ply);
         let rbeta = probcut_beta(node.beta);
-        worker.stats.techniques.probcut.attempts += 1;
+        cx.counters().attempts += 1;
         if T::TECHNIQUES.probcut.plan {
-            return plan_probcut::<T, NT>(worker, node, rbeta);
+            return plan_probcut::<T, NT>(cx, node, rbeta);
         }
         let see_threshold = rbeta - node.static_eval;
 
         // The move loop regenerates this ply's list afterwards, so ProbCut
         // borrows it rather than allocating.
-        let mut moves = std::mem::take(&mut worker.move_lists[ply]);
-        movepick::generate(board, true, &mut moves);
-        movepick::score_tactical(&mut moves);
-        let mut result = NodeVerdict::Continue;
-        let mut picked = 0;
-        while let Some(ScoredMove { mv, .. }) = pick_next(&mut moves, picked) {
-            picked += 1;
-            if !see_ge(board, mv, see_threshold) {
-                continue;
-            }
-            worker.stats.techniques.probcut.moves += 1;
-            let mut child = board.clone();
-            child.play_unchecked(mv);
-            worker.stack[ply].current_move = Some(mv);
-            worker.stack[ply].move_number = 0;
-            worker.stack[ply].moved_piece = board.piece_on(mv.from);
-            worker.stack[ply + 1].null_move_played = false;
-            worker.hash_path.push(node.hash);
-            let mut score = -worker.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
-            if score >= rbeta && !worker.aborted {
-                worker.stats.techniques.probcut.deep_searches += 1;
-                let reduced_depth = depth - PROBCUT_REDUCTION.get();
-                score = -worker.negamax::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1);
-            }
-            worker.hash_path.pop();
-            if worker.aborted {
-                break;
-            }
-            if score >= rbeta {
-                worker.tt.store(
-                    node.hash,
-                    Some(mv),
-                    score,
-                    node.static_eval,
-                    depth - PROBCUT_TT_DEPTH_REDUCTION,
-                    Bound::Lower,
-                    ply,
-                );
-                let counters = &mut worker.stats.techniques.probcut;
-                counters.cutoffs += 1;
-                counters.by_depth[bucket(depth)] += 1;
-                if worker.traces(ply) {
-                    let detail = format!(
-                        "probcut: capture {} searched to depth {} gives {score} >= rbeta {rbeta}",
-                        crate::position::move_to_uci(board, mv),
-                        depth - PROBCUT_REDUCTION.get()
-                    );
-                    worker.trace(ply, depth, TraceKind::NodePruned, "probcut", "probcut-sf", detail);
+        let result = cx.with_move_list(ply, |cx, moves| {
+            movepick::generate(board, true, moves);
+            movepick::score_tactical(moves);
+            let mut picked = 0;
+            while let Some(ScoredMove { mv, .. }) = pick_next(moves, picked) {
+                picked += 1;
+                if !see_ge(board, mv, see_threshold) {
+                    continue;
                 }
-                result = NodeVerdict::Prune(score);
-                break;
+                cx.counters().moves += 1;
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                let score = cx.after_move(node, Some(mv), |cx| {
+                    let score = -cx.qsearch::<NT::NonPvChild>(&child, -rbeta, -rbeta + 1, ply + 1);
+                    if score < rbeta || cx.aborted() {
+                        return score;
+                    }
+                    cx.counters().deep_searches += 1;
+                    let reduced_depth = depth - PROBCUT_REDUCTION.get();
+                    -cx.search::<NT::NonPvChild>(&child, reduced_depth, -rbeta, -rbeta + 1, ply + 1)
+                });
+                if cx.aborted() {
+                    return NodeVerdict::Continue;
+                }
+                if score >= rbeta {
+                    cx.store(node, Some(mv), score, depth - PROBCUT_TT_DEPTH_REDUCTION, Bound::Lower);
+                    let counters = cx.counters();
+                    counters.cutoffs += 1;
+                    counters.by_depth[bucket(depth)] += 1;
+                    if cx.traces(ply) {
+                        let detail = format!(
+                            "probcut: capture {} searched to depth {} gives {score} >= rbeta {rbeta}",
+                            crate::position::move_to_uci(board, mv),
+                            depth - PROBCUT_REDUCTION.get()
+                        );
+                        cx.trace(ply, depth, TraceKind::NodePruned, "probcut-sf", detail);
+                    }
+                    return NodeVerdict::Prune(score);
+                }
             }
-        }
-        worker.move_lists[ply] = moves;
-        if worker.aborted {
+            NodeVerdict::Continue
+        });
+        if cx.aborted() {
             return NodeVerdict::Continue;
         }
         result

@@ -28,8 +28,9 @@
 
 use cozy_chess::Move;
 
+use crate::context::Context;
 use crate::movepick::{self, pick_next, ScoredMove};
-use crate::search::{NodeType, Worker};
+use crate::search::NodeType;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::{counters, features};
 
@@ -63,7 +64,7 @@ counters! {
 impl Hooks for QsearchOrder {
     /// Quiescence move ordering: re-orders a quiescence list scored by MVV-LVA (not in check).
     fn order_captures<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         moves: &mut [ScoredMove],
         tt_move: Option<Move>,
     ) {
@@ -72,7 +73,7 @@ impl Hooks for QsearchOrder {
         }
         if let Some(tt_move) = tt_move {
             if tt_move_first(moves, tt_move) {
-                worker.stats.techniques.qsearch_order.tt_first += 1;
+                cx.counters().tt_first += 1;
             }
         }
     }

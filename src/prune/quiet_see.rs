@@ -19,7 +19,8 @@
 //! Telemetry: `see_quiet: att=X cut=Y cut%=Z.Z% sq_b=[d1-3,d4-6,d7-9]`: an
 //! attempt is a move that met every condition but the SEE test.
 
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::context::Context;
+use crate::search::{Candidate, Node, NodeType};
 use crate::see::see_ge;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
@@ -60,7 +61,7 @@ tunables! {
 
 impl Hooks for QuietSee {
     fn prunes_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
     ) -> bool {
@@ -74,16 +75,16 @@ impl Hooks for QuietSee {
         {
             return false;
         }
-        let counters = &mut worker.stats.techniques.quiet_see;
+        let counters = cx.counters();
         counters.attempts += 1;
         if see_ge(node.board, candidate.mv, -SEE_QUIET_MARGIN.get() * node.depth) {
             return false;
         }
         counters.cutoffs += 1;
         counters.by_depth[((node.depth - 1) / 3).clamp(0, 2) as usize] += 1;
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let detail = format!("SEE below -{} x depth {}", SEE_QUIET_MARGIN.get(), node.depth);
-            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "quiet_see", "see-quiet", detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveSkipped, "see-quiet", detail);
         }
         true
     }

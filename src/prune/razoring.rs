@@ -89,10 +89,11 @@
 
 use cozy_chess::{Board, Piece};
 
+use crate::context::Context;
 use crate::eval::{evaluate, material_balance};
 use crate::position::{game_phase, Stage};
 use crate::score::MATE_BOUND;
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::search::{Candidate, Node, NodeType};
 use crate::stats::{percent, rate};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
@@ -348,7 +349,7 @@ fn opponent_piece_count(board: &Board) -> u32 {
 impl Hooks for Razoring {
     /// The razoring step (step 7), every style but `razor-crafty`: the node
     /// is pruned or reduced when its eval falls far below the window.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         let style = T::TECHNIQUES.razoring.style();
         if style == Style::Off || NT::ROOT || (NT::PV && !style.razors_pv_nodes()) {
             return NodeVerdict::Continue;
@@ -362,113 +363,113 @@ impl Hooks for Razoring {
                 if depth > 2 || alpha.abs() >= MATE_BOUND {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 let mut margin = Razoring::chain_margin(depth);
                 if style == Style::R3 {
                     let adjustment = Razoring::phase_adjustment(game_phase(board));
                     if adjustment != 0 {
                         margin += adjustment;
-                        worker.stats.techniques.razoring.phase_adjustments += 1;
+                        cx.counters().phase_adjustments += 1;
                     }
                 }
                 // Plan 000's R2 code asks for the capture before the margin
                 // test, at every node that may razor: that is what its
                 // razorTacticalSkips counts.
-                let tactical = style != Style::R1 && worker.has_safe_capture(node);
+                let tactical = style != Style::R1 && cx.has_safe_capture(node);
                 if tactical {
-                    worker.stats.techniques.razoring.tactical_skips += 1;
+                    cx.counters().tactical_skips += 1;
                 }
                 if eval + margin > alpha {
                     return NodeVerdict::Continue;
                 }
                 if tactical && (style == Style::R2Skip || eval + margin + RAZOR_TACTICAL_BONUS.get() > alpha) {
-                    worker.stats.techniques.razoring.guard_kept += 1;
+                    cx.counters().guard_kept += 1;
                     return NodeVerdict::Continue;
                 }
-                let score = razor_probe::<T, NT>(worker, board, alpha, alpha + 1, ply);
-                if worker.aborted || score > alpha {
+                let score = razor_probe::<T, NT>(cx, board, alpha, alpha + 1, ply);
+                if cx.aborted() || score > alpha {
                     return NodeVerdict::Continue;
                 }
                 // No move: the table keeps the move it has.
-                worker.tt.store(node.hash, None, score, eval, depth, Bound::Upper, ply);
-                count_razoring(worker, depth);
+                cx.store(node, None, score, depth, Bound::Upper);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score)
             }
             Style::Plan41 => {
                 if depth > 2 {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 if eval + RAZOR_PLAN_MARGIN.get() >= alpha {
                     return NodeVerdict::Continue;
                 }
-                let score = razor_probe::<T, NT>(worker, board, alpha, beta, ply);
-                if worker.aborted || score > alpha {
+                let score = razor_probe::<T, NT>(cx, board, alpha, beta, ply);
+                if cx.aborted() || score > alpha {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score)
             }
             Style::Plan003 => {
                 if depth > 2 {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 if eval + RAZOR_P003_DEPTH_MARGIN.get() * depth >= alpha {
                     return NodeVerdict::Continue;
                 }
-                let score = razor_probe::<T, NT>(worker, board, alpha, beta, ply);
-                if worker.aborted {
+                let score = razor_probe::<T, NT>(cx, board, alpha, beta, ply);
+                if cx.aborted() {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score)
             }
             Style::Stockfish => {
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 if eval >= alpha - Razoring::stockfish_margin(depth) {
                     return NodeVerdict::Continue;
                 }
-                let score = razor_probe::<T, NT::NonPvChild>(worker, board, alpha - 1, alpha, ply);
-                if worker.aborted || score >= alpha || score.abs() >= MATE_BOUND {
+                let score = razor_probe::<T, NT::NonPvChild>(cx, board, alpha - 1, alpha, ply);
+                if cx.aborted() || score >= alpha || score.abs() >= MATE_BOUND {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score)
             }
             Style::Heinz => {
                 if depth != 3 || node.extended {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 let material = material_balance(board, board.side_to_move());
                 if material + RAZOR_HEINZ_MARGIN.get() > alpha || opponent_piece_count(board) <= 3 {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Reduce(1)
             }
             Style::Hyatt => {
                 if depth > 3 {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 if eval + RAZOR_HYATT_MARGIN.get() >= beta {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.probes += 1;
-                let score = worker.qsearch_with_checks::<NT>(board, alpha, beta, ply);
-                if worker.aborted || score >= beta {
+                cx.counters().probes += 1;
+                let score = cx.qsearch_with_checks::<NT>(board, alpha, beta, ply);
+                if cx.aborted() || score >= beta {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score)
             }
             Style::Strelka => {
                 if depth > 3 {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 let mut value = eval + RAZOR_STRELKA_MARGIN_1.get();
                 if value >= beta {
                     return NodeVerdict::Continue;
@@ -479,34 +480,34 @@ impl Hooks for Razoring {
                         return NodeVerdict::Continue;
                     }
                 }
-                let score = razor_probe::<T, NT>(worker, board, beta - 1, beta, ply);
+                let score = razor_probe::<T, NT>(cx, board, beta - 1, beta, ply);
                 // At depth 1 the probe's score is taken whatever it is.
-                if worker.aborted || (depth > 1 && score >= beta) {
+                if cx.aborted() || (depth > 1 && score >= beta) {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Prune(score.max(value))
             }
             Style::CraftyNode => {
                 if depth != 2 || node.extended {
                     return NodeVerdict::Continue;
                 }
-                worker.stats.techniques.razoring.attempts += 1;
+                cx.counters().attempts += 1;
                 if eval + RAZOR_CRAFTY_MARGIN.get() >= alpha {
                     return NodeVerdict::Continue;
                 }
-                count_razoring(worker, depth);
+                count_razoring(cx, depth);
                 NodeVerdict::Reduce(1)
             }
         };
         // Every test that fails returns above: a razored node is traced here.
-        if verdict != NodeVerdict::Continue && worker.traces(ply) {
+        if verdict != NodeVerdict::Continue && cx.traces(ply) {
             let (kind, outcome) = match verdict {
                 NodeVerdict::Prune(score) => (TraceKind::NodePruned, format!("returns {score}")),
                 _ => (TraceKind::NodeReduced, "one ply shallower".to_string()),
             };
             let detail = format!("{}: {outcome}", style.test(node));
-            worker.trace(ply, depth, kind, "razoring", style.feature(), detail);
+            cx.trace(ply, depth, kind, style.feature(), detail);
         }
         verdict
     }
@@ -514,7 +515,7 @@ impl Hooks for Razoring {
     /// `razor-crafty`, at step 12b: Crafty's razoring, one ply less for a
     /// move whose child evaluates far below alpha at a depth-2 node.
     fn extend_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
         child: &Board,
@@ -525,20 +526,20 @@ impl Hooks for Razoring {
         if node.depth != 2 || node.in_check || candidate.gives_check {
             return 0;
         }
-        worker.stats.techniques.razoring.attempts += 1;
+        cx.counters().attempts += 1;
         // The child's eval, from the side that made the move.
         let value = -evaluate(child);
         if value + RAZOR_CRAFTY_MARGIN.get() >= node.alpha {
             return 0;
         }
-        count_razoring(worker, node.depth);
-        if worker.traces_move(node.ply, candidate.mv) {
+        count_razoring(cx, node.depth);
+        if cx.traces_move(node.ply, candidate.mv) {
             let detail = format!(
                 "crafty razor d2: child eval {value} + {} < alpha {}: one ply shallower",
                 RAZOR_CRAFTY_MARGIN.get(),
                 node.alpha
             );
-            worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "razoring", "razor-crafty", detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveDepth, "razor-crafty", detail);
         }
         -1
     }
@@ -546,19 +547,19 @@ impl Hooks for Razoring {
 
 /// The quiescence search that decides a razoring, counted.
 fn razor_probe<T: TechniqueSet, NT: NodeType>(
-    worker: &mut Worker<'_, T>,
+    cx: &mut Context<'_, '_, T, Razoring>,
     board: &Board,
     alpha: i32,
     beta: i32,
     ply: usize,
 ) -> i32 {
-    worker.stats.techniques.razoring.probes += 1;
-    worker.qsearch::<NT>(board, alpha, beta, ply)
+    cx.counters().probes += 1;
+    cx.qsearch::<NT>(board, alpha, beta, ply)
 }
 
 /// A razored node (or move), counted at its depth.
-fn count_razoring<T: TechniqueSet>(worker: &mut Worker<'_, T>, depth: i32) {
-    let counters = &mut worker.stats.techniques.razoring;
+fn count_razoring<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Razoring>, depth: i32) {
+    let counters = cx.counters();
     counters.cutoffs += 1;
     counters.by_depth[(depth.clamp(1, 4) - 1) as usize] += 1;
 }

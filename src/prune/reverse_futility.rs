@@ -53,9 +53,10 @@
 
 use cozy_chess::{Board, Piece};
 
+use crate::context::Context;
 use crate::eval::{material_balance, PIECE_VALUES};
 use crate::score::MATE_BOUND;
-use crate::search::{Node, NodeType, Worker};
+use crate::search::{Node, NodeType};
 use crate::techniques::{Hooks, NodeVerdict, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
 use crate::tune::Tunable;
@@ -233,25 +234,25 @@ fn non_pawn_value(board: &Board) -> i32 {
 impl Hooks for ReverseFutility {
     /// The reverse futility step: the node is pruned when its static eval
     /// less a margin reaches beta.
-    fn prune_node<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node) -> NodeVerdict {
+    fn prune_node<T: TechniqueSet, NT: NodeType>(cx: &mut Context<'_, '_, T, Self>, node: &Node) -> NodeVerdict {
         let rfp = T::TECHNIQUES.reverse_futility;
         if NT::PV || !rfp.applies(node.board, node.depth, node.beta) {
             return NodeVerdict::Continue;
         }
-        worker.stats.techniques.reverse_futility.attempts += 1;
+        cx.counters().attempts += 1;
         let margin = rfp.node_margin(node.depth, node.improving);
         let margined = node.static_eval - margin;
         if margined < node.beta {
             return NodeVerdict::Continue;
         }
-        worker.stats.techniques.reverse_futility.cutoffs += 1;
-        if worker.traces(node.ply) {
+        cx.counters().cutoffs += 1;
+        if cx.traces(node.ply) {
             let detail = format!(
                 "static null move at depth {}: eval {} - margin {margin} >= beta {}",
                 node.depth, node.static_eval, node.beta
             );
             let feature = if rfp.improving && node.improving { "improving-rfp" } else { rfp.feature() };
-            worker.trace(node.ply, node.depth, TraceKind::NodePruned, "reverse_futility", feature, detail);
+            cx.trace(node.ply, node.depth, TraceKind::NodePruned, feature, detail);
         }
         NodeVerdict::Prune(margined)
     }

@@ -41,8 +41,9 @@
 
 use cozy_chess::{BitBoard, Board};
 
+use crate::context::Context;
 use crate::movepick::{mvv_lva, MoveKind, ScoredMove, QUIET_SCORE_TOP, TT_MOVE_SCORE};
-use crate::search::{Node, NodeType, Worker};
+use crate::search::{Node, NodeType};
 use crate::see::{quiet_see_ge_zero, see_value};
 use crate::stats::rate;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
@@ -83,25 +84,33 @@ counters! {
 const LOSING_QUIET_PENALTY: i32 = 1_000_000;
 
 impl Hooks for SeeOrdering {
-    fn order_moves<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, moves: &mut [ScoredMove]) {
+    fn order_moves<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        moves: &mut [ScoredMove],
+    ) {
         let config = T::TECHNIQUES.see_ordering;
         if config.enabled {
             defer_quiet_see(moves);
         } else if config.all_moves {
             let losing = order_by_see_value(node.board, moves);
-            let counters = &mut worker.stats.techniques.see_ordering;
+            let counters = cx.counters();
             counters.attempts += moves.iter().filter(|entry| entry.kind != MoveKind::TtMove).count() as u64;
             counters.cutoffs += losing;
         }
     }
 
-    fn settle_move<T: TechniqueSet, NT: NodeType>(worker: &mut Worker<'_, T>, node: &Node, entry: &mut ScoredMove) {
+    fn settle_move<T: TechniqueSet, NT: NodeType>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        entry: &mut ScoredMove,
+    ) {
         if !T::TECHNIQUES.see_ordering.enabled {
             return;
         }
-        let attacked = worker.attacked_by_opponent(node);
+        let attacked = cx.attacked_by_opponent(node);
         let demoted = demote_if_losing(node.board, attacked, entry);
-        let counters = &mut worker.stats.techniques.see_ordering;
+        let counters = cx.counters();
         counters.attempts += 1;
         counters.cutoffs += u64::from(demoted);
     }

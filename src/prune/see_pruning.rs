@@ -12,8 +12,9 @@
 //!
 //! The two thresholds are one setting, so they cannot be combined.
 
+use crate::context::Context;
 use crate::movepick::ScoredMove;
-use crate::search::{NodeType, QNode, Worker};
+use crate::search::{NodeType, QNode};
 use crate::see::see_ge_of;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques, COMPILED};
 use crate::trace::TraceKind;
@@ -68,7 +69,7 @@ impl SeePruning {
 impl Hooks for SeePruning {
     /// Quiescence move pruning: whether a capture is skipped for losing material.
     fn prunes_capture<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         qnode: &QNode,
         entry: &ScoredMove,
     ) -> bool {
@@ -76,22 +77,15 @@ impl Hooks for SeePruning {
         let Some(threshold) = see.threshold() else {
             return false;
         };
-        worker.stats.techniques.see_pruning.attempts += 1;
+        cx.counters().attempts += 1;
         let threshold = SEE_PRUNE_THRESHOLD.value_or(threshold);
         if see_ge_of(qnode.board, entry.mv, entry.piece, entry.captured, threshold) {
             return false;
         }
-        worker.stats.techniques.see_pruning.cutoffs += 1;
-        if worker.traces_move(qnode.ply, entry.mv) {
+        cx.counters().cutoffs += 1;
+        if cx.traces_move(qnode.ply, entry.mv) {
             let feature = if see.aggressive { "see-prune-aggressive" } else { "see-prune-conservative" };
-            worker.trace(
-                qnode.ply,
-                0,
-                TraceKind::MoveSkipped,
-                "see_pruning",
-                feature,
-                format!("SEE below {threshold}"),
-            );
+            cx.trace(qnode.ply, 0, TraceKind::MoveSkipped, feature, format!("SEE below {threshold}"));
         }
         true
     }

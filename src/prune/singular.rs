@@ -33,8 +33,9 @@
 
 use cozy_chess::Board;
 
+use crate::context::Context;
 use crate::score::MATE_BOUND;
-use crate::search::{Candidate, Node, NodeType, Worker};
+use crate::search::{Candidate, Node, NodeType};
 use crate::stats::percent;
 use crate::techniques::{Hooks, Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::trace::TraceKind;
@@ -111,7 +112,7 @@ impl Hooks for SingularExtension {
     /// move). Searches the node itself, so the caller must set the ply's
     /// current move afterwards and check `aborted`.
     fn extend_move<T: TechniqueSet, NT: NodeType>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         candidate: &Candidate,
         _child: &Board,
@@ -120,7 +121,7 @@ impl Hooks for SingularExtension {
             return 0;
         }
         let (depth, ply) = (node.depth, node.ply);
-        if depth < SINGULAR_MIN_DEPTH.get() || worker.stack[ply].excluded_move.is_some() {
+        if depth < SINGULAR_MIN_DEPTH.get() || cx.entry(ply).excluded_move.is_some() {
             return 0;
         }
         let Some(hit) = node.tt_hit.filter(|hit| tt_entry_qualifies(hit, depth)) else {
@@ -128,20 +129,20 @@ impl Hooks for SingularExtension {
         };
         debug_assert_eq!(node.tt_move, Some(candidate.mv), "singular test of a move that is not the TT move");
         let beta = singular_beta(hit.score, depth);
-        worker.stats.techniques.singular.attempts += 1;
-        worker.stack[ply].excluded_move = Some(candidate.mv);
-        let score = worker.negamax::<NT::NonPvChild>(node.board, singular_depth(depth), beta - 1, beta, ply);
-        worker.stack[ply].excluded_move = None;
-        if worker.aborted || score >= beta {
+        cx.counters().attempts += 1;
+        let score = cx.excluding(ply, candidate.mv, |cx| {
+            cx.search::<NT::NonPvChild>(node.board, singular_depth(depth), beta - 1, beta, ply)
+        });
+        if cx.aborted() || score >= beta {
             return 0;
         }
-        let counters = &mut worker.stats.techniques.singular;
+        let counters = cx.counters();
         counters.extensions += 1;
         counters.by_depth[bucket(depth)] += 1;
-        if worker.traces_move(ply, candidate.mv) {
+        if cx.traces_move(ply, candidate.mv) {
             let detail =
                 format!("singular: the others stay below {beta} at depth {}: one ply deeper", singular_depth(depth));
-            worker.trace(ply, depth, TraceKind::MoveDepth, "singular", "singular-ext", detail);
+            cx.trace(ply, depth, TraceKind::MoveDepth, "singular-ext", detail);
         }
         SINGULAR_EXTENSION
     }

@@ -66,8 +66,9 @@
 
 use cozy_chess::Move;
 
+use crate::context::Context;
 use crate::movepick::{self, ScoredMove};
-use crate::search::{Node, Worker};
+use crate::search::Node;
 use crate::stats::rate;
 use crate::techniques::{Technique, TechniqueCounters, TechniqueSet, Techniques};
 use crate::{counters, features};
@@ -128,14 +129,14 @@ impl StagedPicking {
     /// promotions, and its TT move whatever it is) and its quiet moves
     /// aside, for `take_quiets`.
     pub(crate) fn capture_stage<T: TechniqueSet>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         node: &Node,
         moves: &mut Vec<ScoredMove>,
     ) -> bool {
         if !T::TECHNIQUES.staged_picking.capture_stage {
             return false;
         }
-        movepick::generate_split(node.board, moves, &mut worker.quiet_lists[node.ply]);
+        movepick::generate_split(node.board, moves, cx.quiet_list(node.ply));
         if let Some(mv) = node.tt_move.filter(|&mv| movepick::is_quiet(node.board, mv)) {
             moves.push(ScoredMove::tt_move(node.board, mv));
         }
@@ -144,21 +145,34 @@ impl StagedPicking {
 
     /// The move loop (`staged-captures`): appends the quiet moves set aside,
     /// but the TT move, which the list holds already.
-    pub(crate) fn take_quiets<T: TechniqueSet>(worker: &Worker<'_, T>, node: &Node, moves: &mut Vec<ScoredMove>) {
+    pub(crate) fn take_quiets<T: TechniqueSet>(
+        cx: &mut Context<'_, '_, T, Self>,
+        node: &Node,
+        moves: &mut Vec<ScoredMove>,
+    ) {
         let tt_move = node.tt_move.filter(|&mv| movepick::is_quiet(node.board, mv));
-        moves.extend(worker.quiet_lists[node.ply].iter().filter(|entry| Some(entry.mv) != tt_move));
+        moves.extend(cx.quiet_list(node.ply).iter().filter(|entry| Some(entry.mv) != tt_move));
+    }
+
+    /// `staged-skip`, once a node has served a request to drop its quiet
+    /// moves at once: the quiet moves it removed and the checks it kept.
+    pub(crate) fn count_skip<T: TechniqueSet>(cx: &mut Context<'_, '_, T, Self>, removed: usize, kept: usize) {
+        let counters = cx.counters();
+        counters.skip_drops += 1;
+        counters.skip_removed += removed as u64;
+        counters.skip_kept += kept as u64;
     }
 
     /// After the move loop: whether the staged TT move spared the node its
     /// move generation, and whether a staged node cut before its quiet
     /// moves were generated.
     pub(crate) fn count_stages<T: TechniqueSet>(
-        worker: &mut Worker<'_, T>,
+        cx: &mut Context<'_, '_, T, Self>,
         staged: bool,
         generated: bool,
         quiet_stage_reached: bool,
     ) {
-        let counters = &mut worker.stats.techniques.staged_picking;
+        let counters = cx.counters();
         if staged {
             counters.attempts += 1;
             counters.cutoffs += u64::from(!generated);

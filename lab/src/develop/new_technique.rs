@@ -93,9 +93,10 @@ const RUST_KEYWORDS: [&str; 52] = [
 
 /// Names the skeleton's file and the registry already use: a technique
 /// named so would not compile.
-const TAKEN_TYPES: [&str; 15] = [
+const TAKEN_TYPES: [&str; 16] = [
     "Board",
     "Candidate",
+    "Context",
     "Hooks",
     "Node",
     "NodeType",
@@ -425,8 +426,7 @@ fn variant_file(names: &Names, hook: Hook, parent: &str, source: &str, summary: 
 /// The counter stanza every hook's skeleton shares, written once: an
 /// attempt, then a cutoff (at a depth, in the engine's one bucket function's
 /// bucket, where the hook runs at one).
-const COUNT_ATTEMPT: &str =
-    "        let counters = &mut worker.stats.techniques.__module__;\n        counters.attempts += 1;";
+const COUNT_ATTEMPT: &str = "        let counters = cx.counters();\n        counters.attempts += 1;";
 const COUNT_CUTOFF: &str = "        counters.cutoffs += 1;";
 const COUNT_CUTOFF_BY_DEPTH: &str =
     "        counters.cutoffs += 1;\n        counters.by_depth[crate::stats::depth_bucket(node.depth)] += 1;";
@@ -482,9 +482,12 @@ fn hook_uses(hook: &str) -> String {
     if !names(&["ScoredMove"]).is_empty() {
         uses.push_str("use crate::movepick::ScoredMove;\n");
     }
+    if !names(&["Context"]).is_empty() {
+        uses.push_str("use crate::context::Context;\n");
+    }
     uses.push_str(&format!(
         "use crate::search::{{{}}};\n",
-        names(&["Candidate", "Node", "NodeType", "QNode", "Worker"]).join(", ")
+        names(&["Candidate", "Node", "NodeType", "QNode"]).join(", ")
     ));
     let mut techniques = vec!["Hooks"];
     techniques.extend(names(&["NodeVerdict"]));
@@ -514,10 +517,10 @@ __count_attempt__
             return verdict;
         }
 __count_cutoff__
-        if worker.traces(node.ply) {
+        if cx.traces(node.ply) {
             let kind = if matches!(verdict, NodeVerdict::Prune(_)) { TraceKind::NodePruned } else { TraceKind::NodeReduced };
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
-            worker.trace(node.ply, node.depth, kind, "__module__", "__feature__", detail);
+            cx.trace(node.ply, node.depth, kind, "__feature__", detail);
         }
         verdict
     }
@@ -548,9 +551,9 @@ __count_attempt__
             return false;
         }
 __count_cutoff__
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
-            worker.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveSkipped, "__feature__", detail);
         }
         true
     }
@@ -574,9 +577,9 @@ __count_attempt__
             return 0;
         }
 __count_cutoff__
-        if worker.traces_move(node.ply, candidate.mv) {
+        if cx.traces_move(node.ply, candidate.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; {plies:+} plies");
-            worker.trace(node.ply, node.depth, TraceKind::MoveDepth, "__module__", "__feature__", detail);
+            cx.trace(node.ply, node.depth, TraceKind::MoveDepth, "__feature__", detail);
         }
         plies
     }
@@ -598,9 +601,9 @@ __count_attempt__
         let score: Option<i32> = None;
         let score = score?;
 __count_cutoff__
-        if worker.traces(qnode.ply) {
+        if cx.traces(qnode.ply) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}; returns {score}");
-            worker.trace(qnode.ply, 0, TraceKind::NodePruned, "__module__", "__feature__", detail);
+            cx.trace(qnode.ply, 0, TraceKind::NodePruned, "__feature__", detail);
         }
         Some(score)
     }
@@ -624,9 +627,9 @@ __count_attempt__
             return false;
         }
 __count_cutoff__
-        if worker.traces_move(qnode.ply, entry.mv) {
+        if cx.traces_move(qnode.ply, entry.mv) {
             let detail = format!("(to write) the numbers the test compared; margin {margin}");
-            worker.trace(qnode.ply, 0, TraceKind::MoveSkipped, "__module__", "__feature__", detail);
+            cx.trace(qnode.ply, 0, TraceKind::MoveSkipped, "__feature__", detail);
         }
         true
     }
