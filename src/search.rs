@@ -651,27 +651,33 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // a reduction lowers `node.depth` for the steps after it.
         if !in_check && excluded_move.is_none() {
             // Step 6. Internal iterative reduction (iir.rs).
+            // Measured: full-without-iir against full: -26.8 Elo [-42.5, -11.2], 1000 games at 10000 nodes a move.
             if let Some(score) = self.node_step::<NT, InternalIterativeReduction>(&mut node) {
                 return score;
             }
             // Step 7. Razoring (razoring.rs), every style but `razor-crafty`,
             // which acts at step 12b.
+            // Measured: full-without-razoring against full: -5.2 Elo [-20.9, +10.4], 1000 games at 10000 nodes a move.
             if let Some(score) = self.node_step::<NT, Razoring>(&mut node) {
                 return score;
             }
             // Step 8. Futility pruning at the node (futility.rs).
+            // Measured: full-without-futility against full: -22.6 Elo [-38.3, -7.0], 1000 games at 10000 nodes a move.
             if let Some(score) = self.node_step::<NT, Futility>(&mut node) {
                 return score;
             }
             // Step 9. Reverse futility pruning (reverse_futility.rs).
+            // Measured: full-without-reverse_futility against full: +3.1 Elo [-14.1, +20.4], 1000 games at 10000 nodes a move.
             if let Some(score) = self.node_step::<NT, ReverseFutility>(&mut node) {
                 return score;
             }
             // Step 10. Null move pruning, with its verification search (null_move.rs).
+            // Measured: full-without-null_move against full: +4.2 Elo [-12.9, +21.2], 1000 games at 10000 nodes a move.
             if let Some(score) = self.node_step::<NT, NullMovePruning>(&mut node) {
                 return score;
             }
             // Step 11. ProbCut (probcut.rs).
+            // Measured: full-without-probcut is no ablation: no feature of probcut is in full.
             if let Some(score) = self.node_step::<NT, ProbCut>(&mut node) {
                 return score;
             }
@@ -682,6 +688,10 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // search's order, in stages where a staged feature is on
         // (staged_picking.rs), ordered by `order_moves` and `settle_move`
         // (capture_history.rs, continuation_history.rs, see_ordering.rs).
+        // Measured: full-without-staged_picking against full: -4.2 Elo [-21.2, +12.9], 1000 games at 10000 nodes a move.
+        // Measured: full-without-capture_history is no ablation: no feature of capture_history is in full.
+        // Measured: full-without-continuation_history is no ablation: no feature of continuation_history is in full.
+        // Measured: full-without-see_ordering against full: -48.6 Elo [-65.7, -31.8], 1000 games at 10000 nodes a move.
         let mut picker = self.start_picking::<NT>(&node, excluded_move);
 
         let check_info = CheckInfo::new(board);
@@ -723,6 +733,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // so far is a forced mate against us. A technique that prunes may
             // also have the node drop its quiet moves not yet picked; they
             // count as pruned moves in the move numbers that follow.
+            // Measured: full-without-move_count against full: -151.8 Elo [-196.8, -111.2], 180 games at 10000 nodes a move, stopped by its SPRT.
+            // Measured: full-without-history_pruning is no ablation: no feature of history_pruning is in full.
+            // Measured: full-without-quiet_see is no ablation: no feature of quiet_see is in full.
             if !NT::ROOT && searched_moves > 0 && best_score > -MATE_BOUND && self.prunes_move::<NT>(&node, &candidate)
             {
                 if let Some(request) = self.stack[ply].skip_quiets.take() {
@@ -735,6 +748,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // made), then extensions: Crafty's razoring (razoring.rs,
             // `razor-crafty`: one ply less) and the singular extension
             // (singular.rs).
+            // Measured: full-without-singular is no ablation: no feature of singular is in full.
             let mut child = board.clone();
             child.play_unchecked(mv);
             self.tt.prefetch(child.hash());
@@ -746,6 +760,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             }
 
             // Step 12c. Search the move: late move reductions (lmr.rs) and PVS.
+            // Measured: full-without-lmr against full: -15.6 Elo [-31.3, +0.0], 1000 games at 10000 nodes a move.
             self.stack[ply].current_move = Some(mv);
             self.stack[ply].move_number = legal_moves;
             self.stack[ply].extension = extension;
@@ -1137,6 +1152,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
         }
 
         // Step Q3. Stand pat, and the coarse delta filter (delta.rs).
+        // Measured: full-without-delta against full: -1.4 Elo [-17.6, +14.8], 1000 games at 10000 nodes a move.
         let static_eval = static_eval(board, in_check, tt_hit);
         let original_alpha = alpha;
         let mut best_score = if in_check { -INFINITY } else { static_eval };
@@ -1167,6 +1183,8 @@ impl<T: TechniqueSet> Worker<'_, T> {
         // Step Q4. Captures and queen promotions, or every evasion; not in
         // check, ordered (qsearch_order.rs) and pruned (delta.rs,
         // see_pruning.rs).
+        // Measured: full-without-see_pruning against full: -47.2 Elo [-64.6, -30.0], 1000 games at 10000 nodes a move.
+        // Measured: full-without-qsearch_order is no ablation: no feature of qsearch_order is in full.
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         movepick::generate(board, !in_check, &mut moves);
         if in_check {

@@ -81,6 +81,8 @@ pub enum Command {
     Interactions(interactions::InteractionsArgs),
     /// The skeleton of a new technique: its file, registry lines, Cargo feature, variant and variants-table row.
     NewTechnique(develop::new_technique::NewTechniqueArgs),
+    /// Each technique's measured worth (its ablation from `full` in the atlas) written into its file's header and at its step in src/search.rs.
+    AtlasLines(develop::atlas_lines::AtlasLinesArgs),
 }
 
 /// Runs the command line: the command's outcome is the exit status.
@@ -115,6 +117,7 @@ pub fn main() -> ExitCode {
             Command::Blame(args) => blame::command(&lab, &args),
             Command::Interactions(args) => interactions::command(&lab, &args),
             Command::NewTechnique(args) => develop::new_technique::command(&lab, &args),
+            Command::AtlasLines(args) => develop::atlas_lines::command(&lab, &args),
             Command::Sprt(_) => unreachable!("handled above"),
         }),
     };

@@ -44,6 +44,8 @@
 //! Telemetry: `capt_hist: cut=X first=Y first%=Z.Z%`: beta cutoffs of the
 //! main search by a capture the history ordered (a good or bad capture, not
 //! the TT move), and how many of them by the first such capture picked.
+//!
+//! Measured: full-without-capture_history is no ablation: no feature of capture_history is in full.
 
 use cozy_chess::{Color, Piece, Square};
 

@@ -53,6 +53,8 @@
 //! main search by a quiet move the history ordered (not the TT move, a
 //! killer or the countermove), and how many of them by the first such move
 //! picked.
+//!
+//! Measured: full-without-continuation_history is no ablation: no feature of continuation_history is in full.
 
 use cozy_chess::{Color, Piece, Square};
 

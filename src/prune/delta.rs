@@ -16,6 +16,8 @@
 //!   minor") cannot reach alpha; then the per-move margin is halved for
 //!   victims worth a minor piece or less ("deltaMargin / 2"; major pieces
 //!   keep the stage's margin).
+//!
+//! Measured: full-without-delta against full: -1.4 Elo [-17.6, +14.8], 1000 games at 10000 nodes a move.
 
 use cozy_chess::Piece;
 

@@ -151,6 +151,8 @@
 //! `fut_node: att=X cut=Y cut%=Z.Z% fut_node_b=[...] capture_kept=K` for
 //! the node level; with `futility-skip-quiets`, `skipped=N` quiet moves
 //! dropped unpicked.
+//!
+//! Measured: full-without-futility against full: -22.6 Elo [-38.3, -7.0], 1000 games at 10000 nodes a move.
 
 use crate::context::{Context, DropsQuiets};
 use crate::score::{MATE_BOUND, NO_EVAL};

@@ -25,6 +25,8 @@
 //! attempt is a move that met every condition but the history comparison,
 //! and the buckets count cutoffs by depth (the last one is depth 3 and up,
 //! should `HistoryPruningMaxDepth` be raised).
+//!
+//! Measured: full-without-history_pruning is no ablation: no feature of history_pruning is in full.
 
 use crate::context::Context;
 use crate::search::{Candidate, Node, NodeType};

@@ -29,6 +29,8 @@
 //! Telemetry: `iir: att=X cut=Y cut%=Z.Z% iir_b=[d4-6,d7-9,d10+]`: an
 //! attempt is a node that met every condition but the missing TT move, a
 //! cut a node reduced; the buckets count reductions by depth.
+//!
+//! Measured: full-without-iir against full: -26.8 Elo [-42.5, -11.2], 1000 games at 10000 nodes a move.
 
 use crate::context::Context;
 use crate::search::{Node, NodeType};

@@ -51,6 +51,8 @@
 //! basic operations, so they are the same on every machine; a `tune` build
 //! computes `lmr-log-sf`'s entries from the same logarithms and the options'
 //! values.
+//!
+//! Measured: full-without-lmr against full: -15.6 Elo [-31.3, +0.0], 1000 games at 10000 nodes a move.
 
 use crate::context::Context;
 use crate::movepick::MoveKind;

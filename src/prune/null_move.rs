@@ -58,6 +58,8 @@
 //! 003's "null cut% > 35%" is this rate); with verification `verify=V
 //! verify_fail=F` (the nodes pruned are `cut - verify_fail`, less the
 //! mates searched), with `nmp-mate-searched` `mate_searched=M`.
+//!
+//! Measured: full-without-null_move against full: +4.2 Elo [-12.9, +21.2], 1000 games at 10000 nodes a move.
 
 use cozy_chess::Board;
 

@@ -34,6 +34,8 @@
 //! pc_b=[d5-6,d7-8,d9-10,d11+]`: an attempt is a node that met the node
 //! conditions, `moves` counts captures played (`probcut-sf`), `deep` the
 //! depth − 4 searches, and the buckets count cutoffs by depth.
+//!
+//! Measured: full-without-probcut is no ablation: no feature of probcut is in full.
 
 use crate::context::Context;
 use crate::movepick::{self, pick_next, ScoredMove};

@@ -25,6 +25,8 @@
 //! scores, so the search's own picks take 0..=k in place and carry on from
 //! k + 1 exactly as the baseline would: the order is the TT move, then the
 //! baseline order without it.
+//!
+//! Measured: full-without-qsearch_order is no ablation: no feature of qsearch_order is in full.
 
 use cozy_chess::Move;
 

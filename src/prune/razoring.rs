@@ -86,6 +86,8 @@
 //! `phase=` (razorPhaseAdjustments: attempts whose margin the phase
 //! changed), and last `probes=` (quiescence probes) with `confirm%=` (cuts
 //! per probe).
+//!
+//! Measured: full-without-razoring against full: -5.2 Elo [-20.9, +10.4], 1000 games at 10000 nodes a move.
 
 use cozy_chess::{Board, Piece};
 

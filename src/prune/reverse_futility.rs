@@ -50,6 +50,8 @@
 //!   change. The flag is the search's (`Node::improving`,
 //!   see `lmr.rs`: Ethereal's, not improving when two plies earlier was in
 //!   check). It applies to every phase of the chain above.
+//!
+//! Measured: full-without-reverse_futility against full: +3.1 Elo [-14.1, +20.4], 1000 games at 10000 nodes a move.
 
 use cozy_chess::{Board, Piece};
 

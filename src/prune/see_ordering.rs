@@ -38,6 +38,8 @@
 //! attempt is a quiet move tested (one that came up to be picked), a cut
 //! one moved back; with `see-ordering-all` an attempt is a move ordered by
 //! its exchange, a cut one whose exchange loses material.
+//!
+//! Measured: full-without-see_ordering against full: -48.6 Elo [-65.7, -31.8], 1000 games at 10000 nodes a move.
 
 use cozy_chess::{BitBoard, Board};
 

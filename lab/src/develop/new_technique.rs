@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 
+use crate::develop::atlas_lines;
 use crate::lab::Lab;
 
 /// What the author still has to write, wherever the skeleton leaves it.
@@ -204,7 +205,10 @@ pub fn edits(root: &Path, args: &NewTechniqueArgs) -> Result<Vec<Edit>> {
             path: "src/prune/mod.rs".into(),
             text: with_registry_lines(&read("src/prune/mod.rs")?, &read("src/search.rs")?, &names, args.hook)?,
         },
-        Edit { path: "src/search.rs".into(), text: with_step(&read("src/search.rs")?, &names, args.hook)? },
+        Edit {
+            path: "src/search.rs".into(),
+            text: with_step(&read("src/search.rs")?, &read("src/prune/mod.rs")?, &names, args.hook)?,
+        },
         Edit { path: file, text: technique_file(&names, args.hook, &read(HOOKS_TRAIT)?, &source, &summary)? },
         Edit { path: variant, text: variant_file(&names, args.hook, &args.parent, &source, &summary) },
     ];
@@ -262,22 +266,7 @@ fn last_call(search: &str, hook: Hook) -> Result<(usize, String)> {
 /// others, in the order rustfmt keeps them.
 fn registry_lines(registry: &str, names: &Names, anchor_type: &str) -> Result<(Vec<(String, String)>, [String; 2])> {
     let (module, type_name) = (&names.module, &names.type_name);
-    fn field(line: &str) -> Option<(&str, &str)> {
-        line.strip_prefix("    pub ")?.split_once(": ")
-    }
-    let anchor = registry
-        .lines()
-        .filter_map(field)
-        .find(|(_, ty)| ty.strip_suffix(',') == Some(anchor_type))
-        .map(|(anchor, _)| anchor)
-        .with_context(|| format!("src/prune/mod.rs: no field of type {anchor_type} in Techniques"))?;
-    let anchor_counters = registry
-        .lines()
-        .filter_map(field)
-        .filter(|(name, _)| *name == anchor)
-        .nth(1)
-        .and_then(|(_, ty)| ty.strip_suffix(','))
-        .with_context(|| format!("src/prune/mod.rs: no field {anchor} in TechniqueCounters"))?;
+    let (anchor, anchor_counters) = technique_field(registry, anchor_type)?;
     let after = vec![
         (format!("    pub {anchor}: {anchor_type},"), format!("    pub {module}: {type_name},")),
         (format!("        {anchor}: {anchor_type}::BASELINE,"), format!("        {module}: {type_name}::BASELINE,")),
@@ -290,6 +279,28 @@ fn registry_lines(registry: &str, names: &Names, anchor_type: &str) -> Result<(V
     ];
     let sorted = [format!("pub mod {module};"), format!("use {module}::{{{type_name}, {type_name}Counters}};")];
     Ok((after, sorted))
+}
+
+/// The field of the technique of type `ty` in `Techniques` (its module),
+/// and the type of its field in `TechniqueCounters`.
+fn technique_field(registry: &str, ty: &str) -> Result<(String, String)> {
+    fn field(line: &str) -> Option<(&str, &str)> {
+        line.strip_prefix("    pub ")?.split_once(": ")
+    }
+    let module = registry
+        .lines()
+        .filter_map(field)
+        .find(|(_, field_type)| field_type.strip_suffix(',') == Some(ty))
+        .map(|(module, _)| module)
+        .with_context(|| format!("src/prune/mod.rs: no field of type {ty} in Techniques"))?;
+    let counters = registry
+        .lines()
+        .filter_map(field)
+        .filter(|(name, _)| *name == module)
+        .nth(1)
+        .and_then(|(_, field_type)| field_type.strip_suffix(','))
+        .with_context(|| format!("src/prune/mod.rs: no field {module} in TechniqueCounters"))?;
+    Ok((module.to_string(), counters.to_string()))
 }
 
 fn with_registry_lines(registry: &str, search: &str, names: &Names, hook: Hook) -> Result<String> {
@@ -320,8 +331,12 @@ fn with_registry_lines(registry: &str, search: &str, names: &Names, hook: Hook) 
 /// node-level technique gets a step of its own after the last node-level
 /// step, numbered as a part of it (`Step 11b` after `Step 11`, `11c` after
 /// `11b`), so no later step is renumbered.
-fn with_step(search: &str, names: &Names, hook: Hook) -> Result<String> {
-    let (at, _) = last_call(search, hook)?;
+fn with_step(search: &str, registry: &str, names: &Names, hook: Hook) -> Result<String> {
+    let (at, anchor_type) = last_call(search, hook)?;
+    // Its measured worth (`lab atlas-lines`): in no variant yet, no
+    // ablation; after its own step's comment, or the step's last
+    // technique's line.
+    let measured = format!("// {}", atlas_lines::line(&names.module, &[], &[]));
     let lines: Vec<&str> = search.lines().collect();
     let indent = &lines[at][..lines[at].len() - lines[at].trim_start().len()];
     let call = call_template(hook).replace("__Type__", &names.type_name);
@@ -344,6 +359,7 @@ fn with_step(search: &str, names: &Names, hook: Hook) -> Result<String> {
                 _ => format!("{number}b"),
             };
             added.push(format!("{indent}// Step {next}. {} ({}.rs).", names.type_name, names.module));
+            added.push(format!("{indent}{measured}"));
             added.push(format!("{indent}{call}"));
             added.push(format!("{indent}    return score;"));
             added.push(format!("{indent}}}"));
@@ -368,6 +384,15 @@ fn with_step(search: &str, names: &Names, hook: Hook) -> Result<String> {
     }
     let mut out: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
     out.splice(after..after, added);
+    if hook != Hook::PruneNode {
+        let (anchor, _) = technique_field(registry, &anchor_type)?;
+        let anchor_line = format!("// Measured: full-without-{anchor} ");
+        let Some(at) = out.iter().position(|line| line.trim_start().starts_with(&anchor_line)) else {
+            bail!("src/search.rs: no `{}...` line (`cargo lab atlas-lines` writes it)", anchor_line.trim_end());
+        };
+        let indent = out[at][..out[at].len() - out[at].trim_start().len()].to_string();
+        out.insert(at + 1, format!("{indent}{measured}"));
+    }
     // The import, in order among the techniques' (`use crate::prune::...`).
     let import = format!("use crate::prune::{}::{};", names.module, names.type_name);
     let Some(last_prune) = out.iter().rposition(|line| line.starts_with("use crate::prune::")) else {
@@ -664,6 +689,8 @@ fn technique_file(names: &Names, hook: Hook, hooks_trait: &str, source: &str, su
 //!
 //! Telemetry: `__module__: att=X cut=Y cut%=Z.Z%{bucket_doc}`: an attempt
 //! is {attempt} that met every condition but the technique's test.
+//!
+//! {measured}
 
 {uses}
 use crate::trace::TraceKind;
@@ -737,6 +764,7 @@ impl Technique for __Type__ {{
 "#,
         uses = hook_uses(&body),
         attempt = text.attempt,
+        measured = atlas_lines::line(&names.module, &[], &[]),
     );
     let count_cutoff = if text.by_depth { COUNT_CUTOFF_BY_DEPTH } else { COUNT_CUTOFF };
     Ok(file
@@ -868,8 +896,13 @@ mod tests {
             search.contains(&format!("            || self.move_pruned_by::<NT, QuietSee>(node, candidate)\n{call}\n"))
         );
         assert!(search.contains(&format!("use crate::prune::reverse_futility::ReverseFutility;\n{import}\n")));
-        let without: Vec<&str> = search.lines().filter(|line| *line != call && *line != import).collect();
-        assert_eq!(without, original("src/search.rs").lines().collect::<Vec<_>>(), "search.rs gains two lines");
+        // And its measured worth after quiet SEE's (`lab atlas-lines`).
+        let measured =
+            "            // Measured: full-without-see_capture is no ablation: no feature of see_capture is in full.";
+        assert!(search.contains(&format!("            // Measured: full-without-quiet_see is no ablation: no feature of quiet_see is in full.\n{measured}\n")));
+        let without: Vec<&str> =
+            search.lines().filter(|line| *line != call && *line != import && *line != measured).collect();
+        assert_eq!(without, original("src/search.rs").lines().collect::<Vec<_>>(), "search.rs gains three lines");
         assert!(text("docs/variants.md").contains("| `see-capture` | (to write) |\n| `full` |"));
         // The claim is the author's to write: none is made up.
         assert_eq!(
