@@ -2,8 +2,6 @@
 //! (`data/`, named in `prunelab::data`). The tests read this folder, never
 //! `$PRUNELAB_DATA`: their expectations are this data's.
 
-#![allow(dead_code)] // each test binary uses its own part
-
 use std::path::PathBuf;
 
 /// `file` of the repository's `data/`.
