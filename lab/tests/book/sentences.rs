@@ -55,7 +55,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/lab/match.md", 22.7, 11.2),
     ("docs/lab/openbench.md", 29.6, 29.8),
     ("docs/lab/report.md", 29.9, 19.5),
-    ("docs/lab/tune.md", 27.9, 25.6),
     ("docs/measured/atlas.md", 32.9, 34.7),
     ("docs/measured/calibration.md", 31.8, 31.3),
     ("docs/measured/plan-002.md", 26.7, 16.7),
