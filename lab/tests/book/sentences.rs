@@ -45,7 +45,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/catalogue.md", 27.9, 26.7),
     ("docs/ci.md", 27.5, 24.3),
     ("docs/engine.md", 34.2, 22.9),
-    ("docs/getting-started.md", 30.9, 20.0),
     ("docs/glossary.md", 21.3, 1.6),
     ("docs/introduction.md", 21.1, 0.0),
     ("docs/lab.md", 28.2, 22.9),
@@ -61,8 +60,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/measured/seajay.md", 21.4, 13.4),
     ("docs/openbench.md", 40.8, 45.4),
     ("docs/own-engine.md", 24.7, 10.8),
-    ("docs/troubleshooting.md", 18.7, 0.0),
-    ("docs/tunables.md", 22.2, 0.0),
     ("docs/variants.md", 40.8, 28.6),
     ("docs/verdicts.md", 29.3, 24.2),
 ];
