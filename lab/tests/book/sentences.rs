@@ -58,7 +58,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/measured/seajay.md", 21.4, 13.4),
     ("docs/openbench.md", 40.8, 45.4),
     ("docs/own-engine.md", 24.7, 10.8),
-    ("docs/variants.md", 40.8, 28.6),
     ("docs/verdicts.md", 29.3, 24.2),
 ];
 
