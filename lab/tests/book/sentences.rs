@@ -55,7 +55,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/measured/calibration.md", 31.8, 31.3),
     ("docs/measured/plan-002.md", 26.7, 16.7),
     ("docs/measured/seajay.md", 21.4, 13.4),
-    ("docs/openbench.md", 40.8, 45.4),
     ("docs/own-engine.md", 24.7, 10.8),
     ("docs/verdicts.md", 29.3, 24.2),
 ];
