@@ -12,7 +12,6 @@ use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::atlas::fast_measures::Measure;
 use crate::verdicts::calibration::{self, fit, Row};
 use crate::verdicts::chain::PhaseRecord;
-use crate::verdicts::evidence::GamesSay;
 
 /// One row of an interval plot: a name on the axis, a point with its
 /// interval, and a shaded span behind it (a claimed range, a waterfall's
@@ -113,13 +112,11 @@ pub fn atlas_forest(latest: &[&AtlasEntry]) -> Option<Result<String>> {
             let decision = entry.decision();
             Some(IntervalRow {
                 name: format!("{} ← {}", entry.variant, entry.parent),
-                mark: Mark::new(&entry.variant)
-                    .text("parent", &entry.parent)
-                    .text("decision", decision.map_or("undecided", GamesSay::outcome)),
+                mark: Mark::new(&entry.variant).text("parent", &entry.parent).text("decision", decision.outcome()),
                 value: elo.value,
                 interval: Some((elo.low, elo.high)),
                 colour: sign_colour(elo.value, false),
-                filled: decision.is_some(),
+                filled: decision.is_decided(),
                 span: None,
             })
         })
@@ -192,10 +189,10 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
             .enumerate()
             .map(|(index, (row, x))| {
                 let at = chart.backend_coord(&(x[0], row.elo));
-                let decided = row.decision.is_some();
+                let decided = row.games.says.is_decided();
                 let mut mark = Mark::new(&row.variant)
                     .text("parent", &row.parent)
-                    .text("decision", row.decision.map_or("undecided", GamesSay::outcome))
+                    .text("decision", row.games.says.outcome())
                     .value("measure", x[0])
                     .value("value", row.elo);
                 if let Some(predicted) = left_out.as_ref().map(|predicted| predicted[index]) {
