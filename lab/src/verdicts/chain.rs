@@ -510,8 +510,8 @@ fn markdown(
     writeln!(out, "# lab chain: {} ({} phases)\n", chain.names.join(" → "), chain.names.len() - 1).unwrap();
     writeln!(
         out,
-        "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
-         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
+        "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% Student's \
+         t interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
          geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
         args.search.suite, args.search.depth, args.ttd_rounds, args.tactics.nodes
