@@ -25,7 +25,7 @@ use std::path::Path;
 use crate::lab::table::Table;
 use crate::verdicts::atlas::entries::{self, AtlasEntry, PairSearches};
 use crate::verdicts::atlas::fast_measures::{self, latest_comparisons, FastEntry, FastMeasures, Measure, MeasuredAt};
-use crate::verdicts::decision::{Decision, GamesSay, Tally};
+use crate::verdicts::decision::{Decision, GamesSay, Tally, Z_95};
 
 /// Decided games a measure's sign needs in the atlas before `lab ab` says
 /// what it went with: below this, a count says nothing.
@@ -147,43 +147,86 @@ pub fn agreement(rows: &[Row], measure: Measure) -> Agreement {
 }
 
 /// A predictor of Elo fitted on the rows: which measures, on how many rows,
-/// the fit, and its leave-one-out error.
+/// the fit (weighted by each point's game variance and the scatter the
+/// measures leave, `fit`), its leave-one-out error, and the variant of
+/// largest leverage with the leave-one-out error of the others.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predictor {
     pub measures: Vec<Measure>,
     pub points: usize,
     pub fit: Option<fit::LinearFit>,
     pub loo_rmse: Option<f64>,
+    pub largest_leverage: Option<LargestLeverage>,
 }
 
-/// The rows' points for a fit on `measures`: each row that has all of them.
-pub fn points(rows: &[Row], measures: &[Measure]) -> (Vec<Vec<f64>>, Vec<f64>) {
-    rows.iter()
-        .filter_map(|row| {
-            let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(&row.fast)).collect();
-            Some((x?, row.elo))
-        })
-        .unzip()
+/// The point a fit leans on most, and the fit's error without it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LargestLeverage {
+    pub variant: String,
+    pub leverage: f64,
+    pub loo_rmse_without: Option<f64>,
 }
 
-/// Elo on `measures` (none: the constant model, the mean), fitted on the
-/// rows that have all of them.
+/// The rows' points for a fit on `measures`: each row that has all of them,
+/// its Elo and the Elo's variance.
+pub struct RowPoints<'a> {
+    pub rows: Vec<&'a Row>,
+    pub xs: Vec<Vec<f64>>,
+    pub ys: Vec<f64>,
+    pub variances: Vec<f64>,
+}
+
+impl RowPoints<'_> {
+    pub fn points(&self) -> fit::Points<'_> {
+        fit::Points { xs: &self.xs, ys: &self.ys, variances: &self.variances }
+    }
+}
+
+impl Row {
+    /// The Elo's variance: its standard error squared, the 95% interval's
+    /// half-width over 1.96.
+    pub fn elo_variance(&self) -> f64 {
+        let (low, high) = self.elo_interval;
+        ((high - low) / (2.0 * Z_95)).powi(2)
+    }
+}
+
+pub fn points<'a>(rows: &'a [Row], measures: &[Measure]) -> RowPoints<'a> {
+    let mut points = RowPoints { rows: Vec::new(), xs: Vec::new(), ys: Vec::new(), variances: Vec::new() };
+    for row in rows {
+        let Some(x) = measures.iter().map(|measure| measure.value(&row.fast)).collect::<Option<Vec<f64>>>() else {
+            continue;
+        };
+        points.rows.push(row);
+        points.xs.push(x);
+        points.ys.push(row.elo);
+        points.variances.push(row.elo_variance());
+    }
+    points
+}
+
+/// Elo on `measures` (none: the constant model, the weighted mean), fitted
+/// on the rows that have all of them.
 pub fn predictor(rows: &[Row], measures: &[Measure]) -> Predictor {
-    let (xs, ys) = points(rows, measures);
+    let measured = points(rows, measures);
+    let points = measured.points();
+    let largest_leverage = fit::without_largest_leverage(points).map(|(index, leverage, loo_rmse_without)| {
+        LargestLeverage { variant: measured.rows[index].variant.clone(), leverage, loo_rmse_without }
+    });
     Predictor {
         measures: measures.to_vec(),
-        points: ys.len(),
-        fit: fit::least_squares(&xs, &ys),
-        loo_rmse: fit::leave_one_out_rmse(&xs, &ys),
+        points: measured.ys.len(),
+        fit: fit::fit(points),
+        loo_rmse: fit::leave_one_out_rmse(points),
+        largest_leverage,
     }
 }
 
 /// The Elo a fit on `measures` predicts for a variant measuring `fast`,
 /// with its 95% prediction interval.
 pub fn prediction(rows: &[Row], measures: &[Measure], fast: &FastMeasures) -> Option<fit::Prediction> {
-    let (xs, ys) = points(rows, measures);
     let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(fast)).collect();
-    fit::prediction_interval(&xs, &ys, &x?)
+    fit::prediction_interval(points(rows, measures).points(), &x?)
 }
 
 /// The predictors the table compares: the constant, each measure alone,
@@ -197,7 +240,7 @@ pub fn predictors(rows: &[Row]) -> Vec<Predictor> {
 
 fn predictor_name(predictor: &Predictor) -> String {
     if predictor.measures.is_empty() {
-        "constant (the mean Elo)".to_string()
+        "constant (the weighted mean Elo)".to_string()
     } else {
         predictor.measures.iter().map(|measure| measure.name()).collect::<Vec<_>>().join(" + ")
     }
@@ -300,17 +343,37 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
     }
     out.push_str(&table.to_string());
     out.push_str(
-        "\nPredictors of the atlas's Elo by linear least squares, each with its error by leave-one-out (every \
-         variant predicted by the fit on the others; root mean square, Elo). A predictor whose error is not \
-         below the constant model's predicts nothing:\n\n",
+        "\nPredictors of the atlas's Elo by linear least squares, each point weighted by its Elo's variance from \
+         its pentanomial plus the scatter the measures leave (τ, Elo: Paule and Mandel's estimate; calibration/fit.rs), \
+         each with its error by leave-one-out (every variant predicted by the fit on the others; root mean \
+         square, Elo), and that error again without the variant the fit leans on most (its largest leverage). A \
+         predictor whose error is not below the constant model's predicts nothing:\n\n",
     );
-    let mut table = Table::new().left("predictor").right("variants").left("fit on all").right("leave-one-out error");
+    let mut table = Table::new()
+        .left("predictor")
+        .right("variants")
+        .left("fit on all")
+        .right("τ")
+        .right("leave-one-out error")
+        .left("largest leverage")
+        .right("error without it");
+    let too_few = || "too few points".to_string();
     for predictor in predictors(rows) {
+        let (leaning, without) = match &predictor.largest_leverage {
+            Some(largest) => (
+                format!("{} ({:.2})", largest.variant, largest.leverage),
+                largest.loo_rmse_without.map_or_else(too_few, |rmse| format!("{rmse:.1}")),
+            ),
+            None => ("-".to_string(), "-".to_string()),
+        };
         table.push([
             predictor_name(&predictor),
             predictor.points.to_string(),
             formula(&predictor),
-            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}")),
+            predictor.fit.as_ref().map_or("-".to_string(), |fit| format!("{:.1}", fit.scatter.sqrt())),
+            predictor.loo_rmse.map_or_else(too_few, |rmse| format!("{rmse:.1}")),
+            leaning,
+            without,
         ]);
     }
     out.push_str(&table.to_string());
@@ -521,8 +584,15 @@ mod tests {
         assert!(section.contains("| a | parent | -10.0% | x0.900 | +2 | +20.0 | won |"), "{section}");
         assert!(section.contains("| c | parent | -2.0% | x0.980 | +0 | +5.0 | undecided |"), "{section}");
         assert!(section.contains("| node change | 3 of 3 | 1 of 2 | 4 of 5 | 80% (28–99%) | 0 of 0 |"), "{section}");
-        assert!(section.contains("| time-to-depth ratio | 6 | +2.47 - 1.451·ttd% | 3.1 |"), "{section}");
-        assert!(section.contains("| constant (the mean Elo) | 6 | +4.17 | 22.8 |"), "{section}");
+        // Every row's Elo is ±16 (a variance of (16 / 1.96)² = 66.6): equal
+        // weights, the ordinary fit above. The time-to-depth fit's residuals
+        // are below the games' variance: no scatter left (τ 0); the constant
+        // model's (Σ(y − ȳ)² / 5 = 434.2) leave τ = √(434.2 − 66.6) = 19.2.
+        // Without e (x = +20, the largest leverage, 0.61) the error is 4.0;
+        // with equal weights every point's leverage is 1/6 in the constant
+        // model, and the first is named.
+        assert!(section.contains("| time-to-depth ratio | 6 | +2.47 - 1.451·ttd% | 0.0 | 3.1 | e (0.61) | 4.0 |"));
+        assert!(section.contains("| constant (the weighted mean Elo) | 6 | +4.17 | 19.2 | 22.8 | a (0.17) | 24.2 |"));
         assert_eq!(report_section(&[]), None);
     }
 
@@ -574,10 +644,13 @@ mod tests {
         );
     }
 
-    /// Eight variants with a time-to-depth ratio only: the verdict's
-    /// prediction is the one-predictor textbook interval, ŷ ± t(0.975, 6) ·
-    /// s · √(1 + 1/n + (x − x̄)²/Sxx), computed here apart from the fit's
-    /// matrices (t(0.975, 6) = 2.4469, any table).
+    /// Eight variants with a time-to-depth ratio only, each of the same
+    /// game variance v: the fit is ordinary least squares, and the verdict's
+    /// prediction interval is the one-predictor textbook one for the
+    /// variant's Elo, ŷ ± t(0.975, 6) · √(s²(1 + 1/n + (x − x̄)²/Sxx) − v)
+    /// while the residuals' s² exceeds v (else `t · s · √(1/n + …)`),
+    /// computed here apart from the fit's matrices (t(0.975, 6) = 2.4469,
+    /// any table).
     #[test]
     fn the_verdict_predicts_with_a_prediction_interval_from_comparable_measures_only() {
         let mut rows = table();
@@ -594,7 +667,12 @@ mod tests {
         let fitted_y = |x: f64| my + slope * (x - mx);
         let s2 = xs.iter().zip(&ys).map(|(x, y)| (y - fitted_y(*x)).powi(2)).sum::<f64>() / (n - 2.0);
         let x0 = -7.0;
-        let half = 2.4469 * (s2 * (1.0 + 1.0 / n + (x0 - mx).powi(2) / sxx)).sqrt();
+        let variance = rows[0].elo_variance();
+        let leverage = 1.0 / n + (x0 - mx).powi(2) / sxx;
+        let half = match s2 > variance {
+            true => 2.4469 * (s2 * (1.0 + leverage) - variance).sqrt(),
+            false => 2.4469 * (s2 * leverage).sqrt(),
+        };
         let predicted = prediction(&rows, &[Measure::TimeToDepth], &fast).unwrap();
         assert!((predicted.value - fitted_y(x0)).abs() < 1e-9);
         assert!((predicted.high - predicted.value - half).abs() < 1e-3, "{predicted:?} against ±{half}");

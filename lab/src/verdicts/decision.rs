@@ -50,7 +50,7 @@ use serde::{Deserialize, Serialize};
 pub const LEVEL: f64 = 0.05;
 
 /// The two-sided 95% quantile of the standard normal law.
-const Z_95: f64 = 1.959_963_984_540_054;
+pub const Z_95: f64 = 1.959_963_984_540_054;
 
 /// What games say of the subject.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
