@@ -199,6 +199,11 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
                 let decided = row.games.says.is_decided();
                 let (low, high) = row.elo_interval;
                 let colour = sign_colour(row.elo, false);
+                // The games' interval: a bar with caps, set off from the
+                // leave-one-out join at the same x.
+                let ((bar_x, bottom), (_, top)) =
+                    (chart.backend_coord(&(x[0], low)), chart.backend_coord(&(x[0], high)));
+                let bar_x = bar_x + 3;
                 let mut mark = Mark::new(&row.variant)
                     .text("parent", &row.parent)
                     .text("decision", row.games.says.outcome())
@@ -206,7 +211,9 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
                     .value("value", row.elo)
                     .value("low", low)
                     .value("high", high)
-                    .line(chart.backend_coord(&(x[0], low)), chart.backend_coord(&(x[0], high)), colour, 1);
+                    .line((bar_x, bottom), (bar_x, top), colour, 1)
+                    .line((bar_x - 3, bottom), (bar_x + 3, bottom), colour, 1)
+                    .line((bar_x - 3, top), (bar_x + 3, top), colour, 1);
                 if let Some(predicted) = left_out.as_ref().map(|predicted| predicted[index]) {
                     let predicted_at = chart.backend_coord(&(x[0], predicted));
                     mark = mark.value("left_out", predicted).line(at, predicted_at, plots::GREY, 1).circle(
