@@ -540,6 +540,9 @@ mod tests {
             "{section}"
         );
         assert!(rows[0].ends_with("| - | a loss | **nodes −13%** |"), "{section}");
+        // The count of decided variants, and what Holm's correction leaves
+        // of it (one test, at p = 2.5e-6 by scipy: kept).
+        assert!(section.contains("Of the 1 variant(s), 1 decided (1 after Holm's correction over the 1 tested)."));
         assert_eq!(report_section(&[(Vec::new(), Vec::new())]), None);
     }
 }
