@@ -369,10 +369,10 @@ mod tests {
     /// scipy's `norm.cdf` on the atlas's four SPRTs that accepted H1 (all
     /// [0, 5] nElo); p002-2.1's in the logistic model (the pairs' standard
     /// deviation 0.26…) too. The formula itself was checked against a
-    /// simulated Brownian motion (20,000 paths, 4,000 steps): at s = 2,
-    /// 0.00709 against 0.0078 ± 0.0006; at s = 8, 0.04101 against 0.0411 ±
-    /// 0.0014; the simulation's discrete steps can only reach the boundary
-    /// less often.
+    /// simulated Brownian motion with drift −½: at s = 2, 0.00709 against
+    /// 0.00683 ± 0.00018 (200,000 paths of 2,000 steps); at s = 8, 0.04101
+    /// against 0.0411 ± 0.0014 (20,000 of 4,000); the simulation's discrete
+    /// steps can only reach the boundary less often.
     #[test]
     fn a_concluded_sprts_p_value_is_its_stage_wise_one() {
         let accepted = |penta: [u64; 5]| Games { sprt: sprt((0.0, 5.0), SprtState::AcceptH1), ..fixed(penta) };

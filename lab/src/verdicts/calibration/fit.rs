@@ -418,7 +418,7 @@ mod tests {
         let none: Vec<Vec<f64>> = vec![Vec::new(); ys.len()];
         let constant = points(&none, &ys, &variances);
         let mean = fit(constant).unwrap();
-        near(mean.scatter, 1172.063_632_023_2);
+        near(mean.scatter, 1_172.063_632_023_2);
         near(mean.intercept, -0.569_385_079_6);
         near(leave_one_out_rmse(constant).unwrap(), 38.225_553_700_1);
         let (index, leverage, without) = without_largest_leverage(constant).unwrap();
