@@ -14,6 +14,7 @@ pub mod atlas;
 pub mod calibration;
 pub mod chain;
 pub mod claims;
+pub mod decide;
 pub mod decision;
 pub mod evidence;
 pub mod list;
