@@ -193,6 +193,14 @@ pub struct PhaseMatch {
     pub says: Option<GamesSay>,
 }
 
+impl PhaseMatch {
+    /// What its games say; a record kept before the rule, by its `failed`
+    /// (an accepted H0: no gain).
+    fn games_say(&self) -> Option<GamesSay> {
+        self.says.or(self.failed.then_some(GamesSay::NoGain))
+    }
+}
+
 /// One finished phase (or an engine beside the chain), as the chain's
 /// `records.jsonl` keeps it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -692,8 +700,7 @@ fn standing(chain: &Chain, records: &[PhaseRecord]) -> Result<Standing> {
     let mut standing = Standing::Stands;
     for record in records.iter().filter(|record| !record.beside) {
         let judgements = record.comparison.judgements(chain.phase(record)?.variant);
-        let games_say =
-            record.sprt.as_ref().and_then(|played| played.says.or(played.failed.then_some(GamesSay::NoGain)));
+        let games_say = record.sprt.as_ref().and_then(PhaseMatch::games_say);
         standing = standing.and(Standing::of(&judgements, games_say));
     }
     Ok(standing)
@@ -891,6 +898,21 @@ mod tests {
         );
         assert!(error(&["razor-r1", "razor-r1"]).contains("a chain needs two variants"));
         assert!(error(&["razor-r1", "razor-r9"]).contains("unknown variant `razor-r9`"));
+    }
+
+    #[test]
+    fn a_phase_match_says_what_the_rule_says_and_an_old_record_what_its_failed_said() {
+        let old: PhaseMatch = serde_json::from_str(
+            r#"{"plan": "[0, 5] at 10+0.1, Hash 8", "result": "H0 accepted (LLR -2.95) after 400 games",
+                "failed": true, "run_dir": null}"#,
+        )
+        .unwrap();
+        assert_eq!((old.says, old.games_say()), (None, Some(GamesSay::NoGain)));
+        let passed = PhaseMatch { failed: false, ..old.clone() };
+        assert_eq!(passed.games_say(), None);
+        // Played to its cap, the SPRT still going, the interval below 0.
+        let lost = PhaseMatch { says: Some(GamesSay::Loss), failed: true, ..old };
+        assert_eq!(lost.games_say(), Some(GamesSay::Loss));
     }
 
     #[test]
