@@ -736,11 +736,19 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
 
     // The matches at a time control beside the same searches at fixed nodes.
-    let tc_section = match time_controls::read(&lab.root.join(time_controls::TIME_CONTROLS_FILE)) {
-        Ok(records) => time_controls::section(&records, &atlas, time_controls::TIME_CONTROLS_FILE),
-        Err(error) => format!("## Time controls beside fixed nodes\n\n{error:#}\n"),
-    };
-    writeln!(out, "\n{tc_section}").unwrap();
+    // And the clock estimate from fixed nodes, speed and a doubling, beside them.
+    match time_controls::read(&lab.root.join(time_controls::TIME_CONTROLS_FILE)) {
+        Ok(records) => {
+            writeln!(out, "\n{}", time_controls::section(&records, &atlas, time_controls::TIME_CONTROLS_FILE)).unwrap();
+            let atlas_file = lab.root.join(entries::ATLAS_FILE);
+            let speeds = crate::verdicts::atlas::speeds::read(&crate::verdicts::atlas::speeds::beside(&atlas_file));
+            let doublings =
+                crate::verdicts::atlas::node_odds::read(&crate::verdicts::atlas::node_odds::beside(&atlas_file));
+            let estimate = crate::verdicts::atlas::clock_estimate::section(&records, &atlas, &speeds, &doublings);
+            writeln!(out, "\n{estimate}").unwrap();
+        }
+        Err(error) => writeln!(out, "\n## Time controls beside fixed nodes\n\n{error:#}\n").unwrap(),
+    }
 
     // The latest `lab blame` and `lab interactions` runs, when there are any.
     for section in
