@@ -2,9 +2,9 @@
 //! atlas: a linear model weighted by each point's own game variance, and its
 //! leave-one-out error.
 //!
-//! Each point's Elo is measured with its own error (its pentanomial's: a
-//! 180-game SPRT's is three times a 1000-game match's, and an identical
-//! search's 1000 drawn games have almost none), and the measures leave a
+//! Each point's Elo is measured with its own error (its pentanomial's: an
+//! SPRT stopped early has a larger one than a 1000-game match, and an
+//! identical search's 1000 drawn games have almost none), and the measures leave a
 //! scatter of their own that no number of games removes: variants with the
 //! same node change differ in Elo. So the fit is the meta-regression's: each
 //! point weighted by `1 / (v_i + τ²)`, `v_i` its Elo's variance and `τ²`
