@@ -51,6 +51,7 @@ use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::decision::Tally;
 use crate::verdicts::evidence::{self, ratio_signal};
 use crate::verdicts::plan_criteria;
 
@@ -534,6 +535,8 @@ fn atlas_section(atlas: &[AtlasEntry], plan_phases: &[String]) -> String {
     )
     .unwrap();
     out.push_str(&table::atlas_table(&latest));
+    let decisions: Vec<_> = latest.iter().map(|entry| entry.evidence().decision()).collect();
+    writeln!(out, "\nOf the {} results, {}.", latest.len(), Tally::of(&decisions).text()).unwrap();
     if missing.is_empty() {
         writeln!(out, "\nEvery phase of the plans' chains ({}) has a result.", plan_phases.len()).unwrap();
     } else {
