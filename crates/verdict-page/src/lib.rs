@@ -26,6 +26,8 @@ pub struct Section {
 }
 
 pub const TITLE: &str = "# Verdict: ";
+/// What the games of `--decide` decided, first.
+pub const DECISION: &str = "## Decision";
 /// The games on disk for the pair, written by `games::evidence`.
 pub const GAMES: &str = "## Games: ";
 pub const ATLAS: &str = "## What the atlas says of these numbers";
@@ -39,8 +41,9 @@ pub const RESULTS: &str = "## Results";
 pub const MATCH: &str = "## Match: ";
 
 /// The page's sections, in order.
-pub const SECTIONS: [Section; 10] = [
+pub const SECTIONS: [Section; 11] = [
     Section { heading: TITLE, times: Times::Always },
+    Section { heading: DECISION, times: Times::AtMostOnce },
     Section { heading: GAMES, times: Times::AtMostOnce },
     Section { heading: ATLAS, times: Times::Always },
     Section { heading: CLAIMS, times: Times::Always },

@@ -19,9 +19,12 @@
 //! beside the Elo on the clock.
 
 pub mod ablation_phases;
+pub mod clock_estimate;
 pub mod entries;
 pub mod fast_measures;
 pub mod identical;
+pub mod node_odds;
+pub mod speeds;
 pub mod table;
 pub mod time_controls;
 
@@ -33,7 +36,7 @@ use clap::Args;
 use games::engine::Launch;
 use games::matches::book::Book;
 use games::matches::clock::TimeControl;
-use games::matches::{self, MatchArgs, StopReason};
+use games::matches::{self, MatchArgs, MatchSummary, StopReason};
 use games::results::{runs_of, timestamp, RunDir};
 use games::statistics::sprt::options::SprtOptions;
 use games::statistics::SprtSettings;
@@ -92,6 +95,22 @@ pub struct AtlasArgs {
     /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
     #[arg(long, value_name = "G")]
     pub games: Option<u64>,
+    /// What a doubling of nodes is worth to the variant at --nodes: it plays
+    /// itself at 2N against N, into node-odds.jsonl beside the atlas file
+    /// (repeatable).
+    #[arg(long = "node-odds", value_name = "VARIANT", conflicts_with_all = ["sprt", "speed"])]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub node_odds: Vec<String>,
+    /// Bench each phase's two searches instead of playing them: the
+    /// variant's nodes per CPU second over its parent's, into speeds.jsonl
+    /// beside the atlas file.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub speed: bool,
+    /// Rounds of bench each side runs with --speed.
+    #[arg(long, value_name = "N", default_value_t = speeds::DEFAULT_ROUNDS, requires = "speed")]
+    #[serde(skip_serializing_if = "is_default_speed_rounds")]
+    pub speed_rounds: usize,
     /// Stop a phase at the SPRT's verdict; `--sprt` alone takes each
     /// variant file's `[sprt]` bounds (a variant without one plays the games).
     #[command(flatten)]
@@ -120,6 +139,11 @@ pub struct AtlasArgs {
     #[arg(long = "binary", value_name = "NAME=PATH", hide = true)]
     #[serde(skip)]
     pub binaries: Vec<String>,
+}
+
+/// Runs begun before `--speed-rounds` existed record none, and still resume.
+fn is_default_speed_rounds(rounds: &usize) -> bool {
+    *rounds == speeds::DEFAULT_ROUNDS
 }
 
 impl AtlasArgs {
@@ -306,15 +330,31 @@ fn side_tunables(lab: &Lab, name: &str, features: &[String]) -> Result<String> {
 
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
+    key_at(phase_searches(lab, phase)?, args.nodes_a_move(), book, args.seed, args.hash.mb)
+}
+
+/// The atlas's key of games between `searches` at `nodes` a move from
+/// `book`'s openings in `seed`'s order, each engine with `hash_mb`.
+fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u32) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
     Ok(AtlasKey {
-        searches: phase_searches(lab, phase)?,
-        nodes: args.nodes_a_move(),
+        searches,
+        nodes,
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
-        seed: args.seed,
-        hash_mb: args.hash.mb,
+        seed,
+        hash_mb,
     })
+}
+
+/// The atlas's key of a variant's games against its parent (its file's, or
+/// an ablation's) played as `settings` says: `lab ab --decide`'s, which go
+/// to the atlas like any other.
+pub fn key_of_match(lab: &Lab, variant: &str, settings: &MatchArgs, book: &Path) -> Result<Option<AtlasKey>> {
+    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
+    let Some(parent) = lab.variant(variant)?.file.extends.clone() else { return Ok(None) };
+    let phase = Phase::of_variants(variant, &parent);
+    key_at(phase_searches(lab, &phase)?, nodes, book, settings.seed, settings.hash.mb).map(Some)
 }
 
 /// The atlas run's folder: a new one, or the one `--resume` names with the
@@ -427,20 +467,27 @@ fn play(
         (&phase.parent, &binaries[1]),
         &settings,
     )?;
-    let summary = outcome.summary;
+    entry_of_match(phase, key, &outcome.summary, commit, started.elapsed().as_secs())
+}
+
+/// The atlas line of a finished match of `phase`: to the SPRT's verdict or
+/// its games (a match stopped before, by its budget, an error or a signal,
+/// is an error: its games are kept for `--resume`).
+pub fn entry_of_match(
+    phase: &Phase,
+    key: AtlasKey,
+    summary: &MatchSummary,
+    commit: String,
+    wall_seconds: u64,
+) -> Result<AtlasEntry> {
     let stop = match summary.stop {
         StopReason::Sprt => "sprt",
         StopReason::Games => "games",
-        StopReason::Running | StopReason::Error => bail!("the match in {} did not finish", outcome.run_dir.display()),
+        StopReason::Running | StopReason::Error | StopReason::Budget => {
+            bail!("the match in {} did not finish", summary.run_dir.display())
+        }
     };
-    let failures = summary
-        .engines
-        .iter()
-        .map(|engine| {
-            let counts = engine.failures;
-            counts.time_losses + counts.crashes + counts.illegal_moves + counts.protocol_errors
-        })
-        .sum();
+    let failures = summary.engines.iter().map(|engine| engine.failures.total()).sum();
     Ok(AtlasEntry {
         variant: phase.variant.clone(),
         parent: phase.parent.clone(),
@@ -456,7 +503,7 @@ fn play(
         failures,
         commit,
         finished: timestamp(),
-        wall_seconds: started.elapsed().as_secs(),
+        wall_seconds,
     })
 }
 
@@ -491,9 +538,12 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
-    let phases = phases(lab, args)?;
     let book = matches::book_path(&lab.session(), args.book.as_deref())?;
     let atlas_path = lab.resolve(&args.atlas);
+    if !args.node_odds.is_empty() {
+        return node_odds_command(lab, args, &book, &atlas_path);
+    }
+    let phases = phases(lab, args)?;
     let (mut run, mut done) = open_run(lab, args)?;
     for (index, phase) in phases.iter().enumerate() {
         if done.iter().any(|record| (&record.variant, &record.parent) == (&phase.variant, &phase.parent)) {
@@ -501,6 +551,13 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         }
         let key = key_of(lab, phase, args, &book)?;
         let number = format!("phase {} of {}", index + 1, phases.len());
+        if args.speed {
+            let outcome = speed_phase(lab, args, phase, key.searches, (&run, &atlas_path), &number)?;
+            let record =
+                PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
+            run.keep(&mut done, record)?;
+            continue;
+        }
         let outcome = match entries::find(&entries::read(&atlas_path), &key) {
             Some(entry) => {
                 lab.say(&format!(
@@ -542,6 +599,70 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     } else {
         print!("{text}");
         lab.say(&format!("atlas: {} (run: {})", atlas_path.display(), run.path().display()));
+    }
+    Ok(())
+}
+
+/// `--speed`: one phase's speed, unless the speeds file has it for the
+/// same two searches.
+fn speed_phase(
+    lab: &Lab,
+    args: &AtlasArgs,
+    phase: &Phase,
+    searches: PairSearches,
+    (run, atlas_path): (&RunDir, &Path),
+    number: &str,
+) -> Result<&'static str> {
+    let file = speeds::beside(atlas_path);
+    if let Some(line) = speeds::find(&speeds::read(&file), &searches) {
+        lab.say(&format!(
+            "atlas, {number}: the speed of {} against {} is in {} already (x{:.3}, commit {}): not measured again",
+            phase.variant,
+            phase.parent,
+            file.display(),
+            line.ratio,
+            line.commit
+        ));
+        return Ok("speed already measured");
+    }
+    lab.say(&format!("atlas, {number}: the speed of {} against {}", phase.variant, phase.parent));
+    let settings = match_settings(args, phase, args.sprt.clone(), run.path());
+    let sides = phase.searches.as_ref();
+    let binaries = [
+        side_binary(lab, &settings, &phase.parent, sides.map(|s| s.parent_features.as_slice()))?.binary,
+        side_binary(lab, &settings, &phase.variant, sides.map(|s| s.features.as_slice()))?.binary,
+    ];
+    let folder = run.path().join(phase.folder());
+    let pair = (phase.variant.as_str(), phase.parent.as_str());
+    let line = speeds::measure(lab, pair, searches, binaries, args.speed_rounds, (&folder, &file))?;
+    lab.say(&format!("atlas: {} over {}: {}", phase.variant, phase.parent, line.estimate().ratio_text_over("round")));
+    Ok("speed measured")
+}
+
+/// `--node-odds`: each variant at 2N against itself at N, into the
+/// node-odds file beside the atlas.
+fn node_odds_command(lab: &Lab, args: &AtlasArgs, book: &Path, atlas_path: &Path) -> Result<()> {
+    let (run, _) = open_run(lab, args)?;
+    let file = node_odds::beside(atlas_path);
+    let settings = node_odds::NodeOddsSettings {
+        nodes: args.nodes_a_move(),
+        games: args.games.unwrap_or(DEFAULT_GAMES),
+        book: book.to_path_buf(),
+        seed: args.seed,
+        hash_mb: args.hash.mb,
+        concurrency: args.concurrency,
+        binaries: args.binaries.clone(),
+    };
+    for variant in &args.node_odds {
+        lab.say(&format!("node odds: {variant} at N={} against itself at N={}", 2 * settings.nodes, settings.nodes));
+        let folder = run.path().join(format!("{variant}-node-odds"));
+        let line = node_odds::play(lab, variant, &settings, &folder, &file)?;
+        let elo =
+            line.elo.map_or("n/a".to_string(), |elo| format!("{:+.1} [{:+.1}, {:+.1}]", elo.value, elo.low, elo.high));
+        lab.say(&format!(
+            "node odds: a doubling at N={} is worth {elo} Elo to {variant} ({} games)",
+            line.nodes, line.games
+        ));
     }
     Ok(())
 }
