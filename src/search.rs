@@ -3,8 +3,9 @@
 //! baseline selectivity of `prune/` (null move, reverse futility, delta
 //! pruning, late move reductions).
 //!
-//! `negamax` is monomorphized over the node type (Root, PV, non-PV) and over
-//! the technique set, so every PV-only or root-only rule and every disabled
+//! `negamax` is monomorphized over the node type (Root, PV, non-PV, and a
+//! null-move verification's non-PV node, `Verification`) and over the
+//! technique set, so every PV-only or root-only rule and every disabled
 //! technique is decided at compile time. It reads as a pipeline of numbered
 //! steps in the order they run; each pruning step is a hook in its
 //! technique's file under `prune/`.

@@ -12,9 +12,10 @@ use crate::engines::builder;
 use crate::explain::{blame, blunders, interactions};
 use crate::lab::{GlobalArgs, Lab};
 use crate::measure::{endgame_book, nodes, speed, tactics, ttd};
+use crate::tune::spsa_input;
 use crate::verdicts::verdict::Standing;
-use crate::verdicts::{ab, atlas, chain, list, play, report, snapdiff};
-use crate::{develop, openbench, spsa, tune};
+use crate::verdicts::{ab, atlas, chain, report};
+use crate::{develop, list, openbench, play, snapdiff, tune};
 
 /// `lab`'s command line.
 #[derive(Parser)]
@@ -70,7 +71,7 @@ pub enum Command {
     /// The working tree's snapshots against a git revision (default HEAD), as a markdown summary table.
     Snapdiff(snapdiff::SnapdiffArgs),
     /// OpenBench SPSA input for a variant's tunables.
-    Spsa(spsa::SpsaArgs),
+    Spsa(spsa_input::SpsaArgs),
     /// OpenBench's SPSA run locally: a variant's tunables tuned by games of θ+c against θ−c, at fixed nodes or a time control.
     Tune(tune::TuneArgs),
     /// The SPRT and Elo functions of the match runner, on given results.
@@ -100,7 +101,7 @@ pub fn main() -> ExitCode {
             Command::List => list::command(&lab),
             Command::Report(args) => report::command(&lab, &args),
             Command::Snapdiff(args) => snapdiff::command(&lab, &args),
-            Command::Spsa(args) => spsa::command(&lab, &args),
+            Command::Spsa(args) => spsa_input::command(&lab, &args),
             Command::Tune(args) => tune::command(&lab, &args),
             Command::Tactics(args) => tactics::command(&lab, &args),
             Command::Build(args) => builder::command(&lab, &args),

@@ -15,27 +15,34 @@
 //! under `lab-results/<timestamp>-<command>/` as it goes.
 //!
 //! The modules are grouped by role: `engines/` builds variants and runs
-//! participants, `measure/` counts nodes, times, solve counts and plays
-//! matches, `explain/` says why a result came out as it did, `verdicts/`
-//! judges claims (with the atlas and its calibration) and writes the
-//! reports, `openbench/` runs OpenBench tests, `tune/` tunes a variant's
-//! parameters, and `develop/` writes a new technique's skeleton
-//! (`new-technique`); `spsa.rs` prints a variant's tunables as OpenBench
-//! SPSA input; `lab.rs` (the shared context), `plots.rs` (SVG plots whose
+//! participants; `measure/` counts nodes, times to depth and solve counts;
+//! `explain/` says why a result came out as it did; `verdicts/` judges
+//! claims (with the atlas and its calibration) and writes the reports;
+//! `play.rs` is `lab match`, the games crate's match runner between two
+//! participants; `openbench/` runs OpenBench tests; `tune/` tunes a
+//! variant's parameters and prints them as OpenBench SPSA input (`lab
+//! spsa`); `develop/` writes a new technique's skeleton (`new-technique`)
+//! and each technique's measured worth into the engine (`atlas-lines`);
+//! `list.rs` and `snapdiff.rs` list the variants and the snapshots'
+//! changes. `lab.rs` (the shared context), `plots.rs` (SVG plots whose
 //! points carry their numbers) and `tools.rs` (git and make) serve them
 //! all, and `cli.rs` is the command line: every command, and which room
-//! runs it. Games between engines (engine processes, the match runner, Elo and
-//! SPRT, PGN, run folders) are the games crate's (crates/games). docs/lab.md, "The lab's layout", has one line per room.
+//! runs it. Games between engines (engine processes, the match runner, Elo
+//! and SPRT, PGN, run folders) are the games crate's (crates/games); only
+//! `lab match`, the verdicts' `--sprt` and `lab tune` play them.
+//! docs/lab.md, "The lab's layout", has one line per room.
 
 pub mod cli;
 pub mod develop;
 pub mod engines;
 pub mod explain;
 pub mod lab;
+pub mod list;
 pub mod measure;
 pub mod openbench;
+pub mod play;
 pub mod plots;
-pub mod spsa;
+pub mod snapdiff;
 pub mod tools;
 pub mod tune;
 pub mod variants;

@@ -2,7 +2,7 @@
 //! the lab's own match runner.
 //!
 //! The variant is built with the `tune` feature, so its tunables are UCI
-//! options. Iteration `k` draws a flip per parameter (`spsa`), plays the
+//! options. Iteration `k` draws a flip per parameter (`spsa_update`), plays the
 //! dev engine (`θ + flip · c_k`) against the base engine (`θ − flip · c_k`)
 //! for `--pairs-per` game pairs from the book, and moves `θ` by the dev
 //! engine's wins − losses, as an OpenBench worker's workload does. Each
@@ -18,7 +18,9 @@
 pub mod chart;
 mod other_engine;
 pub mod params;
-pub mod spsa;
+// `lab spsa`: a variant's tunables as OpenBench SPSA input.
+pub mod spsa_input;
+pub mod spsa_update;
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +33,7 @@ use games::statistics::{Pentanomial, Wdl};
 use games::uci_options::Setting;
 use serde::{Deserialize, Serialize};
 
-use self::spsa::{Parameter, Perturbation, Schedule, Tuner};
+use self::spsa_update::{Parameter, Perturbation, Schedule, Tuner};
 use crate::engines::builder;
 use crate::engines::participant;
 use crate::lab::options::HashOption;
@@ -62,13 +64,13 @@ pub struct TuneArgs {
     #[arg(long, value_name = "TC", conflicts_with = "nodes")]
     pub tc: Option<TimeControl>,
     /// SPSA's learning-rate decay α (OpenBench's default).
-    #[arg(long, default_value_t = spsa::ALPHA)]
+    #[arg(long, default_value_t = spsa_update::ALPHA)]
     pub alpha: f64,
     /// SPSA's perturbation decay γ (OpenBench's default).
-    #[arg(long, default_value_t = spsa::GAMMA)]
+    #[arg(long, default_value_t = spsa_update::GAMMA)]
     pub gamma: f64,
     /// SPSA's stability constant A as a share of the iterations (OpenBench's default).
-    #[arg(long, default_value_t = spsa::A_RATIO)]
+    #[arg(long, default_value_t = spsa_update::A_RATIO)]
     pub a_ratio: f64,
     /// Opening book, EPD or FEN lines (default: as `lab match`).
     #[arg(long, value_name = "FILE")]

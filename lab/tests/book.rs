@@ -199,7 +199,7 @@ fn flags_are_read_as_words() {
 // ------------------------------------------------------- example verdicts
 
 // The sections of `lab ab`'s page, as its writers take them.
-use verdict_page as ab_sections;
+use lab::verdicts::ab_sections;
 
 /// README and every Markdown file of the book, as (path from the
 /// repository's root, text).

@@ -676,7 +676,7 @@ fn chain_runs_each_phase_against_its_parent_counting_each_variant_once() {
 // `lab snapdiff` prints.
 #[test]
 fn snapdiff_reads_the_repositorys_snapshots_and_refuses_an_unknown_revision() {
-    use lab::verdicts::snapdiff;
+    use lab::snapdiff;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let text = snapdiff::markdown("HEAD", &snapdiff::diffs(&root, "HEAD").unwrap());
     assert!(text.starts_with("## Snapshots against `HEAD`\n\n"), "{text}");

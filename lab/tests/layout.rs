@@ -13,7 +13,7 @@ const LAYERS: &[&[&str]] = &[
     &["measure"],
     &["explain", "tune"],
     &["verdicts"],
-    &["openbench", "develop", "spsa"],
+    &["openbench", "develop", "list", "play", "snapdiff"],
     &["cli"],
 ];
 
@@ -93,4 +93,23 @@ fn a_room_is_named_as_a_path_or_in_a_group() {
     let text =
         "use crate::lab::Lab;\n// crate::cli\nuse crate::{develop, openbench};\nlet x = crate::tools::commit(root);";
     assert_eq!(rooms_named(text), ["lab", "develop", "openbench", "tools"]);
+}
+
+/// No two files of lab/src share a name (`mod.rs` aside): a file's name
+/// finds it, as docs/lab.md promises.
+#[test]
+fn no_two_files_share_a_name() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut by_name: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for (path, _) in &files {
+        let name = Path::new(path).file_name().unwrap().to_string_lossy().into_owned();
+        if name != "mod.rs" {
+            by_name.entry(name).or_default().push(path.clone());
+        }
+    }
+    let shared: Vec<String> =
+        by_name.into_values().filter(|paths| paths.len() > 1).map(|paths| paths.join(" and ")).collect();
+    assert!(shared.is_empty(), "files that share a name: {}", shared.join("; "));
 }

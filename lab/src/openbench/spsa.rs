@@ -27,7 +27,7 @@ use super::status::created_tunes;
 use super::{closing_fields, Build, OpenbenchArgs, DEFAULT_HASH_MB};
 use crate::engines::builder;
 use crate::lab::Lab;
-use crate::tune::spsa::{Parameter, Schedule};
+use crate::tune::spsa_update::{Parameter, Schedule};
 use crate::tune::tuning_build;
 use games::engine::Engine;
 use games::results::{read_records, timestamp, RunDir};

@@ -14,7 +14,7 @@ use super::spsa::{check_worker_build, refuse_duplicate, tune_fields, CreatedTune
 use super::stand_in::{status_server, tune_status_server, Request, Response, StandIn, COMMIT, TUNE_DIGEST};
 use super::status::*;
 use super::*;
-use crate::tune::spsa::{Parameter, Schedule};
+use crate::tune::spsa_update::{Parameter, Schedule};
 use crate::verdicts::evidence::{SprtReading, STATUS_COMMAND};
 
 /// Every key OpenBench's `Scripts/create_test.py` (commit 9906bad) sends,
@@ -991,7 +991,7 @@ fn tune_args(server: &str) -> OpenbenchArgs {
 
 /// The plan's margin, and a second parameter.
 fn tune_parameters() -> Vec<Parameter> {
-    let margin = crate::tune::spsa::tests::margin();
+    let margin = crate::tune::spsa_update::tests::margin();
     let razor =
         Parameter { name: "RazorMargin1".into(), start: 300.0, min: 100.0, max: 800.0, c_end: 20.0, ..margin.clone() };
     vec![margin, razor]

@@ -8,7 +8,7 @@
 use anyhow::Result;
 use plotters::prelude::*;
 
-use super::spsa::{Parameter, Schedule};
+use super::spsa_update::{Parameter, Schedule};
 use super::IterationRecord;
 use crate::plots::{self, Mark};
 
@@ -55,7 +55,7 @@ pub fn parameter_path(
             .x_desc(x_label)
             .y_desc(&parameter.name)
             .draw()?;
-        let played = |pick: fn(&super::spsa::Perturbation) -> f64| {
+        let played = |pick: fn(&super::spsa_update::Perturbation) -> f64| {
             history
                 .iter()
                 .filter(|record| marked(record.iteration))
@@ -84,8 +84,8 @@ pub fn parameter_path(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::spsa::tests::margin;
-    use crate::tune::spsa::Perturbation;
+    use crate::tune::spsa_update::tests::margin;
+    use crate::tune::spsa_update::Perturbation;
 
     /// `iterations` records whose θ after iteration k is 90 + k/100.
     fn history(iterations: u64) -> Vec<IterationRecord> {

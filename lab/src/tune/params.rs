@@ -4,7 +4,7 @@
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use super::spsa::Parameter;
+use super::spsa_update::Parameter;
 
 /// A tunable's declaration as an SPSA input line.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,7 +104,7 @@ mod tests {
     fn params_take_either_name_and_the_declarations_defaults() {
         let declared = read_declarations(LINES).unwrap();
         // The plan's margin: `ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002`.
-        let expected = crate::tune::spsa::tests::margin();
+        let expected = crate::tune::spsa_update::tests::margin();
         assert_eq!(parse("ReverseFutilityDepthMargin", &declared).unwrap(), expected);
         assert_eq!(parse("REVERSE_FUTILITY_DEPTH_MARGIN", &declared).unwrap(), expected);
         assert_eq!(parse("RAZOR_MARGIN_1", &declared).unwrap().name, "RazorMargin1");

@@ -24,8 +24,8 @@ use games::statistics::sprt::options::SprtOptions;
 use prunelab::variants::Variant;
 use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
 use serde::Serialize;
-// The page's sections (crates/verdict-page), which the book's test checks examples with.
-pub use verdict_page as sections;
+// The page's sections, which the book's test checks examples with.
+pub use crate::verdicts::ab_sections as sections;
 
 use crate::engines::participant;
 use crate::lab::options::{GamesOption, SearchOptions, TacticsOptions};

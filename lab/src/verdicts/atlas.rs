@@ -25,7 +25,7 @@ pub mod fast_measures;
 pub mod identical;
 pub mod node_odds;
 pub mod speeds;
-pub mod table;
+pub mod text;
 pub mod time_controls;
 
 use std::path::{Path, PathBuf};
@@ -577,7 +577,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
                 let folder = run.path().join(phase.folder());
                 let entry = play(lab, args, phase, key, (&book, &folder))?;
                 entries::append(&atlas_path, &entry)?;
-                lab.say(&format!("atlas: {}", table::entry_line(&entry)));
+                lab.say(&format!("atlas: {}", text::entry_line(&entry)));
                 "played"
             }
         };
@@ -586,7 +586,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         run.keep(&mut done, record)?;
     }
     let atlas = entries::read(&atlas_path);
-    let mut text = table::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
+    let mut text = text::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
     if args.time_controls || !args.pairs.is_empty() {
         let path = time_controls::beside(&atlas_path);
         let records = time_controls::read(&path)?;

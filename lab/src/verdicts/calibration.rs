@@ -387,7 +387,7 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
 /// were, when the atlas can say.
 pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
     let fitted = MeasuredAt::fitted();
-    let mut out = format!("{}\n\n", verdict_page::ATLAS);
+    let mut out = format!("{}\n\n", crate::verdicts::ab_sections::ATLAS);
     writeln!(
         out,
         "The atlas (`{}`) has {} variant(s) with games and fast measures: {}.\n",

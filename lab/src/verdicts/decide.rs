@@ -23,7 +23,7 @@ use super::evidence::{self, GameResult, GamesSay};
 use crate::lab::{Lab, Pair};
 use crate::measure::speed::{self, SpeedArgs};
 use crate::variants::grammar::Planned;
-use verdict_page::DECISION;
+use crate::verdicts::ab_sections::DECISION;
 
 /// Nodes a move of `--decide`'s games: the atlas's.
 pub const DEFAULT_NODES: u64 = 10_000;

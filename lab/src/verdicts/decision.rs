@@ -434,7 +434,7 @@ mod tests {
     /// games) and by the report's three tables, it stands the same: a gain.
     #[test]
     fn p002_1_3_stands_alike_in_the_atlas_lab_ab_and_the_report() {
-        use crate::verdicts::atlas::{entries, fast_measures, table};
+        use crate::verdicts::atlas::{entries, fast_measures, text};
         use crate::verdicts::{calibration, evidence};
 
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -445,7 +445,7 @@ mod tests {
         assert_eq!(format!("{:.2}", status.llr), "2.63");
         // The atlas.
         assert_eq!(line.decision(), GamesSay::Gain);
-        assert!(table::atlas_table(&[line]).lines().nth(2).unwrap().contains("| won |"));
+        assert!(text::atlas_table(&[line]).lines().nth(2).unwrap().contains("| won |"));
         // `lab ab`: the same games as a `lab match` run's summary.
         let run = std::env::temp_dir().join(format!("prunelab-decision-{}/20261207T000000Z-match", std::process::id()));
         std::fs::create_dir_all(&run).unwrap();

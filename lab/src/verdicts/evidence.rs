@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
+use crate::verdicts::ab_sections::GAMES;
 pub use crate::verdicts::decision::GamesSay;
 use crate::verdicts::decision::{Decision, Games, SprtEnd, Tally};
-use verdict_page::GAMES;
 
 /// The run folders `lab openbench status` writes.
 pub const STATUS_COMMAND: &str = "openbench-status";

@@ -47,7 +47,7 @@ use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
 use crate::variants::grammar::{self, Planned, Scope};
 use crate::verdicts::atlas::entries::{self, AtlasEntry};
-use crate::verdicts::atlas::{fast_measures, table, time_controls};
+use crate::verdicts::atlas::{fast_measures, text, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
@@ -534,7 +534,7 @@ fn atlas_section(atlas: &[AtlasEntry], plan_phases: &[String]) -> String {
         entries::ATLAS_FILE
     )
     .unwrap();
-    out.push_str(&table::atlas_table(&latest));
+    out.push_str(&text::atlas_table(&latest));
     let decisions: Vec<_> = latest.iter().map(|entry| entry.evidence().decision()).collect();
     writeln!(out, "\nOf the {} results, {}.", latest.len(), Tally::of(&decisions).text()).unwrap();
     if missing.is_empty() {

@@ -19,7 +19,7 @@ use games::statistics::{fixed, Pentanomial, SprtSettings, Wdl};
 use serde::Deserialize;
 
 use super::entries::AtlasEntry;
-use super::table::{self, interval_text};
+use super::text::{self, interval_text};
 
 /// Where the matches at a time control live, from the repository's root.
 pub const TIME_CONTROLS_FILE: &str = "atlas/time-controls.toml";
@@ -280,7 +280,7 @@ pub fn section(records: &[TimeControlMatch], atlas: &[AtlasEntry], file: &str) -
                     "N={}, {} games | {} | {} | {}",
                     entry.key.nodes,
                     entry.games,
-                    if entry.is_identical() { "identical search".to_string() } else { table::estimate_text(entry.elo) },
+                    if entry.is_identical() { "identical search".to_string() } else { text::estimate_text(entry.elo) },
                     yes_no(sign_agrees, "no sign"),
                     yes_no(overlap, "-")
                 )

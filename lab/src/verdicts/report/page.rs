@@ -10,7 +10,7 @@ use games::results::{read_records, read_run, runs_of};
 use super::figures::{self, ClaimPoint};
 use crate::lab::Lab;
 use crate::plots::escape;
-use crate::tune::spsa::{Parameter, Schedule};
+use crate::tune::spsa_update::{Parameter, Schedule};
 use crate::tune::IterationRecord;
 use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::atlas::fast_measures::Measure;

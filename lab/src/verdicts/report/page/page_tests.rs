@@ -11,7 +11,7 @@ use crate::measure::nodes::{BUILDS, COMMIT};
 use crate::measure::ratio::RatioEstimate;
 use crate::measure::telemetry::Telemetry;
 use crate::plots::read_marks;
-use crate::tune::spsa::{Parameter, Perturbation, Schedule};
+use crate::tune::spsa_update::{Parameter, Perturbation, Schedule};
 use crate::tune::IterationRecord;
 use crate::verdicts::atlas::entries;
 use crate::verdicts::chain::PhaseRecord;

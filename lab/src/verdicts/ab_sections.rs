@@ -3,8 +3,7 @@
 //! against the list ([`check`], in builds with debug assertions); the
 //! book's test (`lab/tests/book.rs`) checks each example verdict of README
 //! and docs/ with the same function, so an example cannot lack a section
-//! the command prints, or show one it does not. A crate of its own, so the
-//! test, outside the lab's binary, uses it too.
+//! the command prints, or show one it does not.
 
 /// How often a section is on the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
