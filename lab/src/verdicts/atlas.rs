@@ -193,7 +193,9 @@ impl Searches {
         Searches {
             features: record.features.clone(),
             parent_features: record.parent_features.clone(),
-            sprt: record.sprt,
+            // A match of fixed games plays the plans' usual bounds at fixed
+            // nodes, where `--sprt` asks for one.
+            sprt: record.sprt.unwrap_or(ablation_phases::DEFAULT_SPRT),
         }
     }
 }
