@@ -495,7 +495,7 @@ mod tests {
     fn every_record_of_the_repository_is_what_its_variant_file_says() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let records = read(&root.join(TIME_CONTROLS_FILE)).unwrap();
-        assert_eq!(records.len(), 12);
+        assert_eq!(records.len(), 14);
         for record in &records {
             let comments = comment_text(&root.join(&record.quoted_from));
             for passage in &record.quote {
