@@ -11,7 +11,7 @@
 pub enum Times {
     /// On every page.
     Always,
-    /// On some pages only (games on disk, `--sprt`).
+    /// On some pages only (another engine's sanity match, games on disk, `--sprt`).
     AtMostOnce,
     /// Once for each tactical suite run: none with `--tactics none`.
     PerSuite,
@@ -26,6 +26,9 @@ pub struct Section {
 }
 
 pub const TITLE: &str = "# Verdict: ";
+/// What the sanity match of a verdict on another engine found: illegal
+/// moves, crashes, time losses.
+pub const FINDINGS: &str = "## Findings: ";
 /// The games on disk for the pair, written by `games::evidence`.
 pub const GAMES: &str = "## Games: ";
 pub const ATLAS: &str = "## What the atlas says of these numbers";
@@ -39,8 +42,9 @@ pub const RESULTS: &str = "## Results";
 pub const MATCH: &str = "## Match: ";
 
 /// The page's sections, in order.
-pub const SECTIONS: [Section; 10] = [
+pub const SECTIONS: [Section; 11] = [
     Section { heading: TITLE, times: Times::Always },
+    Section { heading: FINDINGS, times: Times::AtMostOnce },
     Section { heading: GAMES, times: Times::AtMostOnce },
     Section { heading: ATLAS, times: Times::Always },
     Section { heading: CLAIMS, times: Times::Always },

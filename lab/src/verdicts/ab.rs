@@ -41,6 +41,7 @@ use crate::verdicts::calibration;
 use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
+use crate::verdicts::other_engines::{self, Sanity, SanityOptions};
 use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
 #[derive(Args, Clone, Debug, Serialize)]
@@ -73,6 +74,9 @@ pub struct AbArgs {
     pub tc: Option<String>,
     #[command(flatten)]
     pub games: GamesOption,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sanity: SanityOptions,
 }
 
 /// The pair a verdict is about, resolved: the reference and the variant under test.
@@ -154,9 +158,13 @@ fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
         resume: None,
     };
     let ttd = ttd::run(lab, &ttd_args)?;
+    let refusal = other_engines::fixed_nodes_refusal(lab, &engines)?;
     let tactics = tactics_suites(args, pair)
         .iter()
-        .map(|suite| run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, counting.clone()))
+        .map(|suite| match &refusal {
+            Some(why) => Ok(other_engines::unmeasured_tactics(suite, args.tactics.nodes, args.tactics.first, why)),
+            None => run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, counting.clone()),
+        })
         .collect::<Result<Vec<_>>>()?;
     let settings =
         (NodeSetting::of(&nodes.suite, args.search.depth), NodeSetting::claimed(lab, &Scope::default()).ok());
@@ -177,11 +185,7 @@ fn heading(out: &mut String, pair: Pair, identical: Option<String>) {
     }
     for Side { variant, external } in [pair.reference, pair.subject] {
         let adds = match external {
-            Some(external) => {
-                let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
-                let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
-                format!("adds options {}; engine `{}` with {}", own.join(" "), external.engine, all.join(" "))
-            }
+            Some(external) => external.heading_words(),
             None => {
                 let adds = variant.adds().join(" ");
                 let adds = if adds.is_empty() { "none".to_string() } else { adds };
@@ -434,11 +438,15 @@ fn page(
     m: &Measurements,
     plan: Option<&MatchPlan>,
     judged: &Judged,
+    sanity: Option<&Sanity>,
 ) -> Result<String> {
     let c = &m.comparison;
     let variant = pair.subject.variant;
     let mut out = String::new();
     heading(&mut out, pair, c.identical_line());
+    if let Some(sanity) = sanity {
+        writeln!(out, "\n{}", other_engines::findings_section(sanity)).unwrap();
+    }
     let section = match &judged.played {
         Some(played) => {
             evidence::games_section_deciding(&judged.games, played, "the match played here", &fast_signals(c))
@@ -464,6 +472,8 @@ fn page(
     };
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
+    } else if let Some(section) = other_engines::atlas_section(pair) {
+        writeln!(out, "\n{section}").unwrap();
     } else {
         writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
     }
@@ -521,6 +531,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
     let steps = lab.nested(run_dir.path());
     let measurements = measure(&steps, args, pair)?;
+    let sanity = other_engines::play_sanity(&steps, &args.sanity, pair, (args.concurrency, args.search.hash.mb))?;
     let mut played = None;
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
@@ -530,7 +541,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     // After the match, so the page opens with its games.
     let judged = Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|(_, dir)| dir.as_path()));
     let standing = judged.standing();
-    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged)?;
+    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged, sanity.as_ref())?;
     let mut match_dir = None;
     if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
         writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
@@ -551,6 +562,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
             "nodes_run": measurements.nodes.run_dir,
             "ttd_run": measurements.ttd.run_dir,
             "match_run": match_dir,
+            "sanity": sanity.as_ref().map(other_engines::Sanity::json),
         }),
     )?;
     if lab.global.json {
