@@ -89,6 +89,7 @@ fn build() -> Build {
         nps_source: "a test's".into(),
         bench_variant: "baseline".into(),
         bench_source: String::new(),
+        base: None,
     }
 }
 
@@ -518,6 +519,7 @@ fn another_engines_variant_is_one_commit_of_it_with_two_option_sets() {
             nps_source: "the median of 5 `bench` runs on this machine, 312598 to 312598".into(),
             bench_variant: "its default options".into(),
             bench_source: format!("`bench` of {}", engine.display()),
+            base: None,
         }
     );
     // What --dry-run prints: every field.
@@ -603,13 +605,14 @@ fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
     lab.global.engine_paths = vec![format!("seajay={}", answering.display())];
     let build = super::build::other_engine_build(&lab, &args, &plans, other).unwrap();
     assert_eq!(build.bench, 2508823);
-    // Without a binary there is nothing to ask.
+    // Without a binary, or a repository to build one from, there is nothing to ask.
     lab.global.engine_paths.clear();
     let given = OpenbenchArgs { bench: Some(1), nps: Some(2), ..args.clone() };
+    let unbuildable = OtherEngine { repository: None, ..other.clone() };
     assert_eq!(
-        super::build::other_engine_build(&lab, &given, &plans, other).unwrap_err().to_string(),
+        super::build::other_engine_build(&lab, &given, &plans, &unbuildable).unwrap_err().to_string(),
         "a fixed-nodes test (--tc N=10000) of engine `seajay` needs its binary, to check that it stops at `go \
-         nodes`: give --engine-path seajay=PATH"
+         nodes`: give --engine-path seajay=PATH, or the `repository` its commit is built from in its files"
     );
     std::fs::remove_dir_all(&results).unwrap();
 }
