@@ -53,11 +53,26 @@ fn engine_folder(lab: &Lab, engine: &str) -> PathBuf {
     lab.target_dir().join("lab").join("engines").join(file_name(engine))
 }
 
+/// An engine built at a commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    pub binary: PathBuf,
+    /// The commit's full hash, whatever the variant file wrote.
+    pub commit: String,
+}
+
 /// The binary of `at`: the one built before with the same commit and build
 /// command, else the commit exported and built now. A failed build is an
 /// error with what the build printed last.
 pub fn binary(lab: &Lab, at: &CommitBuild) -> Result<PathBuf> {
-    binary_in(&engine_folder(lab, at.engine), at, &|text| lab.say(text))
+    built(lab, at).map(|built| built.binary)
+}
+
+/// [`binary`], and the commit's full hash.
+pub fn built(lab: &Lab, at: &CommitBuild) -> Result<Built> {
+    let binary = binary_in(&engine_folder(lab, at.engine), at, &|text| lab.say(text))?;
+    let provenance: Provenance = serde_json::from_str(&std::fs::read_to_string(binary.with_file_name("built.json"))?)?;
+    Ok(Built { binary, commit: provenance.commit })
 }
 
 /// [`binary`] with the engine's folder given, and `say` told what is done

@@ -12,7 +12,7 @@ use games::engine::Launch;
 
 use super::create::{github_address, repository};
 use super::{BaseBuild, Build, OpenbenchArgs, OtherEngine, TestPlan};
-use crate::engines::commits::{self, CommitBuild};
+use crate::engines::commits::{self, Built, CommitBuild};
 use crate::engines::participant;
 use crate::engines::{abilities, builder};
 use crate::lab::Lab;
@@ -138,7 +138,7 @@ pub(super) fn other_engine_build(
     plans: &[TestPlan],
     other: &OtherEngine,
 ) -> Result<Build> {
-    let (repo, commit) = other_engine_source(args, plans, other)?;
+    let (repo, mut commit) = other_engine_source(args, plans, other)?;
     let engine = args.engine.clone().unwrap_or_else(|| other.folder.clone());
     if let Some(base_commit) = base_commit(args, plans, &commit)? {
         return two_commit_build(lab, args, plans, other, (engine, repo), (commit, base_commit));
@@ -148,7 +148,9 @@ pub(super) fn other_engine_build(
     let binary = match lab.engine_path(&other.engine)? {
         Some(_) => Some(lab.engine_binary(&other.engine, &plans[0].variant)?),
         None if needed && args.commit.is_none() && other.repository.is_some() => {
-            Some(built(lab, plans, other, &commit)?)
+            let built = built(lab, plans, other, &commit)?;
+            commit = built.commit;
+            Some(built.binary)
         }
         None => None,
     };
@@ -237,8 +239,9 @@ fn two_commit_build(
             other.engine
         );
     }
-    let dev = built(lab, plans, other, &commit)?;
-    let base = built(lab, plans, other, &base_commit)?;
+    // The full hashes the workers check out, whatever the files wrote.
+    let (dev, base) = (built(lab, plans, other, &commit)?, built(lab, plans, other, &base_commit)?);
+    let (dev, commit, base, base_commit) = (dev.binary, dev.commit, base.binary, base.commit);
     for plan in plans {
         let Some(sides) = &plan.other_engine else { continue };
         for (name, binary, settings) in [(&plan.variant, &dev, &sides.dev), (&plan.parent, &base, &sides.base)] {
@@ -265,10 +268,10 @@ fn two_commit_build(
 
 /// `commit` of the engine the plans test, built from the repository its
 /// files name with their build command (`engines::commits`).
-fn built(lab: &Lab, plans: &[TestPlan], other: &OtherEngine, commit: &str) -> Result<PathBuf> {
+fn built(lab: &Lab, plans: &[TestPlan], other: &OtherEngine, commit: &str) -> Result<Built> {
     let repository = other.repository.as_deref().expect("the callers checked the files name one");
     let external = lab.external(&plans[0].variant).expect("another engine's plan is of its variant");
-    commits::binary(lab, &CommitBuild { engine: &other.engine, repository, commit, build: &external.build })
+    commits::built(lab, &CommitBuild { engine: &other.engine, repository, commit, build: &external.build })
 }
 
 /// `runs` runs of `binary`'s `bench`, each read as a worker reads it, their

@@ -267,12 +267,12 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
         Some(other) if build.base.is_some() => {
             let base = build.base.as_ref().expect("matched");
             format!(
-                "The dev side is `{}` (engine `{}` of lab/other-engines/{}/) at commit {}, bench {} ({}); the base \
+                "The dev side is `{}` (engine `{}` of {}/) at commit {}, bench {} ({}); the base \
                  side at commit {}, bench {} ({}); both of {}, built by the server's workers as its configuration \
                  says, each side with its variant's UCI options.",
                 build.engine,
                 other.engine,
-                other.folder,
+                variants_folder(plans),
                 build.commit,
                 build.bench,
                 build.bench_source,
@@ -283,12 +283,12 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
             )
         }
         Some(other) => format!(
-            "Both sides of every test are `{}` (engine `{}` of lab/other-engines/{}/) at commit {} of {}, built by \
+            "Both sides of every test are `{}` (engine `{}` of {}/) at commit {} of {}, built by \
              the server's workers as its configuration says; each side's UCI options choose its search. Bench {} \
              ({}, {}), for dev and base.",
             build.engine,
             other.engine,
-            other.folder,
+            variants_folder(plans),
             build.commit,
             build.repo,
             build.bench,
@@ -352,6 +352,11 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
         writeln!(out, "```").unwrap();
     }
     out
+}
+
+/// The folder the tests' variant files are in: `lab/other-engines/seajay`.
+fn variants_folder(plans: &[TestPlan]) -> String {
+    std::path::Path::new(&plans[0].file).parent().map_or_else(String::new, |folder| folder.display().to_string())
 }
 
 /// `https://github.com/OWNER/REPO` from a remote's address (`git@github.com:OWNER/REPO.git` too).
