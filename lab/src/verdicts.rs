@@ -16,6 +16,7 @@ pub mod atlas;
 pub mod calibration;
 pub mod chain;
 pub mod claims;
+pub mod decide;
 pub mod evidence;
 pub mod list;
 pub mod other_engines;

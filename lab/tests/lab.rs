@@ -406,6 +406,96 @@ fn ab_judges_claims_only_on_their_suite_and_depth() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn ab_decide_plays_games_at_fixed_nodes_until_they_decide_and_the_atlas_keeps_them() {
+    let dir = scratch("ab-decide");
+    let suite = dir.join("two.epd");
+    std::fs::write(&suite, TWO_POSITIONS).unwrap();
+    let atlas = dir.join("atlas.jsonl");
+    // p002-2.1 (futility) gains about 50 Elo at fixed nodes (the atlas's
+    // line); a non-regression SPRT with bounds this wide decides in a few
+    // pairs. One game at a time, so the pairs end in order and the
+    // SPRT stops where it would on any machine.
+    let args = |extra: &[&str]| -> Vec<String> {
+        let common = [
+            "ab",
+            "p002-2.1",
+            "--decide",
+            "--tc",
+            "N=2000",
+            "--sprt",
+            "-400",
+            "0",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--ttd-rounds",
+            "1",
+            "--tactics",
+            "none",
+            "--concurrency",
+            "1",
+            "--atlas",
+            atlas.to_str().unwrap(),
+        ];
+        common.iter().chain(extra).map(|arg| arg.to_string()).collect()
+    };
+    // The exit status is the claims' (a claim of p002-2.1 at depth 2 may
+    // not hold): 0 or 3, never an error.
+    let run = |extra: &[&str]| {
+        let args = args(extra);
+        let output = lab(&args.iter().map(String::as_str).collect::<Vec<_>>(), &dir.join("results"));
+        assert!(matches!(output.status.code(), Some(0 | 3)), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+
+    // A budget spent by the fast measures: no game, undecided, and the way on.
+    let page = run(&["--budget", "0s"]);
+    let first = page.lines().next().unwrap();
+    assert_eq!(first, "# Verdict: p002-2.1 against its parent p002-1.5: undecided after 0 games");
+    assert!(
+        page.contains("## Decision\n\n**undecided after 0 games**: 0 games (0 pairs) at N=2000: Elo n/a"),
+        "{page}"
+    );
+    assert!(page.contains("An SPRT needs games to say how many more, were the Elo what these games say."), "{page}");
+    assert!(
+        page.contains(
+            "`cargo lab ab p002-2.1 --decide --resume --budget 30m` plays on here; `cargo lab openbench p002-2.1 --tc \
+             N=2000 --server URL` plays them on OpenBench."
+        ),
+        "{page}"
+    );
+    assert!(page.contains("These games are not in the atlas yet"), "{page}");
+    assert!(!atlas.exists());
+
+    // --resume keeps the fast measures and plays on, to the SPRT's decision.
+    let page = run(&["--resume", "--budget", "1h"]);
+    assert!(page.starts_with("# Verdict: p002-2.1 against its parent p002-1.5: no regression\n"), "{page}");
+    assert!(page.contains("## Decision\n\n**no regression**: "), "{page}");
+    assert!(page.contains(": H1 accepted."), "{page}");
+    let ab = run_folder(&dir.join("results"), "ab");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(nested_run(&ab, "match").join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["stop"], "sprt");
+    // One nodes run, kept from the first sitting.
+    nested_run(&ab, "nodes");
+    // The games are the atlas's line of p002-2.1 at N=2000.
+    let lines: Vec<serde_json::Value> =
+        std::fs::read_to_string(&atlas).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), 1);
+    let line = &lines[0];
+    assert_eq!(
+        (&line["variant"], &line["parent"], &line["nodes"]),
+        (&"p002-2.1".into(), &"p002-1.5".into(), &2000.into())
+    );
+    assert_eq!((&line["games"], &line["penta"], &line["stop"]), (&summary["games"], &summary["penta"], &"sprt".into()));
+    assert_eq!(line["book"], "UHO_4060_v2-4000.epd");
+    assert!(page.contains(&format!("These games are a line of the atlas now (`{}`).", atlas.display())), "{page}");
+
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// An OpenBench test of `subject` against `reference` from `book`, read
 /// back by `lab openbench status`: 1640 games whose Elo interval lies below
 /// 0, its SPRT [0, 5] at `llr` (H0 accepted below -2.94).

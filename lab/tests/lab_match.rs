@@ -592,6 +592,100 @@ fn resume_plays_only_the_missing_games_with_the_same_openings() {
 }
 
 #[test]
+#[cfg(unix)]
+fn node_odds_give_each_engine_its_own_nodes_a_move() {
+    let dir = scratch("odds");
+    let book = dir.join("book.epd");
+    fs::write(&book, TINY_BOOK).unwrap();
+    // Each fake writes down the `go` it is sent, then loses at once.
+    let [double, single] = ["double", "single"].map(|name| {
+        let log = dir.join(format!("{name}.log"));
+        let engine = fake_engine(
+            &dir,
+            &format!("{name}.sh"),
+            &format!("echo \"$line\" >> {}; echo 'bestmove a1a1'", log.display()),
+        );
+        (engine, log)
+    });
+    let results = dir.join("results");
+    let odds_match = |tc: &str| {
+        let binaries = [double.0.display(), single.0.display()].map(|path| path.to_string());
+        lab(&[
+            "match",
+            "double",
+            "single",
+            "--games",
+            "4",
+            "--tc",
+            tc,
+            "--tc-b",
+            "N=10000",
+            "--binary",
+            &format!("double={}", binaries[0]),
+            "--binary",
+            &format!("single={}", binaries[1]),
+            "--results",
+            results.to_str().unwrap(),
+            "--book",
+            book.to_str().unwrap(),
+            "--quiet",
+        ])
+    };
+    let output = odds_match("N=20000");
+    assert_success(&output);
+    // The side to move in the opening moves first and loses at once: one `go`
+    // for each engine a pair.
+    for ((_, log), go) in [(&double, "go nodes 20000"), (&single, "go nodes 10000")] {
+        let sent = fs::read_to_string(log).unwrap();
+        assert_eq!(sent.lines().collect::<Vec<_>>(), [go, go], "{}", log.display());
+    }
+    let run = run_dir(&results);
+    assert_eq!(summary(&run)["tc"], "N=20000");
+    assert_eq!(summary(&run)["tc_b"], "N=10000");
+    assert!(fs::read_to_string(run.join("summary.md"))
+        .unwrap()
+        .contains("| Time control | N=20000 against N=10000 (odds) |"));
+
+    // Odds on a clock are refused before any game.
+    let refused = odds_match("1+0.01");
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("--tc-b: time controls 1+0.01 and N=10000: odds are played at fixed nodes only"),
+        "{stderr}"
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+#[cfg(unix)]
+fn a_spent_budget_starts_no_pair_and_the_match_stops_with_budget() {
+    let dir = scratch("budget");
+    let book = dir.join("book.epd");
+    fs::write(&book, TINY_BOOK).unwrap();
+    assert_success(&failing_match(&dir, &book, "4", &["--quiet", "--budget", "0s"]));
+    let run = run_dir(&dir.join("results"));
+    let summary = summary(&run);
+    assert_eq!((summary["games"].as_u64(), summary["stop"].as_str()), (Some(0), Some("budget")));
+    assert!(fs::read_to_string(run.join("summary.md"))
+        .unwrap()
+        .contains("the time budget ran out (--resume continues)"));
+    // --resume with more time plays the games.
+    assert_success(&failing_match(&dir, &book, "4", &["--quiet", "--resume", "--budget", "1h"]));
+    let summary = self::summary(&run);
+    assert_eq!((summary["games"].as_u64(), summary["stop"].as_str()), (Some(4), Some("games")));
+
+    let bad = failing_match(&dir, &book, "4", &["--budget", "ten minutes"]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("--budget <DURATION>"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bad_arguments_are_clear_errors() {
     let dir = scratch("errors");
     let results = dir.join("results");

@@ -39,14 +39,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use indicatif::ProgressBar;
 
 pub use self::args::MatchArgs;
 use self::book::Book;
 pub use self::book::{check as check_book, position_key, sample_command, SampleBookArgs};
+use self::clock::{MoveBudget, TimeControl};
 use self::game::{GameSettings, Player};
 use self::pgn::pgn_date;
 use self::recorder::Recorder;
@@ -86,6 +87,8 @@ struct MatchPlan {
     names: [String; 2],
     binaries: [Launch; 2],
     sprt: Option<SprtSettings>,
+    /// The second engine's time control where it differs from the first's.
+    tc_b: Option<TimeControl>,
     resign: Option<ResignRule>,
     draw: Option<DrawRule>,
     /// Games are played in whole pairs.
@@ -109,6 +112,10 @@ impl MatchPlan {
         };
         let binaries = [engine_a.1.clone(), engine_b.1.clone()];
         let sprt = args.sprt.settings()?;
+        let tc_b = args.tc_b.filter(|tc_b| *tc_b != args.tc);
+        if let Some(tc_b) = tc_b {
+            MoveBudget::for_sides(args.tc, tc_b).map_err(|error| anyhow!("--tc-b: {error}"))?;
+        }
         let (resign, draw) = args.adjudication()?;
         let requested_games =
             args.games.unwrap_or(if sprt.is_some() { DEFAULT_GAMES_WITH_SPRT } else { DEFAULT_GAMES });
@@ -119,7 +126,7 @@ impl MatchPlan {
         if requested_games % 2 == 1 {
             session.say(&format!("--games {requested_games}: playing {} games, in whole pairs", 2 * pairs));
         }
-        Ok(MatchPlan { names, binaries, sprt, resign, draw, pairs })
+        Ok(MatchPlan { names, binaries, sprt, tc_b, resign, draw, pairs })
     }
 
     fn games(&self) -> u64 {
@@ -146,7 +153,7 @@ pub fn run_match(
     let mut recorder = Recorder::new(run, pgn, tally, summary);
     let schedule = Schedule::new(book.sequence(settings.seed), plan.pairs, &done);
     let failure = play_games(session, &plan, settings, &id_names, schedule, first_players, &mut recorder);
-    finish(recorder, failure)
+    finish(recorder, failure, settings)
 }
 
 /// Starts both engines once before anything else, so a binary that does not
@@ -181,6 +188,7 @@ fn first_summary(
             failures: FailureCounts::default(),
         }),
         tc: settings.tc,
+        tc_b: plan.tc_b,
         book: book.source.clone(),
         book_lines_skipped: Vec::new(),
         seed: settings.seed,
@@ -215,10 +223,12 @@ fn play_games(
     first_players: [Player; 2],
     recorder: &mut Recorder,
 ) -> Option<anyhow::Error> {
+    let started = Instant::now();
     let stop = AtomicBool::new(recorder.concluded());
     let schedule = Mutex::new(schedule);
     let game_settings = GameSettings {
         tc: settings.tc,
+        tc_b: plan.tc_b.unwrap_or(settings.tc),
         time_margin: Duration::from_millis(settings.time_margin),
         resign: plan.resign,
         draw: plan.draw,
@@ -229,6 +239,7 @@ fn play_games(
         schedule: &schedule,
         settings: &game_settings,
         stop: &stop,
+        deadline: settings.budget.map(|budget| started + budget),
         event: &event,
         date: &date,
         comments: !settings.no_pgn_comments,
@@ -271,13 +282,18 @@ fn match_line(plan: &MatchPlan, settings: &MatchArgs, id_names: &[String; 2]) ->
     let sprt_text = plan
         .sprt
         .map(|s| format!(" at most, SPRT [{}, {}] {} alpha {} beta {}", s.elo0, s.elo1, s.model, s.alpha, s.beta));
+    let tc = match plan.tc_b {
+        Some(tc_b) => format!("{} against {tc_b}", settings.tc),
+        None => settings.tc.to_string(),
+    };
+    let budget =
+        settings.budget.map_or(String::new(), |budget| format!(", a budget of {}", humantime::format_duration(budget)));
     format!(
-        "{} ({}) vs {} ({}), tc {}, {} games{}, concurrency {}",
+        "{} ({}) vs {} ({}), tc {tc}, {} games{}{budget}, concurrency {}",
         plan.names[0],
         id_names[0],
         plan.names[1],
         id_names[1],
-        settings.tc,
         plan.games(),
         sprt_text.unwrap_or_default(),
         settings.concurrency
@@ -307,11 +323,13 @@ fn record_event(event: Event, recorder: &mut Recorder, bar: &ProgressBar, say: &
 
 /// Why the match stopped, in the summary, written a last time; an error
 /// keeps its games and says how to continue.
-fn finish(mut recorder: Recorder, failure: Option<anyhow::Error>) -> Result<MatchOutcome> {
+fn finish(mut recorder: Recorder, failure: Option<anyhow::Error>, settings: &MatchArgs) -> Result<MatchOutcome> {
     recorder.summary.stop = if failure.is_some() {
         StopReason::Error
     } else if recorder.concluded() {
         StopReason::Sprt
+    } else if settings.budget.is_some() && recorder.tally.games < recorder.summary.games_planned {
+        StopReason::Budget
     } else {
         StopReason::Games
     };

@@ -29,6 +29,8 @@ pub const TITLE: &str = "# Verdict: ";
 /// What the sanity match of a verdict on another engine found: illegal
 /// moves, crashes, time losses.
 pub const FINDINGS: &str = "## Findings: ";
+/// What the games of `--decide` decided, first.
+pub const DECISION: &str = "## Decision";
 /// The games on disk for the pair, written by `games::evidence`.
 pub const GAMES: &str = "## Games: ";
 pub const ATLAS: &str = "## What the atlas says of these numbers";
@@ -42,9 +44,10 @@ pub const RESULTS: &str = "## Results";
 pub const MATCH: &str = "## Match: ";
 
 /// The page's sections, in order.
-pub const SECTIONS: [Section; 11] = [
+pub const SECTIONS: [Section; 12] = [
     Section { heading: TITLE, times: Times::Always },
     Section { heading: FINDINGS, times: Times::AtMostOnce },
+    Section { heading: DECISION, times: Times::AtMostOnce },
     Section { heading: GAMES, times: Times::AtMostOnce },
     Section { heading: ATLAS, times: Times::Always },
     Section { heading: CLAIMS, times: Times::Always },

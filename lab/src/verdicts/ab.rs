@@ -14,11 +14,12 @@
 
 use std::fmt::Write;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Result};
 use clap::Args;
 use games::matches;
-use games::results::RunDir;
+use games::results::{runs_of, RunDir};
 use games::statistics::sprt::options::SprtOptions;
 use prunelab::variants::Variant;
 use sections::{ATLAS, CLAIMS, MATCH, NODES, RESULTS, SPRT_PLAN, TACTICS, TIME_TO_DEPTH, TITLE};
@@ -40,6 +41,7 @@ use crate::verdicts::atlas::{entries, fast_measures};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
+use crate::verdicts::decide;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
 use crate::verdicts::other_engines::{self, Sanity, SanityOptions};
 use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
@@ -69,11 +71,34 @@ pub struct AbArgs {
     #[serde(flatten)]
     pub sprt: SprtOptions,
     /// The match's time control (with --sprt); default: the variant file's
-    /// `[sprt]` tc, else 10+0.1.
+    /// `[sprt]` tc, else 10+0.1; with --decide, N=10000.
     #[arg(long)]
     pub tc: Option<String>,
     #[command(flatten)]
     pub games: GamesOption,
+    /// After the fast measures, decide with games: at fixed nodes (N=10000
+    /// unless --tc), from the atlas's book, in pairs, an SPRT on the variant
+    /// file's bounds (or --sprt's) until it decides or --budget is spent;
+    /// the page opens with the decision.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub decide: bool,
+    /// The atlas the verdict reads, and `--decide`'s finished games at
+    /// fixed nodes go to.
+    #[arg(long, value_name = "FILE", default_value = entries::ATLAS_FILE)]
+    #[serde(skip)]
+    pub atlas: PathBuf,
+    /// The time the whole command may take, fast measures included, e.g.
+    /// 10m or 1h: the match starts no pair after it [default with --decide: 10m].
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    #[serde(skip)]
+    pub budget: Option<Duration>,
+    /// Continue a verdict stopped before its end (Ctrl-C, an error, the
+    /// budget): DIR, or the latest `ab` run; its finished measures are kept
+    /// and its match goes on. Give the same arguments as the first time.
+    #[arg(long, num_args = 0..=1, value_name = "DIR", default_missing_value = "latest")]
+    #[serde(skip)]
+    pub resume: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
     pub sanity: SanityOptions,
@@ -94,15 +119,25 @@ pub fn pair<'a>(lab: &'a Lab, names: &[String]) -> Result<Pair<'a>> {
     }
 }
 
-/// The match `--sprt` asks for: its options with bounds, time control and
-/// hash (the variant file's, where the command line gives none).
-struct MatchPlan {
-    sprt: SprtOptions,
-    tc: String,
-    hash: u32,
+/// The match `--sprt` or `--decide` asks for: its options with bounds,
+/// time control, hash and book. `--sprt` plays the variant file's
+/// `[sprt]` (its tc and hash, where the command line gives none);
+/// `--decide` plays the atlas's games (decide::plan).
+pub(crate) struct MatchPlan {
+    pub sprt: SprtOptions,
+    pub tc: String,
+    pub hash: u32,
+    /// The book, where it is not `lab match`'s default.
+    pub book: Option<PathBuf>,
+    /// Whether the page opens with the decision, and the games go to the
+    /// atlas (`--decide`).
+    pub decides: bool,
 }
 
-fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+fn match_plan(lab: &Lab, args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+    if args.decide {
+        return decide::plan(lab, args, variant).map(Some);
+    }
     let plan = variant.plan().sprt;
     let plan = plan.as_ref();
     let sprt = args.sprt.with_plan_bounds(plan.map(|plan| plan.bounds), variant.name())?;
@@ -111,7 +146,7 @@ fn match_plan(args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
     }
     let tc = args.tc.clone().or_else(|| plan.map(|plan| plan.tc.clone())).unwrap_or_else(|| DEFAULT_TC.to_string());
     let hash = plan.and_then(|plan| plan.hash_mb).unwrap_or(args.search.hash.mb);
-    Ok(Some(MatchPlan { sprt, tc, hash }))
+    Ok(Some(MatchPlan { sprt, tc, hash, book: None, decides: false }))
 }
 
 /// The tactical suites to run: the default one, then those the variant's
@@ -142,7 +177,15 @@ struct Measurements {
 fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
     let (a, b) = pair.names();
     let engines = vec![a.to_string(), b.to_string()];
-    let counting = RunArgs { concurrency: args.concurrency, resume: None };
+    // A resumed verdict continues each step it began (`lab` is nested in
+    // the verdict's folder); the others start.
+    let begun = |command: &str| {
+        args.resume
+            .as_ref()
+            .and_then(|_| runs_of(&lab.results_root(), command).pop())
+            .map(|run| run.display().to_string())
+    };
+    let counting = RunArgs { concurrency: args.concurrency, resume: begun("nodes") };
     participant::launches(lab, &engines)?;
     lab.say(&format!("nodes: {} at depth {}", args.search.suite, args.search.depth));
     let nodes_args =
@@ -155,15 +198,20 @@ fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
         rounds: args.ttd_rounds,
         first: None,
         clock: ttd::Clock::default(),
-        resume: None,
+        resume: begun("ttd"),
     };
     let ttd = ttd::run(lab, &ttd_args)?;
     let refusal = other_engines::fixed_nodes_refusal(lab, &engines)?;
+    // Each suite is a run of its own: a resumed verdict continues the one
+    // of the same suite.
     let tactics = tactics_suites(args, pair)
         .iter()
         .map(|suite| match &refusal {
             Some(why) => Ok(other_engines::unmeasured_tactics(suite, args.tactics.nodes, args.tactics.first, why)),
-            None => run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, counting.clone()),
+            None => {
+                let run = RunArgs { resume: begun_tactics(lab, args, suite), ..counting.clone() };
+                run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, run)
+            }
         })
         .collect::<Result<Vec<_>>>()?;
     let settings =
@@ -172,11 +220,13 @@ fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
     Ok(Measurements { nodes, ttd, tactics, comparison })
 }
 
-/// The verdict's first lines: what is compared with what.
-fn heading(out: &mut String, pair: Pair, identical: Option<String>) {
+/// The verdict's first lines: what is compared with what, and (with
+/// `--decide`) what the games decided.
+fn heading(out: &mut String, pair: Pair, identical: Option<String>, decision: Option<&str>) {
     let (a, b) = pair.names();
     let relation = if pair.against_parent() { "its parent" } else { "" };
-    writeln!(out, "{TITLE}{b} against {relation}{}{a}\n", if relation.is_empty() { "" } else { " " }).unwrap();
+    let decided = decision.map_or(String::new(), |word| format!(": {word}"));
+    writeln!(out, "{TITLE}{b} against {relation}{}{a}{decided}\n", if relation.is_empty() { "" } else { " " }).unwrap();
     if let Some(line) = verdict::distance_line(pair) {
         writeln!(out, "{line}\n").unwrap();
     }
@@ -438,14 +488,18 @@ fn page(
     m: &Measurements,
     plan: Option<&MatchPlan>,
     judged: &Judged,
+    decision: Option<&decide::Decision>,
     sanity: Option<&Sanity>,
 ) -> Result<String> {
     let c = &m.comparison;
     let variant = pair.subject.variant;
     let mut out = String::new();
-    heading(&mut out, pair, c.identical_line());
+    heading(&mut out, pair, c.identical_line(), decision.map(|decision| decision.word.as_str()));
     if let Some(sanity) = sanity {
         writeln!(out, "\n{}", other_engines::findings_section(sanity)).unwrap();
+    }
+    if let Some(decision) = decision {
+        write!(out, "\n{}", decision.section).unwrap();
     }
     let section = match &judged.played {
         Some(played) => {
@@ -459,7 +513,7 @@ fn page(
     summary_table(&mut out, args, m, &judged.judgements);
     // The atlas's other variants: the subject's own games, if it has any,
     // would only confirm themselves.
-    let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
+    let atlas = entries::read(&lab.resolve(&args.atlas));
     let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
     let mut rows = calibration::rows(&atlas, &measured);
     rows.retain(|row| row.variant != c.subject);
@@ -484,7 +538,9 @@ fn page(
     match plan {
         Some(plan) => {
             let bounds = plan.sprt.bounds.clone().unwrap_or_default();
-            writeln!(out, "- played below: [{}, {}] at {}, Hash {}", bounds[0], bounds[1], plan.tc, plan.hash).unwrap()
+            let book = plan.book.as_ref().map_or(String::new(), |book| format!(", book {}", book.display()));
+            writeln!(out, "- played below: [{}, {}] at {}, Hash {}{book}", bounds[0], bounds[1], plan.tc, plan.hash)
+                .unwrap()
         }
         None if variant.plan().sprt.is_some() => writeln!(
             out,
@@ -513,22 +569,50 @@ fn page(
     Ok(out)
 }
 
+/// The tactics run of `suite` a resumed verdict began, if any.
+fn begun_tactics(lab: &Lab, args: &AbArgs, suite: &str) -> Option<String> {
+    args.resume.as_ref()?;
+    runs_of(&lab.results_root(), "tactics")
+        .into_iter()
+        .rev()
+        .find(|run| {
+            let text = std::fs::read_to_string(run.join("run.json")).unwrap_or_default();
+            serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|run| run["args"]["suite"] == suite)
+        })
+        .map(|run| run.display().to_string())
+}
+
+/// The verdict's folder: a new one, or the one `--resume` names.
+fn open_run(lab: &Lab, args: &AbArgs) -> Result<RunDir> {
+    let Some(which) = &args.resume else { return RunDir::create(&lab.results_root(), "ab", args) };
+    let path = if which == "latest" {
+        let root = lab.results_root();
+        runs_of(&root, "ab").pop().ok_or_else(|| anyhow::anyhow!("--resume: no `ab` run under {}", root.display()))?
+    } else {
+        lab.resolve(std::path::Path::new(which))
+    };
+    let (run, _) = RunDir::resume::<serde_json::Value>(&path, "ab", args)?;
+    lab.say(&format!("resuming {}", path.display()));
+    Ok(run)
+}
+
 /// Runs the verdict and prints it; its standing is the exit status
 /// (docs/verdicts.md, "Exit status").
 pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
+    let started = Instant::now();
     let pair = pair(lab, &args.variants)?;
     let (a, b) = pair.names();
     let variant = pair.subject.variant;
     // A bad --sprt is an error now, not after the node counts and tactics.
-    let plan = match_plan(args, variant)?;
-    if plan.is_some() {
-        matches::check_book(&lab.session(), None)?;
+    let plan = match_plan(lab, args, variant)?;
+    if let Some(plan) = &plan {
+        matches::check_book(&lab.session(), plan.book.as_deref())?;
     }
     // So is a suite that cannot be read.
     for suite in std::iter::once(args.search.suite.clone()).chain(tactics_suites(args, pair)) {
         suites::load(lab, &suite)?;
     }
-    let run_dir = RunDir::create(&lab.results_root(), "ab", args)?;
+    let run_dir = open_run(lab, args)?;
     let steps = lab.nested(run_dir.path());
     let measurements = measure(&steps, args, pair)?;
     let sanity = other_engines::play_sanity(&steps, &args.sanity, pair, (args.concurrency, args.search.hash.mb))?;
@@ -536,16 +620,23 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
         lab.say(&format!("match: {b} vs {a} at {} with SPRT [{}, {}]", plan.tc, bounds[0], bounds[1]));
-        played = Some(play_match(&steps, args, (a, b), plan)?);
+        let budget = args.budget.or(plan.decides.then_some(decide::DEFAULT_BUDGET));
+        let left = budget.map(|budget| budget.saturating_sub(started.elapsed()));
+        played = Some(play_match(&steps, args, (a, b), plan, left)?);
     }
     // After the match, so the page opens with its games.
-    let judged = Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|(_, dir)| dir.as_path()));
+    let judged =
+        Judged::of(lab, &measurements.comparison, variant, played.as_ref().map(|played| played.run_dir.as_path()));
     let standing = judged.standing();
-    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged, sanity.as_ref())?;
+    let decision = match (&plan, &played) {
+        (Some(plan), Some(played)) if plan.decides => Some(decide::settle(lab, args, pair, plan, played)?),
+        _ => None,
+    };
+    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged, decision.as_ref(), sanity.as_ref())?;
     let mut match_dir = None;
-    if let (Some(plan), Some((outcome, dir))) = (&plan, played) {
-        writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{outcome}", plan.tc).unwrap();
-        match_dir = Some(dir);
+    if let (Some(plan), Some(played)) = (&plan, played) {
+        writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{}", plan.tc, played.text).unwrap();
+        match_dir = Some(played.run_dir);
     }
     debug_assert_eq!(sections::check(&text), Ok(()), "the page's sections are not sections::SECTIONS:\n{text}");
     run_dir.write_summary(
@@ -580,19 +671,42 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     Ok(standing)
 }
 
-/// The SPRT match of `--sprt`, with B as the first engine, so its Elo is
-/// B's gain over A.
-fn play_match(lab: &Lab, args: &AbArgs, (a, b): (&str, &str), plan: &MatchPlan) -> Result<(String, PathBuf)> {
+/// The match a verdict played: its page, folder and summary, the commit
+/// its engines were built from and how long this sitting took.
+pub(crate) struct Played {
+    pub text: String,
+    pub run_dir: PathBuf,
+    pub summary: matches::MatchSummary,
+    pub commit: String,
+    pub wall_seconds: u64,
+}
+
+/// The SPRT match of `--sprt` or `--decide`, with B as the first engine,
+/// so its Elo is B's gain over A; it starts no pair once `budget` is
+/// spent. A match the verdict began (`--resume`) goes on.
+fn play_match(
+    lab: &Lab,
+    args: &AbArgs,
+    (a, b): (&str, &str),
+    plan: &MatchPlan,
+    budget: Option<Duration>,
+) -> Result<Played> {
     let mut settings = matches::MatchArgs::new(b, a);
     settings.tc = plan.tc.parse().map_err(|error| anyhow::anyhow!("--tc {}: {error}", plan.tc))?;
     settings.games = Some(args.games.limit);
     settings.sprt = plan.sprt.clone();
     settings.concurrency = args.concurrency;
     settings.hash.mb = plan.hash;
+    settings.book = plan.book.clone();
+    settings.budget = budget;
+    settings.resume = args.resume.as_ref().and_then(|_| runs_of(&lab.results_root(), "match").pop()).map(Some);
     let (binary_b, binary_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
+    let commit = crate::tools::commit(&lab.root);
+    let started = Instant::now();
     let outcome = matches::run_match(&lab.session(), (b, &binary_b), (a, &binary_a), &settings)?;
     let text = format!("{}\nGames and PGN: {}", matches::summary_markdown(&outcome.summary), outcome.run_dir.display());
-    Ok((text, outcome.run_dir))
+    let wall_seconds = started.elapsed().as_secs();
+    Ok(Played { text, run_dir: outcome.run_dir, summary: outcome.summary, commit, wall_seconds })
 }
 
 #[cfg(test)]
@@ -607,7 +721,7 @@ mod tests {
     fn the_heading_names_the_tunable_values_a_variant_adds() {
         let lab = lab();
         let mut out = String::new();
-        heading(&mut out, pair(&lab, &["p002-1.6".to_string()]).unwrap(), None);
+        heading(&mut out, pair(&lab, &["p002-1.6".to_string()]).unwrap(), None, None);
         let tuned = out.lines().find(|line| line.starts_with("- `p002-1.6`")).unwrap();
         assert_eq!(
             tuned,

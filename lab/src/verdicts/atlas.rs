@@ -33,7 +33,7 @@ use clap::Args;
 use games::engine::Launch;
 use games::matches::book::Book;
 use games::matches::clock::TimeControl;
-use games::matches::{self, MatchArgs, StopReason};
+use games::matches::{self, MatchArgs, MatchSummary, StopReason};
 use games::results::{runs_of, timestamp, RunDir};
 use games::statistics::sprt::options::SprtOptions;
 use games::statistics::SprtSettings;
@@ -306,15 +306,31 @@ fn side_tunables(lab: &Lab, name: &str, features: &[String]) -> Result<String> {
 
 /// What decides a phase's games, but not the commit.
 fn key_of(lab: &Lab, phase: &Phase, args: &AtlasArgs, book: &Path) -> Result<AtlasKey> {
+    key_at(phase_searches(lab, phase)?, args.nodes_a_move(), book, args.seed, args.hash.mb)
+}
+
+/// The atlas's key of games between `searches` at `nodes` a move from
+/// `book`'s openings in `seed`'s order, each engine with `hash_mb`.
+fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u32) -> Result<AtlasKey> {
     let bytes = std::fs::read(book).map_err(|error| anyhow!("cannot read the book {}: {error}", book.display()))?;
     Ok(AtlasKey {
-        searches: phase_searches(lab, phase)?,
-        nodes: args.nodes_a_move(),
+        searches,
+        nodes,
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
-        seed: args.seed,
-        hash_mb: args.hash.mb,
+        seed,
+        hash_mb,
     })
+}
+
+/// The atlas's key of a variant's games against its parent (its file's, or
+/// an ablation's) played as `settings` says: `lab ab --decide`'s, which go
+/// to the atlas like any other.
+pub fn key_of_match(lab: &Lab, variant: &str, settings: &MatchArgs, book: &Path) -> Result<Option<AtlasKey>> {
+    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
+    let Some(parent) = lab.variant(variant)?.file.extends.clone() else { return Ok(None) };
+    let phase = Phase::of_variants(variant, &parent);
+    key_at(phase_searches(lab, &phase)?, nodes, book, settings.seed, settings.hash.mb).map(Some)
 }
 
 /// The atlas run's folder: a new one, or the one `--resume` names with the
@@ -427,11 +443,25 @@ fn play(
         (&phase.parent, &binaries[1]),
         &settings,
     )?;
-    let summary = outcome.summary;
+    entry_of_match(phase, key, &outcome.summary, commit, started.elapsed().as_secs())
+}
+
+/// The atlas line of a finished match of `phase`: to the SPRT's verdict or
+/// its games (a match stopped before, by its budget, an error or a signal,
+/// is an error: its games are kept for `--resume`).
+pub fn entry_of_match(
+    phase: &Phase,
+    key: AtlasKey,
+    summary: &MatchSummary,
+    commit: String,
+    wall_seconds: u64,
+) -> Result<AtlasEntry> {
     let stop = match summary.stop {
         StopReason::Sprt => "sprt",
         StopReason::Games => "games",
-        StopReason::Running | StopReason::Error => bail!("the match in {} did not finish", outcome.run_dir.display()),
+        StopReason::Running | StopReason::Error | StopReason::Budget => {
+            bail!("the match in {} did not finish", summary.run_dir.display())
+        }
     };
     let failures = summary
         .engines
@@ -456,7 +486,7 @@ fn play(
         failures,
         commit,
         finished: timestamp(),
-        wall_seconds: started.elapsed().as_secs(),
+        wall_seconds,
     })
 }
 

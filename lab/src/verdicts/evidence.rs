@@ -34,6 +34,19 @@ impl SprtReading {
     pub fn verdict(&self) -> SprtState {
         SprtState::of(self.llr, self.lower, self.upper)
     }
+
+    /// `SPRT [0, 5] LLR 1.20 (-2.94, 2.94): continue`.
+    pub fn text(&self) -> String {
+        format!(
+            "SPRT [{}, {}] LLR {:.2} ({:.2}, {:.2}): {}",
+            self.elo0,
+            self.elo1,
+            self.llr,
+            self.lower,
+            self.upper,
+            self.verdict()
+        )
+    }
 }
 
 /// Games of `subject` against `reference`, counted from `subject`'s view.
@@ -179,17 +192,7 @@ impl GameResult {
     /// failures, then where the games were played.
     pub fn line(&self) -> String {
         let (elo, nelo) = self.elo_texts();
-        let sprt = self.sprt.map_or(String::new(), |sprt| {
-            format!(
-                "; SPRT [{}, {}] LLR {:.2} ({:.2}, {:.2}): {}",
-                sprt.elo0,
-                sprt.elo1,
-                sprt.llr,
-                sprt.lower,
-                sprt.upper,
-                sprt.verdict()
-            )
-        });
+        let sprt = self.sprt.map_or(String::new(), |sprt| format!("; {}", sprt.text()));
         format!(
             "{} games at {} ({}): W {} L {} D {}, penta {}, Elo {}, nElo {}{sprt}; {} time loss(es), {} crash(es); {}",
             self.games(),

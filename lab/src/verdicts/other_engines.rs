@@ -18,6 +18,7 @@ use std::fmt::Write;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use games::matches::{self, MatchArgs, MatchSummary};
+use games::results::runs_of;
 use serde::Serialize;
 
 use crate::engines::{abilities, participant};
@@ -111,7 +112,8 @@ impl Sanity {
 }
 
 /// Plays the sanity match of `pair` (B first, so its Elo is B's gain) in
-/// `lab`'s results folder, when a side is another engine and games are
+/// `sanity/` of `lab`'s results folder (the verdict's), continuing the one
+/// there (`--resume`), when a side is another engine and games are
 /// asked for. A match that cannot be played is a finding, not an error:
 /// the fast measures stand without it.
 pub fn play_sanity(
@@ -135,9 +137,12 @@ pub fn play_sanity(
     settings.games = Some(options.sanity_games);
     settings.concurrency = concurrency;
     settings.hash.mb = hash_mb;
+    // In a folder of its own, where a resumed verdict continues it.
+    let folder = lab.results_root().join("sanity");
+    settings.resume = runs_of(&folder, "match").pop().map(Some);
     lab.say(&format!("sanity match: {b} vs {a}, {} games at {tc}", options.sanity_games));
     let (launch_b, launch_a) = (participant::launch(lab, b)?, participant::launch(lab, a)?);
-    let outcome = matches::run_match(&lab.session(), (b, &launch_b), (a, &launch_a), &settings)
+    let outcome = matches::run_match(&lab.nested(&folder).session(), (b, &launch_b), (a, &launch_a), &settings)
         .map(|outcome| outcome.summary)
         .map_err(|error| format!("{error:#}"));
     Ok(Some(Sanity { tc, games: options.sanity_games, outcome }))

@@ -22,6 +22,10 @@ pub struct MatchArgs {
     /// or fixed nodes a move, `N=25000` (`go nodes 25000`, no clock).
     #[arg(long, default_value = "10+0.1", value_name = "TC")]
     pub tc: TimeControl,
+    /// The second engine's time control, for node odds: `N=<nodes>` beside a
+    /// `--tc` of fixed nodes (default: --tc).
+    #[arg(long, value_name = "TC")]
+    pub tc_b: Option<TimeControl>,
     /// Opening book, EPD or FEN lines (default: the data folder's
     /// books/UHO_4060_v2.epd if it has one, else data/books/UHO_4060_v2-4000.epd).
     #[arg(long, value_name = "FILE")]
@@ -31,6 +35,10 @@ pub struct MatchArgs {
     pub games: Option<u64>,
     #[command(flatten)]
     pub sprt: SprtOptions,
+    /// Start no pair after this long, e.g. 10m, 90s or 1h30m; the pairs in
+    /// progress finish (the match stops with `budget`).
+    #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+    pub budget: Option<std::time::Duration>,
     /// Games played at the same time, each with its own engine processes.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub concurrency: usize,

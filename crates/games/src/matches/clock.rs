@@ -165,18 +165,32 @@ impl From<TimeControl> for String {
 }
 
 /// What the runner gives each move of one game, and how it judges the time
-/// taken: both sides' clocks, or a fixed number of nodes and no clock.
+/// taken: both sides' clocks, or a fixed number of nodes a side (the same,
+/// or node odds) and no clock.
 #[derive(Clone, Debug)]
 pub enum MoveBudget {
     Clocks(Clocks),
-    Nodes(u64),
+    /// Nodes a move, indexed by `Color`.
+    Nodes([u64; 2]),
 }
 
 impl MoveBudget {
     pub fn new(tc: TimeControl) -> MoveBudget {
-        match tc {
-            TimeControl::Clock(clock) => MoveBudget::Clocks(Clocks::new(clock)),
-            TimeControl::Nodes(nodes) => MoveBudget::Nodes(nodes),
+        MoveBudget::for_sides(tc, tc).expect("one time control for both sides")
+    }
+
+    /// The budget of a game whose White plays at `white` and Black at
+    /// `black`: one clock for both, or nodes a side. Odds on a clock are not
+    /// played (its `go` would have to tell each side the other's clock).
+    pub fn for_sides(white: TimeControl, black: TimeControl) -> Result<MoveBudget, String> {
+        match (white, black) {
+            (TimeControl::Clock(clock), TimeControl::Clock(other)) if clock == other => {
+                Ok(MoveBudget::Clocks(Clocks::new(clock)))
+            }
+            (TimeControl::Nodes(white), TimeControl::Nodes(black)) => Ok(MoveBudget::Nodes([white, black])),
+            _ => Err(format!(
+                "time controls {white} and {black}: odds are played at fixed nodes only, N=<nodes> for both"
+            )),
         }
     }
 
@@ -184,7 +198,7 @@ impl MoveBudget {
     pub fn go_command(&self, color: Color) -> String {
         match self {
             MoveBudget::Clocks(clocks) => clocks.go_command(color),
-            MoveBudget::Nodes(nodes) => format!("go nodes {nodes}"),
+            MoveBudget::Nodes(nodes) => format!("go nodes {}", nodes[color as usize]),
         }
     }
 
@@ -295,6 +309,19 @@ mod tests {
         assert_eq!(budget.charge(Color::White, Duration::from_secs(30), Duration::ZERO), ClockVerdict::InTime);
         let clocks = MoveBudget::new("1+0.1".parse().unwrap());
         assert_eq!(clocks.go_command(Color::White), "go wtime 1000 btime 1000 winc 100 binc 100");
+    }
+
+    #[test]
+    fn node_odds_give_each_side_its_own_nodes_and_clocks_take_no_odds() {
+        let odds = MoveBudget::for_sides("N=20000".parse().unwrap(), "N=10000".parse().unwrap()).unwrap();
+        assert_eq!(odds.go_command(Color::White), "go nodes 20000");
+        assert_eq!(odds.go_command(Color::Black), "go nodes 10000");
+        let clocks = MoveBudget::for_sides("1+0.1".parse().unwrap(), "1+0.1".parse().unwrap()).unwrap();
+        assert_eq!(clocks.go_command(Color::Black), "go wtime 1000 btime 1000 winc 100 binc 100");
+        for (white, black) in [("2+0.02", "1+0.01"), ("N=10000", "1+0.01"), ("1+0.01", "N=10000")] {
+            let error = MoveBudget::for_sides(white.parse().unwrap(), black.parse().unwrap()).unwrap_err();
+            assert!(error.contains("odds are played at fixed nodes only"), "{error}");
+        }
     }
 
     #[test]

@@ -67,7 +67,10 @@ impl Player {
 /// The rules a game is played under.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
+    /// The first engine's time control (the PGN's, the summary's).
     pub tc: TimeControl,
+    /// The second engine's: `tc`, or other nodes a move (node odds).
+    pub tc_b: TimeControl,
     /// How far past zero a clock may go before the engine loses on time.
     pub time_margin: Duration,
     pub resign: Option<ResignRule>,
@@ -138,11 +141,22 @@ fn classify(error: &anyhow::Error, on_clock: bool) -> Termination {
     }
 }
 
-/// Plays one game from `opening`, `players[0]` with White. Returns `None`
-/// when `stop` is raised before the game ends: an unfinished game has no
-/// result.
+impl GameSettings {
+    /// White's and Black's time controls, with the first engine on `first_engine_plays`.
+    pub fn seat_tcs(&self, first_engine_plays: Color) -> [TimeControl; 2] {
+        match first_engine_plays {
+            Color::White => [self.tc, self.tc_b],
+            Color::Black => [self.tc_b, self.tc],
+        }
+    }
+}
+
+/// Plays one game from `opening`, `players[0]` with White, each side at its
+/// time control of `seat_tcs` (White's, Black's). Returns `None` when
+/// `stop` is raised before the game ends: an unfinished game has no result.
 pub fn play_game(
     players: [&mut Player; 2],
+    seat_tcs: [TimeControl; 2],
     opening: &Opening,
     settings: &GameSettings,
     stop: &AtomicBool,
@@ -172,7 +186,9 @@ pub fn play_game(
     let mut uci_moves: Vec<String> = Vec::new();
     let mut board = opening.board.clone();
     let mut history: Vec<Board> = Vec::new();
-    let mut budget = MoveBudget::new(settings.tc);
+    // The match's plan has checked the pair of time controls.
+    let mut budget = MoveBudget::for_sides(seat_tcs[0], seat_tcs[1]).expect("checked time controls");
+    let nodes_a_move = seat_tcs[0].nodes();
     let mut adjudicator = ScoreAdjudicator::new(settings.resign, settings.draw);
 
     // A book position may already be over.
@@ -200,9 +216,9 @@ pub fn play_game(
                 // Whatever the engine does next (a late `bestmove`), it is no
                 // longer in step with the runner: start it afresh next game.
                 player.discard();
-                let on_clock = settings.tc.nodes().is_none();
+                let on_clock = nodes_a_move.is_none();
                 let kind = classify(&error, on_clock);
-                let detail = match (kind, settings.tc.nodes()) {
+                let detail = match (kind, seat_tcs[mover as usize].nodes()) {
                     (Termination::TimeLoss, _) => {
                         format!("{name} loses on time: no move within {} ms", deadline.as_millis())
                     }

@@ -29,6 +29,9 @@ pub struct RunSettings {
     binary_a: PathBuf,
     binary_b: PathBuf,
     tc: TimeControl,
+    /// Left out without odds, so runs begun before odds existed resume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tc_b: Option<TimeControl>,
     book: String,
     sprt: Option<SprtSettings>,
     seed: u64,
@@ -49,6 +52,7 @@ impl RunSettings {
             binary_a,
             binary_b,
             tc: args.tc,
+            tc_b: plan.tc_b,
             book: book.source.clone(),
             sprt: plan.sprt,
             seed: args.seed,

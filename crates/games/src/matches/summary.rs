@@ -33,6 +33,8 @@ pub enum StopReason {
     Sprt,
     /// All games were played.
     Games,
+    /// The time budget (`--budget`) ran out first.
+    Budget,
     /// An engine could not be started again, or the results could not be written.
     Error,
 }
@@ -42,6 +44,9 @@ pub enum StopReason {
 pub struct MatchSummary {
     pub engines: [EngineSummary; 2],
     pub tc: TimeControl,
+    /// The second engine's time control where it differs (node odds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc_b: Option<TimeControl>,
     pub book: String,
     pub book_lines_skipped: Vec<(u32, String)>,
     pub seed: u64,
@@ -109,7 +114,13 @@ pub fn summary_markdown(summary: &MatchSummary) -> String {
     let mut text = format!("# Match: {} vs {}\n\n", a.name, b.name);
     let mut row = |name: &str, value: String| text.push_str(&format!("| {name} | {value} |\n"));
     row("Engines", format!("{} (`{}`) vs {} (`{}`)", a.name, a.id_name, b.name, b.id_name));
-    row("Time control", summary.tc.to_string());
+    row(
+        "Time control",
+        match summary.tc_b {
+            Some(tc_b) => format!("{} against {tc_b} (odds)", summary.tc),
+            None => summary.tc.to_string(),
+        },
+    );
     row("Book", format!("{} (seed {})", summary.book, summary.seed));
     row("Games", format!("{} of {} planned ({} complete pairs)", summary.games, summary.games_planned, summary.pairs));
     row(
@@ -149,6 +160,7 @@ pub fn summary_markdown(summary: &MatchSummary) -> String {
             StopReason::Sprt => "SPRT verdict",
             StopReason::Games if summary.sprt.is_some() => "all games played, before an SPRT verdict",
             StopReason::Games => "all games played",
+            StopReason::Budget => "the time budget ran out (--resume continues)",
             StopReason::Error => "error (see the message; --resume continues)",
         }
         .to_string(),

@@ -4,8 +4,10 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Mutex;
+use std::time::Instant;
 
 use anyhow::anyhow;
+use cozy_chess::Color;
 
 use super::book::SkippedLine;
 use super::game::{play_game, GameSettings, Player};
@@ -34,6 +36,9 @@ pub struct WorkerContext<'a> {
     pub settings: &'a GameSettings,
     /// Set when the match stops: the threads take no further game.
     pub stop: &'a AtomicBool,
+    /// When the time budget runs out: the threads take no further pair
+    /// after it, and finish the one they play.
+    pub deadline: Option<Instant>,
     /// The PGN `Event` and `Date`.
     pub event: &'a str,
     pub date: &'a str,
@@ -46,7 +51,8 @@ pub struct WorkerContext<'a> {
 pub fn worker(mut players: [Player; 2], context: &WorkerContext, events: Sender<Event>) {
     let mut start_failures = [0u32; 2];
     loop {
-        if context.stop.load(Ordering::Relaxed) {
+        let budget_spent = context.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        if context.stop.load(Ordering::Relaxed) || budget_spent {
             return;
         }
         let next = context
@@ -88,8 +94,11 @@ pub fn worker(mut players: [Player; 2], context: &WorkerContext, events: Sender<
                 }
             }
             let [a, b] = &mut players;
-            let seats = if game == 0 { [a, b] } else { [b, a] };
-            let Some(played) = play_game(seats, &job.opening, context.settings, context.stop) else { return };
+            let (seats, first_engine_plays) = if game == 0 { ([a, b], Color::White) } else { ([b, a], Color::Black) };
+            let seat_tcs = context.settings.seat_tcs(first_engine_plays);
+            let Some(played) = play_game(seats, seat_tcs, &job.opening, context.settings, context.stop) else {
+                return;
+            };
             let round = 2 * job.pair + game as u64 + 1;
             if let Some(failure) = &played.failure {
                 let discarded = players.iter().any(|player| player.name == failure.engine && !player.is_running());

@@ -1,11 +1,12 @@
 //! The SPRT, all in this room: here the generalized SPRT (the
 //! log-likelihood ratio of H1 against H0, Wald's bounds, and the verdict);
-//! the options every command spells the same way (`options`); and the
-//! `lab sprt` command, which applies it to results from elsewhere
-//! (`command`).
+//! the options every command spells the same way (`options`); how many
+//! more games it needs (`remaining`); and the `lab sprt` command, which
+//! applies it to results from elsewhere (`command`).
 
 pub mod command;
 pub mod options;
+pub mod remaining;
 
 use std::fmt;
 
