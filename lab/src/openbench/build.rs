@@ -321,13 +321,11 @@ fn stops_at_go_nodes(binary: Option<&Path>, engine: &str, tc: &str) -> Result<()
              `go nodes`: give --engine-path {engine}=PATH, or the `repository` its commit is built from in its files"
         );
     };
-    if !abilities::honours_go_nodes(&Launch::from(binary.to_path_buf()), engine)? {
+    if let Some(why) = abilities::go_nodes_refusal(&Launch::from(binary.to_path_buf()), engine)? {
         bail!(
-            "engine `{engine}` ({}) does not stop at `{}` (no bestmove within {} s), so a fixed-nodes test \
-             (--tc {tc}) would measure nothing: give a time control such as --tc 10+0.1",
-            binary.display(),
-            abilities::go_nodes_probe(),
-            abilities::GO_NODES_PROBE_TIMEOUT.as_secs()
+            "engine {why} ({}), so a fixed-nodes test (--tc {tc}) would not measure what it says: give a time \
+             control such as --tc 10+0.1",
+            binary.display()
         );
     }
     Ok(())

@@ -589,8 +589,8 @@ fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
     assert_eq!(
         super::build::other_engine_build(&lab, &args, &plans, other).unwrap_err().to_string(),
         format!(
-            "engine `seajay` ({}) does not stop at `go nodes 1000` (no bestmove within 1 s), so a fixed-nodes \
-             test (--tc N=10000) would measure nothing: give a time control such as --tc 10+0.1",
+            "engine `seajay` does not stop at `go nodes 10000` (no bestmove within 1 s) ({}), so a fixed-nodes \
+             test (--tc N=10000) would not measure what it says: give a time control such as --tc 10+0.1",
             engine.display()
         )
     );

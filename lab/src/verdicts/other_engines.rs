@@ -64,8 +64,8 @@ pub fn fixed_nodes_refusal(lab: &Lab, names: &[String]) -> Result<Option<String>
             continue;
         }
         let launch = participant::launch(lab, name)?;
-        if !abilities::honours_go_nodes(&launch, name)? {
-            return Ok(Some(abilities::ignores_go_nodes(name)));
+        if let Some(why) = abilities::go_nodes_refusal(&launch, name)? {
+            return Ok(Some(why));
         }
     }
     Ok(None)
@@ -77,7 +77,7 @@ pub fn unmeasured_tactics(suite: &str, nodes: u64, first: Option<usize>, why: &s
         suite: suite.to_string(),
         limit: format!("nodes {nodes}"),
         first,
-        result: Err(format!("{why}; the suite is searched at fixed nodes")),
+        result: Err(format!("{why}, and the suite is searched at fixed nodes")),
     }
 }
 
@@ -170,12 +170,18 @@ pub fn findings_section(sanity: &Sanity) -> String {
         ];
         let found: Vec<String> =
             counts.iter().filter(|(count, _)| *count > 0).map(|(count, what)| plural(*count, what)).collect();
+        let broken = failures.illegal_moves + failures.crashes + failures.protocol_errors > 0;
+        let meaning = match broken {
+            true => "a broken engine, whatever the fast measures say",
+            // A clock is wall time: a loaded machine eats it too.
+            false => "its time management, or a machine too loaded for this clock",
+        };
         if found.is_empty() {
             clean.push(format!("`{}`", engine.name));
         } else {
             writeln!(
                 out,
-                "- **`{}`: {}** in {} games, each a lost game: a broken engine, whatever the fast measures say",
+                "- **`{}`: {}** in {} games, each a lost game: {meaning}",
                 engine.name,
                 found.join(", "),
                 summary.games
@@ -243,10 +249,9 @@ mod tests {
 
     use super::*;
 
-    /// A stand-in engine: `go nodes` answered when `answers` is true, never
-    /// otherwise (it searches on, as SeaJay v20251002 does).
-    fn stand_in(dir: &std::path::Path, name: &str, answers: bool) -> String {
-        let go_nodes = if answers { "echo 'bestmove e2e4'" } else { ":" };
+    /// A stand-in engine that answers `go nodes` with `go_nodes` (`:` for
+    /// never: it searches on, as SeaJay v20251002 does).
+    fn stand_in(dir: &std::path::Path, name: &str, go_nodes: &str) -> String {
         let body = format!(
             "while read -r line; do case \"$line\" in uci) echo 'id name Stand-in'; echo uciok;; \
              isready) echo readyok;; 'go nodes'*) {go_nodes};; go*) echo 'info depth 1 nodes 5'; echo 'bestmove e2e4';; \
@@ -260,18 +265,29 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("prunelab-other-engines-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let lab = Lab::for_tests();
-        let (stopping, searching) = (stand_in(&dir, "stops.sh", true), stand_in(&dir, "searches.sh", false));
+        let stopping = stand_in(&dir, "stops.sh", "echo 'info depth 3 nodes 10240'; echo 'bestmove e2e4'");
+        let searching = stand_in(&dir, "searches.sh", ":");
+        // Finishes its iteration whatever the budget, as SeaJay did in August 2025.
+        let overshooting = stand_in(&dir, "overshoots.sh", "echo 'info depth 9 nodes 930000'; echo 'bestmove e2e4'");
+        assert_eq!(
+            fixed_nodes_refusal(&lab, std::slice::from_ref(&overshooting)).unwrap().as_deref(),
+            Some(&*format!("`{overshooting}` does not stop at `go nodes 10000` (it searched 930000 nodes)"))
+        );
         // Ours always stop: not asked, so not built.
         let ours = ["razor-r1".to_string(), stopping.clone()];
         assert_eq!(fixed_nodes_refusal(&lab, &ours).unwrap(), None);
         let refusal = fixed_nodes_refusal(&lab, &[stopping.clone(), searching.clone()]).unwrap();
         assert_eq!(
             refusal.as_deref(),
-            Some(&*format!("`{searching}` does not stop at `go nodes 1000` (no bestmove within 1 s): it cannot be searched at fixed nodes"))
+            Some(&*format!("`{searching}` does not stop at `go nodes 10000` (no bestmove within 1 s)"))
         );
         let outcome = unmeasured_tactics("wac", 50_000, None, refusal.as_deref().unwrap());
         assert_eq!(outcome.limit, "nodes 50000");
-        assert!(outcome.result.err().unwrap().ends_with("; the suite is searched at fixed nodes"));
+        assert!(outcome
+            .result
+            .err()
+            .unwrap()
+            .ends_with(" (no bestmove within 1 s), and the suite is searched at fixed nodes"));
         // A pair with another engine predicts nothing from prunelab's atlas.
         let pair = Pair::of(&lab, "p003-3", &searching).unwrap();
         assert!(involves_other_engine(pair));
