@@ -247,8 +247,12 @@ impl Lab {
         Some(variant)
     }
 
-    /// The file a variant is read from, from the repository root.
+    /// The file a variant is read from, from the repository root; for a
+    /// `uci:` side, which no file holds, its spec.
     pub fn variant_file(&self, name: &str) -> String {
+        if name.starts_with(crate::engines::participant::UCI_PREFIX) {
+            return name.to_string();
+        }
         self.external(name).map_or_else(|| format!("variants/{name}.toml"), |external| external.path.clone())
     }
 

@@ -25,7 +25,7 @@
 //! commit, the variant's UCI options on the dev side and its parent's on
 //! the base side. The repository and commit come from its variant files
 //! (`repository`, `commit`) or `--repo` and `--commit`, the engine's name
-//! in the server's configuration from its folder or `--engine`, and the
+//! in the server's configuration from its files' `engine` or `--engine`, and the
 //! bench and nps from its binary's `bench` (`--engine-path`), else
 //! `--bench` and `--nps`.
 
@@ -127,7 +127,7 @@ pub struct OpenbenchArgs {
     #[arg(long)]
     pub again: bool,
     /// The engine's name in the server's configuration (`Engines/<name>.json`);
-    /// default: prunelab, or another engine's folder under lab/other-engines/.
+    /// default: prunelab, or another engine's `engine` in its variant files.
     #[arg(long)]
     pub engine: Option<String>,
     /// The opening book, one of the server's.
@@ -209,8 +209,7 @@ pub struct TestPlan {
 pub struct OtherEngine {
     /// The engine's name in the variant files.
     pub engine: String,
-    /// Its folder under `lab/other-engines/`: its name on the server unless
-    /// `--engine` gives another.
+    /// Its variant files' folder under `lab/other-engines/`.
     pub folder: String,
     pub dev: Vec<Setting>,
     pub base: Vec<Setting>,

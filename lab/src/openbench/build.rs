@@ -139,7 +139,7 @@ pub(super) fn other_engine_build(
     other: &OtherEngine,
 ) -> Result<Build> {
     let (repo, mut commit) = other_engine_source(args, plans, other)?;
-    let engine = args.engine.clone().unwrap_or_else(|| other.folder.clone());
+    let engine = args.engine.clone().unwrap_or_else(|| other.engine.clone());
     if let Some(base_commit) = base_commit(args, plans, &commit)? {
         return two_commit_build(lab, args, plans, other, (engine, repo), (commit, base_commit));
     }
