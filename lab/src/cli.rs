@@ -151,7 +151,20 @@ fn the_commands_that_resume_are_those_with_resume() {
         .collect();
     assert_eq!(
         resuming,
-        ["chain", "nodes", "tactics", "ttd", "speed", "match", "atlas", "blunders", "tune", "blame", "interactions"]
+        [
+            "ab",
+            "chain",
+            "nodes",
+            "tactics",
+            "ttd",
+            "speed",
+            "match",
+            "atlas",
+            "blunders",
+            "tune",
+            "blame",
+            "interactions"
+        ]
     );
 }
 

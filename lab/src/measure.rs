@@ -3,7 +3,7 @@
 //! searches on the engines (`runner`), the engines' telemetry lines
 //! (`telemetry`), the position suites (`suites`) with the endgame book made
 //! from an opening book (`endgame_book`) and the ratio of two measures with
-//! its bootstrap interval (`ratio`).
+//! its interval (`ratio`).
 
 pub mod endgame_book;
 pub mod nodes;

@@ -2,7 +2,7 @@
 //! phases in a row (`chain`), a match's standing (`play`: `lab match`), the
 //! claims of the variant files and how they are judged (`claims`,
 //! `verdict`; their grammar is `crate::variants::grammar`), the game results a verdict reads first
-//! (`evidence`), the atlas of every variant against its parent at fixed
+//! (`evidence`) and what they decide (`decision`), the atlas of every variant against its parent at fixed
 //! nodes (`atlas`), how far the fast measures agree with the atlas's games
 //! (`calibration`), the report of every variant (`report`)
 //! with plan 002's own success criteria (`plan_criteria`),
@@ -17,6 +17,7 @@ pub mod calibration;
 pub mod chain;
 pub mod claims;
 pub mod decide;
+pub mod decision;
 pub mod evidence;
 pub mod list;
 pub mod other_engines;

@@ -8,6 +8,9 @@
 //! ab --sprt`) names that program's flags; everything else on the page,
 //! usage blocks and prose, is read.
 
+// The book's sentences: their length, counted (book/sentences.rs).
+mod sentences;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -434,6 +434,9 @@ fn ab_decide_plays_games_at_fixed_nodes_until_they_decide_and_the_atlas_keeps_th
             "1",
             "--tactics",
             "none",
+            // The claims' suite (wac), its first position only.
+            "--tactics-first",
+            "1",
             "--concurrency",
             "1",
             "--atlas",
@@ -492,6 +495,14 @@ fn ab_decide_plays_games_at_fixed_nodes_until_they_decide_and_the_atlas_keeps_th
     assert_eq!((&line["games"], &line["penta"], &line["stop"]), (&summary["games"], &summary["penta"], &"sprt".into()));
     assert_eq!(line["book"], "UHO_4060_v2-4000.epd");
     assert!(page.contains(&format!("These games are a line of the atlas now (`{}`).", atlas.display())), "{page}");
+    // The clock estimate needs a doubling of nodes the scratch atlas lacks.
+    assert!(
+        page.contains(
+            "No estimate on the clock: the atlas has no doubling of nodes at N=2000 (`cargo lab atlas --node-odds \
+             full --nodes 2000` measures it)."
+        ),
+        "{page}"
+    );
 
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -695,6 +706,9 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
             assert_eq!(record["variant"], variant);
             assert!(record["error"].is_null(), "{record}");
             assert!(record["nps"].as_u64().unwrap() > 0 && record["wall_us"].as_u64().unwrap() > 0, "{record}");
+            // The process's CPU time, at most its wall time (one thread).
+            let cpu = record["cpu_us"].as_u64().unwrap();
+            assert!(cpu > 0 && cpu <= record["wall_us"].as_u64().unwrap(), "{record}");
         }
         assert_eq!(runs[0]["nodes"], runs[1]["nodes"], "{variant}: the two rounds searched different nodes");
         // The variant's own `Bench:` line, read here without the lab.
@@ -744,6 +758,14 @@ fn speed_runs_each_variants_bench_in_alternating_order_with_the_engines_own_coun
     };
     let main = expected * main_share(1) / main_share(0);
     assert!((ratio["main_search_nps_ratio"].as_f64().unwrap() - main).abs() < 1e-9, "{ratio} against {main}");
+    // Nodes per CPU second, round by round, likewise.
+    let per_cpu = |round: u64, engine: u64| {
+        let record = found.iter().find(|r| r["round"] == round && r["engine"] == engine).unwrap();
+        record["nodes"].as_f64().unwrap() / record["cpu_us"].as_f64().unwrap()
+    };
+    let cpu = (per_cpu(0, 1) / per_cpu(0, 0) * per_cpu(1, 1) / per_cpu(1, 0)).sqrt();
+    assert!((ratio["cpu_nps_ratio"].as_f64().unwrap() - cpu).abs() < 1e-12, "{ratio} against {cpu}");
+    assert!(page.contains("- nodes per CPU second, razor-r1 over baseline: x"), "{page}");
 
     // Resumed: nothing runs again.
     stdout(&lab(&[&args[..], &["--resume"]].concat(), &results));

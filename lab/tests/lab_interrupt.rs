@@ -269,10 +269,13 @@ fn sigint_stops_lab_ab_keeping_the_positions_it_counted() {
     let output = bench.interrupt(&args, "INT");
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     let ab = run_folder(&bench.results(), "ab");
+    // `lab ab` resumes (since `--decide`): the message names the command
+    // that continues it.
     assert!(
         stderr(&output).contains(&format!(
-            "lab: stopped by SIGINT: every engine it started is stopped, and every finished measurement is kept \
-             under {}; this command has no --resume: run it again to measure anew",
+            "lab: stopped by SIGINT: every engine it started is stopped, and every finished result is kept in {}; \
+             the same command with `--resume {}` continues it",
+            ab.display(),
             ab.display()
         )),
         "{}",

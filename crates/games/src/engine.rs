@@ -365,6 +365,32 @@ impl Engine {
     }
 }
 
+/// Waits for `child` to exit and returns its status with the CPU time it
+/// used, user and system (`wait4`'s resource usage; none elsewhere).
+#[cfg(target_os = "linux")]
+pub fn wait_with_cpu_time(
+    child: &mut std::process::Child,
+) -> (std::io::Result<std::process::ExitStatus>, Option<Duration>) {
+    use std::os::unix::process::ExitStatusExt;
+    let mut status: libc::c_int = 0;
+    // SAFETY: `usage` is plain data that wait4 fills; the pid is our own
+    // child's, not waited for yet, and `child` is never waited for after.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    if waited < 0 {
+        return (Err(std::io::Error::last_os_error()), None);
+    }
+    let time = |value: libc::timeval| Duration::new(value.tv_sec as u64, value.tv_usec as u32 * 1000);
+    (Ok(std::process::ExitStatus::from_raw(status)), Some(time(usage.ru_utime) + time(usage.ru_stime)))
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn wait_with_cpu_time(
+    child: &mut std::process::Child,
+) -> (std::io::Result<std::process::ExitStatus>, Option<Duration>) {
+    (child.wait(), None)
+}
+
 /// The CPU time process `pid` has used so far, all its threads: its CPU-time
 /// clock (`clock_getcpuclockid`), which counts only while it runs, so a
 /// search's CPU time does not grow when the machine runs other work beside it.

@@ -94,6 +94,11 @@ pub struct SpeedRecord {
     pub qnodes: Option<u64>,
     /// Wall time of the whole process, from its start to its exit, in microseconds.
     pub wall_us: u64,
+    /// CPU time of the whole process (user and system, its start
+    /// included), in microseconds: what it cost whatever else the machine
+    /// ran; none in runs recorded before the lab measured it.
+    #[serde(default)]
+    pub cpu_us: Option<u64>,
     /// Why the run failed, when it did (its nodes and nps then do not count).
     pub error: Option<String>,
 }
@@ -156,11 +161,20 @@ fn last_line(text: &str) -> &str {
     text.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("").trim()
 }
 
+/// A bench run's times: the process's wall time, and its CPU time where
+/// the system gives it.
+#[derive(Debug)]
+struct BenchTimes {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
 /// Runs `binary bench [depth] --stats` once and reads its output
 /// (`parse_bench_output`); the error says what went wrong. Also returns the
-/// process's wall time. The counters are kept in every search, so
-/// `--stats` only prints them after the last one.
-fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<BenchOutput>, Duration) {
+/// process's times. The counters are kept in every search, so `--stats`
+/// only prints them after the last one.
+fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<BenchOutput>, BenchTimes) {
+    let no_cpu = |started: Instant| BenchTimes { wall: started.elapsed(), cpu: None };
     let started = Instant::now();
     let mut command = Command::new(binary);
     command.arg("bench");
@@ -171,7 +185,7 @@ fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<B
     let mut child = match command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn() {
         Ok(child) => child,
         Err(error) => {
-            return (Err(anyhow!(error).context(format!("cannot run {}", binary.display()))), started.elapsed())
+            return (Err(anyhow!(error).context(format!("cannot run {}", binary.display()))), no_cpu(started))
         }
     };
     // Both pipes are read as the process writes, so a full pipe never stalls it.
@@ -191,10 +205,10 @@ fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<B
         let _ = child.kill();
         let _ = child.wait();
         let seconds = timeout.as_secs_f64();
-        return (Err(anyhow!("no result within {seconds} s: the bench was stopped")), started.elapsed());
+        return (Err(anyhow!("no result within {seconds} s: the bench was stopped")), no_cpu(started));
     };
-    let status = child.wait();
-    let wall = started.elapsed();
+    let (status, cpu) = games::engine::wait_with_cpu_time(&mut child);
+    let times = BenchTimes { wall: started.elapsed(), cpu };
     let outcome = status.context("cannot wait for the bench process").and_then(|status| {
         if status.success() {
             parse_bench_output(&output)
@@ -203,7 +217,7 @@ fn bench_once(binary: &Path, depth: Option<u32>, timeout: Duration) -> (Result<B
             bail!("bench failed ({status}): {}", last_line(&said))
         }
     });
-    (outcome, wall)
+    (outcome, times)
 }
 
 /// One variant's runs, summed up.
@@ -275,6 +289,22 @@ pub fn nps_ratio(records: &[SpeedRecord], a: usize, b: usize) -> Option<RatioEst
     rounds.sort_unstable();
     rounds.dedup();
     student_ratio(rounds.into_iter().filter_map(|round| Some((nps(a, round)?, nps(b, round)?))).map(|(a, b)| b / a))
+}
+
+/// Engine `b`'s nodes per CPU second over engine `a`'s, as [`nps_ratio`]
+/// over the rounds where both have a CPU time: a speed the machine's other
+/// work does not move, as a share of the wall clock would.
+pub fn cpu_nps_ratio(records: &[SpeedRecord], a: usize, b: usize) -> Option<RatioEstimate> {
+    let speed = |engine: usize, round: usize| {
+        records
+            .iter()
+            .find(|record| record.engine == engine && record.round == round && record.error.is_none())
+            .and_then(|record| Some(record.nodes as f64 / record.cpu_us.filter(|&cpu| cpu > 0)? as f64))
+    };
+    let mut rounds: Vec<usize> = records.iter().map(|record| record.round).collect();
+    rounds.sort_unstable();
+    rounds.dedup();
+    student_ratio(rounds.into_iter().filter_map(|round| Some((speed(a, round)?, speed(b, round)?))).map(|(a, b)| b / a))
 }
 
 /// Engine `b`'s nps over engine `a`'s counting main-search nodes only: the
@@ -368,6 +398,10 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
         let ratio = nps_ratio(records, 0, engine)
             .map_or("no round where both ran without an error".to_string(), |ratio| ratio.ratio_text_over("round"));
         writeln!(out, "- nps, {name} over {}: {ratio}", args.variants[0]).unwrap();
+        if let Some(cpu) = cpu_nps_ratio(records, 0, engine) {
+            writeln!(out, "- nodes per CPU second, {name} over {}: {}", args.variants[0], cpu.ratio_text_over("round"))
+                .unwrap();
+        }
         if let Some(main) = main_search_ratio(records, &speeds, 0, engine) {
             writeln!(
                 out,
@@ -389,7 +423,9 @@ pub fn markdown(args: &SpeedArgs, records: &[SpeedRecord]) -> String {
          alike. nps is what bench prints: its nodes over its summed search time. The ratio is the geometric mean \
          over rounds of the per-round ratio of nps, with a 95% Student-t interval over rounds; x1.05 is 5% \
          more nodes per second. Variants with different bench nodes search different trees, which changes nps too; \
-         `lab ttd` times the whole search.\n- nodes of two kinds: nps counts every node, and a quiescence node \
+         `lab ttd` times the whole search. Nodes per CPU second are bench's nodes over its process's CPU time \
+         (user and system, its start included): the machine's other work does not move it, as it moves bench's \
+         wall-clock nps.\n- nodes of two kinds: nps counts every node, and a quiescence node \
          (captures only, most stand pat) costs a fraction of a main-search one, so a variant whose pruning removes \
          mostly quiescence nodes and their parents prints a lower nps at the same cost per node of each kind. The \
          second ratio counts main-search nodes only, each with the quiescence below it. Where B has the smaller \
@@ -421,6 +457,7 @@ fn summary_json(args: &SpeedArgs, records: &[SpeedRecord]) -> serde_json::Value 
         .map(|engine| {
             let ratio = nps_ratio(records, 0, engine);
             let main = main_search_ratio(records, &speeds, 0, engine);
+            let cpu = cpu_nps_ratio(records, 0, engine);
             serde_json::json!({
                 "a": args.variants[0],
                 "b": args.variants[engine],
@@ -429,6 +466,8 @@ fn summary_json(args: &SpeedArgs, records: &[SpeedRecord]) -> serde_json::Value 
                 "rounds": ratio.map_or(0, |ratio| ratio.positions),
                 "main_search_nps_ratio": main.map(|ratio| ratio.ratio),
                 "main_search_interval": main.and_then(|ratio| ratio.interval),
+                "cpu_nps_ratio": cpu.map(|ratio| ratio.ratio),
+                "cpu_interval": cpu.and_then(|ratio| ratio.interval),
             })
         })
         .collect();
@@ -464,17 +503,17 @@ fn check_variants(lab: &Lab, specs: &[String]) -> Result<()> {
 /// Runs the benches not yet run (all of them, unless resuming), writing
 /// each as it is done, and writes the summary. Returns the run's folder.
 pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
-    if args.rounds == 0 {
-        bail!("--rounds must be at least 1");
-    }
-    if args.variants.len() < 2 {
-        bail!("bench speed compares two variants or more");
-    }
-    if let Some(depth) = args.depth {
-        suites::check_depth(depth)?;
-    }
+    check_args(args)?;
     check_variants(lab, &args.variants)?;
     let binaries = builder::build_all(lab, &args.variants)?;
+    run_binaries(lab, args, &binaries)
+}
+
+/// [`run`] with the engines' binaries given, one for each of `args`'
+/// names (the atlas's pairs, built from their feature sets). Returns the
+/// run's folder.
+pub fn run_binaries(lab: &Lab, args: &SpeedArgs, binaries: &[PathBuf]) -> Result<PathBuf> {
+    check_args(args)?;
     let run_args = RunArgs { concurrency: 1, resume: args.resume.clone() };
     let (mut run_dir, mut records): (_, Vec<SpeedRecord>) = run_args.open(lab, "speed", args)?;
     let pending: Vec<(usize, usize)> = (0..args.rounds)
@@ -485,7 +524,7 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
     for (round, engine) in pending {
         let variant = &args.variants[engine];
         bar.set_message(format!("speed {variant}"));
-        let (outcome, wall) = bench_once(&binaries[engine], args.depth, BENCH_TIMEOUT);
+        let (outcome, times) = bench_once(&binaries[engine], args.depth, BENCH_TIMEOUT);
         let mut record = SpeedRecord {
             round,
             engine,
@@ -493,7 +532,8 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
             nodes: 0,
             nps: 0,
             qnodes: None,
-            wall_us: wall.as_micros() as u64,
+            wall_us: times.wall.as_micros() as u64,
+            cpu_us: times.cpu.map(|cpu| cpu.as_micros() as u64),
             error: None,
         };
         match outcome {
@@ -511,6 +551,25 @@ pub fn run(lab: &Lab, args: &SpeedArgs) -> Result<PathBuf> {
     records.sort_by_key(|record| (record.round, record.engine));
     run_dir.write_summary(&markdown(args, &records), &summary_json(args, &records))?;
     Ok(run_dir.path().to_path_buf())
+}
+
+/// What is wrong with the arguments before anything is built.
+fn check_args(args: &SpeedArgs) -> Result<()> {
+    if args.rounds == 0 {
+        bail!("--rounds must be at least 1");
+    }
+    if args.variants.len() < 2 {
+        bail!("bench speed compares two variants or more");
+    }
+    if let Some(depth) = args.depth {
+        suites::check_depth(depth)?;
+    }
+    Ok(())
+}
+
+/// The records of a finished speed run.
+pub fn records_of(run: &Path) -> Vec<SpeedRecord> {
+    games::results::read_records(run)
 }
 
 pub fn command(lab: &Lab, args: &SpeedArgs) -> Result<()> {
@@ -533,8 +592,24 @@ mod tests {
             nps,
             qnodes: None,
             wall_us: 1000,
+            cpu_us: None,
             error: None,
         }
+    }
+
+    #[test]
+    fn nodes_per_cpu_second_are_bench_nodes_over_the_process_cpu_time_round_by_round() {
+        let timed =
+            |round, engine, nodes, cpu_us| SpeedRecord { cpu_us: Some(cpu_us), ..record(round, engine, nodes, 1) };
+        // B searches 10% more nodes in 1.0 and 0.8 of A's CPU time: x1.1 and x1.375.
+        let records =
+            [timed(0, 0, 1000, 1000), timed(0, 1, 1100, 1000), timed(1, 0, 1000, 1000), timed(1, 1, 1100, 800)];
+        let ratio = cpu_nps_ratio(&records, 0, 1).unwrap();
+        assert!((ratio.ratio - (1.1f64 * 1.375).sqrt()).abs() < 1e-12, "{ratio:?}");
+        assert_eq!(ratio.positions, 2);
+        // Runs recorded without a CPU time, or failed, do not count.
+        assert_eq!(cpu_nps_ratio(&[record(0, 0, 1000, 5), record(0, 1, 1000, 6)], 0, 1), None);
+        assert_eq!(cpu_nps_ratio(&[timed(0, 0, 1000, 1000), failed(0, 1)], 0, 1), None);
     }
 
     fn counted(round: usize, engine: usize, nodes: u64, qnodes: u64, nps: u64) -> SpeedRecord {
@@ -779,9 +854,11 @@ mod tests {
         let silent = script(&dir, "silent", "exit 0");
         assert_eq!(bench_once(&silent, None, second).0.unwrap_err().to_string(), "bench printed nothing");
         let hung = script(&dir, "hung", "exec sleep 30");
-        let (outcome, wall) = bench_once(&hung, None, Duration::from_millis(200));
+        let (outcome, times) = bench_once(&hung, None, Duration::from_millis(200));
         assert_eq!(outcome.unwrap_err().to_string(), "no result within 0.2 s: the bench was stopped");
-        assert!(wall < Duration::from_secs(10), "{wall:?}");
+        assert!(times.wall < Duration::from_secs(10), "{:?}", times.wall);
+        // A finished process has its CPU time.
+        assert!(bench_once(&good, Some(3), second).1.cpu.is_some());
         let missing = bench_once(&dir.join("no-such-binary"), None, second).0.unwrap_err();
         assert!(format!("{missing:#}").starts_with("cannot run "), "{missing:#}");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -327,7 +327,7 @@ fn nodes_section(out: &mut String, args: &AbArgs, m: &Measurements) {
     writeln!(out, "\n{NODES}{}, depth {}, Hash {}\n", c.node_setting, args.search.depth, args.search.hash.mb).unwrap();
     writeln!(
         out,
-        "- geometric mean of the per-position ratios: {} (the interval: a seeded bootstrap over positions)",
+        "- geometric mean of the per-position ratios: {} (the interval: Student's t over positions)",
         c.nodes.map_or("-".to_string(), |ratio| ratio.percent_text())
     )
     .unwrap();

@@ -19,9 +19,12 @@
 //! beside the Elo on the clock.
 
 pub mod ablation_phases;
+pub mod clock_estimate;
 pub mod entries;
 pub mod fast_measures;
 pub mod identical;
+pub mod node_odds;
+pub mod speeds;
 pub mod table;
 pub mod time_controls;
 
@@ -92,6 +95,22 @@ pub struct AtlasArgs {
     /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
     #[arg(long, value_name = "G")]
     pub games: Option<u64>,
+    /// What a doubling of nodes is worth to the variant at --nodes: it plays
+    /// itself at 2N against N, into node-odds.jsonl beside the atlas file
+    /// (repeatable).
+    #[arg(long = "node-odds", value_name = "VARIANT", conflicts_with_all = ["sprt", "speed"])]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub node_odds: Vec<String>,
+    /// Bench each phase's two searches instead of playing them: the
+    /// variant's nodes per CPU second over its parent's, into speeds.jsonl
+    /// beside the atlas file.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub speed: bool,
+    /// Rounds of bench each side runs with --speed.
+    #[arg(long, value_name = "N", default_value_t = speeds::DEFAULT_ROUNDS, requires = "speed")]
+    #[serde(skip_serializing_if = "is_default_speed_rounds")]
+    pub speed_rounds: usize,
     /// Stop a phase at the SPRT's verdict; `--sprt` alone takes each
     /// variant file's `[sprt]` bounds (a variant without one plays the games).
     #[command(flatten)]
@@ -120,6 +139,11 @@ pub struct AtlasArgs {
     #[arg(long = "binary", value_name = "NAME=PATH", hide = true)]
     #[serde(skip)]
     pub binaries: Vec<String>,
+}
+
+/// Runs begun before `--speed-rounds` existed record none, and still resume.
+fn is_default_speed_rounds(rounds: &usize) -> bool {
+    *rounds == speeds::DEFAULT_ROUNDS
 }
 
 impl AtlasArgs {
@@ -169,7 +193,9 @@ impl Searches {
         Searches {
             features: record.features.clone(),
             parent_features: record.parent_features.clone(),
-            sprt: record.sprt,
+            // A match of fixed games plays the plans' usual bounds at fixed
+            // nodes, where `--sprt` asks for one.
+            sprt: record.sprt.unwrap_or(ablation_phases::DEFAULT_SPRT),
         }
     }
 }
@@ -463,14 +489,7 @@ pub fn entry_of_match(
             bail!("the match in {} did not finish", summary.run_dir.display())
         }
     };
-    let failures = summary
-        .engines
-        .iter()
-        .map(|engine| {
-            let counts = engine.failures;
-            counts.time_losses + counts.crashes + counts.illegal_moves + counts.protocol_errors
-        })
-        .sum();
+    let failures = summary.engines.iter().map(|engine| engine.failures.total()).sum();
     Ok(AtlasEntry {
         variant: phase.variant.clone(),
         parent: phase.parent.clone(),
@@ -521,9 +540,12 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
-    let phases = phases(lab, args)?;
     let book = matches::book_path(&lab.session(), args.book.as_deref())?;
     let atlas_path = lab.resolve(&args.atlas);
+    if !args.node_odds.is_empty() {
+        return node_odds_command(lab, args, &book, &atlas_path);
+    }
+    let phases = phases(lab, args)?;
     let (mut run, mut done) = open_run(lab, args)?;
     for (index, phase) in phases.iter().enumerate() {
         if done.iter().any(|record| (&record.variant, &record.parent) == (&phase.variant, &phase.parent)) {
@@ -531,6 +553,13 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         }
         let key = key_of(lab, phase, args, &book)?;
         let number = format!("phase {} of {}", index + 1, phases.len());
+        if args.speed {
+            let outcome = speed_phase(lab, args, phase, key.searches, (&run, &atlas_path), &number)?;
+            let record =
+                PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
+            run.keep(&mut done, record)?;
+            continue;
+        }
         let outcome = match entries::find(&entries::read(&atlas_path), &key) {
             Some(entry) => {
                 lab.say(&format!(
@@ -572,6 +601,70 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     } else {
         print!("{text}");
         lab.say(&format!("atlas: {} (run: {})", atlas_path.display(), run.path().display()));
+    }
+    Ok(())
+}
+
+/// `--speed`: one phase's speed, unless the speeds file has it for the
+/// same two searches.
+fn speed_phase(
+    lab: &Lab,
+    args: &AtlasArgs,
+    phase: &Phase,
+    searches: PairSearches,
+    (run, atlas_path): (&RunDir, &Path),
+    number: &str,
+) -> Result<&'static str> {
+    let file = speeds::beside(atlas_path);
+    if let Some(line) = speeds::find(&speeds::read(&file), &searches) {
+        lab.say(&format!(
+            "atlas, {number}: the speed of {} against {} is in {} already (x{:.3}, commit {}): not measured again",
+            phase.variant,
+            phase.parent,
+            file.display(),
+            line.ratio,
+            line.commit
+        ));
+        return Ok("speed already measured");
+    }
+    lab.say(&format!("atlas, {number}: the speed of {} against {}", phase.variant, phase.parent));
+    let settings = match_settings(args, phase, args.sprt.clone(), run.path());
+    let sides = phase.searches.as_ref();
+    let binaries = [
+        side_binary(lab, &settings, &phase.parent, sides.map(|s| s.parent_features.as_slice()))?.binary,
+        side_binary(lab, &settings, &phase.variant, sides.map(|s| s.features.as_slice()))?.binary,
+    ];
+    let folder = run.path().join(phase.folder());
+    let pair = (phase.variant.as_str(), phase.parent.as_str());
+    let line = speeds::measure(lab, pair, searches, binaries, args.speed_rounds, (&folder, &file))?;
+    lab.say(&format!("atlas: {} over {}: {}", phase.variant, phase.parent, line.estimate().ratio_text_over("round")));
+    Ok("speed measured")
+}
+
+/// `--node-odds`: each variant at 2N against itself at N, into the
+/// node-odds file beside the atlas.
+fn node_odds_command(lab: &Lab, args: &AtlasArgs, book: &Path, atlas_path: &Path) -> Result<()> {
+    let (run, _) = open_run(lab, args)?;
+    let file = node_odds::beside(atlas_path);
+    let settings = node_odds::NodeOddsSettings {
+        nodes: args.nodes_a_move(),
+        games: args.games.unwrap_or(DEFAULT_GAMES),
+        book: book.to_path_buf(),
+        seed: args.seed,
+        hash_mb: args.hash.mb,
+        concurrency: args.concurrency,
+        binaries: args.binaries.clone(),
+    };
+    for variant in &args.node_odds {
+        lab.say(&format!("node odds: {variant} at N={} against itself at N={}", 2 * settings.nodes, settings.nodes));
+        let folder = run.path().join(format!("{variant}-node-odds"));
+        let line = node_odds::play(lab, variant, &settings, &folder, &file)?;
+        let elo =
+            line.elo.map_or("n/a".to_string(), |elo| format!("{:+.1} [{:+.1}, {:+.1}]", elo.value, elo.low, elo.high));
+        lab.say(&format!(
+            "node odds: a doubling at N={} is worth {elo} Elo to {variant} ({} games)",
+            line.nodes, line.games
+        ));
     }
     Ok(())
 }

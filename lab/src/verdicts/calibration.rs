@@ -17,6 +17,7 @@
 //! to say.
 
 pub mod fit;
+pub mod proportion;
 
 use std::fmt::Write;
 use std::path::Path;
@@ -24,7 +25,7 @@ use std::path::Path;
 use crate::lab::table::Table;
 use crate::verdicts::atlas::entries::{self, AtlasEntry, PairSearches};
 use crate::verdicts::atlas::fast_measures::{self, latest_comparisons, FastEntry, FastMeasures, Measure, MeasuredAt};
-use crate::verdicts::evidence::GamesSay;
+use crate::verdicts::decision::{Decision, GamesSay, Tally, Z_95};
 
 /// Decided games a measure's sign needs in the atlas before `lab ab` says
 /// what it went with: below this, a count says nothing.
@@ -72,18 +73,19 @@ pub struct Row {
     pub variant: String,
     pub parent: String,
     pub elo: f64,
-    /// What the games decide, if anything.
-    pub decision: Option<GamesSay>,
+    /// The Elo's 95% interval from its pentanomial.
+    pub elo_interval: (f64, f64),
+    /// What the games decide, by the one rule, and the p-value of the test
+    /// that decided.
+    pub games: Decision,
     /// The measures taken where the atlas's fit's were (the others left
     /// out).
     pub fast: FastMeasures,
 }
 
-impl Row {
-    /// +1 a decided gain, -1 a decided loss or no gain.
-    fn decided(&self) -> Option<i8> {
-        self.decision.and_then(GamesSay::sign)
-    }
+/// The rows' count of decided results, with Holm's correction over them.
+pub fn tally(rows: &[Row]) -> Tally {
+    Tally::of(&rows.iter().map(|row| row.games).collect::<Vec<_>>())
 }
 
 /// The rows: each variant's latest atlas result with games, joined with
@@ -106,80 +108,125 @@ pub fn rows(atlas: &[AtlasEntry], pairs: &[MeasuredPair]) -> Vec<Row> {
                 variant: entry.variant.clone(),
                 parent: entry.parent.clone(),
                 elo: elo.value,
-                decision: entry.decision(),
+                elo_interval: (elo.low, elo.high),
+                games: entry.evidence().decision(),
                 fast,
             })
         })
         .collect()
 }
 
-/// How a measure's sign went with the decided games, the gains and the
-/// losses or no-gains apart. A row whose measure did not move, or whose
-/// games decide nothing, is not counted.
+/// How a measure's sign went with the decided games: the gains, the losses
+/// and the "no gain" results (an SPRT's H0 of a gain) apart. A row whose
+/// measure did not move, or whose games decide none of these, is not
+/// counted. Each is (how many the measure pointed to a gain for, how many).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Agreement {
-    /// Of the decided gains: (how many the measure pointed to a gain for,
-    /// how many).
     pub gains: (usize, usize),
-    /// Of the decided losses and no-gains: (how many it pointed to a gain
-    /// for, how many).
     pub losses: (usize, usize),
+    /// "No gain" bounds the Elo below a gain of the SPRT's `elo1` and says
+    /// no sign: its column is shown, not counted in the sign's agreement.
+    pub no_gains: (usize, usize),
 }
 
 impl Agreement {
-    /// (agreed in sign, of): gains it pointed to, losses it did not.
+    /// (agreed in sign, of): the gains it pointed to a gain for, the losses
+    /// it did not.
     pub fn agreed(&self) -> (usize, usize) {
         (self.gains.0 + self.losses.1 - self.losses.0, self.gains.1 + self.losses.1)
     }
 }
 
 pub fn agreement(rows: &[Row], measure: Measure) -> Agreement {
-    let count = |sign: i8| {
+    let count = |says: GamesSay| {
         let decided: Vec<i8> =
-            rows.iter().filter(|row| row.decided() == Some(sign)).filter_map(|row| measure.points(&row.fast)).collect();
+            rows.iter().filter(|row| row.games.says == says).filter_map(|row| measure.points(&row.fast)).collect();
         (decided.iter().filter(|points| **points > 0).count(), decided.len())
     };
-    Agreement { gains: count(1), losses: count(-1) }
+    Agreement { gains: count(GamesSay::Gain), losses: count(GamesSay::Loss), no_gains: count(GamesSay::NoGain) }
 }
 
 /// A predictor of Elo fitted on the rows: which measures, on how many rows,
-/// the fit, and its leave-one-out error.
+/// the fit (weighted by each point's game variance and the scatter the
+/// measures leave, `fit`), its leave-one-out error, and the variant of
+/// largest leverage with the leave-one-out error of the others.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predictor {
     pub measures: Vec<Measure>,
     pub points: usize,
     pub fit: Option<fit::LinearFit>,
     pub loo_rmse: Option<f64>,
+    pub largest_leverage: Option<LargestLeverage>,
 }
 
-/// The rows' points for a fit on `measures`: each row that has all of them.
-pub fn points(rows: &[Row], measures: &[Measure]) -> (Vec<Vec<f64>>, Vec<f64>) {
-    rows.iter()
-        .filter_map(|row| {
-            let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(&row.fast)).collect();
-            Some((x?, row.elo))
-        })
-        .unzip()
+/// The point a fit leans on most, and the fit's error without it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LargestLeverage {
+    pub variant: String,
+    pub leverage: f64,
+    pub loo_rmse_without: Option<f64>,
 }
 
-/// Elo on `measures` (none: the constant model, the mean), fitted on the
-/// rows that have all of them.
+/// The rows' points for a fit on `measures`: each row that has all of them,
+/// its Elo and the Elo's variance.
+pub struct RowPoints<'a> {
+    pub rows: Vec<&'a Row>,
+    pub xs: Vec<Vec<f64>>,
+    pub ys: Vec<f64>,
+    pub variances: Vec<f64>,
+}
+
+impl RowPoints<'_> {
+    pub fn points(&self) -> fit::Points<'_> {
+        fit::Points { xs: &self.xs, ys: &self.ys, variances: &self.variances }
+    }
+}
+
+impl Row {
+    /// The Elo's variance: its standard error squared, the 95% interval's
+    /// half-width over 1.96.
+    pub fn elo_variance(&self) -> f64 {
+        let (low, high) = self.elo_interval;
+        ((high - low) / (2.0 * Z_95)).powi(2)
+    }
+}
+
+pub fn points<'a>(rows: &'a [Row], measures: &[Measure]) -> RowPoints<'a> {
+    let mut points = RowPoints { rows: Vec::new(), xs: Vec::new(), ys: Vec::new(), variances: Vec::new() };
+    for row in rows {
+        let Some(x) = measures.iter().map(|measure| measure.value(&row.fast)).collect::<Option<Vec<f64>>>() else {
+            continue;
+        };
+        points.rows.push(row);
+        points.xs.push(x);
+        points.ys.push(row.elo);
+        points.variances.push(row.elo_variance());
+    }
+    points
+}
+
+/// Elo on `measures` (none: the constant model, the weighted mean), fitted
+/// on the rows that have all of them.
 pub fn predictor(rows: &[Row], measures: &[Measure]) -> Predictor {
-    let (xs, ys) = points(rows, measures);
+    let measured = points(rows, measures);
+    let points = measured.points();
+    let largest_leverage = fit::without_largest_leverage(points).map(|(index, leverage, loo_rmse_without)| {
+        LargestLeverage { variant: measured.rows[index].variant.clone(), leverage, loo_rmse_without }
+    });
     Predictor {
         measures: measures.to_vec(),
-        points: ys.len(),
-        fit: fit::least_squares(&xs, &ys),
-        loo_rmse: fit::leave_one_out_rmse(&xs, &ys),
+        points: measured.ys.len(),
+        fit: fit::fit(points),
+        loo_rmse: fit::leave_one_out_rmse(points),
+        largest_leverage,
     }
 }
 
 /// The Elo a fit on `measures` predicts for a variant measuring `fast`,
 /// with its 95% prediction interval.
 pub fn prediction(rows: &[Row], measures: &[Measure], fast: &FastMeasures) -> Option<fit::Prediction> {
-    let (xs, ys) = points(rows, measures);
     let x: Option<Vec<f64>> = measures.iter().map(|measure| measure.value(fast)).collect();
-    fit::prediction_interval(&xs, &ys, &x?)
+    fit::prediction_interval(points(rows, measures).points(), &x?)
 }
 
 /// The predictors the table compares: the constant, each measure alone,
@@ -193,7 +240,7 @@ pub fn predictors(rows: &[Row]) -> Vec<Predictor> {
 
 fn predictor_name(predictor: &Predictor) -> String {
     if predictor.measures.is_empty() {
-        "constant (the mean Elo)".to_string()
+        "constant (the weighted mean Elo)".to_string()
     } else {
         predictor.measures.iter().map(|measure| measure.name()).collect::<Vec<_>>().join(" + ")
     }
@@ -219,6 +266,17 @@ fn of_text((count, of): (usize, usize)) -> String {
     format!("{count} of {of}")
 }
 
+/// `75% (19–99%)`: a share with its Clopper–Pearson 95% interval; `-` of
+/// nothing.
+pub fn share_text(count: usize, of: usize) -> String {
+    match proportion::clopper_pearson(count, of) {
+        Some((low, high)) => {
+            format!("{:.0}% ({:.0}–{:.0}%)", 100.0 * count as f64 / of as f64, 100.0 * low, 100.0 * high)
+        }
+        None => "-".to_string(),
+    }
+}
+
 /// The calibration section of `lab report`; `None` when no variant has both
 /// an atlas result and fast measures.
 pub fn report_section(rows: &[Row]) -> Option<String> {
@@ -237,60 +295,85 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
          `atlas/fast.jsonl` by `lab atlas --keep-fast`, else the latest local `lab ab` or `lab chain` run of the \
          pair), taken where the atlas's were: nodes and time to depth on {}, WAC on {}. node%: node change; ttd: \
          time to depth, the variant's over its parent's; WAC: positions solved, the variant's less its parent's. \
-         The games decide where the Elo interval excludes 0 either way (won, lost), or where an SPRT accepted: \
-         H1 of bounds [0, 5] is a gain (won), H0 no gain (no gain, counted with the losses). A match still \
-         running or stopped early decides nothing.\n",
+         The games decide by the lab's one rule (docs/verdicts.md, \"What games decide\"): an SPRT that \
+         concluded by its bounds (won, lost, no gain, no loss), games played to their planned end by the Elo \
+         interval (won, lost); games stopped early decide nothing. Of the {} variants, {}.\n",
         fitted.text(Measure::Nodes),
-        fitted.text(Measure::Wac)
+        fitted.text(Measure::Wac),
+        rows.len(),
+        tally(rows).text()
     )
     .unwrap();
     let mut table = fast_measures::fast_measures_table().right("Elo (atlas)").left("games decide");
     for row in rows {
-        let games = [format!("{:+.1}", row.elo), row.decision.map_or("undecided", GamesSay::outcome).to_string()];
+        let games = [format!("{:+.1}", row.elo), row.games.says.outcome().to_string()];
         table.push(fast_measures::fast_measure_cells(&row.variant, &row.parent, &row.fast).into_iter().chain(games));
     }
     out.push_str(&table.to_string());
-    let decided = |sign: i8| rows.iter().filter(|row| row.decided() == Some(sign)).count();
+    let count = |says: GamesSay| rows.iter().filter(|row| row.games.says == says).count();
     writeln!(
         out,
-        "\nHow each measure's sign went with the decided games: {} gain(s), {} loss(es) or no-gain(s). A measure \
-         that did not move is not counted; a measure worth reading points to a gain for the gains and not for the \
-         losses:\n",
-        decided(1),
-        decided(-1)
+        "\nHow each measure's sign went with the decided games: {} gain(s) and {} loss(es); the {} \"no gain\" \
+         result(s) (an SPRT's H0: less than its gain, which is no sign) are shown apart. A measure that did not \
+         move is not counted; a measure worth reading points to a gain for the gains and not for the losses. The \
+         share's interval is Clopper–Pearson's exact 95%:\n",
+        count(GamesSay::Gain),
+        count(GamesSay::Loss),
+        count(GamesSay::NoGain)
     )
     .unwrap();
     let mut table = Table::new()
         .left("fast measure")
         .right("decided gains it pointed to a gain for")
-        .right("decided losses/no-gains it pointed to a gain for")
+        .right("decided losses it pointed to a gain for")
         .right("agreed in sign")
-        .right("share");
+        .right("share (95%)")
+        .right("no-gains it pointed to a gain for");
     for measure in Measure::ALL {
         let agreement = agreement(rows, measure);
         let (agreed, of) = agreement.agreed();
-        let share = if of == 0 { "-".to_string() } else { format!("{:.0}%", 100.0 * agreed as f64 / of as f64) };
         table.push([
             measure.name().to_string(),
             of_text(agreement.gains),
             of_text(agreement.losses),
             of_text((agreed, of)),
-            share,
+            share_text(agreed, of),
+            of_text(agreement.no_gains),
         ]);
     }
     out.push_str(&table.to_string());
     out.push_str(
-        "\nPredictors of the atlas's Elo by linear least squares, each with its error by leave-one-out (every \
-         variant predicted by the fit on the others; root mean square, Elo). A predictor whose error is not \
-         below the constant model's predicts nothing:\n\n",
+        "\nPredictors of the atlas's Elo by linear least squares, each point weighted by its Elo's variance from \
+         its pentanomial plus the scatter the measures leave (τ, Elo: Paule and Mandel's estimate; calibration/fit.rs), \
+         each with its error by leave-one-out (every variant predicted by the fit on the others; root mean \
+         square, Elo), and that error again without the variant the fit leans on most (its largest leverage). A \
+         predictor whose error is not below the constant model's predicts nothing:\n\n",
     );
-    let mut table = Table::new().left("predictor").right("variants").left("fit on all").right("leave-one-out error");
+    let mut table = Table::new()
+        .left("predictor")
+        .right("variants")
+        .left("fit on all")
+        .right("τ")
+        .right("leave-one-out error")
+        .left("largest leverage")
+        .right("error without it");
+    let too_few = || "too few points".to_string();
     for predictor in predictors(rows) {
+        let (leaning, without) = match &predictor.largest_leverage {
+            Some(largest) => (
+                format!("{} ({:.2})", largest.variant, largest.leverage),
+                largest.loo_rmse_without.map_or_else(too_few, |rmse| format!("{rmse:.1}")),
+            ),
+            None => ("-".to_string(), "-".to_string()),
+        };
         table.push([
             predictor_name(&predictor),
             predictor.points.to_string(),
             formula(&predictor),
-            predictor.loo_rmse.map_or("too few points".to_string(), |rmse| format!("{rmse:.1}")),
+            predictor.fit.as_ref().map_or("-".to_string(), |fit| format!("{:.1}", fit.scatter.sqrt())),
+            predictor.loo_rmse.map_or_else(too_few, |rmse| format!("{rmse:.1}")),
+            leaning,
+            without,
         ]);
     }
     out.push_str(&table.to_string());
@@ -305,12 +388,12 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
 pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
     let fitted = MeasuredAt::fitted();
     let mut out = format!("{}\n\n", verdict_page::ATLAS);
-    let decided = rows.iter().filter(|row| row.decision.is_some()).count();
     writeln!(
         out,
-        "The atlas (`{}`) has {} variant(s) with games and fast measures, {decided} of them decided.\n",
+        "The atlas (`{}`) has {} variant(s) with games and fast measures: {}.\n",
         entries::ATLAS_FILE,
-        rows.len()
+        rows.len(),
+        tally(rows).text()
     )
     .unwrap();
     let not_comparable = |measure: Measure| {
@@ -340,9 +423,9 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> St
             let (gain_did, gains) = agreement.gains;
             let (loss_did, losses) = agreement.losses;
             let losses_text = if losses == 0 {
-                "it has no decided loss or no-gain, so it cannot say what a loss looks like".to_string()
+                "it has no decided loss, so it cannot say what a loss looks like".to_string()
             } else {
-                format!("of its {losses} decided losses/no-gains, {loss_did} did")
+                format!("of its {losses} decided losses, {loss_did} did")
             };
             format!("of the atlas's {gains} decided gains, {gain_did} {deed}; {losses_text}")
         };
@@ -413,15 +496,19 @@ mod tests {
     use crate::verdicts::atlas::entries::tests::entry;
     use crate::verdicts::atlas::entries::STOP_IDENTICAL;
 
-    const WON: Option<GamesSay> = Some(GamesSay::Gain);
-    const LOST: Option<GamesSay> = Some(GamesSay::Loss);
+    const WON: GamesSay = GamesSay::Gain;
+    const LOST: GamesSay = GamesSay::Loss;
 
-    fn row(variant: &str, elo: f64, decision: Option<GamesSay>, nodes: f64, ttd: f64, wac: i64) -> Row {
+    /// A row whose games say `says`, with an interval of ±16 Elo and a
+    /// p-value of 0.001 where they decide, 0.5 where they do not.
+    fn row(variant: &str, elo: f64, says: GamesSay, nodes: f64, ttd: f64, wac: i64) -> Row {
+        let p_value = Some(if says.is_decided() { 0.001 } else { 0.5 });
         Row {
             variant: variant.into(),
             parent: "parent".into(),
             elo,
-            decision,
+            elo_interval: (elo - 16.0, elo + 16.0),
+            games: Decision { says, p_value },
             fast: FastMeasures { node_change_pct: Some(nodes), ttd_ratio: Some(ttd), wac_change: Some(wac) },
         }
     }
@@ -431,7 +518,7 @@ mod tests {
         vec![
             row("a", 20.0, WON, -10.0, 0.90, 2),
             row("b", -15.0, LOST, -5.0, 1.10, 1),
-            row("c", 5.0, None, -2.0, 0.98, 0),
+            row("c", 5.0, GamesSay::Undecided, -2.0, 0.98, 0),
             row("d", 30.0, WON, -20.0, 0.80, -1),
             row("e", -25.0, LOST, 5.0, 1.20, -3),
             row("f", 10.0, WON, -8.0, 0.95, 4),
@@ -444,22 +531,30 @@ mod tests {
         // Nodes: the gains a d f all searched fewer nodes; of the losses,
         // b did and e did not.
         let nodes = agreement(&rows, Measure::Nodes);
-        assert_eq!(nodes, Agreement { gains: (3, 3), losses: (1, 2) });
+        assert_eq!(nodes, Agreement { gains: (3, 3), losses: (1, 2), no_gains: (0, 0) });
         assert_eq!(nodes.agreed(), (4, 5));
-        assert_eq!(agreement(&rows, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (0, 2) });
+        assert_eq!(
+            agreement(&rows, Measure::TimeToDepth),
+            Agreement { gains: (3, 3), losses: (0, 2), no_gains: (0, 0) }
+        );
         // WAC: a f gain and won, d loss and won; b gain and lost, e loss and lost.
         let wac = agreement(&rows, Measure::Wac);
-        assert_eq!(wac, Agreement { gains: (2, 3), losses: (1, 2) });
+        assert_eq!(wac, Agreement { gains: (2, 3), losses: (1, 2), no_gains: (0, 0) });
         assert_eq!(wac.agreed(), (3, 5));
-        // An SPRT's "no gain" counts with the losses.
+        // An SPRT's "no gain" is counted apart, not with the losses.
         let mut with_no_gain = rows.clone();
-        with_no_gain.push(row("g", -2.0, Some(GamesSay::NoGain), -4.0, 0.97, 0));
-        assert_eq!(agreement(&with_no_gain, Measure::TimeToDepth), Agreement { gains: (3, 3), losses: (1, 3) });
+        with_no_gain.push(row("g", -2.0, GamesSay::NoGain, -4.0, 0.97, 0));
+        let ttd = agreement(&with_no_gain, Measure::TimeToDepth);
+        assert_eq!(ttd, Agreement { gains: (3, 3), losses: (0, 2), no_gains: (1, 1) });
+        assert_eq!(ttd.agreed(), (5, 5));
         let section = report_section(&with_no_gain).unwrap();
         assert!(section.contains("| g | parent | -4.0% | x0.970 | +0 | -2.0 | no gain |"), "{section}");
-        assert!(section.contains("3 gain(s), 3 loss(es) or no-gain(s)"), "{section}");
-        assert!(section.contains("| time-to-depth ratio | 3 of 3 | 1 of 3 | 5 of 6 | 83% |"), "{section}");
-        assert!(section.contains("| WAC change | 2 of 3 | 1 of 2 | 3 of 5 | 60% |"), "{section}");
+        assert!(section.contains("3 gain(s) and 2 loss(es); the 1 \"no gain\" result(s)"), "{section}");
+        assert!(section.contains("Of the 7 variants, 6 decided (6 after Holm's correction over the 7 tested)."));
+        // The shares' Clopper–Pearson intervals: 5 of 5 from 47.8%, 3 of 5
+        // 14.7% to 94.7% (scipy, in calibration/proportion.rs).
+        assert!(section.contains("| time-to-depth ratio | 3 of 3 | 0 of 2 | 5 of 5 | 100% (48–100%) | 1 of 1 |"));
+        assert!(section.contains("| WAC change | 2 of 3 | 1 of 2 | 3 of 5 | 60% (15–95%) | 0 of 0 |"), "{section}");
     }
 
     #[test]
@@ -488,9 +583,16 @@ mod tests {
         let section = report_section(&rows).unwrap();
         assert!(section.contains("| a | parent | -10.0% | x0.900 | +2 | +20.0 | won |"), "{section}");
         assert!(section.contains("| c | parent | -2.0% | x0.980 | +0 | +5.0 | undecided |"), "{section}");
-        assert!(section.contains("| node change | 3 of 3 | 1 of 2 | 4 of 5 | 80% |"), "{section}");
-        assert!(section.contains("| time-to-depth ratio | 6 | +2.47 - 1.451·ttd% | 3.1 |"), "{section}");
-        assert!(section.contains("| constant (the mean Elo) | 6 | +4.17 | 22.8 |"), "{section}");
+        assert!(section.contains("| node change | 3 of 3 | 1 of 2 | 4 of 5 | 80% (28–99%) | 0 of 0 |"), "{section}");
+        // Every row's Elo is ±16 (a variance of (16 / 1.96)² = 66.6): equal
+        // weights, the ordinary fit above. The time-to-depth fit's residuals
+        // are below the games' variance: no scatter left (τ 0); the constant
+        // model's (Σ(y − ȳ)² / 5 = 434.2) leave τ = √(434.2 − 66.6) = 19.2.
+        // Without e (x = +20, the largest leverage, 0.61) the error is 4.0;
+        // with equal weights every point's leverage is 1/6 in the constant
+        // model, and the first is named.
+        assert!(section.contains("| time-to-depth ratio | 6 | +2.47 - 1.451·ttd% | 0.0 | 3.1 | e (0.61) | 4.0 |"));
+        assert!(section.contains("| constant (the weighted mean Elo) | 6 | +4.17 | 19.2 | 22.8 | a (0.17) | 24.2 |"));
         assert_eq!(report_section(&[]), None);
     }
 
@@ -502,16 +604,19 @@ mod tests {
         let fitted = MeasuredAt::fitted();
         let text = verdict_section(&rows, &fast, &fitted);
         assert!(
+            text.contains("7 variant(s) with games and fast measures: 6 decided (6 after Holm's correction over the 7")
+        );
+        assert!(
             text.contains(
                 "- node change -12.0% (pointing to a gain): of the atlas's 4 decided gains, 4 searched fewer nodes; \
-                 of its 2 decided losses/no-gains, 1 did"
+                 of its 2 decided losses, 1 did"
             ),
             "{text}"
         );
         assert!(
             text.contains(
                 "- time-to-depth ratio x0.970 (pointing to a gain): of the atlas's 4 decided gains, 3 reached the \
-                 depth faster; of its 2 decided losses/no-gains, 0 did"
+                 depth faster; of its 2 decided losses, 0 did"
             ),
             "{text}"
         );
@@ -532,17 +637,20 @@ mod tests {
         let text = verdict_section(&gains, &fast, &fitted);
         assert!(
             text.contains(
-                "of the atlas's 5 decided gains, 5 reached the depth faster; it has no decided loss or no-gain, so \
-                 it cannot say what a loss looks like"
+                "of the atlas's 5 decided gains, 5 reached the depth faster; it has no decided loss, so it cannot say \
+                 what a loss looks like"
             ),
             "{text}"
         );
     }
 
-    /// Eight variants with a time-to-depth ratio only: the verdict's
-    /// prediction is the one-predictor textbook interval, ŷ ± t(0.975, 6) ·
-    /// s · √(1 + 1/n + (x − x̄)²/Sxx), computed here apart from the fit's
-    /// matrices (t(0.975, 6) = 2.4469, any table).
+    /// Eight variants with a time-to-depth ratio only, each of the same
+    /// game variance v: the fit is ordinary least squares, and the verdict's
+    /// prediction interval is the one-predictor textbook one for the
+    /// variant's Elo, ŷ ± t(0.975, 6) · √(s²(1 + 1/n + (x − x̄)²/Sxx) − v)
+    /// while the residuals' s² exceeds v (else `t · s · √(1/n + …)`),
+    /// computed here apart from the fit's matrices (t(0.975, 6) = 2.4469,
+    /// any table).
     #[test]
     fn the_verdict_predicts_with_a_prediction_interval_from_comparable_measures_only() {
         let mut rows = table();
@@ -559,7 +667,12 @@ mod tests {
         let fitted_y = |x: f64| my + slope * (x - mx);
         let s2 = xs.iter().zip(&ys).map(|(x, y)| (y - fitted_y(*x)).powi(2)).sum::<f64>() / (n - 2.0);
         let x0 = -7.0;
-        let half = 2.4469 * (s2 * (1.0 + 1.0 / n + (x0 - mx).powi(2) / sxx)).sqrt();
+        let variance = rows[0].elo_variance();
+        let leverage = 1.0 / n + (x0 - mx).powi(2) / sxx;
+        let half = match s2 > variance {
+            true => 2.4469 * (s2 * (1.0 + leverage) - variance).sqrt(),
+            false => 2.4469 * (s2 * leverage).sqrt(),
+        };
         let predicted = prediction(&rows, &[Measure::TimeToDepth], &fast).unwrap();
         assert!((predicted.value - fitted_y(x0)).abs() < 1e-9);
         assert!((predicted.high - predicted.value - half).abs() < 1e-3, "{predicted:?} against ±{half}");
@@ -623,7 +736,7 @@ mod tests {
         // nodes is left out.
         assert_eq!(rows.len(), 1, "{rows:?}");
         assert_eq!(rows[0].fast, FastMeasures { wac_change: None, ..measures });
-        assert_eq!(rows[0].decision, WON);
+        assert_eq!(rows[0].games.says, WON);
         // A local run that does not say where it measured gives nothing.
         assert!(super::rows(&[won], &[pair("a", None)]).is_empty());
     }

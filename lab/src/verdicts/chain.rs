@@ -55,7 +55,8 @@ use crate::measure::suites;
 use crate::measure::ttd::{self, TtdArgs, TtdRun};
 use crate::variants::grammar::{Claim, Planned};
 use crate::verdicts::claims::NodeSetting;
-use crate::verdicts::evidence::GamesSay;
+use crate::verdicts::decision::GamesSay;
+use crate::verdicts::evidence;
 use crate::verdicts::other_engines;
 use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
@@ -101,7 +102,7 @@ pub struct ChainArgs {
     /// A match per phase with its variant file's `[sprt]` (bounds, tc, hash).
     #[arg(long)]
     pub sprt: bool,
-    /// With --sprt, play no further phase after one whose SPRT accepts H0.
+    /// With --sprt, play no further phase after one whose games say a loss or no gain.
     #[arg(long, requires = "sprt")]
     pub stop_on_fail: bool,
     #[command(flatten)]
@@ -183,9 +184,22 @@ pub struct PhaseMatch {
     pub plan: String,
     /// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 ± 2.0`, or `-`.
     pub result: String,
-    /// Whether the SPRT accepted H0: the plans' "STOP".
+    /// Whether the games say a loss or no gain (by the lab's one rule,
+    /// `decision`): the plans' "STOP".
     pub failed: bool,
     pub run_dir: Option<PathBuf>,
+    /// What the games say, by the one rule; `None` with no match, and in
+    /// records kept before it was (whose `failed` was an accepted H0).
+    #[serde(default)]
+    pub says: Option<GamesSay>,
+}
+
+impl PhaseMatch {
+    /// What its games say; a record kept before the rule, by its `failed`
+    /// (an accepted H0: no gain).
+    fn games_say(&self) -> Option<GamesSay> {
+        self.says.or(self.failed.then_some(GamesSay::NoGain))
+    }
 }
 
 /// One finished phase (or an engine beside the chain), as the chain's
@@ -335,19 +349,12 @@ fn sprt_text(status: Option<SprtStatus>) -> String {
     })
 }
 
-/// Whether the SPRT failed: it accepted H0, the plans' "STOP".
-fn sprt_failed(status: Option<SprtStatus>) -> bool {
-    status.is_some_and(|status| status.verdict == SprtState::AcceptH0)
-}
-
-/// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`, and
-/// whether it failed.
-fn match_result(summary: &matches::MatchSummary) -> (String, bool) {
+/// `H1 accepted (LLR 2.96) after 1234 games, nElo +3.1 [+1.0, +5.2]`.
+fn match_result(summary: &matches::MatchSummary) -> String {
     let nelo = summary
         .nelo
         .map_or(String::new(), |nelo| format!(", nElo {:+.1} [{:+.1}, {:+.1}]", nelo.value, nelo.low, nelo.high));
-    let text = format!("{} after {} games{nelo}", sprt_text(summary.sprt_status), summary.games);
-    (text, sprt_failed(summary.sprt_status))
+    format!("{} after {} games{nelo}", sprt_text(summary.sprt_status), summary.games)
 }
 
 /// The phase's match with its file's `[sprt]`, in the phase's folder.
@@ -358,6 +365,7 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
             result: "-".into(),
             failed: false,
             run_dir: None,
+            says: None,
         });
     };
     let hash = plan.hash_mb.unwrap_or(args.search.hash.mb);
@@ -377,8 +385,16 @@ fn play_phase_match(lab: &Lab, args: &ChainArgs, variant: &Variant, parent: &str
         (parent, &binaries[1]),
         &settings,
     )?;
-    let (result, failed) = match_result(&outcome.summary);
-    Ok(PhaseMatch { plan: plan_text, result, failed, run_dir: Some(outcome.run_dir) })
+    // What the games say, read back from the run as `lab ab` reads a match.
+    let says = evidence::match_result(&outcome.run_dir).map_or(GamesSay::Undecided, |games| games.says());
+    let result = format!("{}: {}", match_result(&outcome.summary), says.words());
+    Ok(PhaseMatch {
+        plan: plan_text,
+        result,
+        failed: says.is_against(),
+        run_dir: Some(outcome.run_dir),
+        says: Some(says),
+    })
 }
 
 impl Counts {
@@ -507,8 +523,8 @@ fn markdown(
     writeln!(out, "# lab chain: {} ({} phases)\n", chain.names.join(" → "), chain.names.len() - 1).unwrap();
     writeln!(
         out,
-        "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% bootstrap \
-         interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
+        "Each phase against its parent: nodes on {} at depth {} (geometric mean of per-position ratios, 95% Student's \
+         t interval), time to depth ({} round(s), the chain interleaved, each variant beside its parent; CPU time, \
          geometric mean of the per-search ratios with its interval over positions and rounds), tactics at nodes {}, and every claim of the \
          phase's file.\n",
         args.search.suite, args.search.depth, args.ttd_rounds, args.tactics.nodes
@@ -521,7 +537,7 @@ fn markdown(
         let phase = pair[1].name();
         let Some(record) = records.iter().find(|record| record.phase == phase && !record.beside) else {
             let why =
-                stopped_at.map_or("not run".to_string(), |at| format!("not run: stopped after {at}'s SPRT failed"));
+                stopped_at.map_or("not run".to_string(), |at| format!("not run: stopped after {at}'s games failed"));
             writeln!(
                 out,
                 "| {phase} | {} | {why} | | | |{}",
@@ -689,8 +705,7 @@ fn standing(chain: &Chain, records: &[PhaseRecord]) -> Result<Standing> {
     let mut standing = Standing::Stands;
     for record in records.iter().filter(|record| !record.beside) {
         let judgements = record.comparison.judgements(chain.phase(record)?.variant);
-        let sprt_failed = record.sprt.as_ref().is_some_and(|played| played.failed);
-        let games_say = sprt_failed.then_some(GamesSay::NoGain);
+        let games_say = record.sprt.as_ref().and_then(PhaseMatch::games_say);
         standing = standing.and(Standing::of(&judgements, games_say));
     }
     Ok(standing)
@@ -891,12 +906,23 @@ mod tests {
     }
 
     #[test]
-    fn only_an_accepted_h0_stops_a_chain() {
+    fn a_phase_match_says_what_the_rule_says_and_an_old_record_what_its_failed_said() {
+        let old: PhaseMatch = serde_json::from_str(
+            r#"{"plan": "[0, 5] at 10+0.1, Hash 8", "result": "H0 accepted (LLR -2.95) after 400 games",
+                "failed": true, "run_dir": null}"#,
+        )
+        .unwrap();
+        assert_eq!((old.says, old.games_say()), (None, Some(GamesSay::NoGain)));
+        let passed = PhaseMatch { failed: false, ..old.clone() };
+        assert_eq!(passed.games_say(), None);
+        // Played to its cap, the SPRT still going, the interval below 0.
+        let lost = PhaseMatch { says: Some(GamesSay::Loss), failed: true, ..old };
+        assert_eq!(lost.games_say(), Some(GamesSay::Loss));
+    }
+
+    #[test]
+    fn the_sprt_is_told_in_words() {
         let status = |verdict, llr| Some(SprtStatus { llr, lower: -2.94, upper: 2.94, verdict });
-        assert!(sprt_failed(status(SprtState::AcceptH0, -2.95)));
-        assert!(!sprt_failed(status(SprtState::Continue, -2.0)));
-        assert!(!sprt_failed(status(SprtState::AcceptH1, 3.0)));
-        assert!(!sprt_failed(None));
         assert_eq!(sprt_text(status(SprtState::AcceptH0, -2.954)), "H0 accepted (LLR -2.95)");
         assert_eq!(sprt_text(status(SprtState::Continue, 1.0)), "undecided (LLR 1.00)");
     }

@@ -212,8 +212,8 @@ impl fmt::Display for NodeSetting {
 }
 
 /// The positions a claim on a sample of positions (a node change, a rate,
-/// a count per iteration) needs to hold or to fail: with fewer, a
-/// bootstrap interval over them means little, and one position has none.
+/// a count per iteration) needs to hold or to fail: with fewer, an
+/// interval over them means little, and one position has none.
 pub const MIN_POSITIONS: usize = 8;
 
 /// The variant's own node counts on a suite: their sum, over how many

@@ -18,9 +18,10 @@ use games::statistics::{format_estimate, SprtStatus};
 use prunelab::variants::Variant;
 
 use super::ab::{AbArgs, MatchPlan, Played};
-use super::atlas::{self, entries, Phase};
+use super::atlas::{self, clock_estimate, entries, node_odds, Phase};
 use super::evidence::{self, GameResult, GamesSay};
 use crate::lab::{Lab, Pair};
+use crate::measure::speed::{self, SpeedArgs};
 use crate::variants::grammar::Planned;
 use verdict_page::DECISION;
 
@@ -68,7 +69,65 @@ pub(crate) fn settle(lab: &Lab, args: &AbArgs, pair: Pair, plan: &MatchPlan, pla
     if let Some(line) = keep_in_atlas(lab, &args.atlas, pair, plan, played)? {
         writeln!(section, "\n{line}").unwrap();
     }
+    if let Some(nodes) = played.summary.tc.nodes() {
+        writeln!(section, "\n{}", on_the_clock(lab, args, pair, &result, nodes)?).unwrap();
+    }
     Ok(Decision { word, section })
+}
+
+/// Rounds of bench each side runs for the clock estimate: about 20 s of a
+/// 10-minute budget.
+const SPEED_ROUNDS: usize = 3;
+
+/// The clock estimate of games at `nodes` a move: their Elo, plus the Elo
+/// of a doubling at that budget (the atlas's node odds) times log2 of the
+/// speed ratio (`lab speed`'s nodes per CPU second, measured here), or why
+/// there is none.
+fn on_the_clock(lab: &Lab, args: &AbArgs, pair: Pair, result: &GameResult, nodes: u64) -> Result<String> {
+    let (a, b) = pair.names();
+    let doublings = node_odds::read(&node_odds::beside(&lab.resolve(&args.atlas)));
+    let Some(doubling) = node_odds::per_doubling(&doublings, a, nodes) else {
+        return Ok(format!(
+            "No estimate on the clock: the atlas has no doubling of nodes at N={nodes} (`cargo lab atlas \
+             --node-odds full --nodes {nodes}` measures it)."
+        ));
+    };
+    let (Some(fixed), Some(k)) = (result.elo(), doubling.elo) else {
+        return Ok("No estimate on the clock before the first pair.".to_string());
+    };
+    if lab.global.variants_build.is_some() {
+        return Ok("No estimate on the clock: the speed is each variant's own build's `bench`, and this verdict \
+                   searched with the variants build."
+            .to_string());
+    }
+    lab.say(&format!("speed: {b} over {a}, {SPEED_ROUNDS} rounds of bench"));
+    let speed_args = SpeedArgs {
+        variants: vec![a.to_string(), b.to_string()],
+        rounds: SPEED_ROUNDS,
+        depth: None,
+        build_profile: crate::engines::builder::build_profile(),
+        resume: None,
+    };
+    let run = speed::run(lab, &speed_args)?;
+    let Some(ratio) = speed::cpu_nps_ratio(&speed::records_of(&run), 0, 1) else {
+        return Ok(format!("No estimate on the clock: no round of {} gave both CPU times.", run.display()));
+    };
+    Ok(match clock_estimate::estimate(fixed, k, &ratio) {
+        Some(estimate) => format!(
+            "On the clock, an estimate: {} Elo, from {:+.1} at N={nodes}, a doubling of nodes worth {:+.1} [{:+.1}, \
+             {:+.1}] ({} at N={}, `atlas/node-odds.jsonl`) and nodes per CPU second {} (`lab speed`). The model and \
+             how far it held on the atlas's matches at a time control: docs/measured/clock-estimate.md.",
+            estimate.text(),
+            fixed.value,
+            k.value,
+            k.low,
+            k.high,
+            doubling.variant,
+            doubling.nodes,
+            ratio.ratio_text_over("round")
+        ),
+        None => format!("No estimate on the clock: the speed {} has no interval.", ratio.ratio_text_over("round")),
+    })
 }
 
 /// The decision in a word or two: `gain`, `loss`, `no regression`, `no

@@ -9,11 +9,13 @@ use std::path::Path;
 
 use games::results::{read_records, runs_of_nested};
 use games::statistics::{elo_penta, format_estimate, format_penta, nelo_penta, Estimate, Pentanomial, SprtState, Wdl};
-use games::statistics::{SprtSettings, SprtStatus};
+use games::statistics::{Model, SprtSettings, SprtStatus};
 use serde::{Deserialize, Serialize};
 
 use crate::lab::table::Table;
 use crate::measure::ratio::RatioEstimate;
+pub use crate::verdicts::decision::GamesSay;
+use crate::verdicts::decision::{Decision, Games, SprtEnd, Tally};
 use verdict_page::GAMES;
 
 /// The run folders `lab openbench status` writes.
@@ -77,53 +79,6 @@ pub struct GameResult {
     pub crashes: u64,
 }
 
-/// What a game result says of the subject.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GamesSay {
-    /// The Elo interval lies above 0, or an SPRT accepted an H1 of a gain.
-    Gain,
-    /// An SPRT for a gain accepted H0: no gain of its size.
-    NoGain,
-    /// A non-regression SPRT accepted H1: no loss of its size.
-    NoLoss,
-    /// The Elo interval lies below 0, or a non-regression SPRT accepted H0.
-    Loss,
-    Undecided,
-}
-
-impl GamesSay {
-    pub fn words(self) -> &'static str {
-        match self {
-            GamesSay::Gain => "a gain",
-            GamesSay::NoGain => "no gain",
-            GamesSay::NoLoss => "no loss",
-            GamesSay::Loss => "a loss",
-            GamesSay::Undecided => "nothing decided yet",
-        }
-    }
-
-    /// The atlas's word: `won`, `lost`, `no gain`, `no loss`, `undecided`.
-    pub fn outcome(self) -> &'static str {
-        match self {
-            GamesSay::Gain => "won",
-            GamesSay::Loss => "lost",
-            GamesSay::NoGain => "no gain",
-            GamesSay::NoLoss => "no loss",
-            GamesSay::Undecided => "undecided",
-        }
-    }
-
-    /// +1 a gain, -1 a loss or no gain: the sign a fast measure's is set
-    /// against; none for games that decide no sign.
-    pub fn sign(self) -> Option<i8> {
-        match self {
-            GamesSay::Gain => Some(1),
-            GamesSay::Loss | GamesSay::NoGain => Some(-1),
-            GamesSay::NoLoss | GamesSay::Undecided => None,
-        }
-    }
-}
-
 impl GameResult {
     pub fn elo(&self) -> Option<Estimate> {
         (self.penta.pairs() > 0).then(|| elo_penta(&self.penta))
@@ -139,31 +94,28 @@ impl GameResult {
         (format_estimate(&elo_penta(&self.penta), pairs), format_estimate(&nelo_penta(&self.penta), pairs))
     }
 
-    /// What the result says: the SPRT's verdict where it has one, else the
-    /// Elo interval where it excludes 0. Games of an SPRT that has not
-    /// decided say nothing yet: a sequential test's games read as a
-    /// fixed sample, looked at again and again, exclude 0 by chance far
-    /// more often than 5% of the time.
+    /// The games as the one rule of what games decide reads them
+    /// ([`decision`](crate::verdicts::decision)). A result does not keep its
+    /// SPRT's model: its bounds are read as normalized Elo (the lab's and
+    /// OpenBench's default), which only the p-value depends on.
+    pub fn evidence(&self) -> Games {
+        Games {
+            finished: self.finished,
+            penta: self.penta,
+            sprt: self.sprt.map(|sprt| SprtEnd {
+                elo0: sprt.elo0,
+                elo1: sprt.elo1,
+                model: Model::Normalized,
+                lower: sprt.lower,
+                upper: sprt.upper,
+                verdict: sprt.verdict(),
+            }),
+        }
+    }
+
+    /// What the result says, by the one rule.
     pub fn says(&self) -> GamesSay {
-        // Games still running, or stopped before their end (killed, an
-        // error), are a sample of no planned size: they decide nothing.
-        if !self.finished {
-            return GamesSay::Undecided;
-        }
-        if let Some(sprt) = &self.sprt {
-            return match sprt.verdict() {
-                SprtState::AcceptH1 if sprt.elo0 >= 0.0 => GamesSay::Gain,
-                SprtState::AcceptH1 => GamesSay::NoLoss,
-                SprtState::AcceptH0 if sprt.elo1 <= 0.0 => GamesSay::Loss,
-                SprtState::AcceptH0 => GamesSay::NoGain,
-                SprtState::Continue => GamesSay::Undecided,
-            };
-        }
-        match self.elo() {
-            Some(elo) if elo.low > 0.0 => GamesSay::Gain,
-            Some(elo) if elo.high < 0.0 => GamesSay::Loss,
-            _ => GamesSay::Undecided,
-        }
+        self.evidence().says()
     }
 
     /// The result from the other side's view. Its SPRT is mirrored: the
@@ -259,9 +211,9 @@ pub fn contradicted(says: GamesSay, signals: &[Signal]) -> Vec<&Signal> {
     signals
         .iter()
         .filter(|signal| match says {
-            GamesSay::Loss | GamesSay::NoGain => signal.points == Points::Gain,
+            _ if says.is_against() => signal.points == Points::Gain,
             GamesSay::Gain => signal.points == Points::Loss,
-            GamesSay::NoLoss | GamesSay::Undecided => false,
+            _ => false,
         })
         .collect()
 }
@@ -433,11 +385,17 @@ pub fn report_section(entries: &[(Vec<GameResult>, Vec<Signal>)]) -> Option<Stri
     if table.is_empty() {
         return None;
     }
+    let decisions: Vec<Decision> =
+        entries.iter().filter_map(|(results, _)| Some(results.first()?.evidence().decision())).collect();
     let mut out = String::from("## Games against the parent (the evidence that decides)\n\n");
-    out.push_str(
+    writeln!(
+        out,
         "The largest game result of each variant against its parent: a `lab match` (or `lab ab --sprt`) run, or \
-         an OpenBench test read by `lab openbench status`.\n\n",
-    );
+         an OpenBench test read by `lab openbench status`. Of the {} variant(s), {}.\n",
+        decisions.len(),
+        Tally::of(&decisions).text()
+    )
+    .unwrap();
     out.push_str(&table.to_string());
     Some(out)
 }
@@ -486,6 +444,9 @@ mod tests {
         // stopped before their end).
         assert_eq!(GameResult { sprt: None, finished: true, ..running.clone() }.says(), GamesSay::Gain);
         assert_eq!(GameResult { sprt: None, ..running.clone() }.says(), GamesSay::Undecided);
+        // Played to their cap with the SPRT still undecided, they are the
+        // same fixed sample: a gain.
+        assert_eq!(GameResult { finished: true, ..running.clone() }.says(), GamesSay::Gain);
         // No SPRT: a clearly lost match says a loss from its Elo interval.
         assert_eq!(result((10, 90, 100), [40, 30, 20, 10, 0], None).says(), GamesSay::Loss);
         assert_eq!(result((0, 0, 0), [0; 5], None).says(), GamesSay::Undecided);
@@ -527,7 +488,10 @@ mod tests {
         assert!((elo.value + mirrored.value).abs() < 1e-9, "{elo:?} {mirrored:?}");
         // Its SPRT was of the other side's gain: mirrored, not misread.
         assert_eq!(won.sprt, Some(SprtReading { elo0: -5.0, elo1: 0.0, llr: 1.0, lower: -2.94, upper: 2.94 }));
-        assert_eq!(won.says(), GamesSay::Undecided);
+        // Its SPRT undecided at the games' end, the sample decides: the
+        // other side's clear loss is this side's gain.
+        assert_eq!(won.says(), GamesSay::Gain);
+        assert_eq!(GameResult { finished: false, ..won.clone() }.says(), GamesSay::Undecided);
         let accepted = |llr| result((10, 30, 60), [20, 10, 15, 4, 1], Some(sprt(0.0, 5.0, llr))).reversed().says();
         // The other side's gain accepted is this side's loss; its H0
         // accepted (no gain of 5) is this side's no loss of 5.
@@ -579,6 +543,9 @@ mod tests {
             "{section}"
         );
         assert!(rows[0].ends_with("| - | a loss | **nodes −13%** |"), "{section}");
+        // The count of decided variants, and what Holm's correction leaves
+        // of it (one test, at p = 2.5e-6 by scipy: kept).
+        assert!(section.contains("Of the 1 variant(s), 1 decided (1 after Holm's correction over the 1 tested)."));
         assert_eq!(report_section(&[(Vec::new(), Vec::new())]), None);
     }
 }

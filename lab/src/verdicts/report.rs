@@ -51,6 +51,7 @@ use crate::verdicts::atlas::{fast_measures, table, time_controls};
 use crate::verdicts::calibration;
 use crate::verdicts::claims::Solved;
 use crate::verdicts::claims::{self, ClaimStanding, Evidence, NodeChange, NodeSetting, OwnNodes};
+use crate::verdicts::decision::Tally;
 use crate::verdicts::evidence::{self, ratio_signal};
 use crate::verdicts::plan_criteria;
 
@@ -534,6 +535,8 @@ fn atlas_section(atlas: &[AtlasEntry], plan_phases: &[String]) -> String {
     )
     .unwrap();
     out.push_str(&table::atlas_table(&latest));
+    let decisions: Vec<_> = latest.iter().map(|entry| entry.evidence().decision()).collect();
+    writeln!(out, "\nOf the {} results, {}.", latest.len(), Tally::of(&decisions).text()).unwrap();
     if missing.is_empty() {
         writeln!(out, "\nEvery phase of the plans' chains ({}) has a result.", plan_phases.len()).unwrap();
     } else {
@@ -733,11 +736,19 @@ pub fn command(lab: &Lab, args: &ReportArgs) -> Result<()> {
     }
 
     // The matches at a time control beside the same searches at fixed nodes.
-    let tc_section = match time_controls::read(&lab.root.join(time_controls::TIME_CONTROLS_FILE)) {
-        Ok(records) => time_controls::section(&records, &atlas, time_controls::TIME_CONTROLS_FILE),
-        Err(error) => format!("## Time controls beside fixed nodes\n\n{error:#}\n"),
-    };
-    writeln!(out, "\n{tc_section}").unwrap();
+    // And the clock estimate from fixed nodes, speed and a doubling, beside them.
+    match time_controls::read(&lab.root.join(time_controls::TIME_CONTROLS_FILE)) {
+        Ok(records) => {
+            writeln!(out, "\n{}", time_controls::section(&records, &atlas, time_controls::TIME_CONTROLS_FILE)).unwrap();
+            let atlas_file = lab.root.join(entries::ATLAS_FILE);
+            let speeds = crate::verdicts::atlas::speeds::read(&crate::verdicts::atlas::speeds::beside(&atlas_file));
+            let doublings =
+                crate::verdicts::atlas::node_odds::read(&crate::verdicts::atlas::node_odds::beside(&atlas_file));
+            let estimate = crate::verdicts::atlas::clock_estimate::section(&records, &atlas, &speeds, &doublings);
+            writeln!(out, "\n{estimate}").unwrap();
+        }
+        Err(error) => writeln!(out, "\n## Time controls beside fixed nodes\n\n{error:#}\n").unwrap(),
+    }
 
     // The latest `lab blame` and `lab interactions` runs, when there are any.
     for section in

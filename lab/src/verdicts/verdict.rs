@@ -294,7 +294,7 @@ impl Standing {
     /// The standing of claims so judged and games that say `games_say`.
     pub fn of(judgements: &[(ScopedClaim, ClaimStanding)], games_say: Option<GamesSay>) -> Standing {
         let ruled_out = judgements.iter().any(|(_, judgement)| matches!(judgement, ClaimStanding::DoesNotHold(_)));
-        let games_against = matches!(games_say, Some(GamesSay::Loss | GamesSay::NoGain));
+        let games_against = games_say.is_some_and(GamesSay::is_against);
         if ruled_out || games_against {
             Standing::Contradicted
         } else {

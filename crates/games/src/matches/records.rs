@@ -64,6 +64,11 @@ pub struct FailureCounts {
 }
 
 impl FailureCounts {
+    /// Every failure, of any kind.
+    pub fn total(&self) -> u64 {
+        self.time_losses + self.crashes + self.illegal_moves + self.protocol_errors
+    }
+
     fn add(&mut self, kind: Termination) {
         match kind {
             Termination::TimeLoss => self.time_losses += 1,

@@ -17,11 +17,12 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtState, SprtStatus, Wdl};
+use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Wdl};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::verdicts::evidence::GamesSay;
+use crate::verdicts::decision::{Games, GamesSay, SprtEnd};
+
 /// Where the atlas lives, from the repository's root.
 pub const ATLAS_FILE: &str = "atlas/atlas.jsonl";
 
@@ -123,26 +124,26 @@ impl AtlasEntry {
         self.games > 0 && matches!(self.stop.as_str(), "sprt" | "games")
     }
 
-    /// What the games decide, if anything: an Elo interval that excludes 0
-    /// either way, else an SPRT's verdict. With the plans' bounds [0, 5],
-    /// H1 is a gain and H0 "no gain"; an SPRT whose bounds straddle
-    /// neither way (H1 of [-5, 0] is "no loss", H0 of [2, 7] "less than a
-    /// clear gain") decides no sign.
-    pub fn decision(&self) -> Option<GamesSay> {
-        if !self.finished() {
-            return None;
+    /// The games as the one rule of what games decide reads them
+    /// ([`decision`](crate::verdicts::decision)).
+    pub fn evidence(&self) -> Games {
+        Games {
+            finished: self.finished(),
+            penta: self.penta,
+            sprt: self.sprt.zip(self.sprt_status).map(|(settings, status)| SprtEnd {
+                elo0: settings.elo0,
+                elo1: settings.elo1,
+                model: settings.model,
+                lower: status.lower,
+                upper: status.upper,
+                verdict: status.verdict,
+            }),
         }
-        match self.elo {
-            Some(elo) if elo.low > 0.0 => return Some(GamesSay::Gain),
-            Some(elo) if elo.high < 0.0 => return Some(GamesSay::Loss),
-            _ => {}
-        }
-        let (settings, status) = self.sprt.zip(self.sprt_status)?;
-        match status.verdict {
-            SprtState::AcceptH1 if settings.elo0 >= 0.0 => Some(GamesSay::Gain),
-            SprtState::AcceptH0 if settings.elo0 <= 0.0 => Some(GamesSay::NoGain),
-            _ => None,
-        }
+    }
+
+    /// What the games decide, by the one rule.
+    pub fn decision(&self) -> GamesSay {
+        self.evidence().says()
     }
 
     /// Whether the pair searched identically and played no game.
@@ -214,6 +215,8 @@ pub fn latest_per_variant(entries: &[AtlasEntry]) -> Vec<&AtlasEntry> {
 
 #[cfg(test)]
 pub mod tests {
+    use games::statistics::SprtState;
+
     use super::*;
 
     /// An entry of `variant` with these counts, for tests.
@@ -258,30 +261,34 @@ pub mod tests {
     }
 
     #[test]
-    fn decided_means_an_interval_off_zero_either_way_or_an_accepted_sprt() {
-        // With the plans' bounds [0, 5]: H1 a gain, H0 no gain.
-        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH1).decision(), Some(GamesSay::Gain));
-        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
-        assert_eq!(GamesSay::NoGain.sign(), Some(-1));
-        assert_eq!(sprt_ended((0.0, 5.0), SprtState::Continue).decision(), None);
-        // H1 of a non-regression test is "no loss", H0 of [2, 7] "less
-        // than a clear gain": neither has a sign.
-        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH1).decision(), None);
-        assert_eq!(sprt_ended((2.0, 7.0), SprtState::AcceptH0).decision(), None);
-        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH0).decision(), Some(GamesSay::NoGain));
-        // A clear loss whose SPRT also accepted H0 is a loss.
-        let lost = AtlasEntry { stop: "sprt".into(), ..sprt_ended((0.0, 5.0), SprtState::AcceptH0) };
-        let lost = AtlasEntry { elo: entry("b", (20, 60, 20), [8, 12, 20, 8, 2]).elo, ..lost };
-        assert_eq!(lost.decision(), Some(GamesSay::Loss));
+    fn an_sprt_that_concluded_decides_by_its_bounds_and_a_finished_sample_by_its_interval() {
+        // An SPRT that concluded decides by its bounds, whatever its
+        // interval: [0, 5] H1 a gain, H0 no gain; [-5, 0] H1 no loss, H0 a
+        // loss; [2, 7] H0 no gain of 7.
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH1).decision(), GamesSay::Gain);
+        assert_eq!(sprt_ended((0.0, 5.0), SprtState::AcceptH0).decision(), GamesSay::NoGain);
+        assert_eq!(GamesSay::NoGain.sign(), None);
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH1).decision(), GamesSay::NoLoss);
+        assert_eq!(sprt_ended((-5.0, 0.0), SprtState::AcceptH0).decision(), GamesSay::Loss);
+        assert_eq!(sprt_ended((2.0, 7.0), SprtState::AcceptH0).decision(), GamesSay::NoGain);
+        let clearly_lost = entry("b", (20, 60, 20), [8, 12, 20, 8, 2]);
+        let lost_by_sprt = AtlasEntry { penta: clearly_lost.penta, ..sprt_ended((0.0, 5.0), SprtState::AcceptH0) };
+        assert_eq!(lost_by_sprt.decision(), GamesSay::NoGain);
+        // An SPRT still undecided at its games cap: the sample of that size
+        // decides by its interval (even here: undecided; lost: a loss).
+        let capped = AtlasEntry { stop: "games".into(), ..sprt_ended((0.0, 5.0), SprtState::Continue) };
+        assert_eq!(capped.decision(), GamesSay::Undecided);
+        assert_eq!(AtlasEntry { penta: clearly_lost.penta, ..capped.clone() }.decision(), GamesSay::Loss);
+        assert_eq!(clearly_lost.decision(), GamesSay::Loss);
         // A match still running or stopped early decides nothing, however
         // far its interval is from 0; nor does an identical pair.
         let won = entry("a", (60, 20, 20), [2, 8, 20, 12, 8]);
-        assert_eq!(won.decision(), Some(GamesSay::Gain));
-        assert_eq!(AtlasEntry { stop: "running".into(), ..won.clone() }.decision(), None);
-        assert_eq!(AtlasEntry { stop: "stopped".into(), ..won.clone() }.decision(), None);
+        assert_eq!(won.decision(), GamesSay::Gain);
+        assert_eq!(AtlasEntry { stop: "running".into(), ..won.clone() }.decision(), GamesSay::Undecided);
+        assert_eq!(AtlasEntry { stop: "stopped".into(), ..won.clone() }.decision(), GamesSay::Undecided);
         let identical = AtlasEntry { stop: STOP_IDENTICAL.into(), ..entry("same", (0, 0, 0), [0; 5]) };
         assert!(identical.is_identical());
-        assert_eq!(identical.decision(), None);
+        assert_eq!(identical.decision(), GamesSay::Undecided);
     }
 
     #[test]
@@ -298,9 +305,9 @@ pub mod tests {
         assert_eq!(find(&entries, &won.key).map(|e| e.variant.as_str()), Some("a"));
         let other_nodes = AtlasKey { nodes: 25_000, ..won.key.clone() };
         assert!(find(&entries, &other_nodes).is_none());
-        assert_eq!(entries[0].decision(), Some(GamesSay::Gain));
-        assert_eq!(entries[1].decision(), Some(GamesSay::Loss));
-        assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decision(), None);
+        assert_eq!(entries[0].decision(), GamesSay::Gain);
+        assert_eq!(entries[1].decision(), GamesSay::Loss);
+        assert_eq!(entry("even", (10, 10, 80), [5, 10, 20, 10, 5]).decision(), GamesSay::Undecided);
         // FNV-1a's published vector for "a".
         assert_eq!(fnv1a_hex(b"a"), "af63dc4c8601ec8c");
         std::fs::remove_dir_all(&dir).unwrap();

@@ -9,6 +9,7 @@ use games::statistics::{fixed, format_penta, Estimate};
 use super::entries::{self, AtlasEntry};
 use super::Phase;
 use crate::lab::table::Table;
+use crate::verdicts::decision::GamesSay;
 
 /// `+12.3 ± 8.1 [+4.2, +20.4]`, or `n/a` before a pair.
 pub fn estimate_text(estimate: Option<Estimate>) -> String {
@@ -42,14 +43,13 @@ fn sprt_text(entry: &AtlasEntry) -> String {
     }
 }
 
-/// What the games decide: `won`, `lost`, `no gain` (an SPRT's H0), or
+/// What the games decide: `won`, `lost`, `no gain`, `no loss` or
 /// `undecided` (see [`AtlasEntry::decision`]); `identical search` for a
 /// pair that played no game.
 pub fn decided_text(entry: &AtlasEntry) -> &'static str {
     match entry.decision() {
-        Some(decision) => decision.outcome(),
-        None if entry.is_identical() => "identical search",
-        None => "undecided",
+        GamesSay::Undecided if entry.is_identical() => "identical search",
+        decision => decision.outcome(),
     }
 }
 

@@ -216,6 +216,25 @@ mod tests {
                 [elo.value, elo.low, elo.high]
             );
         }
+        // The calibration: each variant's measure, Elo and its games' 95%
+        // interval (the error bar), as the atlas and the fast measures hold
+        // them, and the Elo the fit on the others predicts for it.
+        let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), Path::new(""));
+        let rows = calibration::rows(&atlas, &measured);
+        let marks = read_marks(&drawn["calibration-nodes.svg"]);
+        let points = calibration::points(&rows, &[Measure::Nodes]);
+        assert_eq!(marks.len(), points.rows.len());
+        let left_out = calibration::fit::leave_one_out_predictions(points.points()).unwrap();
+        for ((mark, row), predicted) in marks.iter().zip(&points.rows).zip(left_out) {
+            let entry = with_games.iter().find(|entry| entry.variant == row.variant && entry.parent == row.parent);
+            let elo = entry.unwrap().elo.unwrap();
+            assert_eq!(mark["label"], row.variant);
+            assert_eq!(mark["decision"], entry.unwrap().decision().outcome());
+            assert_eq!(
+                ["measure", "value", "low", "high", "left_out"].map(|key| mark[key].parse::<f64>().unwrap()),
+                [Measure::Nodes.value(&row.fast).unwrap(), elo.value, elo.low, elo.high, predicted]
+            );
+        }
         // The variant tree: every variant once, with its parent.
         let marks = read_marks(&drawn["variants.svg"]);
         assert_eq!(marks.len(), lab.variants.len());

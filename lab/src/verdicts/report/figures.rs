@@ -12,7 +12,6 @@ use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::atlas::fast_measures::Measure;
 use crate::verdicts::calibration::{self, fit, Row};
 use crate::verdicts::chain::PhaseRecord;
-use crate::verdicts::evidence::GamesSay;
 
 /// One row of an interval plot: a name on the axis, a point with its
 /// interval, and a shaded span behind it (a claimed range, a waterfall's
@@ -113,13 +112,11 @@ pub fn atlas_forest(latest: &[&AtlasEntry]) -> Option<Result<String>> {
             let decision = entry.decision();
             Some(IntervalRow {
                 name: format!("{} ← {}", entry.variant, entry.parent),
-                mark: Mark::new(&entry.variant)
-                    .text("parent", &entry.parent)
-                    .text("decision", decision.map_or("undecided", GamesSay::outcome)),
+                mark: Mark::new(&entry.variant).text("parent", &entry.parent).text("decision", decision.outcome()),
                 value: elo.value,
                 interval: Some((elo.low, elo.high)),
                 colour: sign_colour(elo.value, false),
-                filled: decision.is_some(),
+                filled: decision.is_decided(),
                 span: None,
             })
         })
@@ -135,26 +132,32 @@ pub fn atlas_forest(latest: &[&AtlasEntry]) -> Option<Result<String>> {
 }
 
 /// The calibration of one fast measure: each variant's measure against its
-/// atlas Elo (filled where the games decide), the least-squares line with
-/// its 95% prediction band, and each variant's Elo as the fit on the others
-/// predicts it (hollow, joined to it). `None` when no row has the measure.
+/// atlas Elo with its games' 95% interval (filled where the games decide),
+/// the weighted fit's line with its 95% prediction band, and each variant's
+/// Elo as the fit on the others predicts it (hollow, joined to it). `None`
+/// when no row has the measure.
 pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<String>> {
-    let (xs, ys) = calibration::points(rows, &[measure]);
-    let measured: Vec<&Row> = rows.iter().filter(|row| measure.value(&row.fast).is_some()).collect();
-    if measured.is_empty() {
+    let measured = calibration::points(rows, &[measure]);
+    if measured.rows.is_empty() {
         return None;
     }
-    let left_out = fit::leave_one_out_predictions(&xs, &ys);
-    let line = fit::least_squares(&xs, &ys);
+    let points = measured.points();
+    let (xs, ys) = (&measured.xs, &measured.ys);
+    let left_out = fit::leave_one_out_predictions(points);
+    let line = fit::fit(points);
     let x_range = padded_range(xs.iter().map(|x| x[0]), 0.0, 2.0);
     let steps = 40;
     let band: Vec<(f64, fit::Prediction)> = (0..=steps)
         .map(|step| x_range.start + (x_range.end - x_range.start) * step as f64 / steps as f64)
-        .filter_map(|x| Some((x, fit::prediction_interval(&xs, &ys, &[x])?)))
+        .filter_map(|x| Some((x, fit::prediction_interval(points, &[x])?)))
         .collect();
     let band_numbers = band.iter().flat_map(|(_, prediction)| [prediction.low, prediction.high]);
-    let y_range =
-        padded_range(ys.iter().copied().chain(left_out.iter().flatten().copied()).chain(band_numbers), 0.0, 10.0);
+    let intervals = measured.rows.iter().flat_map(|row| [row.elo_interval.0, row.elo_interval.1]);
+    let y_range = padded_range(
+        ys.iter().copied().chain(left_out.iter().flatten().copied()).chain(band_numbers).chain(intervals),
+        0.0,
+        10.0,
+    );
     let unit = match measure {
         Measure::Nodes => "node change, %",
         Measure::TimeToDepth => "time to depth, % change",
@@ -187,17 +190,30 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
             chart.draw_series(LineSeries::new(ends, plots::BLUE.stroke_width(2)))?;
         }
         let marks = measured
+            .rows
             .iter()
-            .zip(&xs)
+            .zip(xs)
             .enumerate()
             .map(|(index, (row, x))| {
                 let at = chart.backend_coord(&(x[0], row.elo));
-                let decided = row.decision.is_some();
+                let decided = row.games.says.is_decided();
+                let (low, high) = row.elo_interval;
+                let colour = sign_colour(row.elo, false);
+                // The games' interval: a bar with caps, set off from the
+                // leave-one-out join at the same x.
+                let ((bar_x, bottom), (_, top)) =
+                    (chart.backend_coord(&(x[0], low)), chart.backend_coord(&(x[0], high)));
+                let bar_x = bar_x + 3;
                 let mut mark = Mark::new(&row.variant)
                     .text("parent", &row.parent)
-                    .text("decision", row.decision.map_or("undecided", GamesSay::outcome))
+                    .text("decision", row.games.says.outcome())
                     .value("measure", x[0])
-                    .value("value", row.elo);
+                    .value("value", row.elo)
+                    .value("low", low)
+                    .value("high", high)
+                    .line((bar_x, bottom), (bar_x, top), colour, 1)
+                    .line((bar_x - 3, bottom), (bar_x + 3, bottom), colour, 1)
+                    .line((bar_x - 3, top), (bar_x + 3, top), colour, 1);
                 if let Some(predicted) = left_out.as_ref().map(|predicted| predicted[index]) {
                     let predicted_at = chart.backend_coord(&(x[0], predicted));
                     mark = mark.value("left_out", predicted).line(at, predicted_at, plots::GREY, 1).circle(
@@ -207,7 +223,7 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
                         false,
                     );
                 }
-                mark.circle(at, 4, sign_colour(row.elo, false), decided)
+                mark.circle(at, 4, colour, decided)
             })
             .collect();
         Ok(marks)
