@@ -15,7 +15,6 @@ use games::session::Session;
 use indicatif::ProgressBar;
 use prunelab::variants::{self, Variant};
 
-use crate::engines::participant::Participant;
 use crate::variants::ablations;
 use crate::variants::external::{self, External};
 
@@ -74,7 +73,7 @@ impl<'a> Side<'a> {
     /// The variant `name` names, ours or another engine's, or the engine a
     /// `uci:PATH[@Name=value...]` names; an unknown name is an error.
     pub fn of(lab: &'a Lab, name: &str) -> Result<Side<'a>> {
-        if name.starts_with(crate::engines::participant::UCI_PREFIX) {
+        if name.starts_with(external::UCI_PREFIX) {
             let external = lab.uci_side(name)?;
             return Ok(Side { variant: &external.variant, external: Some(external) });
         }
@@ -250,7 +249,7 @@ impl Lab {
     /// The file a variant is read from, from the repository root; for a
     /// `uci:` side, which no file holds, its spec.
     pub fn variant_file(&self, name: &str) -> String {
-        if name.starts_with(crate::engines::participant::UCI_PREFIX) {
+        if name.starts_with(external::UCI_PREFIX) {
             return name.to_string();
         }
         self.external(name).map_or_else(|| format!("variants/{name}.toml"), |external| external.path.clone())
@@ -269,7 +268,7 @@ impl Lab {
         if let Some(side) = known.iter().find(|side| side.name() == spec) {
             return Ok(side);
         }
-        let Participant::Uci { path, settings } = Participant::parse(spec)? else {
+        let Some((path, settings)) = external::parse_uci(spec)? else {
             bail!("`{spec}` is not a `uci:PATH` engine");
         };
         let binary = self.resolve(&path);

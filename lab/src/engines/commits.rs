@@ -16,9 +16,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use crate::lab::Lab;
-use crate::tools::{git, run_command};
+use crate::tools::{fnv1a_hex, git, run_command};
 use crate::variants::external::{is_remote, OUT};
-use crate::verdicts::atlas::entries::fnv1a_hex;
 
 /// One engine at one commit, and how it is built.
 #[derive(Clone, Debug)]

@@ -19,18 +19,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use games::engine::{Engine, Launch};
 use games::matches::MatchArgs;
-use games::uci_options::{self, Setting};
+use games::uci_options::Setting;
 
 use crate::engines::builder;
 use crate::engines::commits::{self, CommitBuild};
 use crate::lab::Lab;
 use crate::variants::external::{self, External};
 
-/// What marks an engine binary among variant names.
-pub const UCI_PREFIX: &str = "uci:";
-
-/// What separates a `uci:` engine's path from its options.
-pub const OPTIONS_SEPARATOR: char = '@';
+pub use crate::variants::external::{OPTIONS_SEPARATOR, UCI_PREFIX};
 
 /// A participant as the command line names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,16 +41,10 @@ impl Participant {
     /// Reads `uci:PATH`, `uci:PATH@Name=value,...` or a variant name; an
     /// empty path or a malformed option is an error.
     pub fn parse(spec: &str) -> Result<Participant> {
-        let Some(rest) = spec.strip_prefix(UCI_PREFIX) else { return Ok(Participant::Variant(spec.to_string())) };
-        let (path, settings) = match rest.split_once(OPTIONS_SEPARATOR) {
-            Some((path, options)) => (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?),
-            None => (rest, Vec::new()),
-        };
-        if path.is_empty() {
-            bail!("`{spec}`: give the engine binary's path after `uci:`, e.g. uci:/usr/games/stockfish");
-        }
-        let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy().into_owned();
-        Ok(Participant::Uci { path: PathBuf::from(path), settings })
+        Ok(match external::parse_uci(spec)? {
+            Some((path, settings)) => Participant::Uci { path, settings },
+            None => Participant::Variant(spec.to_string()),
+        })
     }
 }
 
@@ -251,6 +241,7 @@ pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<Launch> 
 
 #[cfg(test)]
 mod tests {
+    use games::uci_options;
     use test_support::script;
 
     use super::*;

@@ -684,6 +684,45 @@ fn another_engines_test_is_refused_saying_what_is_missing() {
 }
 
 #[test]
+fn a_test_of_two_commits_refuses_what_would_make_its_sides_one() {
+    let (results, mut lab) = results_folder("two-commits-refused");
+    let folder = results.join(crate::variants::external::FOLDER).join("x");
+    std::fs::create_dir_all(&folder).unwrap();
+    let root = "engine = \"x\"\nrepository = \"https://github.com/someone/x\"\n";
+    std::fs::write(folder.join("x-before.toml"), format!("name = \"x-before\"\n{root}commit = \"aaa\"\n")).unwrap();
+    std::fs::write(
+        folder.join("x-after.toml"),
+        "name = \"x-after\"\nengine = \"x\"\nextends = \"x-before\"\ncommit = \"bbb\"\n\
+         [sprt]\nbounds = [0, 5]\ntc = \"10+0.1\"\n",
+    )
+    .unwrap();
+    lab.externals = crate::variants::external::load(&results, &lab.variants).unwrap();
+    let plans = test_plans(&lab, &OpenbenchArgs { variants: vec!["x-after".into()], ..args() }).unwrap();
+    let other = plans[0].other_engine.as_ref().unwrap();
+    assert_eq!((other.commit.as_deref(), other.base_commit.as_deref()), (Some("bbb"), Some("aaa")));
+    let refused = |lab: &Lab, edit: fn(OpenbenchArgs) -> OpenbenchArgs| {
+        let args = edit(OpenbenchArgs { variants: vec!["x-after".into()], dry_run: true, ..args() });
+        super::build::other_engine_build(lab, &args, &plans, other).unwrap_err().to_string()
+    };
+    assert_eq!(
+        refused(&lab, |args| OpenbenchArgs { commit: Some("ccc".into()), ..args }),
+        "`x-after` is at another commit than its parent `x-before`: --commit would make both sides one commit; \
+         leave it out"
+    );
+    assert_eq!(
+        refused(&lab, |args| OpenbenchArgs { bench: Some(1), ..args }),
+        "--bench gives one bench, and the two sides are two commits with a bench each: leave it out"
+    );
+    lab.global.engine_paths = vec!["x=/usr/local/bin/x".into()];
+    assert_eq!(
+        refused(&lab, |args| args),
+        "--engine-path x=/usr/local/bin/x gives one binary, and `x-after` and its parent are two commits (bbb and \
+         aaa): leave it out, and the lab builds each from the repository the variant files name"
+    );
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
 fn a_chain_is_every_phase_against_its_parent_at_fixed_nodes() {
     let lab = Lab::for_tests();
     let args =

@@ -32,7 +32,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
-use games::uci_options::Setting;
+use games::uci_options::{self, Setting};
 use prunelab::techniques::Techniques;
 use prunelab::variants::{self, Value, Variant};
 // The variant files' TOML reader, the one build.rs uses for ours.
@@ -47,6 +47,28 @@ pub const DEFAULT_BUILD: &str = "make EXE={out}";
 
 /// What a build command names the binary's path by.
 pub const OUT: &str = "{out}";
+
+/// What marks an engine binary among variant names.
+pub const UCI_PREFIX: &str = "uci:";
+
+/// What separates a `uci:` engine's path from its options.
+pub const OPTIONS_SEPARATOR: char = '@';
+
+/// The path and options `uci:PATH`, `uci:PATH@Name=value,...` names (the
+/// path `%`-decoded); `None` for a variant's name. An empty path or a
+/// malformed option is an error.
+pub fn parse_uci(spec: &str) -> Result<Option<(PathBuf, Vec<Setting>)>> {
+    let Some(rest) = spec.strip_prefix(UCI_PREFIX) else { return Ok(None) };
+    let (path, settings) = match rest.split_once(OPTIONS_SEPARATOR) {
+        Some((path, options)) => (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?),
+        None => (rest, Vec::new()),
+    };
+    if path.is_empty() {
+        bail!("`{spec}`: give the engine binary's path after `uci:`, e.g. uci:/usr/games/stockfish");
+    }
+    let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy().into_owned();
+    Ok(Some((PathBuf::from(path), settings)))
+}
 
 /// The environment variable giving engine `name`'s binary.
 pub fn environment_variable(engine: &str) -> String {
