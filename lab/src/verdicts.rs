@@ -7,7 +7,9 @@
 //! (`calibration`), the report of every variant (`report`)
 //! with plan 002's own success criteria (`plan_criteria`),
 //! the list of variants (`list`) and the snapshots' changes (`snapdiff`,
-//! with the diff of two tables in `prunelab::matrix::table_diff`).
+//! with the diff of two tables in `prunelab::matrix::table_diff`). A verdict
+//! with another engine on a side plays a sanity match first and predicts
+//! nothing from prunelab's atlas (`other_engines`).
 
 pub mod ab;
 pub mod atlas;
@@ -18,6 +20,7 @@ pub mod decide;
 pub mod decision;
 pub mod evidence;
 pub mod list;
+pub mod other_engines;
 pub mod plan_criteria;
 pub mod play;
 pub mod report;
