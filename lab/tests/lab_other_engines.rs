@@ -213,3 +213,25 @@ fn illegal_moves_in_the_sanity_match_open_the_page() {
     assert!(findings < page.find("## Games: ").unwrap_or(page.len()), "{page}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn decide_refuses_an_engine_that_ignores_go_nodes_unless_given_a_clock() {
+    let dir = scratch("decide-go-nodes");
+    let (folder, home) = (dir.join("work"), dir.join("home"));
+    std::fs::create_dir_all(&folder).unwrap();
+    // Asked for 10,000 nodes, it searches 900,000.
+    let ignorer = script(
+        &dir,
+        "ignorer.sh",
+        "while read -r line; do case \"$line\" in uci) echo 'id name Ignorer'; echo uciok;; \
+         isready) echo readyok;; go*) echo 'info depth 9 score cp 0 nodes 900000 pv e2e4'; echo 'bestmove e2e4';; \
+         quit) exit 0;; esac; done",
+    );
+    let (a, b) = (variant_engine("p003-3"), format!("uci:{}", ignorer.display()));
+    let output = lab_in(&folder, &home, &["ab", a.as_str(), b.as_str(), "--decide", "--quiet"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("--decide plays at fixed nodes (N=10000), and "), "{stderr}");
+    assert!(stderr.contains(": give it a clock, e.g. --tc 2+0.02"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -134,10 +134,11 @@ pub(crate) struct MatchPlan {
     pub decides: bool,
 }
 
-fn match_plan(lab: &Lab, args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+fn match_plan(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Option<MatchPlan>> {
     if args.decide {
-        return decide::plan(lab, args, variant).map(Some);
+        return decide::plan(lab, args, pair).map(Some);
     }
+    let variant = pair.subject.variant;
     let plan = variant.plan().sprt;
     let plan = plan.as_ref();
     let sprt = args.sprt.with_plan_bounds(plan.map(|plan| plan.bounds), variant.name())?;
@@ -604,7 +605,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let (a, b) = pair.names();
     let variant = pair.subject.variant;
     // A bad --sprt is an error now, not after the node counts and tactics.
-    let plan = match_plan(lab, args, variant)?;
+    let plan = match_plan(lab, args, pair)?;
     if let Some(plan) = &plan {
         matches::check_book(&lab.session(), plan.book.as_deref())?;
     }

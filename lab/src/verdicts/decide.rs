@@ -11,15 +11,15 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use games::statistics::sprt::options::SprtOptions;
 use games::statistics::sprt::remaining::expected_remaining;
 use games::statistics::{format_estimate, SprtStatus};
-use prunelab::variants::Variant;
 
 use super::ab::{AbArgs, MatchPlan, Played};
 use super::atlas::{self, clock_estimate, entries, node_odds, Phase};
 use super::evidence::{self, GameResult, GamesSay};
+use super::other_engines;
 use crate::lab::{Lab, Pair};
 use crate::measure::speed::{self, SpeedArgs};
 use crate::variants::grammar::Planned;
@@ -36,13 +36,22 @@ const DEFAULT_BOUNDS: (f64, f64) = (0.0, 5.0);
 /// overrides them; a file without `[sprt]` plays [0, 5]), at N=10000 (or
 /// `--tc`), from the atlas's book, with the verdict's hash, as the atlas
 /// plays, so its games are the atlas's.
-pub(crate) fn plan(lab: &Lab, args: &AbArgs, variant: &Variant) -> Result<MatchPlan> {
+/// An engine that does not stop at `go nodes` is refused without `--tc`:
+/// its games at fixed nodes would be lost by the clock's deadline.
+pub(crate) fn plan(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<MatchPlan> {
+    let variant = pair.subject.variant;
     let file_bounds = variant.plan().sprt.map(|plan| plan.bounds).unwrap_or(DEFAULT_BOUNDS);
     let sprt = match args.sprt.bounds.as_deref() {
         Some([_, _]) => args.sprt.clone(),
         _ => SprtOptions { bounds: Some(vec![file_bounds.0, file_bounds.1]), ..args.sprt.clone() },
     };
     sprt.settings()?;
+    if args.tc.is_none() {
+        let (a, b) = pair.names();
+        if let Some(why) = other_engines::fixed_nodes_refusal(lab, &[a.to_string(), b.to_string()])? {
+            bail!("--decide plays at fixed nodes (N={DEFAULT_NODES}), and {why}: give it a clock, e.g. --tc 2+0.02");
+        }
+    }
     let tc = args.tc.clone().unwrap_or_else(|| format!("N={DEFAULT_NODES}"));
     let book = prunelab::data::folder(&lab.root)?.join(prunelab::data::BOOK_SAMPLE);
     Ok(MatchPlan { sprt, tc, hash: args.search.hash.mb, book: Some(book), decides: true })
@@ -240,7 +249,7 @@ mod tests {
         let lab = Lab::for_tests();
         let pair = super::super::ab::pair(&lab, &["razor-r1".to_string()]).unwrap();
         let args = AbArgs { decide: true, ..clap_args(&["ab", "razor-r1", "--decide"]) };
-        let plan = plan(&lab, &args, pair.subject.variant).unwrap();
+        let plan = plan(&lab, &args, pair).unwrap();
         assert_eq!((plan.tc.as_str(), plan.sprt.bounds.clone()), ("N=10000", Some(vec![0.0, 5.0])));
         assert!(plan.book.as_ref().unwrap().ends_with("data/books/UHO_4060_v2-4000.epd"));
         let penta = Pentanomial([41, 116, 198, 99, 46]);
