@@ -17,7 +17,7 @@ use games::statistics::sprt::remaining::expected_remaining;
 use games::statistics::{format_estimate, SprtStatus};
 
 use super::ab::{AbArgs, MatchPlan, Played};
-use super::atlas::{self, clock_estimate, entries, node_odds, Phase};
+use super::atlas::{self, clock_estimate, entries, node_odds, speeds, time_controls, Phase};
 use super::evidence::{self, GameResult, GamesSay};
 use super::other_engines;
 use crate::lab::{Lab, Pair};
@@ -121,11 +121,13 @@ fn on_the_clock(lab: &Lab, args: &AbArgs, pair: Pair, result: &GameResult, nodes
     let Some(ratio) = speed::cpu_nps_ratio(&speed::records_of(&run), 0, 1) else {
         return Ok(format!("No estimate on the clock: no round of {} gave both CPU times.", run.display()));
     };
+    let how_far_it_held =
+        if clock_estimate::near_speed(ratio.ratio) { String::new() } else { far_speeds_record(lab, args) };
     Ok(match clock_estimate::estimate(fixed, k, &ratio) {
         Some(estimate) => format!(
             "On the clock, an estimate: {} Elo, from {:+.1} at N={nodes}, a doubling of nodes worth {:+.1} [{:+.1}, \
              {:+.1}] ({} at N={}, `atlas/node-odds.jsonl`) and nodes per CPU second {} (`lab speed`). The model and \
-             how far it held on the atlas's matches at a time control: docs/measured/clock-estimate.md.",
+             how far it held on the atlas's matches at a time control: docs/measured/clock-estimate.md.{how_far_it_held}",
             estimate.text(),
             fixed.value,
             k.value,
@@ -137,6 +139,26 @@ fn on_the_clock(lab: &Lab, args: &AbArgs, pair: Pair, result: &GameResult, nodes
         ),
         None => format!("No estimate on the clock: the speed {} has no interval.", ratio.ratio_text_over("round")),
     })
+}
+
+/// The model's record where the two speeds are far apart, from the atlas's
+/// matches at a time control, as a sentence to follow the estimate.
+fn far_speeds_record(lab: &Lab, args: &AbArgs) -> String {
+    let atlas_file = lab.resolve(&args.atlas);
+    let records = match time_controls::read(&time_controls::beside(&atlas_file)) {
+        Ok(records) => records,
+        Err(error) => {
+            return format!(" The speeds are far apart, and the model's record there does not read: {error:#}.")
+        }
+    };
+    let atlas = entries::read(&atlas_file);
+    let speeds = speeds::read(&speeds::beside(&atlas_file));
+    let doublings = node_odds::read(&node_odds::beside(&atlas_file));
+    let (tested, _) = clock_estimate::tested(&records, &atlas, &speeds, &doublings);
+    match clock_estimate::misses(&tested, false) {
+        Some(record) => format!(" The speeds are far apart, where the model holds least: on {record}."),
+        None => " The speeds are far apart, and no match at a time control has tested the model there.".to_string(),
+    }
 }
 
 /// The decision in a word or two: `gain`, `loss`, `no regression`, `no
