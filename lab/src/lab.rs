@@ -1,7 +1,9 @@
-//! What every command shares: the repository, its variants, the results
-//! folder, and how to report progress.
+//! What every command shares: the repository (or, outside one, the lab's
+//! home: `outside`), its variants, the results folder, and how to report
+//! progress.
 
 pub mod options;
+pub mod outside;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -36,9 +38,13 @@ pub struct GlobalArgs {
     pub variants_build: Option<PathBuf>,
 }
 
-/// The repository the lab works in.
+/// The repository the lab works in, or outside one its home.
 pub struct Lab {
+    /// The repository; outside one, the lab's home (`outside::home`), which
+    /// holds its data folder and its builds of other engines.
     pub root: PathBuf,
+    /// Whether `root` is a prunelab repository, whose variants the lab builds.
+    pub in_repository: bool,
     /// This repository's variants, which the lab builds.
     pub variants: Vec<Variant>,
     /// Variants of other engines (`lab/other-engines/<folder>/`), run by their options.
@@ -49,6 +55,9 @@ pub struct Lab {
     /// nested labs. They are leaked to lend them out as any variant is (a
     /// few a run, alive as long as the lab in any case).
     ablations: Arc<Mutex<Vec<&'static Variant>>>,
+    /// The `uci:` sides named so far, each as a variant of no file; leaked
+    /// as the ablations are.
+    uci_sides: Arc<Mutex<Vec<&'static External>>>,
 }
 
 /// A participant resolved once, where a command starts (its door), and
@@ -61,8 +70,13 @@ pub struct Side<'a> {
 }
 
 impl<'a> Side<'a> {
-    /// The variant `name` names, ours or another engine's; an unknown name is an error.
+    /// The variant `name` names, ours or another engine's, or the engine a
+    /// `uci:PATH[@Name=value...]` names; an unknown name is an error.
     pub fn of(lab: &'a Lab, name: &str) -> Result<Side<'a>> {
+        if name.starts_with(external::UCI_PREFIX) {
+            let external = lab.uci_side(name)?;
+            return Ok(Side { variant: &external.variant, external: Some(external) });
+        }
         Ok(Side { variant: lab.variant(name)?, external: lab.external(name) })
     }
 
@@ -106,25 +120,44 @@ impl<'a> Pair<'a> {
 }
 
 /// The repository: the nearest folder upwards with `variants/` and a
-/// `Cargo.toml`, from the current directory.
-fn find_root() -> Result<PathBuf> {
+/// `Cargo.toml`, from the current directory; `None` outside one.
+fn find_root() -> Result<Option<PathBuf>> {
     let start = std::env::current_dir()?;
-    for dir in start.ancestors() {
-        if dir.join("variants").is_dir() && dir.join("Cargo.toml").is_file() {
-            return Ok(dir.to_path_buf());
-        }
-    }
-    bail!("no prunelab repository here: run the lab inside the repository (a folder with variants/ and Cargo.toml)")
+    Ok(start
+        .ancestors()
+        .find(|dir| dir.join("variants").is_dir() && dir.join("Cargo.toml").is_file())
+        .map(Path::to_path_buf))
 }
 
 impl Lab {
+    /// The lab of the repository around the current folder; outside one,
+    /// the lab of other engines alone, at home in `outside::home`.
     pub fn open(global: GlobalArgs) -> Result<Lab> {
-        let root = find_root()?;
-        variants::check_up_to_date(&root)?;
         let variants = variants::load()?;
         crate::variants::grammar::check_plans(&variants)?;
-        let externals = external::load(&root, &variants)?;
-        Ok(Lab { root, variants, externals, global, ablations: Arc::default() })
+        let (root, in_repository, externals) = match find_root()? {
+            Some(root) => {
+                variants::check_up_to_date(&root)?;
+                let externals = external::load(&root, &variants)?;
+                (root, true, externals)
+            }
+            None => {
+                let home = outside::home()?;
+                outside::unpack_data(&home)?;
+                let here = std::env::current_dir()?;
+                let externals = external::load_folder(&here, &here.join(outside::OTHER_ENGINES), &variants)?;
+                (home, false, externals)
+            }
+        };
+        Ok(Lab {
+            root,
+            in_repository,
+            variants,
+            externals,
+            global,
+            ablations: Arc::default(),
+            uci_sides: Arc::default(),
+        })
     }
 
     /// The repository's lab, quiet, as the unit tests open it.
@@ -147,10 +180,12 @@ impl Lab {
         let global = GlobalArgs { results: dir.to_path_buf(), ..self.global.clone() };
         Lab {
             root: self.root.clone(),
+            in_repository: self.in_repository,
             variants: self.variants.clone(),
             externals: self.externals.clone(),
             global,
             ablations: Arc::clone(&self.ablations),
+            uci_sides: Arc::clone(&self.uci_sides),
         }
     }
 
@@ -170,8 +205,18 @@ impl Lab {
     }
 
     /// One of this repository's variants, which the lab builds; another
-    /// engine's variant is refused, saying why.
+    /// engine's variant is refused, saying why, and so is any of ours
+    /// outside the repository, where it cannot be built.
     pub fn own_variant(&self, name: &str) -> Result<&Variant> {
+        if !self.in_repository {
+            bail!(
+                "`{name}`: prunelab's variants are built from its repository, and {} is not inside one; here the lab \
+                 measures UCI engines (`uci:PATH[@Name=value...]`) and the variants of other engines in ./{}/",
+                std::env::current_dir()
+                    .map_or_else(|_| "the current folder".to_string(), |dir| dir.display().to_string()),
+                outside::OTHER_ENGINES
+            );
+        }
         if let Some(external) = self.external(name) {
             bail!(
                 "`{name}` is a variant of engine `{}` ({}): it is not built from this repository, so it has no \
@@ -201,14 +246,41 @@ impl Lab {
         Some(variant)
     }
 
-    /// The file a variant is read from, from the repository root.
+    /// The file a variant is read from, from the repository root; for a
+    /// `uci:` side, which no file holds, its spec.
     pub fn variant_file(&self, name: &str) -> String {
+        if name.starts_with(external::UCI_PREFIX) {
+            return name.to_string();
+        }
         self.external(name).map_or_else(|| format!("variants/{name}.toml"), |external| external.path.clone())
     }
 
     /// Another engine's variant by name.
     pub fn external(&self, name: &str) -> Option<&External> {
         self.externals.iter().find(|external| external.name() == name)
+    }
+
+    /// The side `uci:PATH[@Name=value...]` names, as a variant of no file
+    /// (`External::uci`); a malformed spec or a path that is no file is an
+    /// error.
+    pub fn uci_side(&self, spec: &str) -> Result<&'static External> {
+        let mut known = self.uci_sides.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(side) = known.iter().find(|side| side.name() == spec) {
+            return Ok(side);
+        }
+        let Some((path, settings)) = external::parse_uci(spec)? else {
+            bail!("`{spec}` is not a `uci:PATH` engine");
+        };
+        let binary = self.resolve(&path);
+        if !binary.is_file() {
+            bail!(
+                "`{spec}`: {} is not a file (give an engine binary, e.g. uci:/usr/games/stockfish)",
+                binary.display()
+            );
+        }
+        let side: &'static External = Box::leak(Box::new(External::uci(spec, binary, settings)));
+        known.push(side);
+        Ok(side)
     }
 
     /// Every variant, ours then the other engines', each resolved.
@@ -260,12 +332,15 @@ impl Lab {
         Ok(resolved)
     }
 
-    /// The results folder, relative paths taken from the repository root.
+    /// The results folder, relative paths taken from the repository root
+    /// (outside one, from the current folder).
     pub fn results_root(&self) -> PathBuf {
         if self.global.results.is_absolute() {
             self.global.results.clone()
-        } else {
+        } else if self.in_repository {
             self.root.join(&self.global.results)
+        } else {
+            std::env::current_dir().unwrap_or_default().join(&self.global.results)
         }
     }
 

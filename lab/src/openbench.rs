@@ -25,7 +25,7 @@
 //! commit, the variant's UCI options on the dev side and its parent's on
 //! the base side. The repository and commit come from its variant files
 //! (`repository`, `commit`) or `--repo` and `--commit`, the engine's name
-//! in the server's configuration from its folder or `--engine`, and the
+//! in the server's configuration from its files' `engine` or `--engine`, and the
 //! bench and nps from its binary's `bench` (`--engine-path`), else
 //! `--bench` and `--nps`.
 
@@ -127,7 +127,7 @@ pub struct OpenbenchArgs {
     #[arg(long)]
     pub again: bool,
     /// The engine's name in the server's configuration (`Engines/<name>.json`);
-    /// default: prunelab, or another engine's folder under lab/other-engines/.
+    /// default: prunelab, or another engine's `engine` in its variant files.
     #[arg(long)]
     pub engine: Option<String>,
     /// The opening book, one of the server's.
@@ -209,14 +209,17 @@ pub struct TestPlan {
 pub struct OtherEngine {
     /// The engine's name in the variant files.
     pub engine: String,
-    /// Its folder under `lab/other-engines/`: its name on the server unless
-    /// `--engine` gives another.
+    /// Its variant files' folder under `lab/other-engines/`.
     pub folder: String,
     pub dev: Vec<Setting>,
     pub base: Vec<Setting>,
-    /// From the variant files, if they say.
+    /// From the variant files, if they say: the dev side's commit, and the
+    /// base side's where its own file or a parent's names another (a commit
+    /// variant: the two sides are two builds).
     pub repository: Option<String>,
     pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_commit: Option<String>,
 }
 
 /// An option as OpenBench's options field takes it: `Name=value` words
@@ -276,7 +279,11 @@ impl TestPlan {
             None => None,
             Some(external) => {
                 // `extends` names a variant of the same engine (checked when read).
-                let base = lab.external(&parent).map(|parent| parent.settings.clone()).unwrap_or_default();
+                let parent_external = lab.external(&parent);
+                let base = parent_external.map(|parent| parent.settings.clone()).unwrap_or_default();
+                let base_commit = parent_external
+                    .and_then(|parent| parent.commit.clone())
+                    .filter(|base_commit| external.commit.as_ref() != Some(base_commit));
                 for setting in external.settings.iter().chain(&base) {
                     openbench_option(name, setting)?;
                 }
@@ -291,6 +298,7 @@ impl TestPlan {
                     base,
                     repository: external.repository.clone(),
                     commit: external.commit.clone(),
+                    base_commit,
                 })
             }
         };
@@ -410,6 +418,28 @@ pub struct Build {
     /// Where another engine's bench came from (empty for ours: `make`'s build).
     #[serde(default)]
     pub bench_source: String,
+    /// The base side's commit and bench, where they are not the dev side's:
+    /// another engine's commit variant against its parent's commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<BaseBuild>,
+}
+
+/// The base side of a test of two commits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BaseBuild {
+    pub commit: String,
+    pub bench: u64,
+    pub bench_source: String,
+}
+
+impl Build {
+    /// The base side's commit and bench: its own, or the dev side's.
+    pub fn base_side(&self) -> (&str, u64) {
+        match &self.base {
+            Some(base) => (&base.commit, base.bench),
+            None => (&self.commit, self.bench),
+        }
+    }
 }
 
 fn prunelab() -> String {
@@ -436,6 +466,7 @@ impl Build {
             nps_source,
             bench_variant: bench_variant.to_string(),
             bench_source: String::new(),
+            base: None,
         }
     }
 }

@@ -6,6 +6,18 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
+/// FNV-1a, 64 bits, in hex: an identity that needs no dependency and is
+/// the same on every machine and Rust version, as names kept on disk must
+/// be.
+pub fn fnv1a_hex(bytes: &[u8]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
 /// Runs a command, or says what it printed when it fails.
 pub fn run_command(command: &mut Command, what: &str) -> Result<String> {
     let output = command.output().with_context(|| format!("cannot run {what}"))?;

@@ -7,7 +7,9 @@
 //! every variant against its parent at fixed nodes (`atlas`), how far the
 //! fast measures agree with the atlas's games (`calibration`), and the
 //! report of every variant (`report`) with plan 002's own success criteria
-//! (`plan_criteria`).
+//! (`plan_criteria`). A verdict with another engine on a side plays a
+//! sanity match first and predicts nothing from prunelab's atlas
+//! (`other_engines`).
 
 pub mod ab;
 pub mod ab_sections;
@@ -18,6 +20,7 @@ pub mod claims;
 pub mod decide;
 pub mod decision;
 pub mod evidence;
+pub mod other_engines;
 pub mod plan_criteria;
 pub mod report;
 pub mod verdict;

@@ -23,6 +23,7 @@ mod lab_explain;
 mod lab_interrupt;
 mod lab_match;
 mod lab_openbench;
+mod lab_other_engines;
 mod lab_telemetry;
 mod lab_tune;
 mod lab_uci_options;

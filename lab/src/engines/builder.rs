@@ -21,7 +21,7 @@
 mod slots;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -369,8 +369,14 @@ impl Workshop {
 /// Takes a slot's build lock, held until the returned file is dropped: one
 /// lab process at a time builds and copies in the slot's target folder.
 fn take_build_lock(folder: &Path) -> Result<std::fs::File> {
+    take_lock(folder, "lab-build.lock")
+}
+
+/// Takes the lock file `name` in `folder`, held until the returned file is
+/// dropped: one lab process at a time builds there.
+pub(crate) fn take_lock(folder: &Path, name: &str) -> Result<std::fs::File> {
     std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let path = folder.join("lab-build.lock");
+    let path = folder.join(name);
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -417,25 +423,7 @@ pub fn make_at_commit(lab: &Lab, commit: &str, folder: &Path, binary: &Path) -> 
 
 /// The commit's files in `folder`, as a worker downloads them.
 fn export(lab: &Lab, commit: &str, folder: &Path) -> Result<()> {
-    std::fs::remove_dir_all(folder).ok();
-    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    let mut archive = Command::new("git")
-        .current_dir(&lab.root)
-        .args(["archive", "--format=tar", commit])
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("cannot run git archive")?;
-    let tar_status = Command::new("tar")
-        .arg("-x")
-        .arg("-C")
-        .arg(folder)
-        .stdin(archive.stdout.take().expect("piped"))
-        .status()
-        .context("cannot run tar")?;
-    if !archive.wait()?.success() || !tar_status.success() {
-        bail!("cannot export commit {commit} into {}", folder.display());
-    }
-    Ok(())
+    crate::engines::commits::export(&lab.root, commit, folder)
 }
 
 /// Builds several variants at the same time (a slot each, as far as the

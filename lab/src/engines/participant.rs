@@ -19,16 +19,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use games::engine::{Engine, Launch};
 use games::matches::MatchArgs;
-use games::uci_options::{self, Setting};
+use games::uci_options::Setting;
 
 use crate::engines::builder;
+use crate::engines::commits::{self, CommitBuild};
 use crate::lab::Lab;
+use crate::variants::external::{self, External};
 
-/// What marks an engine binary among variant names.
-pub const UCI_PREFIX: &str = "uci:";
-
-/// What separates a `uci:` engine's path from its options.
-pub const OPTIONS_SEPARATOR: char = '@';
+pub use crate::variants::external::{OPTIONS_SEPARATOR, UCI_PREFIX};
 
 /// A participant as the command line names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,16 +41,10 @@ impl Participant {
     /// Reads `uci:PATH`, `uci:PATH@Name=value,...` or a variant name; an
     /// empty path or a malformed option is an error.
     pub fn parse(spec: &str) -> Result<Participant> {
-        let Some(rest) = spec.strip_prefix(UCI_PREFIX) else { return Ok(Participant::Variant(spec.to_string())) };
-        let (path, settings) = match rest.split_once(OPTIONS_SEPARATOR) {
-            Some((path, options)) => (path, uci_options::parse_settings(options).with_context(|| format!("`{spec}`"))?),
-            None => (rest, Vec::new()),
-        };
-        if path.is_empty() {
-            bail!("`{spec}`: give the engine binary's path after `uci:`, e.g. uci:/usr/games/stockfish");
-        }
-        let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy().into_owned();
-        Ok(Participant::Uci { path: PathBuf::from(path), settings })
+        Ok(match external::parse_uci(spec)? {
+            Some((path, settings)) => Participant::Uci { path, settings },
+            None => Participant::Variant(spec.to_string()),
+        })
     }
 }
 
@@ -67,14 +59,66 @@ pub fn check(lab: &Lab, spec: &str) -> Result<Option<Launch>> {
                 lab.variant(&name)?;
                 return Ok(None);
             }
-            Some(external) => {
-                Launch { binary: lab.engine_binary(&external.engine, &name)?, settings: external.settings.clone() }
-            }
+            Some(external) => Launch { binary: external_binary(lab, external)?, settings: external.settings.clone() },
         },
         Participant::Uci { path, settings } => Launch { binary: engine_file(lab, spec, &path)?, settings },
     };
     handshake(&launch, spec)?;
     Ok(Some(launch))
+}
+
+/// The binary of another engine's variant: the one `--engine-path` (or the
+/// environment) gives for its engine, else its commit built from its
+/// repository (`commits`).
+pub fn external_binary(lab: &Lab, external: &External) -> Result<PathBuf> {
+    if let Some(binary) = &external.binary {
+        return Ok(binary.clone());
+    }
+    let (engine, name) = (external.engine.as_str(), external.name());
+    if lab.engine_path(engine)?.is_some() {
+        return lab.engine_binary(engine, name);
+    }
+    match (&external.repository, &external.commit) {
+        (Some(repository), Some(commit)) => {
+            commits::binary(lab, &CommitBuild { engine, repository, commit, build: &external.build })
+        }
+        _ => bail!(
+            "variant `{name}` runs engine `{engine}`: give its binary with --engine-path {engine}=PATH or {}=PATH, \
+             or its `repository` and `commit` in {} or a parent's file (the lab then builds that commit)",
+            external::environment_variable(engine),
+            external.path
+        ),
+    }
+}
+
+/// Refuses one binary for an engine whose variants in this run are at
+/// several commits: `--engine-path` names one binary, which cannot be
+/// both; without it each commit is built.
+fn refuse_one_binary_for_several_commits(lab: &Lab, specs: &[String]) -> Result<()> {
+    let externals: Vec<&External> = specs.iter().filter_map(|spec| lab.external(spec)).collect();
+    for external in &externals {
+        let Some((given, _)) = lab.engine_path(&external.engine)? else { continue };
+        let mut commits: Vec<(Option<&str>, &str)> = Vec::new();
+        for other in externals.iter().filter(|other| other.engine == external.engine) {
+            if !commits.iter().any(|(commit, _)| *commit == other.commit.as_deref()) {
+                commits.push((other.commit.as_deref(), other.name()));
+            }
+        }
+        if commits.len() > 1 {
+            bail!(
+                "{given} gives one binary for engine `{}`, whose variants here are at {} commits ({}): leave it out, \
+                 and the lab builds each commit from the engine's repository",
+                external.engine,
+                commits.len(),
+                commits
+                    .iter()
+                    .map(|(commit, name)| format!("`{name}` at {}", commit.unwrap_or("none")))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Variant `name` of ours as `--variants-build` searches it: that binary
@@ -162,6 +206,7 @@ pub fn launch(lab: &Lab, spec: &str) -> Result<Launch> {
 /// Every participant's launch, in order; every one is checked before any is
 /// built, and the variants are built at the same time (`builder::build_all`).
 pub fn launches(lab: &Lab, specs: &[String]) -> Result<Vec<Launch>> {
+    refuse_one_binary_for_several_commits(lab, specs)?;
     let mut checked = Vec::new();
     for spec in specs {
         checked.push(match check(lab, spec)? {
@@ -196,6 +241,7 @@ pub fn engine_binary(lab: &Lab, args: &MatchArgs, name: &str) -> Result<Launch> 
 
 #[cfg(test)]
 mod tests {
+    use games::uci_options;
     use test_support::script;
 
     use super::*;
@@ -263,6 +309,28 @@ mod tests {
         lab.global.variants_build = None;
         assert!(by_variants_build(&lab, "razor-r1").unwrap().is_none());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn one_binary_is_refused_for_variants_at_two_commits() {
+        let mut lab = Lab::for_tests();
+        let names = |names: &[&str]| names.iter().map(|name| name.to_string()).collect::<Vec<_>>();
+        let pair = names(&["seajay-before-razoring", "seajay-razoring"]);
+        // Without --engine-path each commit is built: nothing to refuse.
+        assert!(refuse_one_binary_for_several_commits(&lab, &pair).is_ok());
+        lab.global.engine_paths = vec!["seajay=/usr/local/bin/seajay".into()];
+        let error = refuse_one_binary_for_several_commits(&lab, &pair).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "--engine-path seajay=/usr/local/bin/seajay gives one binary for engine `seajay`, whose variants here are \
+             at 2 commits (`seajay-before-razoring` at 62be8cad0e5c491f4bcec1cdaad3c6130d53786b, `seajay-razoring` at \
+             5e63ca7ccd6adb80ceddeabb6b4886add2df7230): leave it out, and the lab builds each commit from the engine's \
+             repository"
+        );
+        // Option sets of one commit share the binary.
+        assert!(
+            refuse_one_binary_for_several_commits(&lab, &names(&["seajay-razor-off", "seajay-razor-r1-r2"])).is_ok()
+        );
     }
 
     #[test]

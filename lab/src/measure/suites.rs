@@ -267,6 +267,21 @@ mod tests {
     }
 
     #[test]
+    fn outside_the_repository_every_named_suite_loads_from_the_data_built_in() {
+        let home = std::env::temp_dir().join(format!("prunelab-suites-outside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        crate::lab::outside::unpack_data(&home).unwrap();
+        let mut outside = lab();
+        (outside.root, outside.in_repository) = (home.clone(), false);
+        let inside = lab();
+        for name in ["seeds", "node-suite", VERDICT_SUITE, "wac", "arasan", "zugzwang", "bench", STARTPOS] {
+            let (theirs, ours) = (load(&outside, name).unwrap(), load(&inside, name).unwrap());
+            assert_eq!(theirs.content(), ours.content(), "{name}");
+        }
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+
+    #[test]
     fn startpos_is_the_start_position_alone() {
         let suite = load(&lab(), STARTPOS).unwrap();
         let fens: Vec<&str> = suite.positions.iter().map(|position| position.fen.as_str()).collect();

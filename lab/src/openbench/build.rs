@@ -6,15 +6,15 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use games::engine::{Engine, EngineFailure, Launch};
+use games::engine::Launch;
 
 use super::create::{github_address, repository};
-use super::{Build, OpenbenchArgs, OtherEngine, TestPlan};
-use crate::engines::builder;
+use super::{BaseBuild, Build, OpenbenchArgs, OtherEngine, TestPlan};
+use crate::engines::commits::{self, Built, CommitBuild};
 use crate::engines::participant;
+use crate::engines::{abilities, builder};
 use crate::lab::Lab;
 use crate::measure::speed::parse_bench_line;
 use crate::tools::{git, run_command};
@@ -126,19 +126,32 @@ pub(super) fn other_engine_source(
 }
 
 /// Another engine's tests' build: its repository and commit, its name on
-/// the server, and the bench and nps of its binary (`--engine-path`), whose
-/// options for each side are checked against what it offers first; or
-/// `--bench` and `--nps`.
+/// the server, and the bench and nps of its binary, whose options for each
+/// side are checked against what it offers first. The binary is the one
+/// `--engine-path` gives, else, where the bench or nps is not given
+/// (`--bench`, `--nps`) or a fixed-nodes test must ask it, the commit built
+/// from the repository its files name. A test of two commits (a commit
+/// variant against its parent's commit) builds and benches each.
 pub(super) fn other_engine_build(
     lab: &Lab,
     args: &OpenbenchArgs,
     plans: &[TestPlan],
     other: &OtherEngine,
 ) -> Result<Build> {
-    let (repo, commit) = other_engine_source(args, plans, other)?;
-    let engine = args.engine.clone().unwrap_or_else(|| other.folder.clone());
+    let (repo, mut commit) = other_engine_source(args, plans, other)?;
+    let engine = args.engine.clone().unwrap_or_else(|| other.engine.clone());
+    if let Some(base_commit) = base_commit(args, plans, &commit)? {
+        return two_commit_build(lab, args, plans, other, (engine, repo), (commit, base_commit));
+    }
+    let fixed_nodes = plans.iter().find(|plan| plan.tc.starts_with("N="));
+    let needed = fixed_nodes.is_some() || args.bench.is_none() || args.nps.is_none();
     let binary = match lab.engine_path(&other.engine)? {
         Some(_) => Some(lab.engine_binary(&other.engine, &plans[0].variant)?),
+        None if needed && args.commit.is_none() && other.repository.is_some() => {
+            let built = built(lab, plans, other, &commit)?;
+            commit = built.commit;
+            Some(built.binary)
+        }
         None => None,
     };
     if let Some(binary) = &binary {
@@ -150,7 +163,7 @@ pub(super) fn other_engine_build(
             }
         }
     }
-    if let Some(plan) = plans.iter().find(|plan| plan.tc.starts_with("N=")) {
+    if let Some(plan) = fixed_nodes {
         stops_at_go_nodes(binary.as_deref(), &other.engine, &plan.tc)?;
     }
     let (bench, bench_source, nps, nps_source) = match (args.bench, args.nps, &binary) {
@@ -163,48 +176,139 @@ pub(super) fn other_engine_build(
         ),
         (bench_given, nps_given, Some(binary)) => {
             let runs = if nps_given.is_some() { 1 } else { args.bench_runs.max(1) };
-            lab.say(&format!("bench: {runs} run(s) of {}", binary.display()));
-            let mut benches = Vec::new();
-            for _ in 0..runs {
-                let what = format!("{} bench", binary.display());
-                let output = run_command(Command::new(binary).arg("bench"), &what)?;
-                benches.push(openbench_bench(&output).with_context(|| {
-                    format!(
-                        "{what} printed no `<N> nodes` and `<N> nps` as OpenBench reads them: give --bench and --nps"
-                    )
-                })?);
-            }
-            if let Some((nodes, _)) = benches.iter().find(|(nodes, _)| *nodes != benches[0].0) {
-                bail!("{} bench is not deterministic: {} and {nodes} nodes", binary.display(), benches[0].0);
-            }
+            let benches = other_engine_benches(lab, binary, runs)?;
             let bench = match bench_given {
                 Some(bench) => (bench, "--bench".to_string()),
                 None => (benches[0].0, format!("`bench` of {}", binary.display())),
             };
-            let nps = match nps_given {
-                Some(nps) => (nps, "--nps".to_string()),
-                None => {
-                    let mut speeds: Vec<u64> = benches.iter().map(|(_, nps)| *nps).collect();
-                    speeds.sort_unstable();
-                    let source = format!(
-                        "the median of {runs} `bench` runs on this machine, {} to {}",
-                        speeds[0],
-                        speeds[speeds.len() - 1]
-                    );
-                    (speeds[speeds.len() / 2], source)
-                }
-            };
-            (bench.0, bench.1, nps.0, nps.1)
+            let (nps, nps_source) = median_nps(args, &benches);
+            (bench.0, bench.1, nps, nps_source)
         }
     };
     Ok(Build { bench_source, ..Build::new(engine, (commit, repo), (bench, nps, nps_source), "its default options") })
 }
 
-/// How long an engine may take to answer `go nodes` at the probe's budget
-/// (the unit tests' stand-ins answer at once or never).
-const GO_NODES_PROBE_TIMEOUT: Duration = Duration::from_secs(if cfg!(test) { 1 } else { 10 });
-/// The probe's budget: a search any engine ends in well under a second.
-const GO_NODES_PROBE_NODES: u64 = 1000;
+/// The base side's commit where it is not the dev side's, one for every
+/// test; `--commit`, which makes both sides one commit, is then refused.
+fn base_commit(args: &OpenbenchArgs, plans: &[TestPlan], commit: &str) -> Result<Option<String>> {
+    let bases: Vec<Option<&String>> =
+        plans.iter().map(|plan| plan.other_engine.as_ref().and_then(|other| other.base_commit.as_ref())).collect();
+    let Some(plan) = plans.iter().zip(&bases).find_map(|(plan, base)| base.map(|_| plan)) else { return Ok(None) };
+    if args.commit.is_some() {
+        bail!(
+            "`{}` is at another commit than its parent `{}`: --commit would make both sides one commit; leave it out",
+            plan.variant,
+            plan.parent
+        );
+    }
+    if bases.iter().any(|base| *base != bases[0]) {
+        bail!("the variants' parents are at several commits: one command tests one pair of commits");
+    }
+    let base = bases[0].expect("every base is the first's").clone();
+    Ok(Some(base).filter(|base| base != commit))
+}
+
+/// A test of two commits: each built from the repository the files name,
+/// each side's options checked on its own build, each benched; the nps
+/// the base side's, which OpenBench's BASE scaling reads.
+fn two_commit_build(
+    lab: &Lab,
+    args: &OpenbenchArgs,
+    plans: &[TestPlan],
+    other: &OtherEngine,
+    (engine, repo): (String, String),
+    (commit, base_commit): (String, String),
+) -> Result<Build> {
+    if let Some((given, _)) = lab.engine_path(&other.engine)? {
+        bail!(
+            "{given} gives one binary, and `{}` and its parent are two commits ({} and {}): leave it out, and the lab \
+             builds each from the repository the variant files name",
+            plans[0].variant,
+            &commit[..commit.len().min(8)],
+            &base_commit[..base_commit.len().min(8)]
+        );
+    }
+    if args.bench.is_some() {
+        bail!("--bench gives one bench, and the two sides are two commits with a bench each: leave it out");
+    }
+    if other.repository.is_none() {
+        bail!(
+            "`{}` and its parent are two commits of engine `{}`, and its files name no `repository` to build them \
+             from: add one (an address or a local clone; --repo only names what the workers download)",
+            plans[0].variant,
+            other.engine
+        );
+    }
+    // The full hashes the workers check out, whatever the files wrote.
+    let (dev, base) = (built(lab, plans, other, &commit)?, built(lab, plans, other, &base_commit)?);
+    let (dev, commit, base, base_commit) = (dev.binary, dev.commit, base.binary, base.commit);
+    for plan in plans {
+        let Some(sides) = &plan.other_engine else { continue };
+        for (name, binary, settings) in [(&plan.variant, &dev, &sides.dev), (&plan.parent, &base, &sides.base)] {
+            participant::handshake(&Launch { binary: binary.clone(), settings: settings.clone() }, name)?;
+        }
+        if plan.tc.starts_with("N=") {
+            stops_at_go_nodes(Some(&dev), &other.engine, &plan.tc)?;
+            stops_at_go_nodes(Some(&base), &other.engine, &plan.tc)?;
+        }
+    }
+    let dev_benches = other_engine_benches(lab, &dev, 1)?;
+    let base_runs = if args.nps.is_some() { 1 } else { args.bench_runs.max(1) };
+    let base_benches = other_engine_benches(lab, &base, base_runs)?;
+    let (nps, nps_source) = median_nps(args, &base_benches);
+    let mut build = Build::new(engine, (commit, repo), (dev_benches[0].0, nps, nps_source), "its default options");
+    build.bench_source = format!("`bench` of {}", dev.display());
+    build.base = Some(BaseBuild {
+        commit: base_commit,
+        bench: base_benches[0].0,
+        bench_source: format!("`bench` of {}", base.display()),
+    });
+    Ok(build)
+}
+
+/// `commit` of the engine the plans test, built from the repository its
+/// files name with their build command (`engines::commits`).
+fn built(lab: &Lab, plans: &[TestPlan], other: &OtherEngine, commit: &str) -> Result<Built> {
+    let repository = other.repository.as_deref().expect("the callers checked the files name one");
+    let external = lab.external(&plans[0].variant).expect("another engine's plan is of its variant");
+    commits::built(lab, &CommitBuild { engine: &other.engine, repository, commit, build: &external.build })
+}
+
+/// `runs` runs of `binary`'s `bench`, each read as a worker reads it, their
+/// node count the same every time.
+fn other_engine_benches(lab: &Lab, binary: &Path, runs: usize) -> Result<Vec<(u64, u64)>> {
+    lab.say(&format!("bench: {runs} run(s) of {}", binary.display()));
+    let mut benches = Vec::new();
+    for _ in 0..runs {
+        let what = format!("{} bench", binary.display());
+        let output = run_command(Command::new(binary).arg("bench"), &what)?;
+        benches.push(openbench_bench(&output).with_context(|| {
+            format!("{what} printed no `<N> nodes` and `<N> nps` as OpenBench reads them: give --bench and --nps")
+        })?);
+    }
+    if let Some((nodes, _)) = benches.iter().find(|(nodes, _)| *nodes != benches[0].0) {
+        bail!("{} bench is not deterministic: {} and {nodes} nodes", binary.display(), benches[0].0);
+    }
+    Ok(benches)
+}
+
+/// `--nps`, else the median of the benches' nps, with where it came from.
+fn median_nps(args: &OpenbenchArgs, benches: &[(u64, u64)]) -> (u64, String) {
+    match args.nps {
+        Some(nps) => (nps, "--nps".to_string()),
+        None => {
+            let mut speeds: Vec<u64> = benches.iter().map(|(_, nps)| *nps).collect();
+            speeds.sort_unstable();
+            let source = format!(
+                "the median of {} `bench` runs on this machine, {} to {}",
+                speeds.len(),
+                speeds[0],
+                speeds[speeds.len() - 1]
+            );
+            (speeds[speeds.len() / 2], source)
+        }
+    }
+}
 
 /// A fixed-nodes test (`tc` `N=...`) measures something only if the engine
 /// stops at `go nodes`; one that searches on until `stop` (SeaJay
@@ -214,23 +318,17 @@ fn stops_at_go_nodes(binary: Option<&Path>, engine: &str, tc: &str) -> Result<()
     let Some(binary) = binary else {
         bail!(
             "a fixed-nodes test (--tc {tc}) of engine `{engine}` needs its binary, to check that it stops at \
-             `go nodes`: give --engine-path {engine}=PATH"
+             `go nodes`: give --engine-path {engine}=PATH, or the `repository` its commit is built from in its files"
         );
     };
-    let mut probe = Engine::start(binary, engine)?;
-    probe.sync()?;
-    probe.new_game()?;
-    let go = format!("go nodes {GO_NODES_PROBE_NODES}");
-    match probe.go("position startpos", &go, GO_NODES_PROBE_TIMEOUT) {
-        Ok(_) => Ok(()),
-        Err(error) if matches!(error.downcast_ref(), Some(EngineFailure::Timeout)) => bail!(
-            "engine `{engine}` ({}) does not stop at `{go}` (no bestmove within {} s), so a fixed-nodes test \
-             (--tc {tc}) would measure nothing: give a time control such as --tc 10+0.1",
-            binary.display(),
-            GO_NODES_PROBE_TIMEOUT.as_secs()
-        ),
-        Err(error) => Err(error),
+    if let Some(why) = abilities::go_nodes_refusal(&Launch::from(binary.to_path_buf()), engine)? {
+        bail!(
+            "engine {why} ({}), so a fixed-nodes test (--tc {tc}) would not measure what it says: give a time \
+             control such as --tc 10+0.1",
+            binary.display()
+        );
     }
+    Ok(())
 }
 
 /// The bench and nps an OpenBench worker reads from an engine's `bench`

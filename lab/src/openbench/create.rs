@@ -20,14 +20,18 @@ use crate::tools::git;
 /// The fields of OpenBench's `CREATE_TEST` (`Scripts/create_test.py`)
 /// for one test, without the credentials and the action.
 pub fn create_fields(args: &OpenbenchArgs, plan: &TestPlan, build: &Build, info: &str) -> Vec<(String, String)> {
-    let bench = build.bench.to_string();
+    let (base_commit, base_bench) = build.base_side();
+    let sides = [
+        ("dev", plan.dev_options(), build.commit.as_str(), build.bench),
+        ("base", plan.base_options(), base_commit, base_bench),
+    ];
     let mut fields = Vec::new();
-    for (side, options) in [("dev", plan.dev_options()), ("base", plan.base_options())] {
+    for (side, options, commit, bench) in sides {
         fields.extend([
             (format!("{side}_engine"), build.engine.clone()),
             (format!("{side}_repo"), build.repo.clone()),
-            (format!("{side}_branch"), build.commit.clone()),
-            (format!("{side}_bench"), bench.clone()),
+            (format!("{side}_branch"), commit.to_string()),
+            (format!("{side}_bench"), bench.to_string()),
             (format!("{side}_network"), String::new()),
             (format!("{side}_options"), options),
             (format!("{side}_time_control"), plan.tc.clone()),
@@ -248,21 +252,43 @@ fn run_folder<'a>(lab: &Lab, args: &OpenbenchArgs, run: &'a mut Option<RunDir>) 
 /// What `--dry-run` prints, and a created run's summary starts with.
 pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Build, run: &str) -> String {
     let mut out = String::new();
-    let short = &build.commit[..build.commit.len().min(8)];
-    writeln!(out, "# OpenBench tests: {} at {short}\n", build.engine).unwrap();
+    let short = |commit: &str| commit[..commit.len().min(8)].to_string();
+    let at = match &build.base {
+        Some(base) => format!("{} against {}", short(&build.commit), short(&base.commit)),
+        None => short(&build.commit),
+    };
+    writeln!(out, "# OpenBench tests: {} at {at}\n", build.engine).unwrap();
     let engine = match plans.first().and_then(|plan| plan.other_engine.as_ref()) {
         None => format!(
             "Both sides of every test are `{}` at commit {} of {}, built by `make` (every variant's search in one \
              binary; the UCI option `Variant` chooses it). Bench {} (its `bench` searches as {}), for dev and base.",
             build.engine, build.commit, build.repo, build.bench, build.bench_variant
         ),
+        Some(other) if build.base.is_some() => {
+            let base = build.base.as_ref().expect("matched");
+            format!(
+                "The dev side is `{}` (engine `{}` of {}/) at commit {}, bench {} ({}); the base \
+                 side at commit {}, bench {} ({}); both of {}, built by the server's workers as its configuration \
+                 says, each side with its variant's UCI options.",
+                build.engine,
+                other.engine,
+                variants_folder(plans),
+                build.commit,
+                build.bench,
+                build.bench_source,
+                base.commit,
+                base.bench,
+                base.bench_source,
+                build.repo
+            )
+        }
         Some(other) => format!(
-            "Both sides of every test are `{}` (engine `{}` of lab/other-engines/{}/) at commit {} of {}, built by \
+            "Both sides of every test are `{}` (engine `{}` of {}/) at commit {} of {}, built by \
              the server's workers as its configuration says; each side's UCI options choose its search. Bench {} \
              ({}, {}), for dev and base.",
             build.engine,
             other.engine,
-            other.folder,
+            variants_folder(plans),
             build.commit,
             build.repo,
             build.bench,
@@ -326,6 +352,11 @@ pub(super) fn plan_markdown(args: &OpenbenchArgs, plans: &[TestPlan], build: &Bu
         writeln!(out, "```").unwrap();
     }
     out
+}
+
+/// The folder the tests' variant files are in: `lab/other-engines/seajay`.
+fn variants_folder(plans: &[TestPlan]) -> String {
+    std::path::Path::new(&plans[0].file).parent().map_or_else(String::new, |folder| folder.display().to_string())
 }
 
 /// `https://github.com/OWNER/REPO` from a remote's address (`git@github.com:OWNER/REPO.git` too).

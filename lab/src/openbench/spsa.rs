@@ -340,6 +340,7 @@ mod tests {
             nps_source: "--nps".into(),
             bench_variant: "p002-1.5".into(),
             bench_source: String::new(),
+            base: None,
         };
         let inputs = "ReverseFutilityDepthMargin, int, 90, 50, 200, 10, 0.002";
         let fields = tune_fields(&args, &build, inputs, &Schedule::openbench(25_000), "lab tune of p002-1.5");

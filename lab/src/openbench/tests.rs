@@ -89,6 +89,7 @@ fn build() -> Build {
         nps_source: "a test's".into(),
         bench_variant: "baseline".into(),
         bench_source: String::new(),
+        base: None,
     }
 }
 
@@ -518,6 +519,7 @@ fn another_engines_variant_is_one_commit_of_it_with_two_option_sets() {
             nps_source: "the median of 5 `bench` runs on this machine, 312598 to 312598".into(),
             bench_variant: "its default options".into(),
             bench_source: format!("`bench` of {}", engine.display()),
+            base: None,
         }
     );
     // What --dry-run prints: every field.
@@ -587,8 +589,8 @@ fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
     assert_eq!(
         super::build::other_engine_build(&lab, &args, &plans, other).unwrap_err().to_string(),
         format!(
-            "engine `seajay` ({}) does not stop at `go nodes 1000` (no bestmove within 1 s), so a fixed-nodes \
-             test (--tc N=10000) would measure nothing: give a time control such as --tc 10+0.1",
+            "engine `seajay` does not stop at `go nodes 10000` (no bestmove within 1 s) ({}), so a fixed-nodes \
+             test (--tc N=10000) would not measure what it says: give a time control such as --tc 10+0.1",
             engine.display()
         )
     );
@@ -603,13 +605,14 @@ fn a_fixed_nodes_test_of_another_engine_needs_one_that_stops_at_go_nodes() {
     lab.global.engine_paths = vec![format!("seajay={}", answering.display())];
     let build = super::build::other_engine_build(&lab, &args, &plans, other).unwrap();
     assert_eq!(build.bench, 2508823);
-    // Without a binary there is nothing to ask.
+    // Without a binary, or a repository to build one from, there is nothing to ask.
     lab.global.engine_paths.clear();
     let given = OpenbenchArgs { bench: Some(1), nps: Some(2), ..args.clone() };
+    let unbuildable = OtherEngine { repository: None, ..other.clone() };
     assert_eq!(
-        super::build::other_engine_build(&lab, &given, &plans, other).unwrap_err().to_string(),
+        super::build::other_engine_build(&lab, &given, &plans, &unbuildable).unwrap_err().to_string(),
         "a fixed-nodes test (--tc N=10000) of engine `seajay` needs its binary, to check that it stops at `go \
-         nodes`: give --engine-path seajay=PATH"
+         nodes`: give --engine-path seajay=PATH, or the `repository` its commit is built from in its files"
     );
     std::fs::remove_dir_all(&results).unwrap();
 }
@@ -677,6 +680,45 @@ fn another_engines_test_is_refused_saying_what_is_missing() {
          split at spaces"
     );
     assert_eq!(dry(&["x-off"], |args| args), "`x-off` has no parent to test it against on OpenBench");
+    std::fs::remove_dir_all(&results).unwrap();
+}
+
+#[test]
+fn a_test_of_two_commits_refuses_what_would_make_its_sides_one() {
+    let (results, mut lab) = results_folder("two-commits-refused");
+    let folder = results.join(crate::variants::external::FOLDER).join("x");
+    std::fs::create_dir_all(&folder).unwrap();
+    let root = "engine = \"x\"\nrepository = \"https://github.com/someone/x\"\n";
+    std::fs::write(folder.join("x-before.toml"), format!("name = \"x-before\"\n{root}commit = \"aaa\"\n")).unwrap();
+    std::fs::write(
+        folder.join("x-after.toml"),
+        "name = \"x-after\"\nengine = \"x\"\nextends = \"x-before\"\ncommit = \"bbb\"\n\
+         [sprt]\nbounds = [0, 5]\ntc = \"10+0.1\"\n",
+    )
+    .unwrap();
+    lab.externals = crate::variants::external::load(&results, &lab.variants).unwrap();
+    let plans = test_plans(&lab, &OpenbenchArgs { variants: vec!["x-after".into()], ..args() }).unwrap();
+    let other = plans[0].other_engine.as_ref().unwrap();
+    assert_eq!((other.commit.as_deref(), other.base_commit.as_deref()), (Some("bbb"), Some("aaa")));
+    let refused = |lab: &Lab, edit: fn(OpenbenchArgs) -> OpenbenchArgs| {
+        let args = edit(OpenbenchArgs { variants: vec!["x-after".into()], dry_run: true, ..args() });
+        super::build::other_engine_build(lab, &args, &plans, other).unwrap_err().to_string()
+    };
+    assert_eq!(
+        refused(&lab, |args| OpenbenchArgs { commit: Some("ccc".into()), ..args }),
+        "`x-after` is at another commit than its parent `x-before`: --commit would make both sides one commit; \
+         leave it out"
+    );
+    assert_eq!(
+        refused(&lab, |args| OpenbenchArgs { bench: Some(1), ..args }),
+        "--bench gives one bench, and the two sides are two commits with a bench each: leave it out"
+    );
+    lab.global.engine_paths = vec!["x=/usr/local/bin/x".into()];
+    assert_eq!(
+        refused(&lab, |args| args),
+        "--engine-path x=/usr/local/bin/x gives one binary, and `x-after` and its parent are two commits (bbb and \
+         aaa): leave it out, and the lab builds each from the repository the variant files name"
+    );
     std::fs::remove_dir_all(&results).unwrap();
 }
 

@@ -43,6 +43,7 @@ use crate::verdicts::claims::ClaimStanding;
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::decide;
 use crate::verdicts::evidence::{self, ratio_signal, solved_signal, GameResult, GamesSay, Signal};
+use crate::verdicts::other_engines::{self, Sanity, SanityOptions};
 use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
 #[derive(Args, Clone, Debug, Serialize)]
@@ -98,6 +99,9 @@ pub struct AbArgs {
     #[arg(long, num_args = 0..=1, value_name = "DIR", default_missing_value = "latest")]
     #[serde(skip)]
     pub resume: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub sanity: SanityOptions,
 }
 
 /// The pair a verdict is about, resolved: the reference and the variant under test.
@@ -130,10 +134,11 @@ pub(crate) struct MatchPlan {
     pub decides: bool,
 }
 
-fn match_plan(lab: &Lab, args: &AbArgs, variant: &Variant) -> Result<Option<MatchPlan>> {
+fn match_plan(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Option<MatchPlan>> {
     if args.decide {
-        return decide::plan(lab, args, variant).map(Some);
+        return decide::plan(lab, args, pair).map(Some);
     }
+    let variant = pair.subject.variant;
     let plan = variant.plan().sprt;
     let plan = plan.as_ref();
     let sprt = args.sprt.with_plan_bounds(plan.map(|plan| plan.bounds), variant.name())?;
@@ -197,13 +202,17 @@ fn measure(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<Measurements> {
         resume: begun("ttd"),
     };
     let ttd = ttd::run(lab, &ttd_args)?;
+    let refusal = other_engines::fixed_nodes_refusal(lab, &engines)?;
     // Each suite is a run of its own: a resumed verdict continues the one
     // of the same suite.
     let tactics = tactics_suites(args, pair)
         .iter()
-        .map(|suite| {
-            let run = RunArgs { resume: begun_tactics(lab, args, suite), ..counting.clone() };
-            run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, run)
+        .map(|suite| match &refusal {
+            Some(why) => Ok(other_engines::unmeasured_tactics(suite, args.tactics.nodes, args.tactics.first, why)),
+            None => {
+                let run = RunArgs { resume: begun_tactics(lab, args, suite), ..counting.clone() };
+                run_tactics(lab, suite, &engines, args.tactics.nodes, args.tactics.first, run)
+            }
         })
         .collect::<Result<Vec<_>>>()?;
     let settings =
@@ -227,11 +236,7 @@ fn heading(out: &mut String, pair: Pair, identical: Option<String>, decision: Op
     }
     for Side { variant, external } in [pair.reference, pair.subject] {
         let adds = match external {
-            Some(external) => {
-                let own: Vec<String> = external.own.iter().map(ToString::to_string).collect();
-                let all: Vec<String> = external.settings.iter().map(ToString::to_string).collect();
-                format!("adds options {}; engine `{}` with {}", own.join(" "), external.engine, all.join(" "))
-            }
+            Some(external) => external.heading_words(),
             None => {
                 let adds = variant.adds().join(" ");
                 let adds = if adds.is_empty() { "none".to_string() } else { adds };
@@ -485,11 +490,15 @@ fn page(
     plan: Option<&MatchPlan>,
     judged: &Judged,
     decision: Option<&decide::Decision>,
+    sanity: Option<&Sanity>,
 ) -> Result<String> {
     let c = &m.comparison;
     let variant = pair.subject.variant;
     let mut out = String::new();
     heading(&mut out, pair, c.identical_line(), decision.map(|decision| decision.word.as_str()));
+    if let Some(sanity) = sanity {
+        writeln!(out, "\n{}", other_engines::findings_section(sanity)).unwrap();
+    }
     if let Some(decision) = decision {
         write!(out, "\n{}", decision.section).unwrap();
     }
@@ -518,6 +527,8 @@ fn page(
     };
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
+    } else if let Some(section) = other_engines::atlas_section(pair) {
+        writeln!(out, "\n{section}").unwrap();
     } else {
         writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
     }
@@ -594,7 +605,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let (a, b) = pair.names();
     let variant = pair.subject.variant;
     // A bad --sprt is an error now, not after the node counts and tactics.
-    let plan = match_plan(lab, args, variant)?;
+    let plan = match_plan(lab, args, pair)?;
     if let Some(plan) = &plan {
         matches::check_book(&lab.session(), plan.book.as_deref())?;
     }
@@ -605,6 +616,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
     let run_dir = open_run(lab, args)?;
     let steps = lab.nested(run_dir.path());
     let measurements = measure(&steps, args, pair)?;
+    let sanity = other_engines::play_sanity(&steps, &args.sanity, pair, (args.concurrency, args.search.hash.mb))?;
     let mut played = None;
     if let Some(plan) = &plan {
         let bounds = plan.sprt.bounds.clone().unwrap_or_default();
@@ -621,7 +633,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
         (Some(plan), Some(played)) if plan.decides => Some(decide::settle(lab, args, pair, plan, played)?),
         _ => None,
     };
-    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged, decision.as_ref())?;
+    let mut text = page(lab, args, pair, &measurements, plan.as_ref(), &judged, decision.as_ref(), sanity.as_ref())?;
     let mut match_dir = None;
     if let (Some(plan), Some(played)) = (&plan, played) {
         writeln!(text, "\n{MATCH}{b} against {a}, {}\n\n{}", plan.tc, played.text).unwrap();
@@ -642,6 +654,7 @@ pub fn command(lab: &Lab, args: &AbArgs) -> Result<Standing> {
             "nodes_run": measurements.nodes.run_dir,
             "ttd_run": measurements.ttd.run_dir,
             "match_run": match_dir,
+            "sanity": sanity.as_ref().map(other_engines::Sanity::json),
         }),
     )?;
     if lab.global.json {

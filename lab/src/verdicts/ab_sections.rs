@@ -10,7 +10,7 @@
 pub enum Times {
     /// On every page.
     Always,
-    /// On some pages only (games on disk, `--sprt`).
+    /// On some pages only (another engine's sanity match, games on disk, `--sprt`).
     AtMostOnce,
     /// Once for each tactical suite run: none with `--tactics none`.
     PerSuite,
@@ -25,6 +25,9 @@ pub struct Section {
 }
 
 pub const TITLE: &str = "# Verdict: ";
+/// What the sanity match of a verdict on another engine found: illegal
+/// moves, crashes, time losses.
+pub const FINDINGS: &str = "## Findings: ";
 /// What the games of `--decide` decided, first.
 pub const DECISION: &str = "## Decision";
 /// The games on disk for the pair, written by `games::evidence`.
@@ -40,8 +43,9 @@ pub const RESULTS: &str = "## Results";
 pub const MATCH: &str = "## Match: ";
 
 /// The page's sections, in order.
-pub const SECTIONS: [Section; 11] = [
+pub const SECTIONS: [Section; 12] = [
     Section { heading: TITLE, times: Times::Always },
+    Section { heading: FINDINGS, times: Times::AtMostOnce },
     Section { heading: DECISION, times: Times::AtMostOnce },
     Section { heading: GAMES, times: Times::AtMostOnce },
     Section { heading: ATLAS, times: Times::Always },

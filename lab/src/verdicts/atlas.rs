@@ -193,7 +193,9 @@ impl Searches {
         Searches {
             features: record.features.clone(),
             parent_features: record.parent_features.clone(),
-            sprt: record.sprt,
+            // A match of fixed games plays the plans' usual bounds at fixed
+            // nodes, where `--sprt` asks for one.
+            sprt: record.sprt.unwrap_or(ablation_phases::DEFAULT_SPRT),
         }
     }
 }
@@ -784,10 +786,10 @@ mod tests {
         // Parents first.
         let position = |name: &str| all.iter().position(|phase| phase.variant == name).unwrap();
         assert!(position("p003-3") < position("razor-r1") && position("razor-r1") < position("razor-r2"));
-        // The repository's matches at a time control: ten pairs of searches
-        // (full-old against p003-3 at three controls is one).
+        // The repository's matches at a time control: twelve pairs of
+        // searches (full-old against p003-3 at three controls is one).
         let pairs = phases(&lab, &args(&["--time-controls", "--nodes", "1"])).unwrap();
-        assert_eq!(pairs.len(), 10);
+        assert_eq!(pairs.len(), 12);
         assert_eq!(
             names(&pairs[..5]),
             ["full<full-5", "full-5<full-3", "full-3<full-old", "full-old<baseline", "full-old<p003-3"]

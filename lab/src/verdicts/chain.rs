@@ -57,6 +57,7 @@ use crate::variants::grammar::{Claim, Planned};
 use crate::verdicts::claims::NodeSetting;
 use crate::verdicts::decision::GamesSay;
 use crate::verdicts::evidence;
+use crate::verdicts::other_engines;
 use crate::verdicts::verdict::{self, run_tactics, Comparison, Standing, TacticsOutcome};
 
 /// The plans' chains by name: (name, first, last, what).
@@ -312,6 +313,10 @@ fn count(lab: &Lab, args: &ChainArgs, chain: &Chain, folder: &Path) -> Result<Co
     let nodes_run = nodes::run(&lab.nested(&nodes_dir), &nodes_args)?;
     let mut tactics = Vec::new();
     for (suite, names) in tactics_plan(args, chain, &everyone) {
+        if let Some(why) = other_engines::fixed_nodes_refusal(lab, &names)? {
+            tactics.push(other_engines::unmeasured_tactics(&suite, args.tactics.nodes, args.tactics.first, &why));
+            continue;
+        }
         let dir = folder.join(format!("tactics-{suite}"));
         let run = RunArgs { concurrency: args.concurrency, resume: resume_in(&dir, "tactics") };
         tactics.push(run_tactics(&lab.nested(&dir), &suite, &names, args.tactics.nodes, args.tactics.first, run)?);

@@ -11,15 +11,15 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use games::statistics::sprt::options::SprtOptions;
 use games::statistics::sprt::remaining::expected_remaining;
 use games::statistics::{format_estimate, SprtStatus};
-use prunelab::variants::Variant;
 
 use super::ab::{AbArgs, MatchPlan, Played};
-use super::atlas::{self, clock_estimate, entries, node_odds, Phase};
+use super::atlas::{self, clock_estimate, entries, node_odds, speeds, time_controls, Phase};
 use super::evidence::{self, GameResult, GamesSay};
+use super::other_engines;
 use crate::lab::{Lab, Pair};
 use crate::measure::speed::{self, SpeedArgs};
 use crate::variants::grammar::Planned;
@@ -36,13 +36,22 @@ const DEFAULT_BOUNDS: (f64, f64) = (0.0, 5.0);
 /// overrides them; a file without `[sprt]` plays [0, 5]), at N=10000 (or
 /// `--tc`), from the atlas's book, with the verdict's hash, as the atlas
 /// plays, so its games are the atlas's.
-pub(crate) fn plan(lab: &Lab, args: &AbArgs, variant: &Variant) -> Result<MatchPlan> {
+/// An engine that does not stop at `go nodes` is refused without `--tc`:
+/// its games at fixed nodes would be lost by the clock's deadline.
+pub(crate) fn plan(lab: &Lab, args: &AbArgs, pair: Pair) -> Result<MatchPlan> {
+    let variant = pair.subject.variant;
     let file_bounds = variant.plan().sprt.map(|plan| plan.bounds).unwrap_or(DEFAULT_BOUNDS);
     let sprt = match args.sprt.bounds.as_deref() {
         Some([_, _]) => args.sprt.clone(),
         _ => SprtOptions { bounds: Some(vec![file_bounds.0, file_bounds.1]), ..args.sprt.clone() },
     };
     sprt.settings()?;
+    if args.tc.is_none() {
+        let (a, b) = pair.names();
+        if let Some(why) = other_engines::fixed_nodes_refusal(lab, &[a.to_string(), b.to_string()])? {
+            bail!("--decide plays at fixed nodes (N={DEFAULT_NODES}), and {why}: give it a clock, e.g. --tc 2+0.02");
+        }
+    }
     let tc = args.tc.clone().unwrap_or_else(|| format!("N={DEFAULT_NODES}"));
     let book = prunelab::data::folder(&lab.root)?.join(prunelab::data::BOOK_SAMPLE);
     Ok(MatchPlan { sprt, tc, hash: args.search.hash.mb, book: Some(book), decides: true })
@@ -112,11 +121,13 @@ fn on_the_clock(lab: &Lab, args: &AbArgs, pair: Pair, result: &GameResult, nodes
     let Some(ratio) = speed::cpu_nps_ratio(&speed::records_of(&run), 0, 1) else {
         return Ok(format!("No estimate on the clock: no round of {} gave both CPU times.", run.display()));
     };
+    let how_far_it_held =
+        if clock_estimate::near_speed(ratio.ratio) { String::new() } else { far_speeds_record(lab, args) };
     Ok(match clock_estimate::estimate(fixed, k, &ratio) {
         Some(estimate) => format!(
             "On the clock, an estimate: {} Elo, from {:+.1} at N={nodes}, a doubling of nodes worth {:+.1} [{:+.1}, \
              {:+.1}] ({} at N={}, `atlas/node-odds.jsonl`) and nodes per CPU second {} (`lab speed`). The model and \
-             how far it held on the atlas's matches at a time control: docs/measured/clock-estimate.md.",
+             how far it held on the atlas's matches at a time control: docs/measured/clock-estimate.md.{how_far_it_held}",
             estimate.text(),
             fixed.value,
             k.value,
@@ -128,6 +139,26 @@ fn on_the_clock(lab: &Lab, args: &AbArgs, pair: Pair, result: &GameResult, nodes
         ),
         None => format!("No estimate on the clock: the speed {} has no interval.", ratio.ratio_text_over("round")),
     })
+}
+
+/// The model's record where the two speeds are far apart, from the atlas's
+/// matches at a time control, as a sentence to follow the estimate.
+fn far_speeds_record(lab: &Lab, args: &AbArgs) -> String {
+    let atlas_file = lab.resolve(&args.atlas);
+    let records = match time_controls::read(&time_controls::beside(&atlas_file)) {
+        Ok(records) => records,
+        Err(error) => {
+            return format!(" The speeds are far apart, and the model's record there does not read: {error:#}.")
+        }
+    };
+    let atlas = entries::read(&atlas_file);
+    let speeds = speeds::read(&speeds::beside(&atlas_file));
+    let doublings = node_odds::read(&node_odds::beside(&atlas_file));
+    let (tested, _) = clock_estimate::tested(&records, &atlas, &speeds, &doublings);
+    match clock_estimate::misses(&tested, false) {
+        Some(record) => format!(" The speeds are far apart, where the model holds least: on {record}."),
+        None => " The speeds are far apart, and no match at a time control has tested the model there.".to_string(),
+    }
 }
 
 /// The decision in a word or two: `gain`, `loss`, `no regression`, `no
@@ -240,7 +271,7 @@ mod tests {
         let lab = Lab::for_tests();
         let pair = super::super::ab::pair(&lab, &["razor-r1".to_string()]).unwrap();
         let args = AbArgs { decide: true, ..clap_args(&["ab", "razor-r1", "--decide"]) };
-        let plan = plan(&lab, &args, pair.subject.variant).unwrap();
+        let plan = plan(&lab, &args, pair).unwrap();
         assert_eq!((plan.tc.as_str(), plan.sprt.bounds.clone()), ("N=10000", Some(vec![0.0, 5.0])));
         assert!(plan.book.as_ref().unwrap().ends_with("data/books/UHO_4060_v2-4000.epd"));
         let penta = Pentanomial([41, 116, 198, 99, 46]);

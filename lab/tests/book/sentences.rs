@@ -54,7 +54,6 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/measured/calibration.md", 33.1, 31.3),
     ("docs/measured/plan-002.md", 26.7, 16.7),
     ("docs/measured/seajay.md", 21.4, 13.4),
-    ("docs/own-engine.md", 24.7, 10.8),
     ("docs/verdicts.md", 32.1, 29.5),
 ];
 

@@ -17,7 +17,7 @@ use crate::variants::grammar::Planned;
 /// usual bounds, [0, 5] normalized Elo. The ablation is the first engine,
 /// so accepting H0 says the technique is worth something (its removal gains
 /// nothing), and H1 that the search is better without it.
-const DEFAULT_SPRT: SprtSettings =
+pub(super) const DEFAULT_SPRT: SprtSettings =
     SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
 
 /// One phase per technique the variant compiles in, in catalogue order:

@@ -152,15 +152,9 @@ impl AtlasEntry {
     }
 }
 
-/// FNV-1a, 64 bits, in hex: a book's identity that needs no dependency.
-pub fn fnv1a_hex(bytes: &[u8]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in bytes {
-        hash ^= u64::from(*byte);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{hash:016x}")
-}
+/// A book's identity: FNV-1a in hex (`tools`, which a commit's build's
+/// folder is named by too).
+pub use crate::tools::fnv1a_hex;
 
 /// The atlas's entries, in the order they were played; none when the file
 /// does not exist.

@@ -63,9 +63,11 @@ pub struct TimeControlMatch {
     /// Logistic Elo with its 95% interval.
     pub elo: WrittenEstimate,
     pub nelo: Option<WrittenEstimate>,
-    pub sprt: SprtSettings,
-    pub llr: f64,
-    pub outcome: SprtOutcome,
+    /// The match's SPRT, its LLR and how it ended; none for a match of a
+    /// fixed number of games (all three or none: `check`).
+    pub sprt: Option<SprtSettings>,
+    pub llr: Option<f64>,
+    pub outcome: Option<SprtOutcome>,
     /// When the match ended (`2026-11-25`).
     pub date: String,
     /// The commits the binaries were built from (two when two sittings were
@@ -188,6 +190,12 @@ impl TimeControlMatch {
         if self.quote.is_empty() {
             bail!("{label}: no passage of {} is quoted", self.quoted_from);
         }
+        if [self.sprt.is_some(), self.llr.is_some(), self.outcome.is_some()]
+            .iter()
+            .any(|given| *given != self.sprt.is_some())
+        {
+            bail!("{label}: an SPRT needs `sprt`, `llr` and `outcome`, and a match without one has none of them");
+        }
         Ok(())
     }
 }
@@ -263,13 +271,12 @@ pub fn section(records: &[TimeControlMatch], atlas: &[AtlasEntry], file: &str) -
     );
     let (mut played, mut same_sign, mut overlapping) = (0, 0, 0);
     for record in records {
-        let sprt = format!(
-            "[{}, {}] LLR {}: {}",
-            record.sprt.elo0,
-            record.sprt.elo1,
-            fixed(record.llr, 2),
-            record.outcome.text()
-        );
+        let sprt = match (record.sprt, record.llr, record.outcome) {
+            (Some(sprt), Some(llr), Some(outcome)) => {
+                format!("[{}, {}] LLR {}: {}", sprt.elo0, sprt.elo1, fixed(llr, 2), outcome.text())
+            }
+            _ => "none".to_string(),
+        };
         let fixed_nodes = match fixed_nodes_result(record, atlas) {
             Some(entry) => {
                 played += 1;
@@ -341,9 +348,9 @@ mod tests {
             penta: None,
             elo: WrittenEstimate { value: elo, error: Some(10.0), interval: None },
             nelo: None,
-            sprt: SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized },
-            llr: 1.5,
-            outcome: SprtOutcome::Undecided,
+            sprt: Some(SprtSettings { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized }),
+            llr: Some(1.5),
+            outcome: Some(SprtOutcome::Undecided),
             date: "2026-11-25".into(),
             commits: vec!["0123456".into()],
             book_seeds: Vec::new(),
@@ -362,8 +369,8 @@ mod tests {
         let atlas = [won, lost, even];
         let mut records = vec![record("a", 20.0), record("b", 30.0), record("c", 5.0), record("d", -4.0)];
         records[0].elo = WrittenEstimate { value: 20.0, error: Some(11.9), interval: Some((8.0, 31.9)) };
-        records[0].outcome = SprtOutcome::H1Accepted;
-        records[0].llr = 2.96;
+        records[0].outcome = Some(SprtOutcome::H1Accepted);
+        records[0].llr = Some(2.96);
         // The same name, another search: not the atlas's `c`.
         let mut other_search = record("c", 5.0);
         other_search.features = vec!["c".into(), "x".into()];
@@ -445,16 +452,21 @@ mod tests {
 
     /// The repository's comments as one line: each comment line's text, `#`
     /// and indentation taken off, joined by one space.
+    /// A variant file's comments, or a page's whole text (a match the lab
+    /// played for docs/measured/), with its lines joined by one space.
     fn comment_text(path: &Path) -> String {
         let text = std::fs::read_to_string(path).unwrap();
-        let lines: Vec<&str> =
-            text.lines().filter_map(|line| line.trim_start().strip_prefix('#')).map(str::trim).collect();
+        let lines: Vec<&str> = match path.extension().and_then(|extension| extension.to_str()) {
+            Some("md") => text.lines().map(str::trim).collect(),
+            _ => text.lines().filter_map(|line| line.trim_start().strip_prefix('#')).map(str::trim).collect(),
+        };
         lines.join(" ").split_whitespace().collect::<Vec<_>>().join(" ")
     }
 
     /// Every number of a record as its source prints it.
     fn written_numbers(record: &TimeControlMatch) -> Vec<String> {
-        let mut numbers = vec![format!("{} games", record.games), record.tc.clone(), format!("LLR {:.2}", record.llr)];
+        let mut numbers = vec![format!("{} games", record.games), record.tc.clone()];
+        numbers.extend(record.llr.map(|llr| format!("LLR {llr:.2}")));
         numbers.push(record.date.clone());
         numbers.extend(record.commits.iter().cloned());
         if let Some(wdl) = record.wdl {
@@ -474,7 +486,7 @@ mod tests {
             }
             numbers.push(text);
         }
-        numbers.push(format!("SPRT [{}, {}] normalized", record.sprt.elo0, record.sprt.elo1));
+        numbers.extend(record.sprt.map(|sprt| format!("SPRT [{}, {}] normalized", sprt.elo0, sprt.elo1)));
         numbers.extend(record.book_seeds.iter().map(|seed| format!("seed {seed}")));
         numbers
     }
@@ -483,7 +495,7 @@ mod tests {
     fn every_record_of_the_repository_is_what_its_variant_file_says() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let records = read(&root.join(TIME_CONTROLS_FILE)).unwrap();
-        assert_eq!(records.len(), 12);
+        assert_eq!(records.len(), 14);
         for record in &records {
             let comments = comment_text(&root.join(&record.quoted_from));
             for passage in &record.quote {
@@ -501,8 +513,10 @@ mod tests {
                     record.label()
                 );
             }
-            assert_eq!(record.sprt.model, Model::Normalized);
-            assert_eq!((record.sprt.alpha, record.sprt.beta), (0.05, 0.05));
+            if let Some(sprt) = record.sprt {
+                assert_eq!(sprt.model, Model::Normalized);
+                assert_eq!((sprt.alpha, sprt.beta), (0.05, 0.05));
+            }
         }
         // Today's `full` is the full of the match that gave it iir.
         let lab = crate::lab::Lab::for_tests();
@@ -542,13 +556,13 @@ mod tests {
             // A record with W/D/L only was an SPRT on pairs whose
             // pentanomial was not written down (its trinomial LLR differs by
             // a few hundredths): it cannot be replayed.
-            let Some(penta) = record.penta else { continue };
-            let replayed = record.sprt.on_pairs(&penta);
+            let (Some(penta), Some(sprt), Some(llr)) = (record.penta, record.sprt, record.llr) else { continue };
+            let replayed = sprt.on_pairs(&penta);
             assert!(
-                (replayed.llr - record.llr).abs() <= 0.0051,
+                (replayed.llr - llr).abs() <= 0.0051,
                 "{}: LLR {} written, {} replayed",
                 record.label(),
-                record.llr,
+                llr,
                 replayed.llr
             );
         }

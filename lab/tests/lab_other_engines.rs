@@ -1,0 +1,237 @@
+//! Another engine's verdict, without SeaJay and without the network: two
+//! `uci:` engines judged in an empty folder outside the repository; a
+//! commit variant of a stand-in git repository, each commit built once
+//! with the engine's own `make` and judged, then tested on OpenBench with
+//! the two commits as dev and base; and a sanity match whose illegal moves
+//! open the page. The engines are prunelab's variants build driven as UCI
+//! engines (it honours `go nodes`, so the sanity matches are at fixed
+//! nodes), and a shell stand-in that plays one move whatever the position.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common;
+
+use common::{scratch, variants_build, VARIANTS_BUILD_VARIABLE};
+use test_support::{git, script};
+
+/// `lab` run in `folder` (outside the repository), its home `home`, its
+/// results in the folder's `lab-results/`.
+fn lab_in(folder: &Path, home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lab"))
+        .args(args)
+        .current_dir(folder)
+        .env("PRUNELAB_HOME", home)
+        .env_remove("PRUNELAB_DATA")
+        .env_remove(VARIANTS_BUILD_VARIABLE)
+        .env_remove("CARGO_TARGET_DIR")
+        .output()
+        .expect("lab runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// What a successful run printed on stdout; its stderr on failure.
+fn printed(output: &Output) -> String {
+    assert!(output.status.success(), "lab failed: {}", text(&output.stderr));
+    text(&output.stdout)
+}
+
+/// The variants build as a UCI engine searching as `variant`.
+fn variant_engine(variant: &str) -> String {
+    format!("uci:{}@Variant={variant}", variants_build().display())
+}
+
+/// A quick verdict: the seeds at depth 3, one time-to-depth round, no
+/// tactics, a sanity match of two games.
+const QUICK: [&str; 10] =
+    ["--suite", "seeds", "--depth", "3", "--ttd-rounds", "1", "--tactics", "none", "--sanity-games", "2"];
+
+#[test]
+fn outside_the_repository_two_uci_engines_get_a_verdict_with_the_built_in_suites() {
+    let dir = scratch("outside");
+    let (folder, home) = (dir.join("empty"), dir.join("home"));
+    std::fs::create_dir_all(&folder).unwrap();
+    let (a, b) = (variant_engine("p003-3"), variant_engine("razor-r1"));
+    let args: Vec<&str> = ["ab", a.as_str(), b.as_str(), "--quiet"].into_iter().chain(QUICK).collect();
+    let page = printed(&lab_in(&folder, &home, &args));
+    assert!(page.starts_with(&format!("# Verdict: {b} against {a}\n")), "{page}");
+    // The sanity match opens the page, at fixed nodes: both engines stop at `go nodes`.
+    let findings = page.find("## Findings: the sanity match, 2 games at N=10000").expect(&page);
+    assert!(findings < page.find("## What the atlas says").unwrap(), "{page}");
+    assert!(
+        page.contains(&format!("- `{b}` and `{a}`: no illegal move, crash, time loss or protocol error")),
+        "{page}"
+    );
+    assert!(
+        page.contains("No prediction: the atlas (`atlas/atlas.jsonl`) and its calibration are prunelab's"),
+        "{page}"
+    );
+    assert!(page.contains("## Nodes: seeds at depth 3, depth 3, Hash 16"), "{page}");
+    // The suites came from the binary into the home's data folder; the results are here.
+    assert!(home.join("data/suites/seeds.epd").is_file());
+    assert_eq!(std::fs::read_dir(folder.join("lab-results")).unwrap().count(), 1);
+    // prunelab's own variants need its repository.
+    let refused = lab_in(&folder, &home, &["ab", "razor-r1", "--quiet"]);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("`p003-3`: prunelab's variants are built from its repository"),
+        "{}",
+        text(&refused.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A stand-in engine's repository of two commits. Each commit's `make
+/// EXE=...` writes a script that answers `bench` with its own node count
+/// and otherwise is the variants build searching as that commit's variant:
+/// p003-3 at the first commit, razor-r1 at the second.
+fn stand_in_repository(dir: &Path) -> (PathBuf, [String; 2]) {
+    let repository = dir.join("engine");
+    std::fs::create_dir_all(&repository).unwrap();
+    git(&repository, &["init", "--quiet"]);
+    let commit = |variant: &str, bench: u32| {
+        let script = format!(
+            "#!/bin/sh\ncase \"$1\" in bench) echo \"{bench} nodes 500000 nps\"; exit 0;; esac\n\
+             {{ echo 'setoption name Variant value {variant}'; while read -r line; do echo \"$line\"; \
+             [ \"$line\" = quit ] && break; done; }} | exec {}\n",
+            variants_build().display()
+        );
+        std::fs::write(repository.join("engine.sh"), script).unwrap();
+        std::fs::write(repository.join("Makefile"), "all:\n\tcp engine.sh $(EXE)\n\tchmod 755 $(EXE)\n").unwrap();
+        git(&repository, &["add", "."]);
+        git(&repository, &["commit", "--quiet", "-m", variant]);
+        git(&repository, &["rev-parse", "HEAD"])
+    };
+    let first = commit("p003-3", 1000);
+    let second = commit("razor-r1", 2000);
+    (repository, [first, second])
+}
+
+#[test]
+fn a_commit_variant_is_built_at_both_commits_once_and_tested_on_openbench_as_dev_and_base() {
+    let dir = scratch("commit-variant");
+    let (folder, home) = (dir.join("work"), dir.join("home"));
+    let (_, [first, second]) = stand_in_repository(&folder);
+    let variants = folder.join("other-engines/stand-in");
+    std::fs::create_dir_all(&variants).unwrap();
+    std::fs::write(
+        variants.join("stand-in-before.toml"),
+        format!(
+            "name = \"stand-in-before\"\nengine = \"stand-in\"\ndescription = \"Before.\"\nsource = \"its history\"\n\
+             repository = \"../../engine\"\ncommit = \"{}\"\n",
+            &first[..10]
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        variants.join("stand-in-after.toml"),
+        format!(
+            "name = \"stand-in-after\"\nengine = \"stand-in\"\ndescription = \"After.\"\nsource = \"its history\"\n\
+             extends = \"stand-in-before\"\ncommit = \"{second}\"\n[sprt]\nbounds = [0, 5]\ntc = \"10+0.1\"\nhash = 8\n"
+        ),
+    )
+    .unwrap();
+    let args: Vec<&str> = ["ab", "stand-in-after"].into_iter().chain(QUICK).collect();
+    let output = lab_in(&folder, &home, &args);
+    let page = printed(&output);
+    let said = text(&output.stderr);
+    for commit in [&first, &second] {
+        assert!(
+            said.contains(&format!("building stand-in at commit {} with `make EXE={{out}}`", &commit[..8])),
+            "{said}"
+        );
+    }
+    assert!(page.starts_with("# Verdict: stand-in-after against its parent stand-in-before\n"), "{page}");
+    assert!(
+        page.contains(&format!(
+            "- `stand-in-after`: After. (extends `stand-in-before`, adds no options; engine `stand-in` at commit {} with \
+             its default options; source: its history)",
+            &second[..8]
+        )),
+        "{page}"
+    );
+    assert!(page.contains("## Findings: the sanity match, 2 games at N=10000"), "{page}");
+    assert!(
+        page.contains("No prediction: the atlas (`atlas/atlas.jsonl`) and its calibration are prunelab's"),
+        "{page}"
+    );
+    assert!(!page.contains("predicts"), "{page}");
+    // The two commits search as p003-3 and razor-r1: their nodes differ.
+    assert!(!page.contains("the searches are identical"), "{page}");
+    // A second run builds nothing.
+    let again = lab_in(&folder, &home, &args);
+    printed(&again);
+    assert!(!text(&again.stderr).contains("building stand-in"), "{}", text(&again.stderr));
+    // OpenBench: dev and base are the two commits, each with its own bench.
+    let dry = ["openbench", "stand-in-after", "--dry-run", "--repo", "https://github.com/someone/stand-in"];
+    let plan = printed(&lab_in(&folder, &home, &[&dry[..], &["--bench-runs", "1", "--quiet"]].concat()));
+    for line in [
+        format!("dev_branch = {second}\ndev_bench = 2000\n"),
+        format!("base_branch = {first}\nbase_bench = 1000\n"),
+        "dev_repo = https://github.com/someone/stand-in\n".to_string(),
+        "scale_nps = 500000\n".to_string(),
+    ] {
+        assert!(plan.contains(&line), "{line}\n{plan}");
+    }
+    assert!(
+        plan.starts_with(&format!("# OpenBench tests: stand-in at {} against {}\n", &second[..8], &first[..8])),
+        "{plan}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn illegal_moves_in_the_sanity_match_open_the_page() {
+    let dir = scratch("sanity-illegal");
+    let (folder, home) = (dir.join("work"), dir.join("home"));
+    std::fs::create_dir_all(&folder).unwrap();
+    // Searches in no time, and plays e2e4 wherever it is.
+    let one_move = script(
+        &dir,
+        "one-move.sh",
+        "while read -r line; do case \"$line\" in uci) echo 'id name One move'; echo uciok;; \
+         isready) echo readyok;; go*) echo 'info depth 1 score cp 0 nodes 20 pv e2e4'; echo 'bestmove e2e4';; \
+         quit) exit 0;; esac; done",
+    );
+    let (a, b) = (variant_engine("p003-3"), format!("uci:{}", one_move.display()));
+    let args: Vec<&str> = ["ab", a.as_str(), b.as_str(), "--quiet"].into_iter().chain(QUICK).collect();
+    let output = lab_in(&folder, &home, &args);
+    // The games, every one lost by an illegal move, say a loss: exit status 3.
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let page = text(&output.stdout);
+    let findings = page.find("## Findings: the sanity match, 2 games at N=10000\n").expect(&page);
+    assert!(
+        page.contains(&format!(
+            "- **`{b}`: 2 illegal moves** in 2 games, each a lost game: a broken engine, whatever the fast measures say"
+        )),
+        "{page}"
+    );
+    assert!(page.contains(&format!("- `{a}`: no illegal move, crash, time loss or protocol error")), "{page}");
+    assert!(findings < page.find("## Games: ").unwrap_or(page.len()), "{page}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn decide_refuses_an_engine_that_ignores_go_nodes_unless_given_a_clock() {
+    let dir = scratch("decide-go-nodes");
+    let (folder, home) = (dir.join("work"), dir.join("home"));
+    std::fs::create_dir_all(&folder).unwrap();
+    // Asked for 10,000 nodes, it searches 900,000.
+    let ignorer = script(
+        &dir,
+        "ignorer.sh",
+        "while read -r line; do case \"$line\" in uci) echo 'id name Ignorer'; echo uciok;; \
+         isready) echo readyok;; go*) echo 'info depth 9 score cp 0 nodes 900000 pv e2e4'; echo 'bestmove e2e4';; \
+         quit) exit 0;; esac; done",
+    );
+    let (a, b) = (variant_engine("p003-3"), format!("uci:{}", ignorer.display()));
+    let output = lab_in(&folder, &home, &["ab", a.as_str(), b.as_str(), "--decide", "--quiet"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("--decide plays at fixed nodes (N=10000), and "), "{stderr}");
+    assert!(stderr.contains(": give it a clock, e.g. --tc 2+0.02"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
