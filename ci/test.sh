@@ -31,7 +31,7 @@ background "make (the variants build)" bash ci/make-build.sh
 # every one the last commit's declarations could change: CHECK_FEATURES_PER_RUN
 # a run, tests/catalogue.rs proving the rest for all) and exclusive
 # combinations are refused, from the start; feature-built binaries
-# (release, fat LTO) print their snapshots' tables, a rotating subset of the
+# (ci-variants, as the variants build) print their snapshots' tables, a rotating subset of the
 # variants plus the ones the last commit changed (HONESTY_PER_RUN a run),
 # once the variants build is there: it tells the honesty check each
 # variant's features, which it would otherwise build a release binary of

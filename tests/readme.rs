@@ -271,6 +271,8 @@ fn readme_compiler_versions_are_the_manifests() {
     let openbench = read("ci/openbench/prunelab.json");
     let compilers = figure(&openbench, "\"compilers\" : [\"cargo>=", "\"");
     assert_said(&prose, "`Engines/` folder: cargo ≥ ", ",", compilers, "ci/openbench/prunelab.json");
+    // OpenBench's workers build the engine: they need its Rust.
+    assert_eq!(compilers, engine, "ci/openbench/prunelab.json's compilers against Cargo.toml's rust-version");
 }
 
 #[test]
