@@ -154,7 +154,7 @@ impl Technique for HistoryPruning {
     }
 
     fn snapshot_counters(counters: &HistoryPruningCounters) -> Vec<(&'static str, u64, u64)> {
-        vec![("hist", counters.attempts, counters.cutoffs)]
+        vec![("history_prune", counters.attempts, counters.cutoffs)]
     }
 
     fn tunable_list() -> &'static [&'static Tunable] {

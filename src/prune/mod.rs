@@ -420,6 +420,54 @@ mod tests {
         }
     }
 
+    /// The keys of a technique's telemetry lines (`razor` of `razor: att=...`),
+    /// with each of its features on, and off.
+    fn telemetry_keys(technique: &crate::techniques::Registration) -> Vec<String> {
+        let mut sets = vec![Techniques::BASELINE];
+        sets.extend(technique.features.iter().map(|feature| Techniques::of(&[feature.name])));
+        let mut keys: Vec<String> = Vec::new();
+        for set in sets {
+            for line in (technique.report)(&set, &Default::default()) {
+                let key = line.split(':').next().unwrap().to_string();
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+        }
+        keys
+    }
+
+    /// One name per technique, and one documented mapping: a technique is
+    /// its file everywhere the engine names it (traces and suppressions
+    /// take `NAME`, the file's), its telemetry lines keep the plans' keys,
+    /// and the matrix's counters are named by those keys (a second counter
+    /// of a line adds a suffix: `null_verify`). docs/engine.md's table of
+    /// names is this.
+    #[test]
+    fn each_technique_has_one_name_and_the_book_maps_its_keys() {
+        let mut rows = Vec::new();
+        for technique in REGISTRY {
+            let keys = telemetry_keys(technique);
+            for (counter, _, _) in (technique.snapshot_counters)(&Default::default()) {
+                assert!(
+                    keys.iter().any(|key| counter == key || counter.starts_with(&format!("{key}_"))),
+                    "{}: the matrix's counter `{counter}` is named by none of its telemetry keys {keys:?}",
+                    technique.name
+                );
+            }
+            let keys: Vec<String> = keys.iter().map(|key| format!("`{key}`")).collect();
+            rows.push(format!("| `{}.rs` | {} |", technique.name, keys.join(", ")));
+        }
+        let book = read("docs/engine.md");
+        let table: Vec<&str> = book.lines().filter(|line| line.starts_with("| `") && line.contains(".rs` |")).collect();
+        assert_eq!(
+            table,
+            rows,
+            "docs/engine.md's table of names, against the techniques' telemetry:\n{}",
+            rows.join("\n")
+        );
+    }
+
     /// What the lists' test reads sees a technique out of order or left out.
     #[test]
     fn a_registry_list_out_of_step_is_seen() {

@@ -310,12 +310,12 @@ impl Technique for NullMovePruning {
         vec![line]
     }
 
-    /// `null` null moves / fail-highs; `nmp_verify` verifications / the
+    /// `null` null moves / fail-highs; `null_verify` verifications / the
     /// fail-highs they confirmed.
     fn snapshot_counters(counters: &NullMoveCounters) -> Vec<(&'static str, u64, u64)> {
         vec![
             ("null", counters.attempts, counters.cutoffs),
-            ("nmp_verify", counters.verifications, counters.verifications - counters.verify_fails),
+            ("null_verify", counters.verifications, counters.verifications - counters.verify_fails),
         ]
     }
 
