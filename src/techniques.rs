@@ -607,7 +607,7 @@ pub trait TechniqueSet: 'static {
 
 /// Declares a technique set type from a feature list, for running several
 /// sets in one build: `technique_set!(RazorR2, ["razor-r2"]);`, and with a
-/// variant's tunable values, `technique_set!(Tuned, ["nmp-margin-90"],
+/// variant's tunable values, `technique_set!(Tuned, ["rfp-margin-90"],
 /// tunables [("ReverseFutilityDepthMargin", 75)]);`.
 #[macro_export]
 macro_rules! technique_set {

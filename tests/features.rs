@@ -31,7 +31,7 @@ fn baseline_prints_the_search_and_the_baseline_techniques_only() {
 // get a set each).
 technique_set!(
     NullFamily,
-    ["nmp-margin-90", "rfp-simple", "see-prune-conservative", "nmp-verify-10", "rfp-progressive"]
+    ["rfp-margin-90", "rfp-simple", "see-prune-conservative", "nmp-verify-10", "rfp-progressive"]
 );
 technique_set!(
     FutilityFamily,

@@ -7,9 +7,10 @@
 //! - Baseline (the plans' starting point): non-PV, not in check,
 //!   0 < depth ≤ 3, |beta| below the mate bound, and only when the side to
 //!   move's material balance minus beta exceeds −200; margin 120 cp × depth.
-//! - `nmp-margin-90` (plan 002, 1.1: "Null Move Static Margin ... Reduce
+//! - `rfp-margin-90` (plan 002, 1.1: "Null Move Static Margin ... Reduce
 //!   from 120cp to 90cp"): margin 90 cp × depth. The plan calls reverse
-//!   futility its "null move static margin", hence the feature's name.
+//!   futility its "null move static margin"; the feature is named for the
+//!   technique it changes, as the others here are.
 //! - `rfp-depth-6` (1.2a: "Increase static null move pruning from depth <=
 //!   3 to depth <= 6"): depth ≤ 6.
 //! - `rfp-no-material-gate` (1.2b, "Implementation Option A - Remove the
@@ -68,7 +69,7 @@ use crate::{counters, features, tunables};
 /// always on: it is part of the baseline).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReverseFutility {
-    /// `nmp-margin-90`
+    /// `rfp-margin-90`
     pub margin_90: bool,
     /// `rfp-depth-6`
     pub depth_6: bool,
@@ -88,7 +89,7 @@ pub struct ReverseFutility {
 
 features! {
     ReverseFutility {
-        margin_90: "nmp-margin-90" [] "plan 002, 1.1" => "static null move margin 90 cp per ply instead of 120";
+        margin_90: "rfp-margin-90" [] "plan 002, 1.1" => "static null move margin 90 cp per ply instead of 120";
         depth_6: "rfp-depth-6" [] "plan 002, 1.2a" => "static null move up to depth 6 instead of 3";
         no_material_gate: "rfp-no-material-gate" [] "plan 002, 1.2b"
             => "no material-balance pre-check for static null move",
@@ -147,7 +148,7 @@ impl ReverseFutility {
         } else if self.depth_6 {
             "rfp-depth-6"
         } else if self.margin_90 {
-            "nmp-margin-90"
+            "rfp-margin-90"
         } else {
             "baseline"
         }
@@ -302,7 +303,7 @@ mod tests {
     #[test]
     fn margins_follow_each_phase() {
         assert_eq!([1, 2, 3].map(|d| set(&[]).margin(d)), [120, 240, 360]);
-        assert_eq!([1, 2, 3].map(|d| set(&["nmp-margin-90"]).margin(d)), [90, 180, 270]);
+        assert_eq!([1, 2, 3].map(|d| set(&["rfp-margin-90"]).margin(d)), [90, 180, 270]);
         assert_eq!((1..=8).map(|d| set(&["rfp-progressive"]).margin(d)).collect::<Vec<_>>(), PROGRESSIVE_MARGINS);
     }
 

@@ -321,7 +321,7 @@ mod tests {
         };
         let variants = resolve(vec![
             with(
-                file("tuned", None, &["nmp-margin-90"]),
+                file("tuned", None, &["rfp-margin-90"]),
                 &[("ReverseFutilityDepthMargin", 75), ("NULL_MOVE_MIN_DEPTH", 4)],
             ),
             with(file("retuned", Some("tuned"), &[]), &[("REVERSE_FUTILITY_DEPTH_MARGIN", 80)]),
