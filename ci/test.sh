@@ -67,9 +67,9 @@ export PRUNELAB_VARIANTS_BUILD
 # workers build) searches as every variant's snapshot says through UCI (its
 # `matrix` tables are the variant matrix's: cargo test runs it on this
 # binary).
+# (`&&`: a background step runs its function where `set -e` does not hold.)
 what_make_builds() {
-    bash ci/bench-signature.sh
-    bash ci/honesty.sh --variants-build --uci-only
+    bash ci/bench-signature.sh && bash ci/honesty.sh --variants-build --uci-only
 }
 background "bench signature, variants build" what_make_builds
 # Three test threads on two cores: a binary's last long tests (the variant
