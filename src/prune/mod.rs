@@ -612,7 +612,7 @@ mod tests {
             list.into_iter().filter(|name| *name != left_out).collect()
         }
         let prunes_move = calls(&search, "prunes_move");
-        let quiet_see = "\n            || self.move_pruned_by::<NT, QuietSee>(node, candidate)";
+        let quiet_see = "|| self.move_pruned_by::<NT, QuietSee>(node, candidate)";
         assert!(search.contains(quiet_see));
         assert_eq!(calls(&search.replace(quiet_see, ""), "prunes_move"), without(prunes_move, "QuietSee"));
 
