@@ -192,10 +192,15 @@ fi
 echo "honesty: checking ${#selected[@]} variant(s): ${selected[*]}"
 
 target_dir=$(cargo metadata --format-version 1 --no-deps | grep -o '"target_directory":"[^"]*"' | cut -d'"' -f4)
-# The lab's build folder (`lab build` uses it too): variant builds share its
-# dependencies and never replace target/release/prunelab.
-build_dir="$target_dir/lab/cargo"
 profile=${HONESTY_PROFILE:-ci-variants}
+# Variant builds share their dependencies with the variants build's
+# (ci/make-build.sh's folder) in its profile, else with `lab build`'s, and
+# never replace target/release/prunelab.
+if [ "$profile" = ci-variants ]; then
+    build_dir="$target_dir/variants-build"
+else
+    build_dir="$target_dir/lab/cargo"
+fi
 
 # Resolve every feature list first, one line per variant (the baseline's is
 # empty): each build below replaces the binary.

@@ -36,7 +36,12 @@ background "make (the variants build)" bash ci/make-build.sh
 # once the variants build is there: it tells the honesty check each
 # variant's features, which it would otherwise build a release binary of
 # the baseline for (24 of 40 CPU-s cold).
-background "check-features" nice -n 19 bash ci/check-features.sh
+# The engine's rust-version is checked after the features, in their target
+# folder, whose checked dependencies its clippy run reuses.
+features_and_msrv() {
+    nice -n 19 bash ci/check-features.sh && nice -n 19 bash ci/msrv.sh
+}
+background "check-features, msrv" features_and_msrv
 honesty_after_the_variants_build() {
     local made
     made=$(file_of "make (the variants build)")
@@ -76,10 +81,8 @@ background "bench signature, variants build" what_make_builds
 # matrix, the lab's builds) would each leave a core idle once the
 # background steps are done.
 step "cargo test --workspace (run)" cargo test --workspace --profile ci -- --test-threads 3
-# The engine's rust-version is true for the committed lockfile.
-step "msrv" bash ci/msrv.sh
 await "bench signature, variants build"
-await "check-features"
+await "check-features, msrv"
 await "honesty"
 
 echo "ci/test.sh: every step passed in ${SECONDS}s:"

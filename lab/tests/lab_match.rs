@@ -46,7 +46,8 @@ fn lab_with_data(args: &[&str], data: Option<&Path>) -> Output {
         .env("CARGO_TARGET_DIR", target_dir())
         // The quicker profile the other lab tests build with (see Cargo.toml's
         // `labtest`), so this test shares their builds, not a release one.
-        .env("PRUNELAB_BUILD_PROFILE", "labtest");
+        .env("PRUNELAB_BUILD_PROFILE", "labtest")
+        .env("PRUNELAB_BUILD_SLOTS", "1");
     match data {
         Some(folder) => command.env("PRUNELAB_DATA", folder),
         None => command.env_remove("PRUNELAB_DATA"),

@@ -54,6 +54,10 @@ pub fn lab_command_saying(args: &[&str], results: &Path) -> Command {
         // Quicker builds of the same searches (see Cargo.toml's `labtest`),
         // for what the lab still builds: ablations, traced and tuning builds.
         .env("PRUNELAB_BUILD_PROFILE", "labtest")
+        // One build folder: each compiles the dependencies (in CI, 30 units
+        // again in `target/lab/cargo-1`), and the tests' threads keep the
+        // cores busy.
+        .env("PRUNELAB_BUILD_SLOTS", "1")
         // Every variant searched by the one variants build the variant
         // matrix searches with (`--variants-build`), not a build of each:
         // the same nodes, without 13 engine builds (docs/ci.md). A test of

@@ -3,7 +3,8 @@
 //! An engine's library and its fat-LTO link each keep one core busy, and
 //! cargo builds one feature set at a time in a folder.
 //!
-//! Slot 0 is `target/lab/cargo` (which `ci/honesty.sh` shares), slot k
+//! Slot 0 is `target/lab/cargo` (which `ci/honesty.sh` shares for
+//! release builds), slot k
 //! `target/lab/cargo-k`; each has its own lock. A slot compiles the
 //! dependencies once and keeps every feature set it has built (cargo's
 //! fingerprints), so a build goes back to the slot that made it: each slot
@@ -23,9 +24,21 @@ const MAX_SLOTS: usize = 4;
 /// The file in a slot listing what the slot has built.
 const RECORD: &str = "lab-builds";
 
-/// One slot per core, at most [`MAX_SLOTS`].
+/// Sets the number of slots (1 to [`MAX_SLOTS`]): the lab's tests take one,
+/// since each slot compiles the dependencies again.
+pub const SLOTS_VARIABLE: &str = "PRUNELAB_BUILD_SLOTS";
+
+/// One slot per core, at most [`MAX_SLOTS`], unless [`SLOTS_VARIABLE`] says
+/// how many.
 pub fn count() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from).clamp(1, MAX_SLOTS)
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    slots_for(std::env::var(SLOTS_VARIABLE).ok().as_deref(), cores)
+}
+
+/// The slots for the variable's value and the cores: a value that is no
+/// whole number counts as unset.
+fn slots_for(value: Option<&str>, cores: usize) -> usize {
+    value.and_then(|value| value.trim().parse::<usize>().ok()).unwrap_or(cores).clamp(1, MAX_SLOTS)
 }
 
 /// Slot `slot`'s cargo target folder under `lab_dir` (`target/lab`).
@@ -97,6 +110,18 @@ pub fn plan(keys: &[String], recorded: &BTreeMap<String, usize>, slots: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_variable_sets_the_slots_within_their_bounds() {
+        assert_eq!(slots_for(None, 2), 2);
+        assert_eq!(slots_for(None, 16), MAX_SLOTS);
+        assert_eq!(slots_for(Some("1"), 2), 1);
+        assert_eq!(slots_for(Some(" 3 "), 2), 3);
+        assert_eq!(slots_for(Some("0"), 2), 1);
+        assert_eq!(slots_for(Some("9"), 2), MAX_SLOTS);
+        assert_eq!(slots_for(Some("two"), 2), 2);
+        assert_eq!(slots_for(Some(""), 1), 1);
+    }
 
     fn keys(names: &[&str]) -> Vec<String> {
         names.iter().map(|name| name.to_string()).collect()
