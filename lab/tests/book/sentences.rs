@@ -41,10 +41,7 @@ const NOT_YET: &[(&str, f64, f64)] = &[
     ("docs/ci.md", 27.5, 24.3),
     ("docs/engine.md", 34.2, 22.9),
     ("docs/lab.md", 28.2, 22.9),
-    ("docs/lab/atlas.md", 34.5, 28.8),
     ("docs/lab/openbench.md", 29.6, 29.8),
-    ("docs/measured/atlas.md", 32.9, 34.7),
-    ("docs/measured/calibration.md", 33.1, 31.3),
     ("docs/measured/seajay.md", 21.4, 13.4),
 ];
 
