@@ -478,7 +478,8 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Instead of the report, draw the book's figures from the repository's
-    /// data (atlas/, variants/, src/time.rs) into DIR (docs/figures).
+    /// data (atlas/, variants/, src/time.rs, docs/data/) into DIR
+    /// (docs/figures).
     #[arg(long, value_name = "DIR")]
     pub figures: Option<std::path::PathBuf>,
 }
