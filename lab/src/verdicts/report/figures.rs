@@ -5,6 +5,7 @@
 
 use anyhow::Result;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Deserialize;
 
 use crate::measure::ratio::RatioEstimate;
@@ -168,6 +169,10 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
     let points = measured.points();
     let (xs, ys) = (&measured.xs, &measured.ys);
     let left_out = fit::leave_one_out_predictions(points);
+    // The variant the fit leans on most: named on the figure.
+    let leaning = fit::leverages(points).and_then(|leverages| {
+        leverages.into_iter().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).map(|(index, leverage)| (index, leverage))
+    });
     let line = fit::fit(points);
     let x_range = padded_range(xs.iter().map(|x| x[0]), 0.0, 2.0);
     let steps = 40;
@@ -224,6 +229,16 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
         if let Some(line) = &line {
             let ends = [x_range.start, x_range.end].map(|x| (x, line.predict(&[x])));
             chart.draw_series(LineSeries::new(ends, plots::BLUE.stroke_width(2)))?;
+        }
+        if let Some((index, leverage)) = leaning {
+            let (row, x) = (&measured.rows[index], xs[index][0]);
+            let at = chart.backend_coord(&(x, row.elo));
+            let text = format!("{}: the fit leans on it most (leverage {leverage:.2})", row.variant);
+            // Just below it, reaching toward the plot's middle.
+            let right_half = x > (x_range.start + x_range.end) / 2.0;
+            let (side, from) = if right_half { (HPos::Right, at.0 + 4) } else { (HPos::Left, at.0 - 4) };
+            let style = TextStyle::from(plots::LABELS).pos(Pos::new(side, VPos::Top));
+            root.draw(&Text::new(text, (from, at.1 + 10), style))?;
         }
         let marks = measured
             .rows
