@@ -251,6 +251,12 @@ mod tests {
                 [Measure::Nodes.value(&row.fast).unwrap(), elo.value, elo.low, elo.high, predicted]
             );
         }
+        // The variant the fit leans on most is named, with its leverage.
+        let leverages = calibration::fit::leverages(points.points()).unwrap();
+        let most = (0..leverages.len()).max_by(|&a, &b| leverages[a].total_cmp(&leverages[b])).unwrap();
+        let named =
+            format!("{}: the fit leans on it most (leverage {:.2})", points.rows[most].variant, leverages[most]);
+        assert!(drawn["calibration-nodes.svg"].contains(&named), "no `{named}`");
         // The verdict: each measure as its numbers say, and each number as
         // README's verdict prints it.
         let numbers = verdict_numbers(&lab).unwrap();
