@@ -127,6 +127,96 @@ pub fn draw(
     Ok(text)
 }
 
+/// What a symbol of a figure stands for, in its key.
+#[derive(Clone, Copy)]
+pub enum Key {
+    /// A data point, filled or hollow.
+    Point(RGBColor, bool),
+    /// An interval: a bar through a point.
+    Interval(RGBColor),
+    /// An interval on a vertical axis: an upright bar with caps.
+    Bar(RGBColor),
+    /// A line, as a fit's.
+    Line(RGBColor),
+    /// A shaded area, as a band or a claimed range.
+    Shade(RGBColor),
+}
+
+/// Rows of a key, each entry a symbol and its words, laid out from the left
+/// and wrapped at the plot's width.
+pub fn key_rows(entries: &[(Key, String)]) -> Vec<Vec<(Key, String)>> {
+    let width = |text: &str| key_entry_width(text);
+    let mut rows: Vec<Vec<(Key, String)>> = vec![Vec::new()];
+    let mut used = 0;
+    for (key, text) in entries {
+        let needed = width(text);
+        if used + needed > WIDTH as i32 - 24 && !rows.last().unwrap().is_empty() {
+            rows.push(Vec::new());
+            used = 0;
+        }
+        rows.last_mut().unwrap().push((*key, text.clone()));
+        used += needed;
+    }
+    rows
+}
+
+/// An entry's width in a key: 28 pixels for the symbol, about 5.5 a
+/// character at the labels' size, and a gap.
+fn key_entry_width(text: &str) -> i32 {
+    28 + (text.chars().count() as i32 * 11) / 2 + 20
+}
+
+/// The height in pixels of a key of `entries`.
+pub fn key_height(entries: &[(Key, String)]) -> u32 {
+    18 * key_rows(entries).len() as u32 + 8
+}
+
+/// Draws a key of `entries` on `area` (a strip below the plot, as tall as
+/// [`key_height`]).
+pub fn draw_key<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, entries: &[(Key, String)]) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    for (row, items) in key_rows(entries).iter().enumerate() {
+        let y = 12 + 18 * row as i32;
+        let mut x = 24;
+        for (key, text) in items {
+            match *key {
+                Key::Point(colour, filled) => {
+                    let style = if filled { colour.filled() } else { colour.stroke_width(2) };
+                    area.draw(&Circle::new((x + 10, y), 4, style))?;
+                }
+                Key::Interval(colour) => {
+                    area.draw(&PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)))?;
+                    area.draw(&Circle::new((x + 10, y), 4, colour.filled()))?;
+                }
+                Key::Bar(colour) => {
+                    area.draw(&PathElement::new([(x + 10, y - 7), (x + 10, y + 7)], colour))?;
+                    area.draw(&PathElement::new([(x + 7, y - 7), (x + 13, y - 7)], colour))?;
+                    area.draw(&PathElement::new([(x + 7, y + 7), (x + 13, y + 7)], colour))?;
+                }
+                Key::Line(colour) => area.draw(&PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(2)))?,
+                Key::Shade(colour) => {
+                    area.draw(&Rectangle::new([(x, y - 6), (x + 20, y + 6)], colour.mix(0.2).filled()))?
+                }
+            }
+            area.draw(&Text::new(text.clone(), (x + 28, y - 6), LABELS))?;
+            x += key_entry_width(text);
+        }
+    }
+    Ok(())
+}
+
+/// An axis's tick: `50`, `-2.5`, no `.0` on a whole number.
+pub fn tick(value: &f64) -> String {
+    let rounded = (value * 1000.0).round() / 1000.0;
+    if rounded == rounded.trunc() {
+        format!("{}", rounded as i64)
+    } else {
+        format!("{rounded}")
+    }
+}
+
 /// A range that holds every value and `also` (0 on an axis of changes),
 /// widened by a tenth on each side, and at least `min_span` wide.
 pub fn padded_range(values: impl IntoIterator<Item = f64>, also: f64, min_span: f64) -> std::ops::Range<f64> {
@@ -181,5 +271,16 @@ mod tests {
         assert_eq!(marks[0]["verdict"], "holds");
         assert_eq!(padded_range([2.0, 4.0], 0.0, 0.5), -0.4..4.4);
         assert_eq!(padded_range([2.0, f64::INFINITY], 3.0, 2.0), 1.0..4.0);
+        assert_eq!([-200.0, 0.0, 50.0, -2.5, 0.1 + 0.2].map(|value| tick(&value)), ["-200", "0", "50", "-2.5", "0.3"]);
+    }
+
+    #[test]
+    fn a_key_wraps_at_the_plots_width() {
+        let entry = |words: usize| (Key::Line(GREY), vec!["word"; words].join(" "));
+        assert_eq!(key_rows(&[entry(2), entry(3)]).len(), 1);
+        // Each 48 + 54 · 5.5 = 345 pixels: two fit a row of 876.
+        let wide: Vec<(Key, String)> = (0..5).map(|_| entry(11)).collect();
+        assert_eq!(key_rows(&wide).iter().map(Vec::len).collect::<Vec<_>>(), [2, 2, 1]);
+        assert_eq!(key_height(&wide), 18 * 3 + 8);
     }
 }

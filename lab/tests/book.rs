@@ -10,6 +10,8 @@
 
 // The book's sentences: their length, counted (book/sentences.rs).
 mod sentences;
+// No command's page holds a table at several commits (book/reference_pages.rs).
+mod reference_pages;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -64,7 +64,7 @@ fn an_engine_against_its_copy_is_timed_by_cpu_time_and_named_identical() {
         assert_eq!(neighbours["identical_search"], true, "{neighbours}");
         // The interval is there and holds its ratio. How often an A/A
         // interval covers 1 is a rate, measured over 40 runs each
-        // (docs/lab/ttd.md, "Coverage"), not asserted of one timed run: a
+        // (docs/measured/ttd-coverage.md), not asserted of one timed run: a
         // shell stand-in's times excluded 1 once in a CI run.
         let ratio = neighbours["time_to_depth"]["ratio"].as_f64().unwrap();
         let interval = neighbours["time_to_depth"]["interval"].as_array().unwrap();

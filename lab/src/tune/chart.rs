@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use super::spsa_update::{Parameter, Schedule};
 use super::IterationRecord;
-use crate::plots::{self, Mark};
+use crate::plots::{self, Key, Mark};
 
 /// At most this many iterations are marked (θ as a mark, the values played
 /// as dots), so a long run's chart stays a small file: plan 002's phase 1.6,
@@ -22,6 +22,21 @@ const MARKED_ITERATIONS: u64 = 50;
 /// 25 for 1250.
 fn marking_step(iterations: u64) -> u64 {
     iterations.div_ceil(MARKED_ITERATIONS).max(1)
+}
+
+/// The values played: a light grey, apart from the plots' own.
+const GREY: RGBColor = RGBColor(150, 150, 150);
+
+/// A tunable's unit, from its name: the engine's margins are centipawns,
+/// a depth margin centipawns a ply of depth.
+fn unit(name: &str) -> &'static str {
+    if name.ends_with("DepthMargin") {
+        "centipawns a ply of depth"
+    } else if name.contains("Margin") {
+        "centipawns"
+    } else {
+        "as the engine reads it"
+    }
 }
 
 /// The path of parameter `index` as an SVG: θ's line through every
@@ -38,11 +53,18 @@ pub fn parameter_path(
     let last = history.last().map_or(0, |record| record.iteration);
     let marked = |iteration: u64| iteration % step == 0 || iteration == last;
     let x_label = match step {
-        1 => "iteration".to_string(),
-        _ => format!("iteration (one in {step} marked, with the values played there)"),
+        1 => "SPSA iteration".to_string(),
+        _ => format!("SPSA iteration (one in {step} marked, with the values played there)"),
     };
-    plots::draw((plots::WIDTH, 420), |root| {
-        let mut chart = ChartBuilder::on(root)
+    let key = [
+        (Key::Line(plots::BLUE), "θ, the tuned value after each iteration".to_string()),
+        (Key::Point(GREY, true), "the values played: θ + c and θ − c".to_string()),
+    ];
+    let plot_height = 420;
+    plots::draw((plots::WIDTH, plot_height + plots::key_height(&key)), |root| {
+        let (root, below) = root.split_vertically(plot_height);
+        plots::draw_key(&below, &key)?;
+        let mut chart = ChartBuilder::on(&root)
             .caption(format!("{}: θ per SPSA iteration", parameter.name), ("sans-serif", 20))
             .margin(12)
             .x_label_area_size(36)
@@ -52,8 +74,9 @@ pub fn parameter_path(
             .configure_mesh()
             .label_style(plots::LABELS)
             .light_line_style(TRANSPARENT)
+            .y_label_formatter(&plots::tick)
             .x_desc(x_label)
-            .y_desc(&parameter.name)
+            .y_desc(format!("{}, {}", parameter.name, unit(&parameter.name)))
             .draw()?;
         let played = |pick: fn(&super::spsa_update::Perturbation) -> f64| {
             history
@@ -61,9 +84,8 @@ pub fn parameter_path(
                 .filter(|record| marked(record.iteration))
                 .map(move |record| (record.iteration, pick(&record.perturbation[index])))
         };
-        let grey = RGBColor(150, 150, 150);
-        chart.draw_series(played(|step| step.dev).map(|point| Circle::new(point, 2, grey.mix(0.5).filled())))?;
-        chart.draw_series(played(|step| step.base).map(|point| Circle::new(point, 2, grey.mix(0.5).filled())))?;
+        chart.draw_series(played(|step| step.dev).map(|point| Circle::new(point, 2, GREY.mix(0.5).filled())))?;
+        chart.draw_series(played(|step| step.base).map(|point| Circle::new(point, 2, GREY.mix(0.5).filled())))?;
         let theta: Vec<(u64, f64)> = std::iter::once((0, parameter.start))
             .chain(history.iter().map(|record| (record.iteration, record.values[index])))
             .collect();
@@ -117,13 +139,14 @@ mod tests {
         parameter_path(&margin(), &schedule, 0, &history(iterations)).unwrap()
     }
 
-    /// The marks' (iteration, θ) and the count of grey dots.
+    /// The marks' (iteration, θ) and the count of grey dots played.
     fn marks_and_dots(svg: &str) -> (Vec<(u64, f64)>, usize) {
         let marks = plots::read_marks(svg)
             .iter()
             .map(|mark| (mark["iteration"].parse::<f64>().unwrap() as u64, mark["value"].parse().unwrap()))
             .collect();
-        (marks, svg.matches("fill=\"#969696\"").count())
+        // The key's own dot is not a value played.
+        (marks, svg.matches("fill=\"#969696\"").count() - 1)
     }
 
     #[test]
@@ -143,7 +166,9 @@ mod tests {
             (0..=50).map(|n| (n * 25, if n == 0 { 90.0 } else { 90.0 + (n * 25) as f64 / 100.0 })).collect();
         assert_eq!(marks, expected);
         assert_eq!(dots, 100);
-        assert!(svg.contains("iteration (one in 25 marked, with the values played there)"), "{svg}");
+        assert!(svg.contains("SPSA iteration (one in 25 marked, with the values played there)"), "{svg}");
+        assert!(svg.contains("ReverseFutilityDepthMargin, centipawns a ply of depth"), "{svg}");
+        assert!(svg.contains("the values played: θ + c and θ − c"), "{svg}");
         assert!(svg.len() < 60_000, "{} bytes", svg.len());
         // A run stopped between marks marks where it stopped.
         let (marks, _) = marks_and_dots(&chart(1237, 1250));

@@ -217,16 +217,7 @@ fn rounded(n: f64) -> String {
     }
     let n = n.max(2.0);
     let magnitude = 10f64.powi(n.log10().floor() as i32 - 1).max(1.0);
-    let value = ((n / magnitude).round() * magnitude) as u64;
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    games::wording::thousands(((n / magnitude).round() * magnitude) as u64)
 }
 
 /// A finished match at fixed nodes of a variant against its parent goes to

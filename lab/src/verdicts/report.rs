@@ -45,6 +45,7 @@ use crate::measure::ratio::{paired_ratio, RatioEstimate};
 use crate::measure::suites::SuiteContent;
 use crate::measure::tactics::TacticsRecord;
 use crate::measure::telemetry::Telemetry;
+use crate::plots::{self, Key};
 use crate::variants::grammar::{self, Planned, Scope};
 use crate::verdicts::atlas::entries::{self, AtlasEntry};
 use crate::verdicts::atlas::{fast_measures, text, time_controls};
@@ -415,8 +416,14 @@ fn limit_of(args: &serde_json::Value) -> String {
 /// The bar chart of node change against the parent.
 fn chart(path: &Path, bars: &[(String, f64)]) -> Result<()> {
     let height = 120 + 26 * bars.len() as u32;
-    let root = SVGBackend::new(path, (900, height)).into_drawing_area();
-    root.fill(&WHITE)?;
+    let key = [
+        (Key::Shade(plots::GAIN), "fewer nodes than the parent".to_string()),
+        (Key::Shade(plots::LOSS), "more nodes".to_string()),
+    ];
+    let whole = SVGBackend::new(path, (900, height + plots::key_height(&key))).into_drawing_area();
+    whole.fill(&WHITE)?;
+    let (root, below) = whole.split_vertically(height);
+    plots::draw_key(&below, &key)?;
     let low = bars.iter().map(|(_, value)| *value).fold(0.0_f64, f64::min);
     let high = bars.iter().map(|(_, value)| *value).fold(0.0_f64, f64::max);
     let margin = ((high - low) * 0.1).max(1.0);
@@ -435,16 +442,17 @@ fn chart(path: &Path, bars: &[(String, f64)]) -> Result<()> {
             SegmentValue::CenterOf(index) => names.get(*index).cloned().unwrap_or_default(),
             _ => String::new(),
         })
+        .x_label_formatter(&plots::tick)
         .x_desc("nodes vs parent, %")
         .draw()?;
     chart.draw_series(bars.iter().enumerate().map(|(index, (_, value))| {
-        let colour = if *value <= 0.0 { RGBColor(46, 125, 50) } else { RGBColor(198, 40, 40) };
+        let colour = if *value <= 0.0 { plots::GAIN } else { plots::LOSS };
         Rectangle::new(
             [(0.0, SegmentValue::Exact(index)), (*value, SegmentValue::Exact(index + 1))],
             colour.mix(0.8).filled(),
         )
     }))?;
-    root.present()?;
+    whole.present()?;
     Ok(())
 }
 
@@ -478,7 +486,8 @@ pub struct ReportArgs {
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Instead of the report, draw the book's figures from the repository's
-    /// data (atlas/, variants/, src/time.rs) into DIR (docs/figures).
+    /// data (atlas/, variants/, src/time.rs, docs/data/) into DIR
+    /// (docs/figures).
     #[arg(long, value_name = "DIR")]
     pub figures: Option<std::path::PathBuf>,
 }

@@ -2,7 +2,8 @@
 //! --figures docs/figures`: the atlas (`atlas/atlas.jsonl`), the
 //! calibration (with `atlas/fast.jsonl`), the variant tree (each file of
 //! `variants/` and the one it `extends`) and the engine's time management
-//! (`src/time.rs`'s soft and hard limits over a game's clock). A test draws
+//! (`src/time.rs`'s soft and hard limits over a game's clock) and one
+//! verdict (README's, `docs/data/verdict-razor-r1.toml`). A test draws
 //! them again and checks that the committed ones carry the same numbers.
 
 use std::path::Path;
@@ -26,6 +27,16 @@ const INCREMENT_MS: u64 = 100;
 /// The UCI option `Move Overhead`'s default, as a game starts.
 const MOVE_OVERHEAD_MS: u64 = 10;
 
+/// README's verdict as numbers, for the figure of one verdict.
+const VERDICT_FILE: &str = "docs/data/verdict-razor-r1.toml";
+
+/// The numbers of [`VERDICT_FILE`].
+fn verdict_numbers(lab: &Lab) -> Result<figures::VerdictNumbers> {
+    let path = lab.root.join(VERDICT_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    toml::from_str(&text).with_context(|| format!("{} is not a verdict's numbers", path.display()))
+}
+
 /// The figure files, by name, each as drawn from the repository's data.
 pub fn draw_all(lab: &Lab) -> Result<Vec<(String, String)>> {
     let atlas = entries::read(&lab.root.join(entries::ATLAS_FILE));
@@ -42,6 +53,7 @@ pub fn draw_all(lab: &Lab) -> Result<Vec<(String, String)>> {
             out.push((format!("calibration-{}.svg", slug(measure)), svg?));
         }
     }
+    out.push(("verdict-razor-r1.svg".to_string(), figures::verdict(&verdict_numbers(lab)?)?));
     out.push(("variants.svg".to_string(), variant_tree(lab)?));
     out.push(("time.svg".to_string(), time_limits()?));
     Ok(out)
@@ -92,10 +104,12 @@ fn variant_tree(lab: &Lab) -> Result<String> {
     let deepest = order.iter().map(|(_, depth)| *depth).max().unwrap_or(0).max(1);
     let row_height = 16;
     let step = ((plots::WIDTH as i32 - 260) / deepest as i32).min(40);
-    let at = |row: usize, depth: usize| (20 + step * depth as i32, 40 + row_height * row as i32);
-    let height = 60 + row_height as u32 * order.len() as u32;
+    let at = |row: usize, depth: usize| (20 + step * depth as i32, 58 + row_height * row as i32);
+    let height = 78 + row_height as u32 * order.len() as u32;
     plots::draw((plots::WIDTH, height), |root| {
         root.draw(&Text::new("Which variant extends which (variants/*.toml)", (12, 10), ("sans-serif", 18)))?;
+        let key = "each point a variant file; a line joins it to the variant it extends, above it";
+        root.draw(&Text::new(key, (12, 32), plots::LABELS))?;
         let mut marks = Vec::new();
         for (row, (name, depth)) in order.iter().enumerate() {
             let point = at(row, *depth);
@@ -139,6 +153,8 @@ fn time_limits() -> Result<String> {
             .configure_mesh()
             .label_style(plots::LABELS)
             .light_line_style(TRANSPARENT)
+            .x_label_formatter(&plots::tick)
+            .y_label_formatter(&plots::tick)
             .x_desc("clock left, s")
             .y_desc("limit, ms")
             .draw()?;
@@ -181,7 +197,7 @@ mod tests {
         let committed = lab.root.join("docs/figures");
         let drawn = draw_all(&lab).unwrap();
         let names: Vec<&str> = drawn.iter().map(|(name, _)| name.as_str()).collect();
-        for name in ["atlas.svg", "calibration-nodes.svg", "variants.svg", "time.svg"] {
+        for name in ["atlas.svg", "calibration-nodes.svg", "verdict-razor-r1.svg", "variants.svg", "time.svg"] {
             assert!(names.contains(&name), "{name} not drawn: {names:?}");
         }
         for (name, svg) in &drawn {
@@ -234,6 +250,44 @@ mod tests {
                 ["measure", "value", "low", "high", "left_out"].map(|key| mark[key].parse::<f64>().unwrap()),
                 [Measure::Nodes.value(&row.fast).unwrap(), elo.value, elo.low, elo.high, predicted]
             );
+        }
+        // The variant the fit leans on most is named, with its leverage.
+        let leverages = calibration::fit::leverages(points.points()).unwrap();
+        let most = (0..leverages.len()).max_by(|&a, &b| leverages[a].total_cmp(&leverages[b])).unwrap();
+        let named =
+            format!("{}: the fit leans on it most (leverage {:.2})", points.rows[most].variant, leverages[most]);
+        assert!(drawn["calibration-nodes.svg"].contains(&named), "no `{named}`");
+        // The verdict: each measure as its numbers say, and each number as
+        // README's verdict prints it.
+        let numbers = verdict_numbers(&lab).unwrap();
+        let marks = read_marks(&drawn["verdict-razor-r1.svg"]);
+        assert_eq!(marks.len(), numbers.measure.len());
+        let readme = std::fs::read_to_string(lab.root.join("README.md")).unwrap();
+        assert!(readme.contains(&format!("# Verdict: {} against its parent {}", numbers.variant, numbers.parent)));
+        for (mark, measure) in marks.iter().zip(&numbers.measure) {
+            let (value, interval) = measure.drawn().unwrap();
+            assert_eq!(mark["label"], measure.name);
+            assert_eq!(mark["value"].parse::<f64>().unwrap(), value);
+            let drawn_interval = mark.get("low").map(|low| (low.parse().unwrap(), mark["high"].parse().unwrap()));
+            assert_eq!(drawn_interval, interval, "{}", measure.name);
+            let claimed = mark.get("claim_low").map(|low| (low.parse().unwrap(), mark["claim_high"].parse().unwrap()));
+            assert_eq!(claimed, measure.claimed, "{}", measure.name);
+            let printed = &measure.printed;
+            assert!(readme.lines().any(|line| line == printed), "README's verdict has no line `{printed}`");
+            let numbers = [measure.value, measure.ratio].into_iter().flatten();
+            let intervals = [measure.interval, measure.ratio_interval].into_iter().flatten().flat_map(|(l, h)| [l, h]);
+            for number in numbers.chain(intervals) {
+                let digits = if measure.ratio.is_some() { 3 } else { 1 };
+                assert!(printed.contains(&format!("{number:.digits$}")), "`{printed}` does not print {number}");
+            }
+            if let (Some(claim), Some((low, high))) = (&measure.claim, measure.claimed) {
+                assert!(
+                    printed.contains(claim)
+                        && claim.contains(&format!("{low}%"))
+                        && claim.contains(&format!("{high}%"))
+                );
+                assert!(printed.contains(&format!("**{}**", measure.verdict.as_deref().unwrap())), "{printed}");
+            }
         }
         // The variant tree: every variant once, with its parent.
         let marks = read_marks(&drawn["variants.svg"]);

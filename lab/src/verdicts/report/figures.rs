@@ -5,9 +5,11 @@
 
 use anyhow::Result;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use serde::Deserialize;
 
 use crate::measure::ratio::RatioEstimate;
-use crate::plots::{self, padded_range, Mark};
+use crate::plots::{self, padded_range, Key, Mark};
 use crate::verdicts::atlas::entries::AtlasEntry;
 use crate::verdicts::atlas::fast_measures::Measure;
 use crate::verdicts::calibration::{self, fit, Row};
@@ -30,8 +32,14 @@ pub struct IntervalRow {
 }
 
 /// Rows of intervals on a horizontal axis, the first on top, with a line
-/// at `reference` (0 for a change).
-pub fn interval_plot(caption: &str, axis: &str, reference: f64, rows: Vec<IntervalRow>) -> Result<String> {
+/// at `reference` (0 for a change), and `key` below the axis.
+pub fn interval_plot(
+    caption: &str,
+    axis: &str,
+    reference: f64,
+    rows: Vec<IntervalRow>,
+    key: &[(Key, String)],
+) -> Result<String> {
     let numbers = rows.iter().flat_map(|row| {
         let (low, high) = row.interval.unwrap_or((row.value, row.value));
         let (from, to) = row.span.unwrap_or((row.value, row.value));
@@ -41,8 +49,11 @@ pub fn interval_plot(caption: &str, axis: &str, reference: f64, rows: Vec<Interv
     let count = rows.len();
     let names: Vec<String> = rows.iter().map(|row| row.name.clone()).collect();
     let longest = names.iter().map(|name| name.chars().count()).max().unwrap_or(0) as u32;
-    plots::draw((plots::WIDTH, 110 + 22 * count as u32), |root| {
-        let mut chart = ChartBuilder::on(root)
+    let plot_height = 110 + 22 * count as u32;
+    plots::draw((plots::WIDTH, plot_height + plots::key_height(key)), |root| {
+        let (root, below) = root.split_vertically(plot_height);
+        plots::draw_key(&below, key)?;
+        let mut chart = ChartBuilder::on(&root)
             .caption(caption, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(36)
@@ -61,6 +72,7 @@ pub fn interval_plot(caption: &str, axis: &str, reference: f64, rows: Vec<Interv
                 }
                 _ => String::new(),
             })
+            .x_label_formatter(&plots::tick)
             .x_desc(axis)
             .draw()?;
         chart.draw_series(LineSeries::new(
@@ -121,13 +133,26 @@ pub fn atlas_forest(latest: &[&AtlasEntry]) -> Option<Result<String>> {
             })
         })
         .collect();
+    // The node count, where every result shares one.
+    let mut counts: Vec<u64> = latest.iter().filter(|entry| entry.games > 0).map(|entry| entry.key.nodes).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    let axis = match counts[..] {
+        [nodes] => format!(
+            "Elo against the parent at {} nodes a move, with its 95% interval",
+            games::wording::thousands(nodes)
+        ),
+        _ => "Elo against the parent at fixed nodes, with its 95% interval".to_string(),
+    };
+    let key = [
+        (Key::Point(plots::GAIN, true), "the games decide a gain".to_string()),
+        (Key::Point(plots::LOSS, true), "the games decide a loss (or no gain)".to_string()),
+        (Key::Point(plots::GAIN, false), "undecided, above 0".to_string()),
+        (Key::Point(plots::LOSS, false), "undecided, below 0".to_string()),
+        (Key::Point(plots::GREY, false), "Elo exactly 0: as many wins as losses".to_string()),
+    ];
     (!rows.is_empty()).then(|| {
-        interval_plot(
-            "The atlas: each variant against its parent at fixed nodes (filled: the games decide)",
-            "Elo, 95% interval",
-            0.0,
-            rows,
-        )
+        interval_plot("The atlas: each variant against its parent in games at fixed nodes", &axis, 0.0, rows, &key)
     })
 }
 
@@ -144,6 +169,10 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
     let points = measured.points();
     let (xs, ys) = (&measured.xs, &measured.ys);
     let left_out = fit::leave_one_out_predictions(points);
+    // The variant the fit leans on most: named on the figure.
+    let leaning = fit::leverages(points).and_then(|leverages| {
+        leverages.into_iter().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).map(|(index, leverage)| (index, leverage))
+    });
     let line = fit::fit(points);
     let x_range = padded_range(xs.iter().map(|x| x[0]), 0.0, 2.0);
     let steps = 40;
@@ -163,8 +192,18 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
         Measure::TimeToDepth => "time to depth, % change",
         Measure::Wac => "WAC positions solved, the variant's less its parent's",
     };
-    Some(plots::draw((plots::WIDTH, 480), |root| {
-        let mut chart = ChartBuilder::on(root)
+    let key = [
+        (Key::Bar(plots::GAIN), "a variant's Elo: its games' 95% interval".to_string()),
+        (Key::Point(plots::LOSS, true), "filled: the games decide (green above 0, red below)".to_string()),
+        (Key::Point(plots::GREY, false), "its Elo as the fit on the other variants predicts it".to_string()),
+        (Key::Line(plots::BLUE), "the weighted fit".to_string()),
+        (Key::Shade(plots::BLUE), "the fit's 95% prediction band".to_string()),
+    ];
+    let plot_height = 480;
+    Some(plots::draw((plots::WIDTH, plot_height + plots::key_height(&key)), |root| {
+        let (root, below) = root.split_vertically(plot_height);
+        plots::draw_key(&below, &key)?;
+        let mut chart = ChartBuilder::on(&root)
             .caption(format!("Calibration: {} against the atlas's Elo", measure.name()), ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(40)
@@ -174,8 +213,10 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
             .configure_mesh()
             .label_style(plots::LABELS)
             .light_line_style(TRANSPARENT)
+            .x_label_formatter(&plots::tick)
+            .y_label_formatter(&plots::tick)
             .x_desc(unit)
-            .y_desc("Elo at fixed nodes")
+            .y_desc("Elo against the parent at fixed nodes")
             .draw()?;
         if !band.is_empty() {
             let outline: Vec<(f64, f64)> = band
@@ -188,6 +229,16 @@ pub fn calibration_scatter(rows: &[Row], measure: Measure) -> Option<Result<Stri
         if let Some(line) = &line {
             let ends = [x_range.start, x_range.end].map(|x| (x, line.predict(&[x])));
             chart.draw_series(LineSeries::new(ends, plots::BLUE.stroke_width(2)))?;
+        }
+        if let Some((index, leverage)) = leaning {
+            let (row, x) = (&measured.rows[index], xs[index][0]);
+            let at = chart.backend_coord(&(x, row.elo));
+            let text = format!("{}: the fit leans on it most (leverage {leverage:.2})", row.variant);
+            // Just below it, reaching toward the plot's middle.
+            let right_half = x > (x_range.start + x_range.end) / 2.0;
+            let (side, from) = if right_half { (HPos::Right, at.0 + 4) } else { (HPos::Left, at.0 - 4) };
+            let style = TextStyle::from(plots::LABELS).pos(Pos::new(side, VPos::Top));
+            root.draw(&Text::new(text, (from, at.1 + 10), style))?;
         }
         let marks = measured
             .rows
@@ -263,6 +314,11 @@ pub fn chain_waterfall(chain: &str, phases: &[&PhaseRecord]) -> Option<Result<St
             "nodes, % of the first variant's (95% interval of each phase's change)",
             100.0,
             rows,
+            &[
+                (Key::Shade(plots::GAIN), "a phase's step: fewer nodes".to_string()),
+                (Key::Shade(plots::LOSS), "a phase's step: more nodes".to_string()),
+                (Key::Interval(plots::GREY), "the level after it, with the phase's 95% interval".to_string()),
+            ],
         )
     })
 }
@@ -315,6 +371,10 @@ pub fn beside_ours(engine: &str, phases: &[&PhaseRecord]) -> Option<Result<Strin
             "node change against the parent, % (95% interval)",
             0.0,
             rows,
+            &[
+                (Key::Interval(plots::ORANGE), format!("{engine}'s phase")),
+                (Key::Interval(plots::BLUE), "prunelab's same phase".to_string()),
+            ],
         )
     })
 }
@@ -331,6 +391,29 @@ pub struct ClaimPoint {
     pub verdict: &'static str,
 }
 
+/// Green where a claim holds, red where it does not, grey where undecided;
+/// blue for a measure no claim names.
+fn verdict_colour(verdict: Option<&str>) -> RGBColor {
+    match verdict {
+        Some("holds") => plots::GAIN,
+        Some("does not hold") => plots::LOSS,
+        Some(_) => plots::GREY,
+        None => plots::BLUE,
+    }
+}
+
+/// The key of a plot of claims: the range, and each verdict's colour.
+fn claims_key(with_unclaimed: bool) -> Vec<(Key, String)> {
+    let mut key = vec![(Key::Shade(plots::GREY), "the claimed range".to_string())];
+    for verdict in ["holds", "undecided", "does not hold"] {
+        key.push((Key::Interval(verdict_colour(Some(verdict))), verdict.to_string()));
+    }
+    if with_unclaimed {
+        key.push((Key::Interval(verdict_colour(None)), "no claim".to_string()));
+    }
+    key
+}
+
 /// Each node claim's measured interval against its claimed range (shaded),
 /// green where it holds, grey where undecided, red where it does not.
 /// `None` when no node claim was measured.
@@ -338,11 +421,7 @@ pub fn claims(points: &[ClaimPoint]) -> Option<Result<String>> {
     let rows: Vec<IntervalRow> = points
         .iter()
         .map(|point| {
-            let colour = match point.verdict {
-                "holds" => plots::GAIN,
-                "does not hold" => plots::LOSS,
-                _ => plots::GREY,
-            };
+            let colour = verdict_colour(Some(point.verdict));
             IntervalRow {
                 name: format!("{}: {}", point.variant, point.claim),
                 mark: Mark::new(&point.variant)
@@ -364,6 +443,82 @@ pub fn claims(points: &[ClaimPoint]) -> Option<Result<String>> {
             "node change against the parent, %",
             0.0,
             rows,
+            &claims_key(false),
         )
     })
+}
+
+/// One verdict as numbers (`docs/data/verdict-*.toml`): each measure with
+/// its interval, and the claim that judges it.
+#[derive(Debug, Deserialize)]
+pub struct VerdictNumbers {
+    pub variant: String,
+    pub parent: String,
+    pub measure: Vec<MeasureNumbers>,
+}
+
+/// A measure of a verdict: a change or a rate in percent, or a ratio.
+#[derive(Debug, Deserialize)]
+pub struct MeasureNumbers {
+    pub name: String,
+    pub value: Option<f64>,
+    pub interval: Option<(f64, f64)>,
+    /// Time to depth: B's over A's, drawn as its change in percent.
+    pub ratio: Option<f64>,
+    pub ratio_interval: Option<(f64, f64)>,
+    pub claim: Option<String>,
+    pub claimed: Option<(f64, f64)>,
+    pub verdict: Option<String>,
+    /// The verdict's line the numbers come from, verbatim.
+    pub printed: String,
+}
+
+impl MeasureNumbers {
+    /// The value and its interval as drawn, in percent.
+    pub fn drawn(&self) -> Option<(f64, Option<(f64, f64)>)> {
+        let percent = |ratio: f64| (ratio - 1.0) * 100.0;
+        match (self.value, self.ratio) {
+            (Some(value), _) => Some((value, self.interval)),
+            (None, Some(ratio)) => {
+                Some((percent(ratio), self.ratio_interval.map(|(low, high)| (percent(low), percent(high)))))
+            }
+            (None, None) => None,
+        }
+    }
+}
+
+/// One verdict: each measure with its 95% interval against its claim's
+/// range (shaded), coloured by the claim's outcome.
+pub fn verdict(numbers: &VerdictNumbers) -> Result<String> {
+    let rows: Vec<IntervalRow> = numbers
+        .measure
+        .iter()
+        .filter_map(|measure| {
+            let (value, interval) = measure.drawn()?;
+            let claim = measure.claim.as_deref().unwrap_or("no claim");
+            let mut mark = Mark::new(&measure.name).text("claim", claim);
+            if let Some((low, high)) = measure.claimed {
+                mark = mark.value("claim_low", low).value("claim_high", high);
+            }
+            Some(IntervalRow {
+                name: format!("{} ({claim})", measure.name),
+                mark: mark.text("verdict", measure.verdict.as_deref().unwrap_or("-")).text("printed", &measure.printed),
+                value,
+                interval,
+                colour: verdict_colour(measure.verdict.as_deref()),
+                filled: true,
+                span: measure.claimed,
+            })
+        })
+        .collect();
+    interval_plot(
+        &format!(
+            "One verdict: {} against its parent {}, each measure against its claim",
+            numbers.variant, numbers.parent
+        ),
+        "%: a change against the parent (with its 95% interval), or a share of the variant's own searches",
+        0.0,
+        rows,
+        &claims_key(true),
+    )
 }
