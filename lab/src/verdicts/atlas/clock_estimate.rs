@@ -77,6 +77,8 @@ pub struct Tested<'a> {
     pub fixed: Estimate,
     pub speed: RatioEstimate,
     pub doubling: &'a NodeOddsEntry,
+    /// The doubling's Elo, k.
+    pub k: Estimate,
     pub estimate: ClockEstimate,
     /// The clock's Elo and its 95% interval.
     pub clock: (f64, f64, f64),
@@ -121,7 +123,7 @@ pub fn tested<'a>(
             let estimate = estimate(fixed, k, &speed)?;
             let (low, high) = record.elo.interval()?;
             let clock = (record.elo.value, low, high);
-            Some(Tested { record, fixed, speed, doubling, estimate, clock })
+            Some(Tested { record, fixed, speed, doubling, k, estimate, clock })
         });
         match parts {
             Some(test) => tested.push(test),
@@ -185,7 +187,7 @@ pub fn section(
         let fixed_overlaps = test.fixed.low <= high && low <= test.fixed.high;
         overlapping += usize::from(overlaps);
         fixed_overlapping += usize::from(fixed_overlaps);
-        let (fixed, k) = (test.fixed, test.doubling.elo.expect("tested() keeps doublings with an Elo"));
+        let (fixed, k) = (test.fixed, test.k);
         writeln!(
             out,
             "| {} | {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] | {} | {:+.1} [{:+.1}, {:+.1}] ({}, N={}) | {} | {} | {} |",
