@@ -624,6 +624,14 @@ macro_rules! technique_set {
     };
 }
 
+#[cfg(test)]
+crate::technique_set!(
+    /// The baseline as a technique set, for the library's tests: one type,
+    /// so its search is compiled once for them.
+    Baseline,
+    []
+);
+
 /// The set compiled in with Cargo features.
 pub struct Compiled;
 

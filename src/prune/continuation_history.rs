@@ -278,9 +278,9 @@ mod tests {
     use crate::movepick::{generate, HISTORY_MAX};
     use crate::techniques::Techniques;
 
-    crate::technique_set!(TwoPlies, ["continuation-history"]);
-    crate::technique_set!(OnePly, ["continuation-history-1ply"]);
-    crate::technique_set!(Without, []);
+    // The features' sets of the catalogue test, compiled once.
+    use super::feature_searches::{one_ply as OnePly, two_plies as TwoPlies};
+    use crate::techniques::Baseline as Without;
 
     fn quiet(board: &Board, text: &str) -> ScoredMove {
         let mut moves = Vec::new();

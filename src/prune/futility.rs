@@ -799,17 +799,16 @@ mod tests {
         );
     }
 
-    crate::technique_set!(Baseline, []);
-    crate::technique_set!(Phase21, ["futility-2.1"]);
-    crate::technique_set!(Phase24, ["futility-2.4"]);
-    crate::technique_set!(NodeLevel, ["futility-node"]);
-    crate::technique_set!(Progressive, ["futility-progressive"]);
-    crate::technique_set!(EffectiveDepth, ["futility-effective-depth"]);
-    crate::technique_set!(TacticalGuards, ["futility-tactical-guards"]);
-    // The plan's victim test, with its futility margin, acts on few nodes
-    // (the catalogue test finds it on the seeds at depth 10); 100 cp acts
-    // here.
-    crate::technique_set!(Victim100, ["futility-victim-100"]);
+    // A feature's set is its catalogue test's (`feature_searches`), so its
+    // search is compiled once. The plan's victim test, with its futility
+    // margin, acts on few nodes (the catalogue test finds it on the seeds at
+    // depth 10); 100 cp acts here.
+    use super::feature_searches::{
+        effective_depth as EffectiveDepth, node_level as NodeLevel, phase_2_1 as Phase21, phase_2_4 as Phase24,
+        progressive as Progressive, skip_quiets as Phase21SkippingQuiets, tactical_guards as TacticalGuards,
+        victim_100 as Victim100,
+    };
+    use crate::techniques::Baseline;
     crate::technique_set!(
         MoveLevel,
         [
@@ -888,7 +887,6 @@ mod tests {
         assert_mates_found::<GuardedSkippingQuiets>();
     }
 
-    crate::technique_set!(Phase21SkippingQuiets, ["futility-skip-quiets"]);
     crate::technique_set!(Guarded, ["futility-2.4", "futility-effective-depth", "futility-tactical-guards"]);
     crate::technique_set!(
         GuardedSkippingQuiets,

@@ -210,11 +210,9 @@ mod tests {
     use crate::matrix::{load_suite, search_as, SearchFn};
     use crate::position::Position;
     use crate::search::{SearchLimits, SearchResult, Searcher};
-    use crate::techniques::Techniques;
+    use crate::techniques::{Baseline, Techniques};
 
     use super::{REGISTRY, TECHNIQUE_NAMES};
-
-    crate::technique_set!(Baseline, []);
 
     /// The seeds' positions, from the node-count suite.
     fn seeds() -> Vec<Position> {

@@ -429,8 +429,8 @@ mod tests {
         assert_eq!(MoveCountPruning::BASELINE.limit(3, true), None);
     }
 
-    crate::technique_set!(Lmp, ["lmp"]);
-    crate::technique_set!(LmpSkippingQuiets, ["lmp-skip-quiets"]);
+    // The features' sets of the catalogue test, compiled once.
+    use super::feature_searches::{enabled as Lmp, skip_quiets as LmpSkippingQuiets};
 
     /// With plain `lmp`, a dropped quiet move is one every later test would
     /// have pruned, so skipping them saves the work and searches the same

@@ -240,8 +240,9 @@ mod tests {
     use crate::search::{SearchLimits, SearchResult, Searcher};
     use crate::techniques::TechniqueSet;
 
-    crate::technique_set!(Baseline, []);
-    crate::technique_set!(Staged, ["staged-tt-move"]);
+    // The feature's set of the catalogue test, compiled once.
+    use super::feature_searches::tt_move_stage as Staged;
+    use crate::techniques::Baseline;
     crate::technique_set!(Pruning, ["futility-2.1", "futility-tactical-guards", "lmp", "see-ordering"]);
     crate::technique_set!(
         PruningStaged,
