@@ -359,5 +359,16 @@ fn another_engine_s_commits_that_stop_at_go_nodes_play_their_atlas_at_fixed_node
         assert_eq!(line["engine"][side]["build"].as_str(), Some("make EXE={out}"), "{line}");
     }
     assert!(!home.join("atlas/atlas.jsonl").exists());
+    // `lab ab --decide`'s finished games go to the engine's atlas too.
+    let decide = ["ab", "stand-in-after", "--decide", "--tc", "N=500", "--games", "2", "--sprt", "0", "5"];
+    let output = lab_in(&folder, &home, &[&decide[..], &QUICK[..]].concat());
+    let engine_atlas = home.join("atlas/stand-in/atlas.jsonl");
+    let page = text(&output.stdout);
+    let kept = format!("These games are a line of the atlas now (`{}`)", engine_atlas.display());
+    assert!(page.contains(&kept), "{page}\n{}", text(&output.stderr));
+    let lines = lines_of(&engine_atlas);
+    assert_eq!((lines.len(), lines[1]["nodes"].as_u64()), (2, Some(500)));
+    assert_eq!(lines[1]["engine"], lines[0]["engine"]);
+    assert!(!home.join("atlas/atlas.jsonl").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

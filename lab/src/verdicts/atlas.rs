@@ -390,10 +390,18 @@ fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u
 /// The atlas's key of a variant's games against its parent (its file's, or
 /// an ablation's) played as `settings` says: `lab ab --decide`'s, which go
 /// to the atlas like any other.
+/// Another engine's variant's games are keyed as its engine's atlas keys
+/// them, at fixed nodes or on a clock ([`per_engine::file_of`] names their
+/// file); prunelab's at fixed nodes only.
 pub fn key_of_match(lab: &Lab, variant: &str, settings: &MatchArgs, book: &Path) -> Result<Option<AtlasKey>> {
-    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
     let Some(parent) = lab.variant(variant)?.file.extends.clone() else { return Ok(None) };
     let phase = Phase::of_variants(variant, &parent);
+    if per_engine::engine_of(lab, std::slice::from_ref(&phase))?.is_some() {
+        let launches = [participant::launch(lab, variant)?, participant::launch(lab, &parent)?];
+        let at = (book, settings.seed, settings.hash.mb);
+        return per_engine::key_at(lab, &phase, &launches, &settings.tc, at).map(Some);
+    }
+    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
     key_at(phase_searches(lab, &phase)?, nodes, book, settings.seed, settings.hash.mb).map(Some)
 }
 
@@ -591,6 +599,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
         Some(engine) => per_engine::refuse_prunelab_only(args, engine)?,
         None if args.nodes.is_none() => bail!("--nodes N: prunelab's variants play at N nodes a move"),
         None if args.tc.is_some() => bail!("--tc is the clock of another engine's games; prunelab's play at --nodes"),
+        None if args.no_fast => bail!("--no-fast is for another engine's variants; prunelab's play their games only"),
         None => {}
     }
     let atlas_path = per_engine::atlas_file(lab, args, engine.as_deref())?;

@@ -77,6 +77,16 @@ pub fn atlas_file(lab: &Lab, args: &AtlasArgs, engine: Option<&str>) -> Result<P
     }
 }
 
+/// The atlas file the games of `variant` against its parent go to: the
+/// engine's beside `prunelab_atlas` for another engine's variant, else
+/// `prunelab_atlas` itself.
+pub fn file_of(lab: &Lab, prunelab_atlas: &Path, variant: &str) -> Result<PathBuf> {
+    match lab.external(variant) {
+        Some(external) => entries::engine_file(prunelab_atlas, &external.engine),
+        None => Ok(prunelab_atlas.to_path_buf()),
+    }
+}
+
 /// What `lab atlas` does for prunelab's variants alone, refused for
 /// another engine's with the reason.
 pub fn refuse_prunelab_only(args: &AtlasArgs, engine: &str) -> Result<()> {
@@ -116,11 +126,11 @@ fn side(lab: &Lab, external: &External, launch: &Launch) -> Result<EngineSide> {
 
 /// The clock of a phase whose side does not stop at `go nodes`: `--tc`,
 /// else the sanity match's.
-fn clock(args: &AtlasArgs) -> Result<String> {
+fn clock(args: &AtlasArgs) -> Result<TimeControl> {
     let tc = args.tc.clone().unwrap_or_else(|| SANITY_CLOCK.to_string());
     match tc.parse::<TimeControl>() {
-        Ok(TimeControl::Clock(_)) => Ok(tc),
         Ok(TimeControl::Nodes(_)) => bail!("--tc {tc}: a clock (e.g. 2+0.02); nodes are --nodes"),
+        Ok(clock) => Ok(clock),
         Err(error) => bail!("--tc {tc}: {error}"),
     }
 }
@@ -130,8 +140,6 @@ fn clock(args: &AtlasArgs) -> Result<String> {
 /// Both sides are asked whether they stop at `go nodes`; the reason one
 /// does not is said once.
 pub fn key_and_launches(lab: &Lab, args: &AtlasArgs, phase: &Phase, book: &Path) -> Result<(AtlasKey, [Launch; 2])> {
-    let external = |name: &str| lab.external(name).ok_or_else(|| anyhow!("`{name}` is no other engine's variant"));
-    let (variant, parent) = (external(&phase.variant)?, external(&phase.parent)?);
     let launches = [participant::launch(lab, &phase.variant)?, participant::launch(lab, &phase.parent)?];
     let mut refusal = None;
     for (name, launch) in [(&phase.variant, &launches[0]), (&phase.parent, &launches[1])] {
@@ -139,25 +147,41 @@ pub fn key_and_launches(lab: &Lab, args: &AtlasArgs, phase: &Phase, book: &Path)
             refusal = abilities::go_nodes_refusal(launch, name)?;
         }
     }
+    let tc = match &refusal {
+        None => TimeControl::Nodes(args.nodes.unwrap_or(abilities::GO_NODES_PROBE_NODES)),
+        Some(_) => clock(args)?,
+    };
+    let key = key_at(lab, phase, &launches, &tc, (book, args.seed, args.hash.mb))?;
+    if let Some(why) = refusal {
+        lab.say(&format!("atlas: {why}, so {} against {} is played at {tc}", phase.variant, phase.parent));
+    }
+    Ok((key, launches))
+}
+
+/// The key of another engine's games between `phase`'s two sides started
+/// as `launches` (the variant first) at `tc`, from `book`'s openings in
+/// `seed`'s order with `hash_mb` each: the engine's atlas's, which `lab ab
+/// --decide` keeps its games under too.
+pub fn key_at(
+    lab: &Lab,
+    phase: &Phase,
+    launches: &[Launch; 2],
+    tc: &TimeControl,
+    (book, seed, hash_mb): (&Path, u64, u32),
+) -> Result<AtlasKey> {
+    let external = |name: &str| lab.external(name).ok_or_else(|| anyhow!("`{name}` is no other engine's variant"));
+    let (variant, parent) = (external(&phase.variant)?, external(&phase.parent)?);
     let engine = EngineSides {
         name: variant.engine.clone(),
         variant: side(lab, variant, &launches[0])?,
         parent: side(lab, parent, &launches[1])?,
     };
     let searches = PairSearches { engine: Some(engine), ..PairSearches::of([&[], &[]], ["", ""]) };
-    let nodes = args.nodes.unwrap_or(abilities::GO_NODES_PROBE_NODES);
-    let mut key = super::key_at(searches, nodes, book, args.seed, args.hash.mb)?;
-    if let Some(why) = refusal {
-        key.tc = Some(clock(args)?);
-        key.nodes = 0;
-        lab.say(&format!(
-            "atlas: {why}, so {} against {} is played at {}",
-            phase.variant,
-            phase.parent,
-            key.time_control()
-        ));
+    let mut key = super::key_at(searches, tc.nodes().unwrap_or(0), book, seed, hash_mb)?;
+    if tc.nodes().is_none() {
+        key.tc = Some(tc.to_string());
     }
-    Ok((key, launches))
+    Ok(key)
 }
 
 /// `lab chain`'s arguments, as its command line reads them.
