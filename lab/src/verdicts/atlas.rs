@@ -20,7 +20,7 @@
 //!
 //! Another engine's variants (`--engine NAME`, or their names) play into
 //! that engine's own atlas beside prunelab's, on a clock where a side does
-//! not stop at `go nodes` (`engines`).
+//! not stop at `go nodes` (`per_engine`).
 
 pub mod ablation_phases;
 pub mod clock_estimate;
@@ -390,6 +390,7 @@ fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u
 /// The atlas's key of a variant's games against its parent (its file's, or
 /// an ablation's) played as `settings` says: `lab ab --decide`'s, which go
 /// to the atlas like any other.
+///
 /// Another engine's variant's games are keyed as its engine's atlas keys
 /// them, at fixed nodes or on a clock ([`per_engine::file_of`] names their
 /// file); prunelab's at fixed nodes only.
