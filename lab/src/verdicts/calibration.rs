@@ -478,7 +478,10 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, sourc
     }
     let prediction = prediction_line(rows, fast, at, &source.games_at);
     writeln!(out, "{prediction}").unwrap();
-    if let (true, Some(command)) = (prediction.starts_with(NO_PREDICTION), &source.builds_it) {
+    // More lines help where the atlas has too few for the fit; measures
+    // taken elsewhere than the atlas's want measuring again, not games.
+    let too_few = predictor(rows, &usable_measures(fast, at)).points < FIT_POINTS;
+    if let (true, true, Some(command)) = (prediction.starts_with(NO_PREDICTION), too_few, &source.builds_it) {
         writeln!(
             out,
             "- to build its calibration: `{command}` plays each of the engine's variants against its parent \
@@ -493,12 +496,21 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, sourc
 /// How a verdict's line says it predicts nothing.
 const NO_PREDICTION: &str = "- no prediction of Elo";
 
+/// Rows a fit needs before the verdict predicts from it: enough to test
+/// it by leave-one-out on the decided ones.
+const FIT_POINTS: usize = MIN_DECIDED + 3;
+
+/// The measures of `fast` taken where the atlas's were, which a fit may use.
+fn usable_measures(fast: &FastMeasures, at: &MeasuredAt) -> Vec<Measure> {
+    Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some() && at.is_fitted(*measure)).collect()
+}
+
 /// The prediction of Elo from the measures taken where the atlas's were,
 /// with its prediction interval and its leave-one-out error beside the
 /// constant model's; or why there is none.
 fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, games_at: &str) -> String {
     let measured: Vec<Measure> = Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some()).collect();
-    let usable: Vec<Measure> = measured.iter().copied().filter(|measure| at.is_fitted(*measure)).collect();
+    let usable = usable_measures(fast, at);
     if usable.is_empty() {
         let elsewhere: Vec<String> =
             measured.iter().map(|measure| format!("{} measured at {}", measure.name(), at.text(*measure))).collect();
@@ -514,7 +526,7 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, games_at:
     }
     let fit = predictor(rows, &usable);
     let constant = predictor(rows, &[]);
-    let needed = MIN_DECIDED + 3;
+    let needed = FIT_POINTS;
     let predicted = prediction(rows, &usable, fast);
     let (Some(predicted), Some(error), Some(constant_error), true) =
         (predicted, fit.loo_rmse, constant.loo_rmse, fit.points >= needed)

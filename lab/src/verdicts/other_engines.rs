@@ -471,6 +471,11 @@ mod tests {
         );
         assert!(page.contains(", 8 variants); its leave-one-out error"), "{page}");
         assert!(!page.contains("to build its calibration"), "{page}");
+        // Measures taken elsewhere want measuring again, not more games.
+        let at_depth_8 = MeasuredAt { depth: 8, ..MeasuredAt::fitted() };
+        let elsewhere = atlas_section(&lab, &prunelab_atlas, pair, (&fast, &at_depth_8)).unwrap().unwrap();
+        assert!(elsewhere.contains("- no prediction of Elo: not comparable: "), "{elsewhere}");
+        assert!(!elsewhere.contains("to build its calibration"), "{elsewhere}");
         // Another engine's atlas with the same lines is not SeaJay's.
         let other = Pair::of(&lab, "p003-3", "seajay-lmr").unwrap();
         let mixed = atlas_section(&lab, &prunelab_atlas, other, (&fast, &at)).unwrap().unwrap();
