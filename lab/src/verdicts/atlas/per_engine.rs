@@ -275,10 +275,10 @@ mod tests {
         let seajay = engine_entry("seajay", ["d3fd436", "1b5317b"]);
         let other = engine_entry("other", ["d3fd436", "1b5317b"]);
         assert_ne!(seajay.key, other.key);
-        assert!(entries::find(&[seajay.clone()], &other.key).is_none());
+        assert!(entries::find(std::slice::from_ref(&seajay), &other.key).is_none());
         // Nor is another commit of one side, nor prunelab's line of the pair.
         let moved = engine_entry("seajay", ["d3fd436", "62be8ca"]);
-        assert!(entries::find(&[seajay.clone()], &moved.key).is_none());
+        assert!(entries::find(std::slice::from_ref(&seajay), &moved.key).is_none());
         let prunelab = AtlasEntry { key: entry("lmr", (1, 1, 1), [0, 1, 1, 1, 0]).key, ..seajay.clone() };
         assert!(entries::find(&[prunelab], &seajay.key).is_none());
         // Each engine's file is its own, beside prunelab's.
