@@ -53,16 +53,14 @@ background "honesty" honesty_after_the_variants_build
 # the variant matrix against snapshots/) in the `ci` profile: optimized,
 # without LTO, and with debug assertions, so the plans' guards (debug
 # assertions in the hooks) are checked by every search of every test (the
-# variants build has them too).
-step "cargo test --workspace (build)" cargo test --workspace --profile ci --no-run
-# The trace feature (lab blame): a traced search visits the untraced nodes.
-# Selected from the whole workspace, so the dependencies resolve with the
-# step above's features and are not built again. Its build is mostly one
-# core's (the engine is one codegen unit), so it goes while the background
-# steps still have work for the other. It relinks the `ci` profile's
-# `target/ci/prunelab` with the feature; the next cargo command links the
-# test build's back, before any test runs it.
-step "trace feature" cargo test --profile ci --workspace --features prunelab/trace --test trace
+# variants build has them too). The engine's library is built once, with
+# its `trace` feature (lab blame), so tests/trace.rs runs beside the rest:
+# it proves a traced search visits exactly the untraced nodes, so the other
+# tests' node counts are the untraced search's, and the untraced build is
+# what `make` builds (the matrix, the bench signature and honesty search
+# it). A second build of the library without the feature cost 49 CPU-s.
+test_features=(--workspace --profile ci --features prunelab/trace)
+step "cargo test --workspace (build)" cargo test "${test_features[@]}" --no-run
 await "make (the variants build)"
 PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
 export PRUNELAB_VARIANTS_BUILD
@@ -80,7 +78,7 @@ background "bench signature, variants build" what_make_builds
 # Three test threads on two cores: a binary's last long tests (the variant
 # matrix, the lab's builds) would each leave a core idle once the
 # background steps are done.
-step "cargo test --workspace (run)" cargo test --workspace --profile ci -- --test-threads 3
+step "cargo test --workspace (run)" cargo test "${test_features[@]}" -- --test-threads 3
 await "bench signature, variants build"
 await "check-features, msrv"
 await "honesty"

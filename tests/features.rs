@@ -12,6 +12,8 @@ use prunelab::search::{SearchLimits, Searcher};
 use prunelab::technique_set;
 use prunelab::techniques::{TechniqueSet, Techniques};
 
+use crate::common::razor_styles;
+
 technique_set!(Baseline, []);
 
 #[test]
@@ -47,7 +49,6 @@ technique_set!(
     ]
 );
 technique_set!(MoveCountFamily, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets"]);
-technique_set!(RazorChain, ["razor-r3"]);
 technique_set!(LaterIdeas, ["probcut", "history-pruning", "lmr-history", "qsearch-tt-first", "singular-ext"]);
 
 const MATES: [(&str, u32); 4] = [
@@ -88,27 +89,26 @@ fn mates_survive_every_family() {
     assert_mates_found::<NullFamily>("null/rfp/see");
     assert_mates_found::<FutilityFamily>("futility");
     assert_mates_found::<MoveCountFamily>("move count");
-    assert_mates_found::<RazorChain>("razor chain");
+    assert_mates_found::<razor_styles::RazorChain>("razor chain");
     assert_mates_found::<LaterIdeas>("later ideas");
 }
 
 macro_rules! razor_styles_find_mates {
     ($($test:ident, $set:ident, $feature:literal;)*) => {
         $(
-            technique_set!($set, [$feature]);
             #[test]
             fn $test() {
-                assert_mates_found::<$set>($feature);
+                assert_mates_found::<razor_styles::$set>($feature);
             }
         )*
     };
 }
 
 razor_styles_find_mates! {
-    mates_survive_razor_plan_4_1, RazorPlanStyle, "razor-plan-4.1";
-    mates_survive_razor_sf, RazorSfStyle, "razor-sf";
-    mates_survive_razor_heinz, RazorHeinzStyle, "razor-heinz";
-    mates_survive_razor_hyatt, RazorHyattStyle, "razor-hyatt";
-    mates_survive_razor_strelka, RazorStrelkaStyle, "razor-strelka";
-    mates_survive_razor_crafty, RazorCraftyStyle, "razor-crafty";
+    mates_survive_razor_plan_4_1, RazorPlan, "razor-plan-4.1";
+    mates_survive_razor_sf, RazorSf, "razor-sf";
+    mates_survive_razor_heinz, RazorHeinz, "razor-heinz";
+    mates_survive_razor_hyatt, RazorHyatt, "razor-hyatt";
+    mates_survive_razor_strelka, RazorStrelka, "razor-strelka";
+    mates_survive_razor_crafty, RazorCrafty, "razor-crafty";
 }

@@ -13,6 +13,7 @@ use prunelab::technique_set;
 use prunelab::techniques::TechniqueSet;
 
 use crate::common;
+use crate::common::razor_styles::*;
 
 const DEPTH: i32 = 7;
 
@@ -45,10 +46,12 @@ fn search_all<T: TechniqueSet>() {
     }
 }
 
+/// A test each, searching every position with the set: `[features]` a set
+/// of the test's own, or a set of `common::razor_styles`.
 macro_rules! guarded_families {
-    ($($test:ident, $set:ident, [$($feature:literal),*];)*) => {
+    ($($test:ident, $set:ident $([$($feature:literal),*])?;)*) => {
         $(
-            technique_set!($set, [$($feature),*]);
+            $(technique_set!($set, [$($feature),*]);)?
             #[test]
             #[cfg_attr(not(debug_assertions), ignore = "the guards are debug assertions: run with --profile ci")]
             fn $test() {
@@ -59,15 +62,15 @@ macro_rules! guarded_families {
 }
 
 guarded_families! {
-    razor_chain_guards, RazorChain, ["razor-r3"];
-    razor_plan_guards, RazorPlan, ["razor-plan-4.1"];
-    razor_sf_guards, RazorSf, ["razor-sf"];
-    razor_heinz_guards, RazorHeinz, ["razor-heinz"];
-    razor_hyatt_guards, RazorHyatt, ["razor-hyatt"];
-    razor_strelka_guards, RazorStrelka, ["razor-strelka"];
-    razor_crafty_guards, RazorCrafty, ["razor-crafty"];
-    futility_guards, Futility, ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim", "futility-skip-quiets"];
-    null_guards, Null, ["rfp-simple", "rfp-progressive", "nmp-verify-10", "see-prune-aggressive", "delta-enhanced"];
-    move_count_guards, MoveCount, ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets", "history-pruning"];
-    later_guards, Later, ["probcut", "lmr-history", "qsearch-tt-first", "singular-ext"];
+    razor_chain_guards, RazorChain;
+    razor_plan_guards, RazorPlan;
+    razor_sf_guards, RazorSf;
+    razor_heinz_guards, RazorHeinz;
+    razor_hyatt_guards, RazorHyatt;
+    razor_strelka_guards, RazorStrelka;
+    razor_crafty_guards, RazorCrafty;
+    futility_guards, Futility ["futility-2.4", "futility-node", "futility-progressive", "futility-effective-depth", "futility-tactical-guards", "futility-victim", "futility-skip-quiets"];
+    null_guards, Null ["rfp-simple", "rfp-progressive", "nmp-verify-10", "see-prune-aggressive", "delta-enhanced"];
+    move_count_guards, MoveCount ["lmp-history", "lmp-countermove", "lmp-depth-10", "lmp-skip-quiets", "history-pruning"];
+    later_guards, Later ["probcut", "lmr-history", "qsearch-tt-first", "singular-ext"];
 }

@@ -192,14 +192,34 @@ fn blame_gives_each_verdict_and_proves_the_cause_by_a_replay() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The library's own search, to the same depth from a new game: the default
-/// build is the baseline, the base of the interactions test.
+// The interactions' base, `p003-3`: its features (`prunelab variant-features
+// p003-3`), searched by the library.
+prunelab::technique_set!(
+    P003Phase3,
+    [
+        "futility-2.4",
+        "futility-progressive",
+        "futility-effective-depth",
+        "futility-tactical-guards",
+        "rfp-margin-90",
+        "rfp-simple",
+        "rfp-progressive",
+        "nmp-verify-10",
+        "lmp-history",
+        "lmp-countermove",
+        "delta-enhanced",
+        "see-prune-conservative"
+    ]
+);
+
+/// The nodes of `p003-3`'s search of `fen` to `depth` in the library, from a
+/// new game.
 fn library_nodes(fen: &str, depth: i32) -> u64 {
     let position = Position::from_fen(fen).unwrap();
     let mut searcher = Searcher::new(16);
     searcher.new_game();
     let limits = SearchLimits { depth: Some(depth), ..Default::default() };
-    searcher.search(&position, &limits, &AtomicBool::new(false), &mut |_| {}).nodes
+    searcher.search_with::<P003Phase3>(&position, &limits, &AtomicBool::new(false), &mut |_| {}).nodes
 }
 
 #[test]
@@ -219,13 +239,20 @@ fn interactions_measure_singles_and_pairs_and_skip_exclusive_pairs() {
         "razor-sf",
         "probcut",
         "--on",
-        "baseline",
+        "p003-3",
         "--suite",
         suite.to_str().unwrap(),
         "--depth",
         "6",
     ];
-    let text = stdout(&lab(&args, &results));
+    let output = lab(&args, &results);
+    let text = stdout(&output);
+    // The base and the singles are variants (`razor-r1` is `p003-3` with
+    // razor-r1): the variants build searches them; only the pairs are built.
+    let said = String::from_utf8_lossy(&output.stderr);
+    for variant in ["p003-3", "razor-r1", "razor-sf", "probcut"] {
+        assert!(said.contains(&format!("`{variant}` is searched by the variants build")), "{said}");
+    }
     assert!(text.contains("- `razor-r1` + `razor-sf`: ") && text.contains("exclusive"), "{text}");
 
     let run = run_folder(&results, "interactions");
@@ -234,24 +261,24 @@ fn interactions_measure_singles_and_pairs_and_skip_exclusive_pairs() {
     assert_eq!(lines.len(), 12);
     assert!(lines.iter().all(|record| record["error"].is_null()), "{lines:?}");
     for (position, fen) in fens.iter().enumerate() {
-        let base = lines.iter().find(|record| record["set"] == "baseline" && record["position"] == position).unwrap();
+        let base = lines.iter().find(|record| record["set"] == "p003-3" && record["position"] == position).unwrap();
         assert_eq!(base["nodes"], library_nodes(fen, 6), "{base}");
     }
     let total = |set: &str| -> f64 {
         lines.iter().filter(|record| record["set"] == set).map(|record| record["nodes"].as_u64().unwrap()).sum::<u64>()
             as f64
     };
-    let ratio = |set: &str| total(set) / total("baseline");
+    let ratio = |set: &str| total(set) / total("p003-3");
     // Each feature acts on these positions at depth 6, or the test shows nothing.
-    for single in ["baseline+razor-r1", "baseline+razor-sf", "baseline+probcut"] {
-        assert_ne!(total(single), total("baseline"), "{single} changes no search");
+    for single in ["p003-3+razor-r1", "p003-3+razor-sf", "p003-3+probcut"] {
+        assert_ne!(total(single), total("p003-3"), "{single} changes no search");
     }
     let found = summary(&run);
     let pairs = found["analysis"]["pairs"].as_array().unwrap();
     assert_eq!(pairs.len(), 2);
     for (pair, set, first, second) in [
-        (&pairs[0], "baseline+razor-r1+probcut", "baseline+razor-r1", "baseline+probcut"),
-        (&pairs[1], "baseline+razor-sf+probcut", "baseline+razor-sf", "baseline+probcut"),
+        (&pairs[0], "p003-3+razor-r1+probcut", "p003-3+razor-r1", "p003-3+probcut"),
+        (&pairs[1], "p003-3+razor-sf+probcut", "p003-3+razor-sf", "p003-3+probcut"),
     ] {
         let expected = ratio(set) / (ratio(first) * ratio(second)) - 1.0;
         assert!((pair["interaction"].as_f64().unwrap() - expected).abs() < 1e-12, "{pair} against {expected}");

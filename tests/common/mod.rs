@@ -19,3 +19,18 @@ pub fn data_text(file: &str) -> String {
         )
     })
 }
+
+/// The razoring styles, one set each (the styles exclude each other): the
+/// guards and the mates are checked on the same sets, so each search is
+/// compiled once for this binary.
+pub mod razor_styles {
+    use prunelab::technique_set;
+
+    technique_set!(RazorChain, ["razor-r3"]);
+    technique_set!(RazorPlan, ["razor-plan-4.1"]);
+    technique_set!(RazorSf, ["razor-sf"]);
+    technique_set!(RazorHeinz, ["razor-heinz"]);
+    technique_set!(RazorHyatt, ["razor-hyatt"]);
+    technique_set!(RazorStrelka, ["razor-strelka"]);
+    technique_set!(RazorCrafty, ["razor-crafty"]);
+}

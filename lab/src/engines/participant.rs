@@ -154,6 +154,28 @@ fn by_variants_build(lab: &Lab, name: &str) -> Result<Option<Launch>> {
     Ok(Some(Launch { binary, settings: vec![Setting { name: "Variant".into(), value: name.into() }] }))
 }
 
+/// A feature set as `--variants-build` searches it: that binary set to the
+/// variant of ours whose features are exactly `features` (in any order) and
+/// which has no tunable values, since the variants build searches that
+/// variant as a build of those features would. `None` without the option,
+/// or when no variant has the set: it is built.
+pub fn feature_set_by_variants_build(lab: &Lab, features: &[&str]) -> Result<Option<Launch>> {
+    if lab.global.variants_build.is_none() {
+        return Ok(None);
+    }
+    let mut wanted = features.to_vec();
+    wanted.sort_unstable();
+    let same_search = lab.variants.iter().find(|variant| {
+        let mut has = variant.features.clone();
+        has.sort_unstable();
+        has == wanted && variant.tunables.is_empty()
+    });
+    match same_search {
+        Some(variant) => by_variants_build(lab, variant.name()),
+        None => Ok(None),
+    }
+}
+
 /// Says which binary searches `name`, once a run: its times are that
 /// binary's, not those of a build of the variant's features.
 fn say_once(name: &str, binary: &Path) {

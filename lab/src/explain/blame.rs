@@ -54,7 +54,7 @@ use judge::Finding;
 use replays::{replay_searches, Try};
 use serde::{Deserialize, Serialize};
 
-use crate::engines::builder;
+use crate::engines::{builder, participant};
 use crate::lab::options::HashOption;
 use crate::lab::Lab;
 use crate::lab::Pair;
@@ -284,9 +284,9 @@ impl Blaming<'_> {
         let Blaming { lab, args, suite, run_dir, records, .. } = self;
         let (lab, args, suite) = (*lab, *args, &*suite);
         let variants = [args.a.clone(), args.b.clone()];
-        let binaries = builder::build_all(lab, &variants)?;
+        let launches = participant::launches(lab, &variants)?;
         let contestants: Vec<Contestant> =
-            variants.iter().zip(binaries).map(|(name, binary)| Contestant::new(name, binary.into())).collect();
+            variants.iter().zip(launches).map(|(name, launch)| Contestant::new(name, launch)).collect();
         let (go, timeout) = args.go();
         let jobs = suite_jobs(suite, &contestants, &go, timeout, |position, name| {
             solved_by(records, name).contains_key(&position)

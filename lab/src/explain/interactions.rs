@@ -29,7 +29,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
-use crate::engines::builder;
+use crate::engines::{builder, participant};
 use crate::lab::options::SearchOptions;
 use crate::lab::table::Table;
 use crate::lab::Lab;
@@ -414,8 +414,13 @@ pub fn run(lab: &Lab, args: &InteractionsArgs) -> Result<InteractionsRun> {
     let mut contestants = Vec::new();
     for set in &sets {
         bar.set_message(format!("building {}", set.label));
-        let binary = builder::ensure_built_features(lab, &set.label, &set.features).inspect_err(|_| bar.abandon())?;
-        contestants.push(Contestant::new(&set.label, binary.into()));
+        let launch = match participant::feature_set_by_variants_build(lab, &set.features)? {
+            Some(launch) => launch,
+            None => {
+                builder::ensure_built_features(lab, &set.label, &set.features).inspect_err(|_| bar.abandon())?.into()
+            }
+        };
+        contestants.push(Contestant::new(&set.label, launch));
         bar.inc(1);
     }
     bar.finish_and_clear();
