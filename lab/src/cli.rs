@@ -54,7 +54,7 @@ pub enum Command {
     Speed(speed::SpeedArgs),
     /// Play a match between two variants, with SPRT.
     Match(matches::MatchArgs),
-    /// Each variant against its parent at fixed nodes a move, into the repository's atlas file (resumable; a result at the same settings is not played again).
+    /// Each variant against its parent at fixed nodes a move, into the repository's atlas file; another engine's into its own, on a clock where it ignores `go nodes` (resumable; a result at the same settings is not played again).
     Atlas(atlas::AtlasArgs),
     /// Each engine's clock rebuilt from PGN move times: time losses, moves started below a threshold, lowest clocks.
     Clocks(pgn_clocks::ClocksArgs),

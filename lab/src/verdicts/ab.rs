@@ -512,12 +512,6 @@ fn page(
         writeln!(out, "\n{section}").unwrap();
     }
     summary_table(&mut out, args, m, &judged.judgements);
-    // The atlas's other variants: the subject's own games, if it has any,
-    // would only confirm themselves.
-    let atlas = entries::read(&lab.resolve(&args.atlas));
-    let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
-    let mut rows = calibration::rows(&atlas, &measured);
-    rows.retain(|row| row.variant != c.subject);
     let measured_at = MeasuredAt {
         suite: args.search.suite.clone(),
         depth: args.search.depth,
@@ -525,12 +519,20 @@ fn page(
         tactics_first: args.tactics.first,
         hash: args.search.hash.mb,
     };
+    let fast = FastMeasures::of(c);
     if c.identical_search {
         writeln!(out, "\n{ATLAS}\n\nNothing: the searches are identical.").unwrap();
-    } else if let Some(section) = other_engines::atlas_section(pair) {
+    } else if let Some(section) = other_engines::atlas_section(lab, &args.atlas, pair, (&fast, &measured_at))? {
         writeln!(out, "\n{section}").unwrap();
     } else {
-        writeln!(out, "\n{}", calibration::verdict_section(&rows, &FastMeasures::of(c), &measured_at)).unwrap();
+        // The atlas's other variants: the subject's own games, if it has
+        // any, would only confirm themselves.
+        let atlas = entries::read(&lab.resolve(&args.atlas));
+        let measured = calibration::measured_pairs(&lab.root.join(fast_measures::FAST_FILE), &lab.results_root());
+        let mut rows = calibration::rows(&atlas, &measured);
+        rows.retain(|row| row.variant != c.subject);
+        let source = calibration::Source::prunelab();
+        writeln!(out, "\n{}", calibration::verdict_section(&rows, &fast, &measured_at, &source)).unwrap();
     }
     writeln!(out, "\n{CLAIMS}`{}` ({})\n", c.subject, variant.file.source).unwrap();
     verdict::claims_list(&mut out, variant, &judged.judgements);

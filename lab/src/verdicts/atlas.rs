@@ -17,6 +17,10 @@
 //! matches at a time control (`time_controls`) instead: each side built from
 //! its recorded feature set, so `lab report` can set their fixed-nodes Elo
 //! beside the Elo on the clock.
+//!
+//! Another engine's variants (`--engine NAME`, or their names) play into
+//! that engine's own atlas beside prunelab's, on a clock where a side does
+//! not stop at `go nodes` (`per_engine`).
 
 pub mod ablation_phases;
 pub mod clock_estimate;
@@ -24,6 +28,7 @@ pub mod entries;
 pub mod fast_measures;
 pub mod identical;
 pub mod node_odds;
+pub mod per_engine;
 pub mod speeds;
 pub mod text;
 pub mod time_controls;
@@ -68,6 +73,11 @@ pub struct AtlasArgs {
     /// Every variant that has a parent.
     #[arg(long)]
     pub all: bool,
+    /// Every variant of another engine (lab/other-engines/) that has a parent, into that engine's atlas
+    /// (atlas/NAME/atlas.jsonl beside --atlas).
+    #[arg(long = "engine", value_name = "NAME")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// Every pair of the matches at a time control (time-controls.toml beside the atlas file), each side built
     /// from its recorded feature set.
     #[arg(long)]
@@ -84,14 +94,24 @@ pub struct AtlasArgs {
     #[arg(long = "ablate", value_name = "VARIANT")]
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ablate: Vec<String>,
-    /// Nodes a move (`go nodes N`).
-    #[arg(long, value_name = "N", required_unless_present = "keep_fast")]
+    /// Nodes a move (`go nodes N`); for another engine's variants 10000 unless given, and a clock (--tc) where
+    /// a side does not stop at `go nodes`.
+    #[arg(long, value_name = "N")]
     pub nodes: Option<u64>,
+    /// The clock of another engine's games where a side does not stop at `go nodes` [default: 2+0.02].
+    #[arg(long, value_name = "TC")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
     /// Play no games: keep the phases' fast measures (the latest `lab ab` or
     /// `lab chain` run of each pair under --results) in fast.jsonl beside the
     /// atlas file, where the calibration reads them on any clone.
-    #[arg(long, conflicts_with_all = ["nodes", "games", "resume", "time_controls", "pairs"])]
+    #[arg(long, conflicts_with_all = ["nodes", "tc", "games", "resume", "time_controls", "pairs"])]
     pub keep_fast: bool,
+    /// For another engine's variants: play the games only, without taking each phase's fast measures into the
+    /// engine's fast.jsonl.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub no_fast: bool,
     /// Games a phase plays, in pairs (default 1000; with --sprt a cap).
     #[arg(long, value_name = "G")]
     pub games: Option<u64>,
@@ -229,10 +249,25 @@ pub fn phases(lab: &Lab, args: &AtlasArgs) -> Result<Vec<Phase>> {
         all.sort_by_key(|name| (generations(name), name.to_string()));
         names.extend(all.into_iter().map(str::to_string));
     }
+    if let Some(engine) = &args.engine {
+        let theirs: Vec<&crate::variants::external::External> =
+            lab.externals.iter().filter(|external| &external.engine == engine).collect();
+        if theirs.is_empty() {
+            let known: Vec<&str> = lab.externals.iter().map(|external| external.engine.as_str()).collect();
+            bail!("--engine {engine}: no variant of that engine; the other engines here: {}", known.join(", "));
+        }
+        let mut children: Vec<&str> =
+            theirs.iter().filter(|external| external.variant.file.extends.is_some()).map(|e| e.name()).collect();
+        let every = lab.every_variant();
+        let generations = |name: &str| prunelab::variants::ancestry(&every, name).len();
+        children.sort_by_key(|name| (generations(name), name.to_string()));
+        names.extend(children.into_iter().map(str::to_string));
+    }
     let pairs = time_control_pairs(lab, args)?;
     if names.is_empty() && pairs.is_empty() && args.ablate.is_empty() {
         bail!(
-            "lab atlas needs variants, --chain NAME, --all, --ablate VARIANT, --time-controls or --pair VARIANT..PARENT"
+            "lab atlas needs variants, --chain NAME, --all, --engine NAME, --ablate VARIANT, --time-controls or \
+             --pair VARIANT..PARENT"
         );
     }
     let mut phases: Vec<Phase> = Vec::new();
@@ -306,12 +341,14 @@ fn sorted_features(lab: &Lab, name: &str) -> Result<Vec<String>> {
 fn phase_searches(lab: &Lab, phase: &Phase) -> Result<PairSearches> {
     Ok(match &phase.searches {
         Some(searches) => PairSearches {
+            engine: None,
             tunables: side_tunables(lab, &phase.variant, &searches.features)?,
             parent_tunables: side_tunables(lab, &phase.parent, &searches.parent_features)?,
             features: searches.features.clone(),
             parent_features: searches.parent_features.clone(),
         },
         None => PairSearches {
+            engine: None,
             features: sorted_features(lab, &phase.variant)?,
             parent_features: sorted_features(lab, &phase.parent)?,
             tunables: lab.variant(&phase.variant)?.tunables_variable(),
@@ -342,6 +379,7 @@ fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u
     Ok(AtlasKey {
         searches,
         nodes,
+        tc: None,
         book: book.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
         book_hash: entries::fnv1a_hex(&bytes),
         seed,
@@ -352,10 +390,19 @@ fn key_at(searches: PairSearches, nodes: u64, book: &Path, seed: u64, hash_mb: u
 /// The atlas's key of a variant's games against its parent (its file's, or
 /// an ablation's) played as `settings` says: `lab ab --decide`'s, which go
 /// to the atlas like any other.
+///
+/// Another engine's variant's games are keyed as its engine's atlas keys
+/// them, at fixed nodes or on a clock ([`per_engine::file_of`] names their
+/// file); prunelab's at fixed nodes only.
 pub fn key_of_match(lab: &Lab, variant: &str, settings: &MatchArgs, book: &Path) -> Result<Option<AtlasKey>> {
-    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
     let Some(parent) = lab.variant(variant)?.file.extends.clone() else { return Ok(None) };
     let phase = Phase::of_variants(variant, &parent);
+    if per_engine::engine_of(lab, std::slice::from_ref(&phase))?.is_some() {
+        let launches = [participant::launch(lab, variant)?, participant::launch(lab, &parent)?];
+        let at = (book, settings.seed, settings.hash.mb);
+        return per_engine::key_at(lab, &phase, &launches, &settings.tc, at).map(Some);
+    }
+    let Some(nodes) = settings.tc.nodes() else { return Ok(None) };
     key_at(phase_searches(lab, &phase)?, nodes, book, settings.seed, settings.hash.mb).map(Some)
 }
 
@@ -431,37 +478,43 @@ fn side_binary(lab: &Lab, settings: &MatchArgs, name: &str, features: Option<&[S
 /// Plays one phase and returns its atlas entry; a match that stopped before
 /// its end is an error (its games are kept for `--resume`). A pair whose
 /// searches are identical from every opening the match would play is not
-/// played: its entry has 0 games (see `identical`).
+/// played: its entry has 0 games (see `identical`); on a clock, where no
+/// two searches are alike, the games are played. Another engine's sides
+/// come started (`launches`), at the key's time control.
 fn play(
     lab: &Lab,
     args: &AtlasArgs,
     phase: &Phase,
-    key: AtlasKey,
+    (key, launches): (AtlasKey, Option<[Launch; 2]>),
     (book, folder): (&Path, &Path),
 ) -> Result<AtlasEntry> {
     let sprt = phase_sprt(lab, args, phase)?;
-    let settings = match_settings(args, phase, sprt, folder);
+    let mut settings = match_settings(args, phase, sprt, folder);
+    settings.tc = key.time_control().parse().map_err(|error| anyhow!("{}: {error}", key.time_control()))?;
     let searches = phase.searches.as_ref();
-    let binaries = [
-        side_binary(lab, &settings, &phase.variant, searches.map(|s| s.features.as_slice()))?,
-        side_binary(lab, &settings, &phase.parent, searches.map(|s| s.parent_features.as_slice()))?,
-    ];
+    let binaries = match launches {
+        Some(launches) => launches,
+        None => [
+            side_binary(lab, &settings, &phase.variant, searches.map(|s| s.features.as_slice()))?,
+            side_binary(lab, &settings, &phase.parent, searches.map(|s| s.parent_features.as_slice()))?,
+        ],
+    };
     // Before the match: the commit the engines are built from, not the one
     // the tree has reached when it ends.
     let commit = tools::commit(&lab.root);
     let started = Instant::now();
     let pairs = settings.games.unwrap_or(DEFAULT_GAMES).div_ceil(2);
     let sides = [(phase.variant.as_str(), &binaries[0]), (phase.parent.as_str(), &binaries[1])];
-    let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (args.nodes_a_move(), args.hash.mb))?;
-    if let Sameness::Identical { openings } = sameness {
-        lab.say(&format!(
-            "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \
-             recorded with 0 games, not played",
-            phase.variant,
-            phase.parent,
-            args.nodes_a_move()
-        ));
-        return Ok(identical_entry(phase, key, commit, started.elapsed().as_secs()));
+    if key.tc.is_none() {
+        let sameness = identical::compare(sides, Book::read(book)?, args.seed, pairs, (key.nodes, args.hash.mb))?;
+        if let Sameness::Identical { openings } = sameness {
+            lab.say(&format!(
+                "atlas: {} and {} search identically at N={} from all {openings} opening(s) the match would play: \
+                 recorded with 0 games, not played",
+                phase.variant, phase.parent, key.nodes
+            ));
+            return Ok(identical_entry(phase, key, commit, started.elapsed().as_secs()));
+        }
     }
     let outcome = matches::run_match(
         &lab.nested(folder).session(),
@@ -534,24 +587,41 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     if args.keep_fast {
         return keep_fast(lab, args);
     }
-    if args.nodes_a_move() == 0 {
+    if args.nodes == Some(0) {
         bail!("--nodes must be at least 1");
     }
     if args.games == Some(0) {
         bail!("--games must be at least 1");
     }
     let book = matches::book_path(&lab.session(), args.book.as_deref())?;
-    let atlas_path = lab.resolve(&args.atlas);
+    let phases = if args.node_odds.is_empty() { phases(lab, args)? } else { Vec::new() };
+    let engine = per_engine::engine_of(lab, &phases)?;
+    match &engine {
+        Some(engine) => per_engine::refuse_prunelab_only(args, engine)?,
+        None if args.nodes.is_none() => bail!("--nodes N: prunelab's variants play at N nodes a move"),
+        None if args.tc.is_some() => bail!("--tc is the clock of another engine's games; prunelab's play at --nodes"),
+        None if args.no_fast => bail!("--no-fast is for another engine's variants; prunelab's play their games only"),
+        None => {}
+    }
+    let atlas_path = per_engine::atlas_file(lab, args, engine.as_deref())?;
     if !args.node_odds.is_empty() {
         return node_odds_command(lab, args, &book, &atlas_path);
     }
-    let phases = phases(lab, args)?;
     let (mut run, mut done) = open_run(lab, args)?;
+    let mut time_controls: Vec<String> = Vec::new();
     for (index, phase) in phases.iter().enumerate() {
         if done.iter().any(|record| (&record.variant, &record.parent) == (&phase.variant, &phase.parent)) {
             continue;
         }
-        let key = key_of(lab, phase, args, &book)?;
+        let (key, launches) = match engine {
+            None => (key_of(lab, phase, args, &book)?, None),
+            Some(_) => {
+                per_engine::key_and_launches(lab, args, phase, &book).map(|(key, launches)| (key, Some(launches)))?
+            }
+        };
+        if !time_controls.contains(&key.time_control()) {
+            time_controls.push(key.time_control());
+        }
         let number = format!("phase {} of {}", index + 1, phases.len());
         if args.speed {
             let outcome = speed_phase(lab, args, phase, key.searches, (&run, &atlas_path), &number)?;
@@ -560,6 +630,7 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             run.keep(&mut done, record)?;
             continue;
         }
+        let searches = key.searches.clone();
         let outcome = match entries::find(&entries::read(&atlas_path), &key) {
             Some(entry) => {
                 lab.say(&format!(
@@ -571,24 +642,31 @@ pub fn command(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             }
             None => {
                 lab.say(&format!(
-                    "atlas, {number}: {} against {} at N={}",
+                    "atlas, {number}: {} against {} at {}",
                     phase.variant,
                     phase.parent,
-                    args.nodes_a_move()
+                    key.time_control()
                 ));
                 let folder = run.path().join(phase.folder());
-                let entry = play(lab, args, phase, key, (&book, &folder))?;
+                let entry = play(lab, args, phase, (key, launches), (&book, &folder))?;
                 entries::append(&atlas_path, &entry)?;
                 lab.say(&format!("atlas: {}", text::entry_line(&entry)));
                 "played"
             }
         };
+        if engine.is_some() && !args.no_fast {
+            let folder = run.path().join(phase.folder());
+            per_engine::measure_fast(lab, phase, &searches, &folder, &fast_measures::beside(&atlas_path))?;
+        }
         let record =
             PhaseRecord { variant: phase.variant.clone(), parent: phase.parent.clone(), outcome: outcome.into() };
         run.keep(&mut done, record)?;
     }
     let atlas = entries::read(&atlas_path);
-    let mut text = text::run_summary(&phases, &atlas, args.nodes_a_move(), &atlas_path);
+    if time_controls.is_empty() {
+        time_controls.push(format!("N={}", args.nodes_a_move()));
+    }
+    let mut text = text::run_summary(&phases, &atlas, &time_controls, &atlas_path);
     if args.time_controls || !args.pairs.is_empty() {
         let path = time_controls::beside(&atlas_path);
         let records = time_controls::read(&path)?;
@@ -673,7 +751,16 @@ fn node_odds_command(lab: &Lab, args: &AtlasArgs, book: &Path, atlas_path: &Path
 /// atlas's fast file unless it has them already for the same two searches.
 fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
     let phases = phases(lab, args)?;
-    let path = fast_measures::beside(&lab.resolve(&args.atlas));
+    let engine = per_engine::engine_of(lab, &phases)?;
+    let path = fast_measures::beside(&per_engine::atlas_file(lab, args, engine.as_deref())?);
+    // Another engine's sides are named by their builds, which are started.
+    let searches_of = |phase: &Phase| match engine {
+        None => phase_searches(lab, phase),
+        Some(_) => {
+            let book = matches::book_path(&lab.session(), args.book.as_deref())?;
+            per_engine::key_and_launches(lab, args, phase, &book).map(|(key, _)| key.searches)
+        }
+    };
     let local = latest_comparisons(&lab.results_root());
     let commit = tools::commit(&lab.root);
     let mut out = format!("# Fast measures kept in {}\n\n", path.display());
@@ -687,7 +774,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             .find(|local| (&local.comparison.subject, &local.comparison.reference) == (&phase.variant, &phase.parent))
         else {
             // Kept from another results folder: not missing.
-            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), &phase_searches(lab, phase)?);
+            let known = fast_measures::find(&kept, (&phase.variant, &phase.parent), &searches_of(phase)?);
             if known.is_some() {
                 kept_before.push(phase.variant.as_str());
             } else {
@@ -695,7 +782,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
             }
             continue;
         };
-        let entry = fast_entry(lab, phase, measured, &commit)?;
+        let entry = fast_entry(phase, searches_of(phase)?, measured, &commit)?;
         let known = fast_measures::find(&kept, (&entry.variant, &entry.parent), &entry.searches);
         // The same run measured the same two searches: kept already.
         let from = if known.is_some_and(|known| known.source == entry.source) {
@@ -730,7 +817,7 @@ fn keep_fast(lab: &Lab, args: &AtlasArgs) -> Result<()> {
 /// A pair's fast measures as the atlas keeps them. A run whose arguments
 /// do not say where it measured is refused: its line could not be set
 /// beside the atlas's like with like.
-fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str) -> Result<FastEntry> {
+fn fast_entry(phase: &Phase, searches: PairSearches, measured: &LocalComparison, commit: &str) -> Result<FastEntry> {
     let comparison = &measured.comparison;
     let Some(measured_at) = measured.measured_at.clone() else {
         bail!("{}: its run file does not say where it measured; measure the pair again", measured.run)
@@ -740,7 +827,7 @@ fn fast_entry(lab: &Lab, phase: &Phase, measured: &LocalComparison, commit: &str
     Ok(FastEntry {
         variant: phase.variant.clone(),
         parent: phase.parent.clone(),
-        searches: phase_searches(lab, phase)?,
+        searches,
         fast: FastMeasures::of(comparison),
         node_setting: comparison.node_setting.clone(),
         measured_at,

@@ -31,6 +31,51 @@ use crate::verdicts::decision::{Decision, GamesSay, Tally, Z_95};
 /// what it went with: below this, a count says nothing.
 pub const MIN_DECIDED: usize = 5;
 
+/// Whose calibration a verdict reads: prunelab's atlas, or another
+/// engine's (`atlas/<engine>/atlas.jsonl`), fitted alike on that file's
+/// lines alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Source {
+    /// The atlas file as the page names it.
+    pub file: String,
+    /// Where its games were played: `at fixed nodes`, `on the clock 2+0.02`.
+    pub games_at: String,
+    /// For another engine, the command that plays its variants into its
+    /// atlas, named when the atlas cannot predict.
+    pub builds_it: Option<String>,
+}
+
+impl Source {
+    /// prunelab's atlas, whose games are at fixed nodes.
+    pub fn prunelab() -> Source {
+        Source { file: entries::ATLAS_FILE.to_string(), games_at: "at fixed nodes".to_string(), builds_it: None }
+    }
+
+    /// Where the latest lines of `atlas` were played: `at fixed nodes`,
+    /// `on the clock 2+0.02`, or both.
+    pub fn games_at(atlas: &[AtlasEntry]) -> String {
+        let mut clocks: Vec<String> = Vec::new();
+        let mut fixed = false;
+        for entry in entries::latest_per_variant(atlas).into_iter().filter(|entry| entry.games > 0) {
+            match &entry.key.tc {
+                Some(tc) if !clocks.contains(tc) => clocks.push(tc.clone()),
+                Some(_) => {}
+                None => fixed = true,
+            }
+        }
+        let on_clocks = match clocks.len() {
+            0 => None,
+            1 => Some(format!("on the clock {}", clocks[0])),
+            _ => Some(format!("on the clocks {}", clocks.join(", "))),
+        };
+        match (fixed, on_clocks) {
+            (true, Some(clocks)) => format!("at fixed nodes and {clocks}"),
+            (false, Some(clocks)) => clocks,
+            _ => "at fixed nodes".to_string(),
+        }
+    }
+}
+
 /// A pair's fast measures as the calibration uses them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeasuredPair {
@@ -385,13 +430,13 @@ pub fn report_section(rows: &[Row]) -> Option<String> {
 /// losses of the atlas went with its sign; and the fit's prediction with
 /// its 95% prediction interval, from the measures taken where the atlas's
 /// were, when the atlas can say.
-pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
+pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, source: &Source) -> String {
     let fitted = MeasuredAt::fitted();
     let mut out = format!("{}\n\n", crate::verdicts::ab_sections::ATLAS);
     writeln!(
         out,
         "The atlas (`{}`) has {} variant(s) with games and fast measures: {}.\n",
-        entries::ATLAS_FILE,
+        source.file,
         rows.len(),
         tally(rows).text()
     )
@@ -431,23 +476,48 @@ pub fn verdict_section(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> St
         };
         writeln!(out, "{head} ({direction}): {text}").unwrap();
     }
-    writeln!(out, "{}", prediction_line(rows, fast, at)).unwrap();
+    let prediction = prediction_line(rows, fast, at, &source.games_at);
+    writeln!(out, "{prediction}").unwrap();
+    // More lines help where the atlas has too few for the fit; measures
+    // taken elsewhere than the atlas's want measuring again, not games.
+    let too_few = predictor(rows, &usable_measures(fast, at)).points < FIT_POINTS;
+    if let (true, true, Some(command)) = (prediction.starts_with(NO_PREDICTION), too_few, &source.builds_it) {
+        writeln!(
+            out,
+            "- to build its calibration: `{command}` plays each of the engine's variants against its parent \
+             into `{}`, and keeps its fast measures beside",
+            source.file
+        )
+        .unwrap();
+    }
     out
+}
+
+/// How a verdict's line says it predicts nothing.
+const NO_PREDICTION: &str = "- no prediction of Elo";
+
+/// Rows a fit needs before the verdict predicts from it: enough to test
+/// it by leave-one-out on the decided ones.
+const FIT_POINTS: usize = MIN_DECIDED + 3;
+
+/// The measures of `fast` taken where the atlas's were, which a fit may use.
+fn usable_measures(fast: &FastMeasures, at: &MeasuredAt) -> Vec<Measure> {
+    Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some() && at.is_fitted(*measure)).collect()
 }
 
 /// The prediction of Elo from the measures taken where the atlas's were,
 /// with its prediction interval and its leave-one-out error beside the
 /// constant model's; or why there is none.
-fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String {
+fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt, games_at: &str) -> String {
     let measured: Vec<Measure> = Measure::ALL.into_iter().filter(|measure| measure.value(fast).is_some()).collect();
-    let usable: Vec<Measure> = measured.iter().copied().filter(|measure| at.is_fitted(*measure)).collect();
+    let usable = usable_measures(fast, at);
     if usable.is_empty() {
         let elsewhere: Vec<String> =
             measured.iter().map(|measure| format!("{} measured at {}", measure.name(), at.text(*measure))).collect();
         return match elsewhere.is_empty() {
-            true => "- no prediction of Elo: no fast measure".to_string(),
+            true => format!("{NO_PREDICTION}: no fast measure"),
             false => format!(
-                "- no prediction of Elo: not comparable: {}; the atlas's fit is on {} and {}",
+                "{NO_PREDICTION}: not comparable: {}; the atlas's fit is on {} and {}",
                 elsewhere.join(", "),
                 MeasuredAt::fitted().text(Measure::Nodes),
                 MeasuredAt::fitted().text(Measure::Wac)
@@ -456,13 +526,13 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
     }
     let fit = predictor(rows, &usable);
     let constant = predictor(rows, &[]);
-    let needed = MIN_DECIDED + 3;
+    let needed = FIT_POINTS;
     let predicted = prediction(rows, &usable, fast);
     let (Some(predicted), Some(error), Some(constant_error), true) =
         (predicted, fit.loo_rmse, constant.loo_rmse, fit.points >= needed)
     else {
         return format!(
-            "- no prediction of Elo: the atlas has {} variant(s) with {}, too few for a fit to be tested by \
+            "{NO_PREDICTION}: the atlas has {} variant(s) with {}, too few for a fit to be tested by \
              leave-one-out (at least {needed})",
             fit.points,
             predictor_name(&fit)
@@ -480,7 +550,7 @@ fn prediction_line(rows: &[Row], fast: &FastMeasures, at: &MeasuredAt) -> String
         false => format!(" ({} left out: not comparable)", left_out.join(", ")),
     };
     format!(
-        "- the atlas's fit on {}{left_out} predicts {:+.1} Elo at fixed nodes (95% prediction interval: {:+.1} to \
+        "- the atlas's fit on {}{left_out} predicts {:+.1} Elo {games_at} (95% prediction interval: {:+.1} to \
          {:+.1}, {} variants); its leave-one-out error, {error:.1} Elo, is {worth} ({constant_error:.1})",
         predictor_name(&fit),
         predicted.value,
@@ -602,7 +672,7 @@ mod tests {
         rows.push(row("g", 8.0, WON, -3.0, 1.02, 1));
         let fast = FastMeasures { node_change_pct: Some(-12.0), ttd_ratio: Some(0.97), wac_change: Some(0) };
         let fitted = MeasuredAt::fitted();
-        let text = verdict_section(&rows, &fast, &fitted);
+        let text = verdict_section(&rows, &fast, &fitted, &Source::prunelab());
         assert!(
             text.contains("7 variant(s) with games and fast measures: 6 decided (6 after Holm's correction over the 7")
         );
@@ -629,12 +699,14 @@ mod tests {
             "{text}"
         );
         let unmeasured = FastMeasures { wac_change: None, ..fast };
-        assert!(verdict_section(&rows, &unmeasured, &fitted).contains("- WAC change -: not measured"));
-        let empty = verdict_section(&[], &fast, &fitted);
+        assert!(
+            verdict_section(&rows, &unmeasured, &fitted, &Source::prunelab()).contains("- WAC change -: not measured")
+        );
+        let empty = verdict_section(&[], &fast, &fitted, &Source::prunelab());
         assert!(empty.contains("the atlas has 0 decided variant(s) whose node change moved: too few"), "{empty}");
         // Only gains decided: the atlas cannot say what a loss looks like.
         let gains: Vec<Row> = (0..5).map(|i| row(&format!("w{i}"), 10.0, WON, -5.0, 0.9, 1)).collect();
-        let text = verdict_section(&gains, &fast, &fitted);
+        let text = verdict_section(&gains, &fast, &fitted, &Source::prunelab());
         assert!(
             text.contains(
                 "of the atlas's 5 decided gains, 5 reached the depth faster; it has no decided loss, so it cannot say \
@@ -683,14 +755,14 @@ mod tests {
             fitted_y(x0) - half,
             fitted_y(x0) + half
         );
-        let text = verdict_section(&rows, &fast, &MeasuredAt::fitted());
+        let text = verdict_section(&rows, &fast, &MeasuredAt::fitted(), &Source::prunelab());
         assert!(text.contains(&line), "{text}\n{line}");
         assert!(text.contains("is below the constant model's"), "{text}");
         // WAC at 50,000 nodes is not the atlas's WAC: it is named, and the
         // prediction leaves it out.
         let all = FastMeasures { node_change_pct: Some(-12.0), ttd_ratio: Some(0.93), wac_change: Some(3) };
         let wac_elsewhere = MeasuredAt { tactics_nodes: 50_000, ..MeasuredAt::fitted() };
-        let text = verdict_section(&rows, &all, &wac_elsewhere);
+        let text = verdict_section(&rows, &all, &wac_elsewhere, &Source::prunelab());
         assert!(
             text.contains(
                 "- WAC change +3: not comparable: measured at wac at nodes 50000, hash 16, the atlas's at wac at \
@@ -706,7 +778,7 @@ mod tests {
         );
         // Nodes at depth 8 and WAC at 50,000: nothing to predict from.
         let elsewhere = MeasuredAt { depth: 8, ..wac_elsewhere };
-        let text = verdict_section(&rows, &all, &elsewhere);
+        let text = verdict_section(&rows, &all, &elsewhere, &Source::prunelab());
         assert!(
             text.contains(
                 "- no prediction of Elo: not comparable: node change measured at verdict at depth 8, hash 16, \

@@ -722,6 +722,34 @@ fn chain_variants(lab: &Lab, names: &[String]) -> Vec<Variant> {
 /// Runs the chain and prints it; its standing is the exit status (docs/verdicts.md,
 /// "Exit status").
 pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
+    let measured = measure(lab, args)?;
+    if lab.global.json {
+        println!("{}", std::fs::read_to_string(measured.run.join("summary.json"))?);
+    } else {
+        println!("{}", measured.text);
+        lab.say(&format!("chain: {} ({:.0} s)", measured.run.display(), measured.seconds));
+    }
+    if measured.standing == Standing::Contradicted {
+        lab.say(&format!(
+            "chain: a phase's claim does not hold or its SPRT accepted H0 (exit status {})",
+            verdict::CONTRADICTED_EXIT_STATUS
+        ));
+    }
+    Ok(measured.standing)
+}
+
+/// A chain run, written to its folder and not printed: its page, its
+/// folder, how long it took and how its claims stand.
+pub struct Measured {
+    pub text: String,
+    pub run: PathBuf,
+    pub seconds: f64,
+    pub standing: Standing,
+}
+
+/// Runs the chain into its folder (`lab atlas` measures another engine's
+/// phase so, where its page is not wanted).
+pub fn measure(lab: &Lab, args: &ChainArgs) -> Result<Measured> {
     let started = Instant::now();
     let names = resolve_args(&chain_variants(lab, &args.chain), &args.chain)?;
     let chain = Chain::of(lab, names, &args.beside)?;
@@ -767,20 +795,8 @@ pub fn command(lab: &Lab, args: &ChainArgs) -> Result<Standing> {
         &text,
         &serde_json::json!({"chain": chain.names, "phases": phases, "stopped_at": stopped_at, "seconds": seconds}),
     )?;
-    if lab.global.json {
-        println!("{}", std::fs::read_to_string(run_dir.path().join("summary.json"))?);
-    } else {
-        println!("{text}");
-        lab.say(&format!("chain: {} ({seconds:.0} s)", run_dir.path().display()));
-    }
     let standing = standing(&chain, &records)?;
-    if standing == Standing::Contradicted {
-        lab.say(&format!(
-            "chain: a phase's claim does not hold or its SPRT accepted H0 (exit status {})",
-            verdict::CONTRADICTED_EXIT_STATUS
-        ));
-    }
-    Ok(standing)
+    Ok(Measured { text, run: run_dir.path().to_path_buf(), seconds, standing })
 }
 
 #[cfg(test)]

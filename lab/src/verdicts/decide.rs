@@ -237,10 +237,13 @@ fn keep_in_atlas(
     settings.hash.mb = plan.hash;
     let Some(key) = atlas::key_of_match(lab, variant, &settings, book)? else { return Ok(None) };
     let phase = Phase::of_variants(variant, parent);
+    // Another engine's games go to its own atlas.
+    let file = atlas::per_engine::file_of(lab, &lab.resolve(atlas_file), variant)?;
     match atlas::entry_of_match(&phase, key, &played.summary, played.commit.clone(), played.wall_seconds) {
         Ok(entry) => {
-            entries::append(&lab.resolve(atlas_file), &entry)?;
-            Ok(Some(format!("These games are a line of the atlas now (`{}`).", atlas_file.display())))
+            entries::append(&file, &entry)?;
+            let shown = if lab.external(variant).is_some() { file.as_path() } else { atlas_file };
+            Ok(Some(format!("These games are a line of the atlas now (`{}`).", shown.display())))
         }
         Err(_) => Ok(Some(
             "These games are not in the atlas yet: the match did not reach its end. `--resume` continues it, and \

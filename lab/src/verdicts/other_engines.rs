@@ -11,9 +11,12 @@
 //!   the reason when an engine does not stop at `go nodes`;
 //! - **no prediction from prunelab's atlas**: its calibration is
 //!   prunelab's games beside prunelab's fast measures, and says nothing of
-//!   another engine's search.
+//!   another engine's search. A pair of one engine's variants reads that
+//!   engine's own calibration (`atlas/<engine>/`, `lab atlas --engine`);
+//!   without one the page says so and names the command that builds it.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
@@ -22,8 +25,12 @@ use games::results::runs_of;
 use serde::Serialize;
 
 use crate::engines::{abilities, participant};
+use crate::lab::outside;
 use crate::lab::{Lab, Pair, Side};
 use crate::verdicts::ab::sections::{ATLAS, FINDINGS};
+use crate::verdicts::atlas::entries;
+use crate::verdicts::atlas::fast_measures::{self, FastMeasures, MeasuredAt};
+use crate::verdicts::calibration::{self, Source};
 use crate::verdicts::verdict::TacticsOutcome;
 
 /// Games of the sanity match when `--sanity-games` is not given: a few
@@ -219,28 +226,89 @@ fn plural(count: u64, what: &str) -> String {
     }
 }
 
-/// The atlas's section of a verdict with another engine: no prediction,
-/// and why.
-pub fn atlas_section(pair: Pair) -> Option<String> {
+/// The atlas's section of a verdict with another engine, `None` for
+/// prunelab's pairs: for two variants of one engine, what that engine's
+/// calibration says of the verdict's fast measures `fast` (taken `at`
+/// these settings), beside `prunelab_atlas` in the engine's folder, and the
+/// command that builds it where it cannot predict; for any other pair, no
+/// prediction and why.
+pub fn atlas_section(
+    lab: &Lab,
+    prunelab_atlas: &Path,
+    pair: Pair,
+    (fast, at): (&FastMeasures, &MeasuredAt),
+) -> Result<Option<String>> {
     if !involves_other_engine(pair) {
-        return None;
+        return Ok(None);
     }
-    let engines: Vec<String> = [pair.reference, pair.subject]
-        .iter()
-        .filter_map(|side| side.external)
-        .map(|external| format!("`{}`", external.engine))
-        .fold(Vec::new(), |mut engines, engine| {
-            if !engines.contains(&engine) {
-                engines.push(engine);
-            }
-            engines
-        });
-    Some(format!(
-        "{ATLAS}\n\nNo prediction: the atlas (`atlas/atlas.jsonl`) and its calibration are prunelab's games beside \
-         prunelab's fast measures, and say nothing of the search of {}. Only games of the engine itself predict its \
-         Elo: the sanity match above, or a match of this pair (`--sprt`).\n",
-        engines.join(" and ")
-    ))
+    let engine = match one_engine(lab, pair) {
+        Ok(engine) => engine,
+        Err(why) => return Ok(Some(format!("{ATLAS}\n\n{why}\n"))),
+    };
+    let atlas_file = entries::engine_file(&lab.resolve(prunelab_atlas), engine)?;
+    let atlas = entries::read(&atlas_file);
+    let measured = calibration::measured_pairs(&fast_measures::beside(&atlas_file), &lab.results_root());
+    // The subject's own games would only confirm themselves.
+    let mut rows = calibration::rows(&atlas, &measured);
+    rows.retain(|row| row.variant != pair.subject.name());
+    let source = Source {
+        file: shown(lab, &atlas_file),
+        games_at: Source::games_at(&atlas),
+        builds_it: Some(format!("{} atlas --engine {engine}", command_name(lab))),
+    };
+    Ok(Some(calibration::verdict_section(&rows, fast, at, &source)))
+}
+
+/// `cargo lab` in the repository, `lab` outside it.
+fn command_name(lab: &Lab) -> &'static str {
+    if lab.in_repository {
+        "cargo lab"
+    } else {
+        "lab"
+    }
+}
+
+/// A file as a page names it: from the repository's root where it is
+/// inside one, else whole (the lab's home is no folder the user is in).
+fn shown(lab: &Lab, file: &Path) -> String {
+    match lab.in_repository {
+        true => file.strip_prefix(&lab.root).unwrap_or(file).display().to_string(),
+        false => file.display().to_string(),
+    }
+}
+
+/// The engine both sides are variants of; else why the pair has no
+/// calibration: a `uci:` binary names no engine, and a calibration is of
+/// one engine's changes.
+fn one_engine<'a>(lab: &Lab, pair: Pair<'a>) -> Result<&'a str, String> {
+    let sides = [pair.reference, pair.subject];
+    if let Some(binary) = sides.iter().find(|side| side.external.is_some_and(|external| external.binary.is_some())) {
+        let folder = match lab.in_repository {
+            true => crate::variants::external::FOLDER.to_string(),
+            false => format!("./{}", outside::OTHER_ENGINES),
+        };
+        return Err(format!(
+            "No calibration: `{}` is a binary of no named engine, and a calibration is kept for an engine by its \
+             name. To give it one, write its builds as variants of an engine: files in `{folder}/NAME/` with \
+             `engine = \"NAME\"`, `extends` and a `commit` or `[options]` (docs/own-engine.md). Then `{} atlas \
+             --engine NAME` plays them into `atlas/NAME/atlas.jsonl`, and a verdict on two of them predicts from it.",
+            binary.name(),
+            command_name(lab)
+        ));
+    }
+    let engine = |side: &crate::lab::Side<'a>| side.external.map(|external| external.engine.as_str());
+    match (engine(&pair.reference), engine(&pair.subject)) {
+        (Some(a), Some(b)) if a == b => Ok(a),
+        (a, b) => Err(format!(
+            "No prediction: `{}` ({}) and `{}` ({}) are not variants of one engine, and a calibration is one \
+             engine's changes against their parents. prunelab's atlas says nothing of another engine's search. \
+             Only games of the pair predict its Elo: the sanity match above, or a match (`--sprt`).",
+            pair.reference.name(),
+            a.unwrap_or("prunelab"),
+            pair.subject.name(),
+            b.unwrap_or("prunelab")
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +316,8 @@ mod tests {
     use test_support::script;
 
     use super::*;
+    use crate::verdicts::atlas::entries::{AtlasEntry, EngineSide, EngineSides, PairSearches};
+    use crate::verdicts::atlas::fast_measures::FastEntry;
 
     /// A stand-in engine that answers `go nodes` with `go_nodes` (`:` for
     /// never: it searches on, as SeaJay v20251002 does).
@@ -288,15 +358,128 @@ mod tests {
             .err()
             .unwrap()
             .ends_with(" (no bestmove within 1 s), and the suite is searched at fixed nodes"));
-        // A pair with another engine predicts nothing from prunelab's atlas.
+        // A pair with a `uci:` binary has no calibration, and is told how
+        // to get one; a pair of prunelab's has no section here.
         let pair = Pair::of(&lab, "p003-3", &searching).unwrap();
         assert!(involves_other_engine(pair));
-        let section = atlas_section(pair).unwrap();
+        let fast = FastMeasures { node_change_pct: Some(-10.0), ttd_ratio: Some(0.9), wac_change: None };
+        let at = MeasuredAt::fitted();
+        let section = atlas_section(&lab, Path::new(entries::ATLAS_FILE), pair, (&fast, &at)).unwrap().unwrap();
         assert!(
-            section.contains(&format!("say nothing of the search of `{}`", searching.trim_start_matches("uci:"))),
+            section.contains(&format!("No calibration: `{searching}` is a binary of no named engine")),
             "{section}"
         );
-        assert_eq!(atlas_section(Pair::of(&lab, "p003-3", "razor-r1").unwrap()), None);
+        assert!(section.contains("files in `lab/other-engines/NAME/` with `engine = \"NAME\"`"), "{section}");
+        assert!(section.contains("Then `cargo lab atlas --engine NAME` plays them into"), "{section}");
+        let ours = Pair::of(&lab, "p003-3", "razor-r1").unwrap();
+        assert_eq!(atlas_section(&lab, Path::new(entries::ATLAS_FILE), ours, (&fast, &at)).unwrap(), None);
+        // prunelab's variant against another engine's: no prediction.
+        let mixed = Pair::of(&lab, "p003-3", "seajay-lmr").unwrap();
+        let section = atlas_section(&lab, Path::new(entries::ATLAS_FILE), mixed, (&fast, &at)).unwrap().unwrap();
+        assert!(
+            section.contains(
+                "No prediction: `p003-3` (prunelab) and `seajay-lmr` (seajay) are not variants of one engine"
+            ),
+            "{section}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An engine's pair of lines at these fast measures and Elo (±16),
+    /// on the clock: the atlas line and its fast measures.
+    fn engine_lines(variant: &str, ttd_pct: f64, elo: f64) -> (AtlasEntry, FastEntry) {
+        let side = |commit: &str| EngineSide {
+            commit: Some(commit.into()),
+            build: None,
+            binary: None,
+            options: String::new(),
+        };
+        let sides = EngineSides { name: "seajay".into(), variant: side(variant), parent: side("before") };
+        let searches = PairSearches { engine: Some(sides), ..PairSearches::of([&[], &[]], ["", ""]) };
+        let mut line = crate::verdicts::atlas::entries::tests::entry(variant, (30, 30, 40), [4, 8, 20, 8, 4]);
+        line.key.searches = searches.clone();
+        (line.key.nodes, line.key.tc) = (0, Some(SANITY_CLOCK.into()));
+        line.elo = Some(games::statistics::Estimate { value: elo, low: elo - 16.0, high: elo + 16.0 });
+        let fast = FastEntry {
+            variant: variant.into(),
+            parent: line.parent.clone(),
+            searches,
+            fast: FastMeasures { node_change_pct: None, ttd_ratio: Some(1.0 + ttd_pct / 100.0), wac_change: None },
+            node_setting: "verdict at depth 10".into(),
+            measured_at: MeasuredAt::fitted(),
+            node_change_interval: None,
+            ttd_interval: None,
+            wac_solved: None,
+            source: "20261207T000000Z-chain".into(),
+            commit: "0123456789ab".into(),
+        };
+        (line, fast)
+    }
+
+    /// Eight lines of SeaJay's atlas, Elo on the time-to-depth change
+    /// alone, each ±16 (equal weights): the verdict on two SeaJay variants
+    /// predicts the ordinary least-squares line's value, from that atlas
+    /// only; with seven lines, or none, it says too few and names the
+    /// command that builds the calibration.
+    #[test]
+    fn a_verdict_on_one_engine_predicts_from_that_engine_s_calibration_or_names_the_command() {
+        let dir = std::env::temp_dir().join(format!("prunelab-engine-calibration-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let prunelab_atlas = dir.join("atlas.jsonl");
+        let seajay_atlas = entries::engine_file(&prunelab_atlas, "seajay").unwrap();
+        let points = [(-10.0, 20.0), (10.0, -15.0), (-2.0, 5.0), (-20.0, 30.0), (20.0, -25.0), (-5.0, 10.0)];
+        let points: Vec<(f64, f64)> = points.into_iter().chain([(2.0, 8.0), (5.0, -5.0)]).collect();
+        let lab = Lab::for_tests();
+        let pair = Pair::of(&lab, "seajay-before-lmr", "seajay-lmr").unwrap();
+        let fast = FastMeasures { node_change_pct: None, ttd_ratio: Some(0.93), wac_change: None };
+        let at = MeasuredAt::fitted();
+        let section = |lab: &Lab| atlas_section(lab, &prunelab_atlas, pair, (&fast, &at)).unwrap().unwrap();
+        // None yet: the count, and the command.
+        let none = section(&lab);
+        let shown = seajay_atlas.display();
+        assert!(none.contains(&format!("The atlas (`{shown}`) has 0 variant(s)")), "{none}");
+        assert!(none.contains("- no prediction of Elo: the atlas has 0 variant(s) with time-to-depth ratio, too few"));
+        assert!(
+            none.contains(&format!(
+                "- to build its calibration: `cargo lab atlas --engine seajay` plays each of the engine's variants \
+                 against its parent into `{shown}`"
+            )),
+            "{none}"
+        );
+        for (index, (x, y)) in points.iter().enumerate() {
+            let (line, measures) = engine_lines(&format!("v{index}"), *x, *y);
+            entries::append(&seajay_atlas, &line).unwrap();
+            fast_measures::append(&fast_measures::beside(&seajay_atlas), &measures).unwrap();
+            if index == 6 {
+                assert!(section(&lab).contains("the atlas has 7 variant(s) with time-to-depth ratio, too few"));
+            }
+        }
+        // prunelab's atlas beside it is untouched.
+        assert!(!prunelab_atlas.exists());
+        let n = points.len() as f64;
+        let (mx, my) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
+        let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+        let slope = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx;
+        let predicted = my + slope * (-7.0 - mx);
+        let page = section(&lab);
+        assert!(
+            page.contains(&format!(
+                "- the atlas's fit on time-to-depth ratio predicts {predicted:+.1} Elo on the clock 2+0.02 (95% \
+                 prediction interval: "
+            )),
+            "{page}\n{predicted}"
+        );
+        assert!(page.contains(", 8 variants); its leave-one-out error"), "{page}");
+        assert!(!page.contains("to build its calibration"), "{page}");
+        // Measures taken elsewhere want measuring again, not more games.
+        let at_depth_8 = MeasuredAt { depth: 8, ..MeasuredAt::fitted() };
+        let elsewhere = atlas_section(&lab, &prunelab_atlas, pair, (&fast, &at_depth_8)).unwrap().unwrap();
+        assert!(elsewhere.contains("- no prediction of Elo: not comparable: "), "{elsewhere}");
+        assert!(!elsewhere.contains("to build its calibration"), "{elsewhere}");
+        // Another engine's atlas with the same lines is not SeaJay's.
+        let other = Pair::of(&lab, "p003-3", "seajay-lmr").unwrap();
+        let mixed = atlas_section(&lab, &prunelab_atlas, other, (&fast, &at)).unwrap().unwrap();
+        assert!(!mixed.contains("predicts"), "{mixed}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

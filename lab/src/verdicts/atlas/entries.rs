@@ -11,10 +11,16 @@
 //! on any machine, so a result stays valid across commits that leave both
 //! feature sets' searches alone; the commit it was played at is kept beside
 //! it, to trace it.
+//!
+//! Another engine's lines are in a file of its own beside this one
+//! (`atlas/<engine>/atlas.jsonl`, [`engine_file`]), never in prunelab's:
+//! their key names the engine and each side's build and options
+//! ([`EngineSides`]), and the clock where a side does not stop at `go
+//! nodes` (`tc`, its `nodes` then 0).
 
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use games::statistics::{Estimate, Pentanomial, SprtSettings, SprtStatus, Wdl};
@@ -33,8 +39,14 @@ pub struct AtlasKey {
     /// the line.
     #[serde(flatten)]
     pub searches: PairSearches,
-    /// Nodes a move (`go nodes N`).
+    /// Nodes a move (`go nodes N`); 0, and left out of the line, for games
+    /// on a clock.
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub nodes: u64,
+    /// The clock (`2+0.02`) of another engine's games where a side does
+    /// not stop at `go nodes`; prunelab's lines have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<String>,
     /// The book's file name, e.g. `UHO_4060_v2-4000.epd`.
     pub book: String,
     /// FNV-1a of the book's bytes, in hex: the same name with other openings
@@ -45,12 +57,29 @@ pub struct AtlasKey {
     pub hash_mb: u32,
 }
 
+fn is_zero(nodes: &u64) -> bool {
+    *nodes == 0
+}
+
+impl AtlasKey {
+    /// The games' time control as `lab match` writes it: `N=10000`, or the
+    /// clock `2+0.02`.
+    pub fn time_control(&self) -> String {
+        self.tc.clone().unwrap_or_else(|| format!("N={}", self.nodes))
+    }
+}
+
 /// A pair's two searches as the atlas's files name them: each side's
-/// sorted features and tunable values. Two pairs with the same searches
-/// play the same games. The atlas's lines and the fast measures' hold its
-/// fields in their own (flattened).
+/// sorted features and tunable values, or another engine's builds and
+/// options. Two pairs with the same searches play the same games. The
+/// atlas's lines and the fast measures' hold its fields in their own
+/// (flattened).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairSearches {
+    /// Another engine's two sides; none for prunelab's variants, whose
+    /// lines are written as before other engines had atlases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineSides>,
     /// Every feature the variant compiles in, sorted.
     pub features: Vec<String>,
     /// Every feature its parent compiles in, sorted.
@@ -71,12 +100,55 @@ impl PairSearches {
     /// each the variant's then its parent's.
     pub fn of(features: [&[String]; 2], tunables: [&str; 2]) -> PairSearches {
         PairSearches {
+            engine: None,
             features: features[0].to_vec(),
             parent_features: features[1].to_vec(),
             tunables: tunables[0].to_string(),
             parent_tunables: tunables[1].to_string(),
         }
     }
+}
+
+/// Another engine's pair as its atlas keys it: the engine, and what each
+/// side runs. The features of such a line are empty: the engine is no
+/// build of prunelab's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSides {
+    /// The engine's name, as its variant files give it (`seajay`).
+    pub name: String,
+    pub variant: EngineSide,
+    pub parent: EngineSide,
+}
+
+/// One side of another engine's pair: the binary, by the commit and build
+/// command it was built with or by its bytes where a path gave it, and the
+/// UCI options it runs with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSide {
+    /// The engine's commit, built by the lab.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The command that built it (`make EXE={out}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
+    /// A binary given by path (`--engine-path`): FNV-1a of its bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+    /// Its options, `Name=value` in the order they are set, comma-joined.
+    pub options: String,
+}
+
+/// The file of another engine's lines beside prunelab's `file` (its
+/// atlas, or a file beside it): `atlas/seajay/atlas.jsonl` beside
+/// `atlas/atlas.jsonl`. An engine's name is a folder's: letters, digits,
+/// `-` and `_`.
+pub fn engine_file(file: &Path, engine: &str) -> Result<PathBuf> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    if engine.is_empty() || !engine.chars().all(plain) {
+        anyhow::bail!("engine `{engine}`: an atlas is kept for an engine whose name is letters, digits, - and _");
+    }
+    let name = file.file_name().unwrap_or_default();
+    Ok(file.with_file_name(engine).join(name))
 }
 
 /// One finished match of the atlas: the variant (first engine) against its
@@ -222,6 +294,7 @@ pub mod tests {
             key: AtlasKey {
                 searches: PairSearches::of([&[variant.to_string()], &[]], ["", ""]),
                 nodes: 10_000,
+                tc: None,
                 book: "book.epd".into(),
                 book_hash: "0".into(),
                 seed: 1,

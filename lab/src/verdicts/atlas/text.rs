@@ -69,14 +69,22 @@ fn outcome_cells(entry: &AtlasEntry) -> [String; 5] {
 pub fn entry_line(entry: &AtlasEntry) -> String {
     if entry.is_identical() {
         return format!(
-            "{} against {} at N={}: identical search from every opening, 0 games",
-            entry.variant, entry.parent, entry.key.nodes
+            "{} against {} at {}: identical search from every opening, 0 games",
+            entry.variant,
+            entry.parent,
+            entry.key.time_control()
         );
     }
     let [penta, elo, nelo, sprt, decided] = outcome_cells(entry);
     format!(
-        "{} against {} at N={}: {} games, W {} L {} D {}, penta {penta}, Elo {elo}, nElo {nelo}, SPRT {sprt}: {decided}",
-        entry.variant, entry.parent, entry.key.nodes, entry.games, entry.wdl.wins, entry.wdl.losses, entry.wdl.draws,
+        "{} against {} at {}: {} games, W {} L {} D {}, penta {penta}, Elo {elo}, nElo {nelo}, SPRT {sprt}: {decided}",
+        entry.variant,
+        entry.parent,
+        entry.key.time_control(),
+        entry.games,
+        entry.wdl.wins,
+        entry.wdl.losses,
+        entry.wdl.draws,
     )
 }
 
@@ -86,7 +94,7 @@ pub fn atlas_table(entries: &[&AtlasEntry]) -> String {
     let mut table = Table::new()
         .left("variant")
         .left("parent")
-        .right("nodes")
+        .right("nodes or clock")
         .left("book")
         .right("games")
         .left("W / L / D")
@@ -102,7 +110,7 @@ pub fn atlas_table(entries: &[&AtlasEntry]) -> String {
         let counts = [
             entry.variant.clone(),
             entry.parent.clone(),
-            entry.key.nodes.to_string(),
+            entry.key.tc.clone().unwrap_or_else(|| entry.key.nodes.to_string()),
             entry.key.book.clone(),
             entry.games.to_string(),
             format!("{} / {} / {}", entry.wdl.wins, entry.wdl.losses, entry.wdl.draws),
@@ -113,15 +121,17 @@ pub fn atlas_table(entries: &[&AtlasEntry]) -> String {
     table.to_string()
 }
 
-/// A run's summary: the phases it names with their results at its node
-/// count, and, while some have none, that the atlas is partial.
-pub fn run_summary(phases: &[Phase], atlas: &[AtlasEntry], nodes: u64, path: &Path) -> String {
+/// A run's summary: the phases it names with their results at its time
+/// controls (`N=10000`, or another engine's clock), and, while some have
+/// none, that the atlas is partial.
+pub fn run_summary(phases: &[Phase], atlas: &[AtlasEntry], time_controls: &[String], path: &Path) -> String {
     let latest = entries::latest_per_variant(atlas);
     let found: Vec<&AtlasEntry> = phases
         .iter()
         .filter_map(|phase| {
             atlas.iter().rev().find(|entry| {
-                (&entry.variant, &entry.parent) == (&phase.variant, &phase.parent) && entry.key.nodes == nodes
+                (&entry.variant, &entry.parent) == (&phase.variant, &phase.parent)
+                    && time_controls.contains(&entry.key.time_control())
             })
         })
         .collect();
@@ -130,7 +140,14 @@ pub fn run_summary(phases: &[Phase], atlas: &[AtlasEntry], nodes: u64, path: &Pa
         .filter(|phase| !found.iter().any(|entry| (&entry.variant, &entry.parent) == (&phase.variant, &phase.parent)))
         .map(|phase| phase.variant.as_str())
         .collect();
-    let mut out = format!("# Atlas at {nodes} nodes a move\n\n");
+    let words: Vec<String> = time_controls
+        .iter()
+        .map(|tc| match tc.strip_prefix("N=") {
+            Some(nodes) => format!("{nodes} nodes a move"),
+            None => format!("the clock {tc}"),
+        })
+        .collect();
+    let mut out = format!("# Atlas at {}\n\n", words.join(" or "));
     writeln!(
         out,
         "{} of {} phase(s) have a result in `{}` ({} variant(s) in the atlas in all).\n",
@@ -168,7 +185,8 @@ mod tests {
             .unwrap()
             .starts_with("| razor-r1 | parent | 10000 | book.epd | 100 | 60 / 20 / 20 |"));
         let phases = [Phase::of_variants("razor-r1", "parent"), Phase::of_variants("razor-r2", "razor-r1")];
-        let summary = run_summary(&phases, &[won], 10_000, Path::new("atlas/atlas.jsonl"));
+        let summary = run_summary(&phases, &[won], &["N=10000".to_string()], Path::new("atlas/atlas.jsonl"));
+        assert!(summary.starts_with("# Atlas at 10000 nodes a move\n"), "{summary}");
         assert!(summary.contains("1 of 2 phase(s) have a result"), "{summary}");
         assert!(summary.ends_with("**Partial**: no result yet for razor-r2.\n"), "{summary}");
     }
