@@ -76,9 +76,7 @@ impl StandIn {
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                if let Some(request) = serve(stream, &handler) {
-                    recorded.lock().unwrap().push(request);
-                }
+                serve(stream, &handler, &recorded);
             }
         });
         StandIn { url, requests }
@@ -89,7 +87,10 @@ impl StandIn {
     }
 }
 
-fn serve(stream: TcpStream, handler: &impl Fn(&Request) -> Response) -> Option<Request> {
+/// Reads one request, records it, and answers it. It is recorded before
+/// the answer is sent: a client that has its answer finds its request in
+/// [`StandIn::requests`].
+fn serve(stream: TcpStream, handler: &impl Fn(&Request) -> Response, recorded: &Mutex<Vec<Request>>) -> Option<()> {
     let mut reader = BufReader::new(stream.try_clone().ok()?);
     let mut line = String::new();
     reader.read_line(&mut line).ok()?;
@@ -116,6 +117,7 @@ fn serve(stream: TcpStream, handler: &impl Fn(&Request) -> Response) -> Option<R
     let form = decode_form(&String::from_utf8_lossy(&body));
     let request = Request { method, path, headers, form };
     let response = handler(&request);
+    recorded.lock().unwrap().push(request);
     let mut out =
         format!("HTTP/1.1 {} X\r\nContent-Length: {}\r\nConnection: close\r\n", response.status, response.body.len());
     for (key, value) in &response.headers {
@@ -124,8 +126,7 @@ fn serve(stream: TcpStream, handler: &impl Fn(&Request) -> Response) -> Option<R
     out.push_str("\r\n");
     out.push_str(&response.body);
     let mut stream = stream;
-    stream.write_all(out.as_bytes()).ok()?;
-    Some(request)
+    stream.write_all(out.as_bytes()).ok()
 }
 
 /// A running test as OpenBench's `/api/workload/42/info/` gives it
