@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-binary=$(bash ci/make-build.sh)
+# PRUNELAB_VARIANTS_BUILD: what ci/make-build.sh already made (ci/test.sh
+# hands it over). Making it again would copy the binary over itself while
+# the tests run it, which fails ("Text file busy").
+binary=${PRUNELAB_VARIANTS_BUILD:-$(bash ci/make-build.sh)}
 bench_line=$("$binary" bench | tail -n 1)
 if ! [[ $bench_line =~ ^Bench:\ ([0-9]+)\ nodes ]]; then
     echo "bench-signature: unexpected last line of prunelab bench: '$bench_line'" >&2
