@@ -112,7 +112,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             // has it after its first pick.
             picker.generated = true;
             picker.quiets_pending = self.generate_and_order::<NT>(node, &mut picker.moves);
-            let again = pick_next_settling(&mut picker.moves, 0, &mut picker.memo, |_| {});
+            let again = pick_next_settling(&mut picker.moves, 0, &mut picker.memo, &mut |_| {});
             debug_assert_eq!(again.map(|entry| entry.mv), picker.staged_tt_move, "the TT move is picked first");
         }
         if picker.quiets_pending && !self.scores_above_quiets::<NT>(picker, node) {
@@ -123,7 +123,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             picker.moves.get(picker.picked).copied()
         } else {
             let MovePicker { moves, picked, memo, .. } = picker;
-            pick_next_settling(moves, *picked, memo, |entry| self.settle::<NT>(node, entry))
+            pick_next_settling(moves, *picked, memo, &mut |entry| self.settle::<NT>(node, entry))
         }?;
         picker.picked += 1;
         if T::TECHNIQUES.staged_picking.skip_at_once && !entry.is_quiet() {
@@ -191,7 +191,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
             return true; // the staged TT move, handed out in place
         }
         let MovePicker { moves, picked, memo, .. } = picker;
-        let next = movepick::settle_best(moves, *picked, memo, |entry| self.settle::<NT>(node, entry));
+        let next = movepick::settle_best(moves, *picked, memo, &mut |entry| self.settle::<NT>(node, entry));
         next.is_some_and(|index| moves[index].score() > movepick::QUIET_SCORE_TOP)
     }
 

@@ -47,7 +47,7 @@ use crate::prune::singular::SingularExtension;
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, NO_EVAL};
 use crate::see;
 use crate::stats::{CutoffKind, SearchStats};
-use crate::techniques::{Compiled, Hooks, NodeVerdict, TechniqueCounters, TechniqueSet};
+use crate::techniques::{Compiled, Hooks, NodeVerdict, Runs, TechniqueCounters, TechniqueSet};
 use crate::trace::{SearchedMove, TraceEvent, TraceKind, TraceRequest, Tracer, TtCutoff};
 use crate::tt::{Bound, TranspositionTable, TtHit};
 
@@ -865,6 +865,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// the reduced depth.
     #[inline(always)]
     fn node_step<NT: NodeType, H: Hooks>(&mut self, node: &mut Node) -> Option<i32> {
+        if !Runs::<T, H>::ON {
+            return None;
+        }
         match H::prune_node::<T, NT>(&mut self.context(), node) {
             NodeVerdict::Continue => {}
             // A `lab blame` replay may not take it (trace builds only).
@@ -888,16 +891,26 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// SEE ordering, which reads the scores they leave.
     #[inline(always)]
     pub(crate) fn order_moves<NT: NodeType>(&mut self, node: &Node, moves: &mut [ScoredMove]) {
-        CaptureHistory::order_moves::<T, NT>(&mut self.context(), node, moves);
-        ContinuationHistory::order_moves::<T, NT>(&mut self.context(), node, moves);
-        SeeOrdering::order_moves::<T, NT>(&mut self.context(), node, moves);
+        self.ordered_by::<NT, CaptureHistory>(node, moves);
+        self.ordered_by::<NT, ContinuationHistory>(node, moves);
+        self.ordered_by::<NT, SeeOrdering>(node, moves);
+    }
+
+    /// Technique `H`'s move ordering.
+    #[inline(always)]
+    fn ordered_by<NT: NodeType, H: Hooks>(&mut self, node: &Node, moves: &mut [ScoredMove]) {
+        if Runs::<T, H>::ON {
+            H::order_moves::<T, NT>(&mut self.context(), node, moves);
+        }
     }
 
     /// Step 12 (the picker), a deferred ordering term: SEE ordering settles
     /// the best remaining move's score before it is picked.
     #[inline(always)]
     pub(crate) fn settle_move<NT: NodeType>(&mut self, node: &Node, entry: &mut ScoredMove) {
-        SeeOrdering::settle_move::<T, NT>(&mut self.context(), node, entry);
+        if Runs::<T, SeeOrdering>::ON {
+            SeeOrdering::settle_move::<T, NT>(&mut self.context(), node, entry);
+        }
     }
 
     /// Step 12a. Move pruning: futility, move count, history and quiet SEE
@@ -914,6 +927,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// let it, trace builds only).
     #[inline(always)]
     fn move_pruned_by<NT: NodeType, H: Hooks>(&mut self, node: &Node, candidate: &Candidate) -> bool {
+        if !Runs::<T, H>::ON {
+            return false;
+        }
         H::prunes_move::<T, NT>(&mut self.context(), node, candidate)
             && !self.overrules_move(H::NAME, node.ply, candidate.mv)
     }
@@ -931,7 +947,7 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// when `negamax` drops the move.
     #[inline(always)]
     fn move_extension<NT: NodeType, H: Hooks>(&mut self, node: &Node, candidate: &Candidate, child: &Board) -> i32 {
-        if self.aborted {
+        if !Runs::<T, H>::ON || self.aborted {
             return 0;
         }
         match H::extend_move::<T, NT>(&mut self.context(), node, candidate, child) {
@@ -945,8 +961,12 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// learn from it.
     #[inline(always)]
     fn update_histories(&mut self, cutoff: &Cutoff) {
-        CaptureHistory::update_histories::<T>(&mut self.context(), cutoff);
-        ContinuationHistory::update_histories::<T>(&mut self.context(), cutoff);
+        if Runs::<T, CaptureHistory>::ON {
+            CaptureHistory::update_histories::<T>(&mut self.context(), cutoff);
+        }
+        if Runs::<T, ContinuationHistory>::ON {
+            ContinuationHistory::update_histories::<T>(&mut self.context(), cutoff);
+        }
     }
 
     /// Step Q3, after stand pat: delta pruning's coarse filter; the score
@@ -960,6 +980,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// `lab blame` replay may not let it, trace builds only).
     #[inline(always)]
     fn qnode_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode) -> Option<i32> {
+        if !Runs::<T, H>::ON {
+            return None;
+        }
         let score = H::prune_qnode::<T, NT>(&mut self.context(), qnode)?;
         (!self.overrules(H::NAME, qnode.ply)).then_some(score)
     }
@@ -967,7 +990,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// Step Q4, move ordering: the TT move first (`qsearch_order.rs`).
     #[inline(always)]
     fn order_captures<NT: NodeType>(&mut self, moves: &mut [ScoredMove], tt_move: Option<Move>) {
-        QsearchOrder::order_captures::<T, NT>(&mut self.context(), moves, tt_move);
+        if Runs::<T, QsearchOrder>::ON {
+            QsearchOrder::order_captures::<T, NT>(&mut self.context(), moves, tt_move);
+        }
     }
 
     /// Step Q4, move pruning: delta pruning, then SEE pruning; the first
@@ -982,6 +1007,9 @@ impl<T: TechniqueSet> Worker<'_, T> {
     /// let it, trace builds only).
     #[inline(always)]
     fn capture_pruned_by<NT: NodeType, H: Hooks>(&mut self, qnode: &QNode, entry: &ScoredMove) -> bool {
+        if !Runs::<T, H>::ON {
+            return false;
+        }
         H::prunes_capture::<T, NT>(&mut self.context(), qnode, entry)
             && !self.overrules_move(H::NAME, qnode.ply, entry.mv)
     }

@@ -20,7 +20,9 @@
 //! counters are gathered.
 //!
 //! The search is generic over a [`TechniqueSet`], whose `TECHNIQUES` is a
-//! constant, so every disabled hook folds away at compile time. A Cargo
+//! constant: a step calls a technique's hook only where the technique runs
+//! in the set ([`Runs`]), so an off technique is not even compiled into
+//! that set's search, and the flags a hook reads fold away. A Cargo
 //! build uses [`Compiled`], derived from the features compiled in; the
 //! variant matrix instantiates other sets from feature lists through the
 //! same [`Techniques::of`], so a variant and the binary built with its
@@ -275,9 +277,9 @@ pub enum NodeVerdict {
 /// it acts at, and its logic is there: the search's step functions in
 /// `search.rs` call each technique that acts at a step, by name, in
 /// pipeline order (`negamax` its node-level hooks, the move loop's and
-/// quiescence's step functions the others). Each does nothing unless the
-/// technique says otherwise, and reads its features from `T::TECHNIQUES`,
-/// so a build without them folds the call away.
+/// quiescence's step functions the others), where it runs in the set
+/// ([`Runs`]). Each does nothing unless the technique says otherwise, and
+/// reads its features from `T::TECHNIQUES`, which fold away.
 ///
 /// A hook is given what it judges (the node, the move) and its technique's
 /// [`Context`]: what it may read and do in the search (its own counters,
@@ -432,6 +434,11 @@ macro_rules! features {
             /// Whether any feature of the technique is on.
             pub const fn any(&self) -> bool {
                 false $( || self.$field )*
+            }
+
+            /// Whether `feature`, one of the technique's, is on.
+            pub const fn has(&self, feature: &str) -> bool {
+                false $( || ($crate::techniques::same(feature, $feature) && self.$field) )*
             }
         }
 
@@ -589,6 +596,32 @@ pub const COMPILED: Techniques = {
     }
     set
 };
+
+/// Whether technique `H` runs in technique set `T`: a baseline technique
+/// always, another when one of its features is on. The search's steps
+/// call a hook only `if Runs::<T, H>::ON`: rustc leaves a branch on a
+/// constant out of a generic function's code for a type, so a technique
+/// that is off is not compiled into that set's search at all. Without it
+/// every search compiled every technique's hooks for LLVM to fold away:
+/// the variants build's 71 searches took 169 CPU-s to build, with it 91
+/// (with `movepick::settle_best` taking its settle step as `dyn`).
+pub(crate) struct Runs<T, H>(std::marker::PhantomData<(T, H)>);
+
+impl<T: TechniqueSet, H: Technique> Runs<T, H> {
+    pub(crate) const ON: bool = H::ALWAYS_ON || any_on(&T::TECHNIQUES, H::FEATURES);
+}
+
+/// Whether any of `features` is on in `set`.
+const fn any_on(set: &Techniques, features: &[Feature]) -> bool {
+    let mut i = 0;
+    while i < features.len() {
+        if set.has(features[i].name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
 
 /// A technique set as a type, so the search is monomorphized over it.
 pub trait TechniqueSet: 'static {

@@ -340,7 +340,7 @@ fn deferring_capture_see_hands_out_the_eager_order() {
             let mut memo = PickMemo::default();
             for next in 0..eager.len() {
                 let expected = pick_next(&mut eager, next).expect("a move left");
-                let picked = pick_next_settling(&mut lazy, next, &mut memo, |entry| {
+                let picked = pick_next_settling(&mut lazy, next, &mut memo, &mut |entry| {
                     settle_capture(&position, entry);
                 })
                 .expect("a move left");

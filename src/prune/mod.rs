@@ -6,7 +6,8 @@
 //! is (`features!`), its counters (`counters!`) and its tunables
 //! (`tunables!`) at its top; and what it does at each step it acts at is
 //! its `impl Hooks`, which `search.rs` calls by name at that step,
-//! unconditionally, folding away when the technique is off. See
+//! when the technique runs in the set (`techniques::Runs`): an off
+//! technique is not compiled into that set's search at all. See
 //! `techniques.rs` for the traits.
 //!
 //! Baseline techniques (null move, reverse futility, delta pruning, late move
@@ -141,6 +142,28 @@ impl Techniques {
             see_pruning: self.see_pruning.with(feature),
             qsearch_order: self.qsearch_order.with(feature),
         }
+    }
+
+    /// Whether `feature` is on.
+    pub const fn has(&self, feature: &str) -> bool {
+        self.iir.has(feature)
+            || self.razoring.has(feature)
+            || self.futility.has(feature)
+            || self.reverse_futility.has(feature)
+            || self.null_move.has(feature)
+            || self.probcut.has(feature)
+            || self.staged_picking.has(feature)
+            || self.capture_history.has(feature)
+            || self.continuation_history.has(feature)
+            || self.see_ordering.has(feature)
+            || self.move_count.has(feature)
+            || self.history_pruning.has(feature)
+            || self.quiet_see.has(feature)
+            || self.singular.has(feature)
+            || self.lmr.has(feature)
+            || self.delta.has(feature)
+            || self.see_pruning.has(feature)
+            || self.qsearch_order.has(feature)
     }
 }
 
@@ -615,9 +638,17 @@ mod tests {
         assert_eq!(calls(&search.replace(quiet_see, ""), "prunes_move"), without(prunes_move, "QuietSee"));
 
         let order_moves = calls(&search, "order_moves");
-        let see_ordering = "SeeOrdering::order_moves::<T, NT>(&mut self.context(), node, moves);";
+        let see_ordering = "self.ordered_by::<NT, SeeOrdering>(node, moves);";
         assert!(search.contains(see_ordering));
         assert_eq!(calls(&search.replace(see_ordering, ""), "order_moves"), without(order_moves, "SeeOrdering"));
+
+        let update_histories = calls(&search, "update_histories");
+        let continuation = "ContinuationHistory::update_histories::<T>(&mut self.context(), cutoff);";
+        assert!(search.contains(continuation));
+        assert_eq!(
+            calls(&search.replace(continuation, ""), "update_histories"),
+            without(update_histories, "ContinuationHistory")
+        );
 
         let mut extend_move = calls(&search, "extend_move");
         let swapped = search

@@ -249,7 +249,7 @@ mod tests {
             }
         }
         let (mut order, mut memo) = (Vec::new(), PickMemo::default());
-        while let Some(picked) = pick_next_settling(&mut moves, order.len(), &mut memo, |entry| {
+        while let Some(picked) = pick_next_settling(&mut moves, order.len(), &mut memo, &mut |entry| {
             tested += 1;
             demote_if_losing(&board, attacked, entry);
         }) {

@@ -435,13 +435,13 @@ mod tests {
                 // The first stage: picked, each capture's SEE settled when it
                 // comes up, while the next move scores above the quiet moves.
                 let (mut order, mut memo) = (Vec::new(), PickMemo::default());
-                let settle = |entry: &mut ScoredMove| {
+                let mut settle = |entry: &mut ScoredMove| {
                     movepick::settle_capture(board, entry);
                 };
-                while movepick::settle_best(&mut staged, order.len(), &mut memo, settle)
+                while movepick::settle_best(&mut staged, order.len(), &mut memo, &mut settle)
                     .is_some_and(|next| staged[next].score() > movepick::QUIET_SCORE_TOP)
                 {
-                    let entry = pick_next_settling(&mut staged, order.len(), &mut memo, settle).expect("a move");
+                    let entry = pick_next_settling(&mut staged, order.len(), &mut memo, &mut settle).expect("a move");
                     order.push((entry.score(), entry.mv));
                 }
                 with_first_stage += usize::from(!order.is_empty());
