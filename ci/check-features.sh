@@ -20,37 +20,12 @@
 # starting where the commit count points, so consecutive commits cover
 # every feature (68 in 7), plus all of them when the last commit touched
 # what declares them (Cargo.toml, the macros, the generator) and a
-# technique file's own when it touched that file.
+# technique file's own when it touched that file (ci/features-this-run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 read -r -a all_features <<<"$(sed -n '/^\[features\]/,/^\[/p' Cargo.toml | grep -o '^"[^"]*"' | tr -d '"' | tr '\n' ' ')"
 per_run=${CHECK_FEATURES_PER_RUN:-10}
-
-# A number that moves with every commit: the commit count, else 0.
-commit_number() {
-    git rev-list --count HEAD 2>/dev/null || echo 0
-}
-
-# The features the last commit could make fail on their own: every one when
-# it touched what declares them all, else those its technique files name.
-changed_features() {
-    local changed file feature
-    if ! changed=$(git diff --name-only HEAD~1 HEAD 2>/dev/null); then
-        echo "check-features: notice: no parent commit; no changed features added" >&2
-        return 0
-    fi
-    if grep -qE '^(Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs)' <<<"$changed"; then
-        printf '%s\n' "${all_features[@]}"
-        return 0
-    fi
-    for file in $(grep -E '^src/prune/.*\.rs$' <<<"$changed"); do
-        [ -e "$file" ] || continue
-        for feature in "${all_features[@]}"; do
-            grep -qF "\"$feature\"" "$file" && echo "$feature"
-        done
-    done
-}
 
 selected=()
 add() {
@@ -61,14 +36,11 @@ case "${1:-}" in
         selected=("${all_features[@]}")
         ;;
     "")
-        count=${#all_features[@]}
-        start=$(($(commit_number) * per_run % count))
-        for ((i = 0; i < per_run && i < count; i++)); do
-            add "${all_features[$(((start + i) % count))]}"
-        done
+        # What declares every feature: Cargo.toml, the macros, the generator.
+        declarations='^(Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs)'
         while read -r feature; do
-            [ -n "$feature" ] && add "$feature"
-        done < <(changed_features)
+            add "$feature"
+        done < <(bash ci/features-this-run.sh "$per_run" "$declarations")
         ;;
     -*)
         echo "usage: ci/check-features.sh [--all | FEATURE...]" >&2

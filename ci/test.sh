@@ -60,7 +60,19 @@ background "honesty" honesty_after_the_variants_build
 # what `make` builds (the matrix, the bench signature and honesty search
 # it). A second build of the library without the feature cost 49 CPU-s.
 test_features=(--workspace --profile ci --features prunelab/trace)
-step "cargo test --workspace (build)" cargo test "${test_features[@]}" --no-run
+# The library's tests search each catalogue feature alone on its witness
+# (prune::tests::every_feature_acts_where_it_says), one search compiled per
+# feature: all 68 cost 86 CPU-s of a serial build, 10 about 11. A run
+# searches FEATURE_SEARCHES_PER_RUN of them, rotating with the commit count
+# as the feature check does, and every one when the last commit touched
+# what declares features or the search's steps (each feature's chain
+# variant is searched in every run by the variant matrix all the same).
+search_steps='^(Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs|src/search\.rs|src/picker\.rs|src/context\.rs|src/movepick\.rs)'
+feature_searches=$(bash ci/features-this-run.sh "${FEATURE_SEARCHES_PER_RUN:-10}" "$search_steps" | tr '\n' ' ')
+echo "ci/test.sh: the library's tests search alone: ${feature_searches}"
+# (`env`: the build and the run see the same value, so the run builds nothing.)
+cargo_test() { env PRUNELAB_FEATURE_SEARCHES="$feature_searches" cargo test "${test_features[@]}" "$@"; }
+step "cargo test --workspace (build)" cargo_test --no-run
 await "make (the variants build)"
 PRUNELAB_VARIANTS_BUILD=$(output "make (the variants build)")
 export PRUNELAB_VARIANTS_BUILD
@@ -75,10 +87,10 @@ what_make_builds() {
     bash ci/bench-signature.sh && bash ci/honesty.sh --variants-build --uci-only
 }
 background "bench signature, variants build" what_make_builds
-# Three test threads on two cores: a binary's last long tests (the variant
-# matrix, the lab's builds) would each leave a core idle once the
-# background steps are done.
-step "cargo test --workspace (run)" cargo test "${test_features[@]}" -- --test-threads 3
+# Four test threads on two cores: cargo runs one test binary after
+# another, and with fewer a binary's last long tests (the variant matrix,
+# the lab's builds) each left a core idle.
+step "cargo test --workspace (run)" cargo_test -- --test-threads 4
 await "bench signature, variants build"
 await "check-features, msrv"
 await "honesty"
