@@ -603,8 +603,9 @@ pub const COMPILED: Techniques = {
 /// constant out of a generic function's code for a type, so a technique
 /// that is off is not compiled into that set's search at all. Without it
 /// every search compiled every technique's hooks for LLVM to fold away:
-/// the variants build's 71 searches took 169 CPU-s to build, with it 91
-/// (with `movepick::settle_best` taking its settle step as `dyn`).
+/// the variants build's engine crate, its 71 searches, took 129 CPU-s to
+/// compile, with it 97 (with `movepick::settle_best` taking its settle
+/// step as `dyn`).
 pub(crate) struct Runs<T, H>(std::marker::PhantomData<(T, H)>);
 
 impl<T: TechniqueSet, H: Technique> Runs<T, H> {
