@@ -87,10 +87,38 @@ what_make_builds() {
     bash ci/bench-signature.sh && bash ci/honesty.sh --variants-build --uci-only
 }
 background "bench signature, variants build" what_make_builds
-# Four test threads on two cores: cargo runs one test binary after
-# another, and with fewer a binary's last long tests (the variant matrix,
-# the lab's builds) each left a core idle.
-step "cargo test --workspace (run)" cargo_test -- --test-threads 4
+# The test binaries run in two lanes side by side, two threads each: the
+# engine's (its integration tests, the variant matrix the longest, about
+# 100 s) and the lab's and the games crate's (about 75 s). `cargo test`
+# runs one binary after another, and each binary's last long tests left
+# a core idle. Each binary runs as cargo runs it: from its package's
+# folder, with CARGO set; the list is the build's own (`--no-run`).
+# (A test artifact's profile says `"test":true`; the binaries the tests
+# run, such as prunelab's, are listed too, as executables that are not.)
+artifacts=$(cargo_test --no-run --message-format=json 2>/dev/null | grep '"profile":{[^}]*"test":true' || true)
+test_binaries=$(sed -n 's|.*"manifest_path":"\([^"]*\)/Cargo.toml".*"executable":"\([^"]*\)".*|\1 \2|p' <<<"$artifacts")
+run_lane() {
+    local lane="$1" folder binary status=0
+    while read -r folder binary; do
+        [ -n "$binary" ] || continue
+        echo "     Running $binary (in ${folder#"$PWD"/})"
+        (cd "$folder" && CARGO=$(command -v cargo) "$binary" --test-threads 2) || status=1
+    done <<<"$lane"
+    return "$status"
+}
+in_lab_lane='$1 == root "/lab" || $1 == root "/crates/games"'
+lab_lane=$(awk -v root="$PWD" "$in_lab_lane" <<<"$test_binaries")
+engine_lane=$(awk -v root="$PWD" "!($in_lab_lane)" <<<"$test_binaries")
+# Every test binary the build made is in a lane, and each lane has some.
+if [ "$(grep -c '"executable":"' <<<"$artifacts")" -ne "$(grep -c . <<<"$test_binaries")" ] ||
+    [ -z "$lab_lane" ] || [ -z "$engine_lane" ]; then
+    echo "ci/test.sh: could not read every test binary of the build's list:" >&2
+    grep '"executable":"' <<<"$artifacts" >&2
+    exit 1
+fi
+background "tests of the lab and the games crate (run)" run_lane "$lab_lane"
+step "tests of the engine (run)" run_lane "$engine_lane"
+await "tests of the lab and the games crate (run)"
 await "bench signature, variants build"
 await "check-features, msrv"
 await "honesty"
