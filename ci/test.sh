@@ -101,7 +101,7 @@ run_lane() {
     local lane="$1" folder binary status=0
     while read -r folder binary; do
         [ -n "$binary" ] || continue
-        echo "     Running $binary (in ${folder#"$PWD"/})"
+        echo "     Running $binary (in ${folder/#"$PWD"/.})"
         (cd "$folder" && CARGO=$(command -v cargo) "$binary" --test-threads 2) || status=1
     done <<<"$lane"
     return "$status"
