@@ -3,20 +3,27 @@
 # PER_RUN of them in a row of the catalogue starting where the commit count
 # points, so consecutive commits cover every feature (68 in 7 at 10 a run),
 # plus every feature the last commit could change: all of them when it
-# touched a file ALL_WHEN (an extended regular expression) matches, else
-# the features its technique files (src/prune/) name.
+# touched what declares features (Cargo.toml, the macros, the generator),
+# or with `searches` the search's steps too, else the features its
+# technique files (src/prune/) name.
 #
-# Usage: ci/features-this-run.sh PER_RUN ALL_WHEN
-# ci/check-features.sh type-checks these; ci/test.sh has the library's
-# tests search these alone (PRUNELAB_FEATURE_SEARCHES).
+# Usage: ci/features-this-run.sh PER_RUN declarations|searches
+# ci/check-features.sh type-checks these (`declarations`: what a feature
+# compiles alone); ci/test.sh has the library's tests search these alone
+# (`searches`, PRUNELAB_FEATURE_SEARCHES: where a feature acts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
-if [ $# -ne 2 ]; then
-    echo "usage: ci/features-this-run.sh PER_RUN ALL_WHEN" >&2
-    exit 2
-fi
-per_run=$1 all_when=$2
+declarations='Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs'
+case "${2:-}" in
+    declarations) all_when="^($declarations)" ;;
+    searches) all_when="^($declarations|src/search\.rs|src/picker\.rs|src/context\.rs|src/movepick\.rs)" ;;
+    *)
+        echo "usage: ci/features-this-run.sh PER_RUN declarations|searches" >&2
+        exit 2
+        ;;
+esac
+per_run=$1
 read -r -a all_features <<<"$(sed -n '/^\[features\]/,/^\[/p' Cargo.toml | grep -o '^"[^"]*"' | tr -d '"' | tr '\n' ' ')"
 
 # A number that moves with every commit: the commit count, else 0.
@@ -25,7 +32,7 @@ commit_number() {
 }
 
 # The features the last commit could change: every one when it touched a
-# file ALL_WHEN matches, else those its technique files name.
+# file all_when matches, else those its technique files name.
 changed_features() {
     local changed file feature
     if ! changed=$(git diff --name-only HEAD~1 HEAD 2>/dev/null); then

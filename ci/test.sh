@@ -67,8 +67,7 @@ test_features=(--workspace --profile ci --features prunelab/trace)
 # as the feature check does, and every one when the last commit touched
 # what declares features or the search's steps (each feature's chain
 # variant is searched in every run by the variant matrix all the same).
-search_steps='^(Cargo\.toml|build\.rs|crates/engine-build/|src/techniques\.rs|src/features\.rs|src/prune/mod\.rs|src/search\.rs|src/picker\.rs|src/context\.rs|src/movepick\.rs)'
-feature_searches=$(bash ci/features-this-run.sh "${FEATURE_SEARCHES_PER_RUN:-10}" "$search_steps" | tr '\n' ' ')
+feature_searches=$(bash ci/features-this-run.sh "${FEATURE_SEARCHES_PER_RUN:-10}" searches | tr '\n' ' ')
 echo "ci/test.sh: the library's tests search alone: ${feature_searches}"
 # (`env`: the build and the run see the same value, so the run builds nothing.)
 cargo_test() { env PRUNELAB_FEATURE_SEARCHES="$feature_searches" cargo test "${test_features[@]}" "$@"; }
