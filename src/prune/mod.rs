@@ -144,47 +144,26 @@ impl Techniques {
         }
     }
 
-    /// Whether `feature` is on. (The pattern names every field: a new
-    /// technique's does not compile until it is here.)
+    /// Whether `feature` is on.
     pub const fn has(&self, feature: &str) -> bool {
-        let Techniques {
-            iir,
-            razoring,
-            futility,
-            reverse_futility,
-            null_move,
-            probcut,
-            staged_picking,
-            capture_history,
-            continuation_history,
-            see_ordering,
-            move_count,
-            history_pruning,
-            quiet_see,
-            singular,
-            lmr,
-            delta,
-            see_pruning,
-            qsearch_order,
-        } = self;
-        iir.has(feature)
-            || razoring.has(feature)
-            || futility.has(feature)
-            || reverse_futility.has(feature)
-            || null_move.has(feature)
-            || probcut.has(feature)
-            || staged_picking.has(feature)
-            || capture_history.has(feature)
-            || continuation_history.has(feature)
-            || see_ordering.has(feature)
-            || move_count.has(feature)
-            || history_pruning.has(feature)
-            || quiet_see.has(feature)
-            || singular.has(feature)
-            || lmr.has(feature)
-            || delta.has(feature)
-            || see_pruning.has(feature)
-            || qsearch_order.has(feature)
+        self.iir.has(feature)
+            || self.razoring.has(feature)
+            || self.futility.has(feature)
+            || self.reverse_futility.has(feature)
+            || self.null_move.has(feature)
+            || self.probcut.has(feature)
+            || self.staged_picking.has(feature)
+            || self.capture_history.has(feature)
+            || self.continuation_history.has(feature)
+            || self.see_ordering.has(feature)
+            || self.move_count.has(feature)
+            || self.history_pruning.has(feature)
+            || self.quiet_see.has(feature)
+            || self.singular.has(feature)
+            || self.lmr.has(feature)
+            || self.delta.has(feature)
+            || self.see_pruning.has(feature)
+            || self.qsearch_order.has(feature)
     }
 }
 

@@ -261,7 +261,7 @@ fn last_call(search: &str, hook: Hook) -> Result<(usize, String)> {
 
 /// The registry's lines for the new technique: after each line of the
 /// step's last technique (`anchor`, its type) in `Techniques`, `BASELINE`,
-/// `with`, `TechniqueCounters` and `REGISTRY`, its own (the registry's
+/// `with`, `has`, `TechniqueCounters` and `REGISTRY`, its own (the registry's
 /// order is the pipeline's); and its `pub mod` and `use` lines among the
 /// others, in the order rustfmt keeps them.
 fn registry_lines(registry: &str, names: &Names, anchor_type: &str) -> Result<(Vec<(String, String)>, [String; 2])> {
@@ -274,6 +274,8 @@ fn registry_lines(registry: &str, names: &Names, anchor_type: &str) -> Result<(V
             format!("            {anchor}: self.{anchor}.with(feature),"),
             format!("            {module}: self.{module}.with(feature),"),
         ),
+        // `has`, which `Runs` reads: a technique missing there never runs.
+        (format!("            || self.{anchor}.has(feature)"), format!("            || self.{module}.has(feature)")),
         (format!("    pub {anchor}: {anchor_counters},"), format!("    pub {module}: {type_name}Counters,")),
         (format!("    Registration::of::<{anchor_type}>(),"), format!("    Registration::of::<{type_name}>(),")),
     ];
@@ -868,6 +870,7 @@ mod tests {
                 "            quiet_see: self.quiet_see.with(feature),",
                 "            see_capture: self.see_capture.with(feature),",
             ),
+            ("            || self.quiet_see.has(feature)", "            || self.see_capture.has(feature)"),
             ("    pub quiet_see: QuietSeeCounters,", "    pub see_capture: SeeCaptureCounters,"),
             ("    Registration::of::<QuietSee>(),", "    Registration::of::<SeeCapture>(),"),
             ("pub mod see_capture;", "pub mod see_ordering;"),
@@ -880,12 +883,12 @@ mod tests {
         }
         let added: Vec<&str> =
             registry.lines().filter(|line| line.contains("see_capture") || line.contains("SeeCapture")).collect();
-        assert_eq!(added.len(), 7, "{added:?}");
+        assert_eq!(added.len(), 8, "{added:?}");
         let without: Vec<&str> = registry.lines().filter(|line| !added.contains(line)).collect();
         assert_eq!(
             without,
             original("src/prune/mod.rs").lines().collect::<Vec<_>>(),
-            "src/prune/mod.rs gains seven lines"
+            "src/prune/mod.rs gains eight lines"
         );
         // search.rs gains the call at the move-pruning step, after quiet
         // SEE's, and the import beside the other techniques'.
